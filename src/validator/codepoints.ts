@@ -1,0 +1,30 @@
+/**
+ * Length in Unicode code points: a surrogate pair counts once, a lone surrogate counts as one
+ * (CLARIFICATIONS 6). Not bytes, not UTF-16 units, not grapheme clusters.
+ */
+export function codePointLength(s: string): number {
+  const n = s.length;
+  let count = n;
+  for (let i = 0; i < n - 1; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const v = s.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** The first code point of a string (a whole surrogate pair), or `""`. */
+export function firstCodePoint(s: string): string {
+  if (s.length === 0) return '';
+  const u = s.charCodeAt(0);
+  if (u >= 0xd800 && u <= 0xdbff && s.length > 1) {
+    const v = s.charCodeAt(1);
+    if (v >= 0xdc00 && v <= 0xdfff) return s.slice(0, 2);
+  }
+  return s[0]!;
+}

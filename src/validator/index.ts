@@ -1,0 +1,11 @@
+export { compile } from './compile.js';
+export { lintSchema } from './lint.js';
+export { jsonEqual } from './equality.js';
+export { codePointLength, firstCodePoint } from './codepoints.js';
+export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
+export {
+  SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, TYPE_NAMES, SchemaError,
+  lengthBound, minimumBound, isSchemaObject, jsonType, describe,
+} from './keywords.js';
+export { warningMessage, WARNING_CODE } from './warnings.js';
+export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';
