@@ -1,0 +1,2 @@
+export { readEnvelope, EnvelopeError, type Envelope, type EnvelopeProblem } from './envelope.js';
+export { check, validate, validateEnvelope, wrap, InvalidPayloadError } from './guard.js';

@@ -1,0 +1,52 @@
+import { compile, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import type { Provider } from './provider.js';
+
+export interface ProviderOptions {
+  /** Receives unsupported-keyword warnings; without it they go to process.emitWarning. */
+  onWarning?: (warning: SchemaWarning, message: string) => void;
+}
+
+
+
+/** In-memory provider for tests and for schemas embedded in code. Compiles every schema eagerly. */
+export class MapProvider implements Provider {
+  private readonly schemas = new Map<string, CompiledSchema>();
+  /** Every unsupported-keyword warning of every schema, each naming its URN. */
+  readonly warnings: SchemaWarning[] = [];
+
+  constructor(schemas: Record<string, unknown>, options: ProviderOptions = {}) {
+    for (const urn of Object.keys(schemas)) {
+      const compiled = compile(schemas[urn], { urn, onWarning: options.onWarning });
+      this.schemas.set(urn, compiled);
+      this.warnings.push(...compiled.warnings);
+    }
+  }
+
+  /** Builds a provider from raw JSON text per URN. A text that is not JSON throws, naming the URN. */
+  static fromJson(raw: Record<string, string>, options: ProviderOptions = {}): MapProvider {
+    const parsed: Record<string, unknown> = {};
+    for (const urn of Object.keys(raw)) {
+      try {
+        parsed[urn] = JSON.parse(raw[urn]!);
+      } catch (err) {
+        throw new SyntaxError(`schema for ${urn} is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    return new MapProvider(parsed, options);
+  }
+
+  schemaFor(urn: string): CompiledSchema | undefined {
+    return this.schemas.get(urn);
+  }
+
+  /** The registered URNs. */
+  urns(): string[] {
+    return [...this.schemas.keys()];
+  }
+
+  has(urn: string): boolean {
+    return this.schemas.has(urn);
+  }
+}
+
+
