@@ -1,0 +1,6 @@
+import { CliError } from '../errors.js';
+
+// Placeholder until this command lands; it says so rather than passing silently.
+export async function run(..._args: unknown[]): Promise<number> {
+  throw new CliError('the "serve" command is coming in a later release', 2);
+}

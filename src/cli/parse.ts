@@ -1,0 +1,91 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import YAML from 'yaml';
+import type { ParseText } from '../providers/index.js';
+
+export type TextFormat = 'json' | 'jsonc' | 'yaml';
+
+/** The format of a registry or schema file, by extension (anything else is JSON). */
+export function formatOf(file: string): TextFormat {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
+  if (lower.endsWith('.jsonc')) return 'jsonc';
+  return 'json';
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A file that does not parse; the message is `file:line:col: problem`. */
+export class ParseFailure extends Error {
+  override name = 'ParseFailure';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly col: number,
+    readonly problem: string,
+  ) {
+    super(`${file}:${line}:${col}: ${problem}`);
+  }
+}
+
+const YAML_LIMITS = { maxAliasCount: 100 } as const;
+
+function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return undefined;
+  const { line, col } = lineCol(text, first.offset);
+  return new ParseFailure(file, line, col, describeJsonError(printParseErrorCode(first.error)));
+}
+
+function describeJsonError(code: string): string {
+  const words = code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return `invalid JSON: ${words}`;
+}
+
+/**
+ * Parses JSON strictly (JSON.parse semantics, a BOM accepted), JSONC (comments, trailing commas) or
+ * YAML (aliases capped). Errors carry `file:line:col`.
+ */
+export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
+  const body = stripBom(text);
+  if (format === 'yaml') {
+    const doc = YAML.parseDocument(body, { prettyErrors: false, uniqueKeys: false });
+    const err = doc.errors[0];
+    if (err) {
+      const { line, col } = lineCol(body, err.pos[0]);
+      throw new ParseFailure(file, line, col, `invalid YAML: ${err.message.split('\n')[0]}`);
+    }
+    try {
+      return doc.toJS(YAML_LIMITS);
+    } catch (e) {
+      throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (format === 'json') {
+    try {
+      return JSON.parse(body);
+    } catch (e) {
+      throw jsonProblem(body, file, true) ?? new ParseFailure(file, 1, 1, `invalid JSON: ${(e as Error).message}`);
+    }
+  }
+  const failure = jsonProblem(body, file, false);
+  if (failure) throw failure;
+  return parseJsonc(body, [], { allowTrailingComma: true, disallowComments: false });
+}
+
+/** The parser the CLI hands to the providers: format by extension. */
+export const parseByExtension: ParseText = (text, file) => parseText(text, file);

@@ -1,0 +1,138 @@
+import { Command, Option } from 'commander';
+
+type SetCode = (code: number) => void;
+
+const registryOption = (): Option =>
+  new Option('-r, --registry <path>', 'registry manifest (default: $BQSCHEMA_REGISTRY or ./registry.json)');
+const outsideOption = (): Option =>
+  new Option('--allow-outside-paths', 'read schema files outside the registry directory');
+const formatOption = (choices: string[], fallback: string): Option =>
+  new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
+
+function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** The commander program: every command's options; each command's code is imported only when it runs. */
+export async function buildProgram(version: string, setCode: SetCode): Promise<Command> {
+  const program = new Command('bqschema')
+    .description('Validate BabelQueue message payloads against a git-tracked schema registry.')
+    .version(version, '-V, --version')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .configureHelp({ sortSubcommands: false });
+
+  program
+    .command('validate')
+    .description("validate each message's data against the schema registered for its URN")
+    .argument('[paths...]', 'message files, directories (walked for *.json, *.ndjson, *.jsonl) or - for stdin')
+    .addOption(registryOption())
+    .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
+    .option('--ndjson', 'read stdin as one envelope per line')
+    .option('--strict', 'fail when a URN has no registered schema')
+    .option('-q, --quiet', 'print only problems and the summary (text format)')
+    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(outsideOption())
+    .addHelpText('after', examples([
+      'bqschema validate --registry registry.json messages/',
+      'bqschema validate --format github messages/order-created.json',
+      'cat traffic.ndjson | bqschema validate --ndjson -',
+      'bqschema validate --urn urn:babel:orders:created data.json',
+    ]))
+    .action(async (paths: string[], opts) => {
+      const { run } = await import('./commands/validate.js');
+      setCode(await run(paths, opts));
+    });
+
+  program
+    .command('check')
+    .description('self-check the registry: every entry, schema file and example')
+    .addOption(registryOption())
+    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(outsideOption())
+    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json']))
+    .action(async (opts) => {
+      const { run } = await import('./commands/check.js');
+      setCode(await run(opts));
+    });
+
+  program
+    .command('compat')
+    .description('gate schema changes: two schema files, or the registry against a git ref')
+    .argument('[old]', 'the old schema file')
+    .argument('[new]', 'the new schema file')
+    .addOption(new Option('-m, --mode <mode>', 'compatibility mode').choices(['backward', 'forward', 'full']).default('backward'))
+    .addOption(registryOption())
+    .option('--against <ref>', 'compare the registry with the one at this git ref')
+    .addOption(formatOption(['text', 'json', 'github', 'markdown'], 'text'))
+    .addOption(outsideOption())
+    .addHelpText('after', examples([
+      'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
+      'bqschema compat --registry registry.json --against origin/main',
+      'bqschema compat --against origin/main --format markdown > compat.md',
+    ]))
+    .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
+      const { run } = await import('./commands/compat.js');
+      setCode(await run(oldFile, newFile, opts));
+    });
+
+  program
+    .command('gdpr')
+    .description('inventory, gate (--require) or mask (--mask) the GDPR-sensitive fields of the registry')
+    .addOption(registryOption())
+    .option('--require', 'fail when a PII-named field is not marked x-gdpr-sensitive')
+    .option('--pattern <regex>', 'PII name pattern for --require (case-insensitive)')
+    .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
+    .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
+    .option('--ndjson', 'with --mask -: stdin holds one message per line')
+    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(outsideOption())
+    .addHelpText('after', examples([
+      'bqschema gdpr --registry registry.json',
+      'bqschema gdpr --require --format github',
+      'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
+    ]))
+    .action(async (opts) => {
+      const { run } = await import('./commands/gdpr.js');
+      setCode(await run(opts));
+    });
+
+  program
+    .command('export-asyncapi')
+    .description('write an AsyncAPI 3.0 event catalog of the registry')
+    .addOption(registryOption())
+    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+    .option('--title <title>', 'info.title of the document')
+    .option('--doc-version <version>', 'info.version of the document')
+    .addOption(new Option('-f, --format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+    .addOption(outsideOption())
+    .addHelpText('after', examples([
+      'bqschema export-asyncapi --registry registry.json -o asyncapi.json',
+      'bqschema export-asyncapi -o catalog.yaml --title "Orders events" --doc-version 2.1.0',
+    ]))
+    .action(async (opts) => {
+      const { run } = await import('./commands/export-asyncapi.js');
+      setCode(await run(opts));
+    });
+
+  program
+    .command('serve')
+    .description('serve the registry over a read-only Confluent-compatible REST API')
+    .addOption(registryOption())
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port to listen on', '8081')
+    .addOption(
+      new Option('--compatibility <level>', 'compatibility level reported and used by /compatibility')
+        .choices(['BACKWARD', 'FORWARD', 'FULL', 'NONE'])
+        .default('BACKWARD'),
+    )
+    .option('--verbose', 'log one line per request to stderr')
+    .addOption(outsideOption())
+    .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081']))
+    .action(async (opts) => {
+      const { run } = await import('./commands/serve.js');
+      setCode(await run(opts));
+    });
+
+  return program;
+}
