@@ -24,7 +24,7 @@ export class DirProvider implements Provider {
 
   constructor(
     registryPath: string,
-    private readonly options: DirProviderOptions = {},
+    readonly options: DirProviderOptions = {},
   ) {
     this.manifest = loadManifest(registryPath, options.parse);
     for (const entry of this.manifest.entries) this.entries.set(entry.urn, entry);
