@@ -1,0 +1,105 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  check, EnvelopeError, InvalidPayloadError, MapProvider, readEnvelope, validate, validateEnvelope, wrap,
+  type Provider,
+} from '../src/index.js';
+
+const provider = new MapProvider({
+  'urn:babel:orders:created': {
+    type: 'object',
+    required: ['order_id'],
+    properties: { order_id: { type: 'integer', minimum: 1 } },
+    additionalProperties: false,
+  },
+});
+const URN = 'urn:babel:orders:created';
+
+describe('check', () => {
+  it('returns [] for valid data and for a URN with no schema (opt-in)', () => {
+    expect(check(provider, URN, { order_id: 1 })).toEqual([]);
+    expect(check(provider, 'urn:babel:unregistered', { anything: true })).toEqual([]);
+  });
+  it('returns every violation otherwise', () => {
+    const v = check(provider, URN, { order_id: 0, extra: 1 });
+    expect(v.map((x) => [x.instancePath, x.keyword])).toEqual([
+      ['/order_id', 'minimum'],
+      ['/extra', 'additionalProperties'],
+    ]);
+  });
+});
+
+describe('validate', () => {
+  it('throws InvalidPayloadError with urn, violations and code', () => {
+    let err: unknown;
+    try {
+      validate(provider, URN, {});
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InvalidPayloadError);
+    const e = err as InvalidPayloadError;
+    expect(e.code).toBe('BQ_INVALID_PAYLOAD');
+    expect(e.urn).toBe(URN);
+    expect(e.violations).toHaveLength(1);
+    expect(e.message).toContain('order_id');
+  });
+  it('does not throw for valid or unregistered data', () => {
+    expect(() => validate(provider, URN, { order_id: 5 })).not.toThrow();
+    expect(() => validate(provider, 'urn:none', 5)).not.toThrow();
+  });
+});
+
+describe('validateEnvelope', () => {
+  it('reads identity by the envelope rules, then validates data', () => {
+    expect(() => validateEnvelope(provider, { urn: URN, data: { order_id: 2 } })).not.toThrow();
+    expect(() => validateEnvelope(provider, { job: URN, data: { order_id: -1 } })).toThrow(InvalidPayloadError);
+    expect(() => validateEnvelope(provider, { JOB: URN, data: {} })).toThrow(EnvelopeError);
+  });
+});
+
+describe('readEnvelope', () => {
+  it('reads own properties only', () => {
+    const proto = { job: URN, data: {} };
+    const env = Object.create(proto) as object;
+    expect(() => readEnvelope(env)).toThrow(/no identity/);
+  });
+  it('treats a missing data as not an object', () => {
+    expect(() => readEnvelope({ job: URN })).toThrow(expect.objectContaining({ reason: 'data is not an object' }));
+  });
+  it('accepts schema_version 1 and an envelope without meta', () => {
+    expect(readEnvelope({ job: URN, data: {}, meta: { schema_version: 1 } }).urn).toBe(URN);
+    expect(readEnvelope({ job: URN, data: {} }).urn).toBe(URN);
+    expect(() => readEnvelope({ job: URN, data: {}, meta: { schema_version: '1' } })).toThrow(/schema_version/);
+  });
+});
+
+describe('wrap', () => {
+  it('calls the handler with the envelope and extra arguments when valid', async () => {
+    const handler = vi.fn(async (_env: unknown, ctx: string) => `done ${ctx}`);
+    const wrapped = wrap(provider, handler);
+    const env = { job: URN, data: { order_id: 3 } };
+    await expect(wrapped(env, 'ctx')).resolves.toBe('done ctx');
+    expect(handler).toHaveBeenCalledWith(env, 'ctx');
+  });
+  it('rejects invalid data with InvalidPayloadError without calling the handler', async () => {
+    const handler = vi.fn();
+    const wrapped = wrap(provider, handler);
+    await expect(wrapped({ job: URN, data: { order_id: 'x' } })).rejects.toBeInstanceOf(InvalidPayloadError);
+    await expect(wrapped({ data: {} })).rejects.toBeInstanceOf(EnvelopeError);
+    expect(handler).not.toHaveBeenCalled();
+  });
+  it('lets provider errors propagate unchanged', async () => {
+    const boom = new Error('registry unavailable');
+    const failing: Provider = {
+      schemaFor() {
+        throw boom;
+      },
+    };
+    const handler = vi.fn();
+    await expect(wrap(failing, handler)({ job: URN, data: {} })).rejects.toBe(boom);
+    expect(handler).not.toHaveBeenCalled();
+  });
+  it('passes a synchronous handler result through as a promise', async () => {
+    await expect(wrap(provider, () => 42)({ job: 'urn:none', data: {} })).resolves.toBe(42);
+  });
+});
