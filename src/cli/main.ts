@@ -32,7 +32,8 @@ function report(err: unknown): number {
   const e = err as { code?: string; exitCode?: number; message?: string };
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     // Commander has already printed its message; help and version are successes, the rest usage errors.
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    // `commander.help` is help shown because no command was given: a usage error.
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
     return EXIT_USAGE;
   }
   if (err instanceof CliError) {

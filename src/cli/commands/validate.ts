@@ -181,8 +181,8 @@ class Reporter {
       indent = '    ';
     }
     if (r.status === 'error') {
-      const where = r.errorLine !== undefined ? `${r.file}:${r.errorLine}:${r.col ?? 1}: ` : `${r.file}: `;
-      this.out.line(`${head}  ${where}${r.warnings[0]}`);
+      const where = r.errorLine === undefined ? '' : r.line !== undefined ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
+      this.out.line(`${head}${where}  ${r.warnings[0]}`);
       return;
     }
     const urn = r.urn !== undefined ? `  ${c.dim(r.urn)}` : '';
