@@ -32,8 +32,10 @@ function report(err: unknown): number {
   const e = err as { code?: string; exitCode?: number; message?: string };
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     // Commander has already printed its message; help and version are successes, the rest usage errors.
-    // `commander.help` is help shown because no command was given: a usage error.
+    // `commander.help` is a success for `bqschema help [cmd]` (exitCode 0) and a usage error when no
+    // command was given (exitCode 1).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+    if (e.code === 'commander.help' && e.exitCode === 0) return 0;
     return EXIT_USAGE;
   }
   if (err instanceof CliError) {

@@ -14,7 +14,6 @@ export interface Position {
  */
 export class SourcePositions {
   private readonly body: string;
-  private readonly bomShift: number;
   private jsonRoot: JsonNode | undefined;
   private yamlDoc: YAML.Document.Parsed | undefined;
 
@@ -24,8 +23,8 @@ export class SourcePositions {
     /** Added to every line (an NDJSON line's own line number minus one). */
     private readonly lineOffset = 0,
   ) {
+    // A BOM is not a column: editors hide it, and parse errors are positioned without it too.
     this.body = stripBom(text);
-    this.bomShift = text.length - this.body.length;
   }
 
   static forFile(text: string, file: string): SourcePositions {
@@ -41,7 +40,7 @@ export class SourcePositions {
     }
     const offset = this.format === 'yaml' ? this.yamlOffset(tokens) : this.jsonOffset(tokens);
     const { line, col } = lineCol(this.body, offset);
-    return { line: line + this.lineOffset, col: line === 1 ? col + this.bomShift : col };
+    return { line: line + this.lineOffset, col };
   }
 
   private jsonOffset(tokens: string[]): number {

@@ -22,6 +22,9 @@ export interface CheckIssue {
   pointer: string;
   keyword?: string;
   message: string;
+  /** Where a malformed file stops parsing (the pointer is then meaningless). */
+  line?: number;
+  col?: number;
 }
 
 interface UrnReport {
@@ -58,8 +61,8 @@ function checkExamples(schema: unknown, pointer: string, report: (pointer: strin
 function checkEntry(manifest: Manifest, entry: Manifest['entries'][number], options: CheckOptions): UrnReport {
   const file = resolve(manifest.dir, entry.schema);
   const report: UrnReport = { urn: entry.urn, file, errors: [], warnings: [] };
-  const error = (pointer: string, message: string, keyword?: string): void => {
-    report.errors.push({ urn: entry.urn, file, pointer, keyword, message });
+  const error = (pointer: string, message: string, keyword?: string, at?: { line: number; col: number }): void => {
+    report.errors.push({ urn: entry.urn, file, pointer, keyword, message, ...at });
   };
   let schema: unknown;
   try {
@@ -68,7 +71,7 @@ function checkEntry(manifest: Manifest, entry: Manifest['entries'][number], opti
   } catch (err) {
     if (err instanceof RegistryError && err.kind === 'outside') throw new CliError(err.message, 2);
     if (err instanceof RegistryError) {
-      error('', err.message);
+      error('', err.message, undefined, err.kind === 'malformed' ? parsePosition(report.text, file) : undefined);
       return report;
     }
     throw err;
@@ -77,7 +80,10 @@ function checkEntry(manifest: Manifest, entry: Manifest['entries'][number], opti
     error('', `the schema must be an object or a boolean, got ${Array.isArray(schema) ? 'an array' : schema === null ? 'null' : typeof schema}`);
     return report;
   }
-  for (const issue of lintSchema(schema)) error(issue.pointer, `${issue.keyword}: ${issue.message}`, issue.keyword);
+  // Lint names the schema object and the keyword; the issue is at the keyword's value.
+  for (const issue of lintSchema(schema)) {
+    error(issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `${issue.keyword}: ${issue.message}`, issue.keyword);
+  }
   let warnings: readonly SchemaWarning[] = [];
   try {
     warnings = compile(schema, { urn: entry.urn, onWarning: noop }).warnings;
@@ -96,6 +102,17 @@ function checkEntry(manifest: Manifest, entry: Manifest['entries'][number], opti
   }
   checkExamples(schema, '', (pointer, message) => error(pointer, message, 'examples'));
   return report;
+}
+
+/** The line and column where a malformed file stops parsing. */
+function parsePosition(text: string | undefined, file: string): { line: number; col: number } | undefined {
+  if (text === undefined) return undefined;
+  try {
+    parseByExtension(text, file);
+  } catch (err) {
+    if (err instanceof ParseFailure) return { line: err.line, col: err.col };
+  }
+  return undefined;
 }
 
 function readFileSafe(file: string): string | undefined {
@@ -147,7 +164,7 @@ export async function run(options: CheckOptions): Promise<number> {
     for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
       for (const i of list) {
         const source = texts.get(i.file);
-        const pos = source === undefined ? undefined : SourcePositions.forFile(source, i.file).of(i.pointer);
+        const pos = i.line !== undefined ? { line: i.line, col: i.col } : source === undefined ? undefined : SourcePositions.forFile(source, i.file).of(i.pointer);
         out.line(githubCommand(level, { file: display(i.file), line: pos?.line, col: pos?.col }, `${i.urn ? i.urn + ': ' : ''}${i.message}`));
       }
     }
