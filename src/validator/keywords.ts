@@ -82,8 +82,9 @@ export function parseSchema(schema: unknown): ParseResult {
 }
 
 function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[], lint: LintIssue[]): SchemaNode {
-  if (schema === true || schema === false) return { pointer, always: schema };
-  const node: SchemaNode = { pointer };
+  // Null-prototype nodes: a polluted Object.prototype (say `minimum`) must not read as a constraint.
+  const node: SchemaNode = Object.assign(Object.create(null) as SchemaNode, { pointer });
+  if (schema === true || schema === false) return Object.assign(node, { always: schema });
   const s = schema as Record<string, unknown>;
   const bad = (keyword: string, message: string): void => {
     lint.push({ pointer, keyword, message });
