@@ -1,0 +1,104 @@
+import { isSchemaObject } from '../validator/index.js';
+
+/*
+ * The one path syntax every gdpr output uses (it names schema nodes, not data):
+ *   ""       the root schema
+ *   a.b      property `b` of property `a` (a root-level property has no leading dot)
+ *   a[]      the `items` schema of `a`          ([] at the root)
+ *   a.*      the `additionalProperties` schema of `a`   (* at the root)
+ * In a property name, each of `.` `[` `]` `*` `\` is preceded by a backslash, so `a\.b` is the
+ * single property "a.b" and `\*` a property literally named "*". A root-level property named ""
+ * is written `.` so that it differs from the root.
+ * Only these three keywords are walked; the tuple form of `items` is not (it has no effect on
+ * validation either, CLARIFICATIONS 4).
+ */
+
+const MARKER = 'x-gdpr-sensitive';
+const SPECIAL = /[.[\]*\\]/g;
+
+export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** A schema node that can hold data: an object schema or `true` (`false` admits nothing). */
+export type SchemaNode = Record<string, unknown> | true;
+
+function isNode(v: unknown): v is SchemaNode {
+  return v === true || isSchemaObject(v);
+}
+
+/**
+ * The GDPR category of a schema node: `""` for `x-gdpr-sensitive: true`, the string for a
+ * non-empty string, `undefined` (not marked) for anything else, including `false` and `""`.
+ */
+export function sensitiveCategory(schema: unknown): string | undefined {
+  if (!isSchemaObject(schema) || !hasOwn(schema, MARKER)) return undefined;
+  const m = schema[MARKER];
+  if (m === true) return '';
+  if (typeof m === 'string' && m !== '') return m;
+  return undefined;
+}
+
+export function propertyPath(parent: string, name: string): string {
+  const token = name.replace(SPECIAL, '\\$&');
+  return parent === '' && token !== '' ? token : `${parent}.${token}`;
+}
+
+export const itemsPath = (parent: string): string => `${parent}[]`;
+export const additionalPath = (parent: string): string => (parent === '' ? '*' : `${parent}.*`);
+
+interface Child {
+  node: SchemaNode;
+  path: string;
+  /** The property name when the edge is a `properties` entry. */
+  name: string | undefined;
+}
+
+function childrenOf(node: SchemaNode, path: string): Child[] {
+  if (node === true) return [];
+  const out: Child[] = [];
+  const props = hasOwn(node, 'properties') ? node.properties : undefined;
+  if (isSchemaObject(props)) {
+    for (const name of Object.keys(props)) {
+      const sub = props[name];
+      if (isNode(sub)) out.push({ node: sub, path: propertyPath(path, name), name });
+    }
+  }
+  const items = hasOwn(node, 'items') ? node.items : undefined;
+  if (isNode(items)) out.push({ node: items, path: itemsPath(path), name: undefined });
+  const additional = hasOwn(node, 'additionalProperties') ? node.additionalProperties : undefined;
+  if (isNode(additional)) out.push({ node: additional, path: additionalPath(path), name: undefined });
+  return out;
+}
+
+/** Returned by a visitor to leave a node's subtree out of the walk. */
+export const SKIP: unique symbol = Symbol('skip');
+
+export interface Visit<S> {
+  node: SchemaNode;
+  path: string;
+  name: string | undefined;
+  /** No walkable sub-schema below this node. */
+  leaf: boolean;
+  state: S;
+}
+
+/**
+ * Visits every node reachable through properties / items / additionalProperties, parents before
+ * children. An explicit stack, not recursion: a registry schema may be nested deeper than the call
+ * stack allows. The visitor's return value becomes the state its children receive.
+ */
+export function walkSchema<S>(root: unknown, state: S, visit: (v: Visit<S>) => S | typeof SKIP): void {
+  if (!isNode(root)) return;
+  const stack: Array<Omit<Visit<S>, 'leaf'>> = [{ node: root, path: '', name: undefined, state }];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    const children = childrenOf(cur.node, cur.path);
+    const next = visit({ ...cur, leaf: children.length === 0 });
+    if (next === SKIP) continue;
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ ...children[i]!, state: next });
+  }
+}
+
+/** Plain UTF-16 code-unit order (not localeCompare): the same bytes on every machine. */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
