@@ -1,0 +1,200 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The published package as a user gets it: `npm pack` the repository, install the tarball into a
+// fresh project, then run the CLI, import the library and compile against its types.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// Under `npm test` the environment describes this repository (npm_config_local_prefix, npm_package_*):
+// a child npm must see only the temp project.
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_(package_|lifecycle_|command$|config_local_prefix$)|^INIT_CWD$/i.test(key)) continue;
+    env[key] = value;
+  }
+  env.NO_COLOR = '1';
+  return env;
+}
+
+function run(cmd: string, args: string[], cwd: string): Run {
+  const r = spawnSync(cmd, args, { cwd, env: childEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function must(r: Run, what: string): string {
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? walk(join(dir, d.name)) : [relative(root, join(dir, d.name)).split('\\').join('/')],
+  );
+}
+
+let work = '';
+let project = '';
+let entries: string[] = [];
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is not built: run `npm run build` first (`npm test` does)');
+  }
+  work = mkdtempSync(join(tmpdir(), 'bq-pack-'));
+  // --ignore-scripts: pack what is built, do not rebuild under the other test files' feet.
+  const packed = JSON.parse(must(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root), 'npm pack')) as [
+    { filename: string },
+  ];
+  const tarball = join(work, packed[0].filename);
+  entries = must(run('tar', ['-tzf', tarball], work), 'tar -tzf').split('\n').filter((l) => l !== '');
+
+  project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  must(run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project), 'npm install of the tarball');
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the npm tarball', () => {
+  it('holds the entry points, the CLI, the editor schema and the docs', () => {
+    for (const f of [
+      'package/package.json',
+      'package/dist/index.js',
+      'package/dist/index.d.ts',
+      'package/dist/cli/main.js',
+      'package/bin/bqschema.js',
+      'package/README.md',
+      'package/LICENSE',
+      'package/registry.schema.json',
+    ]) {
+      expect(entries, f).toContain(f);
+    }
+  });
+
+  it('holds no tests, sources, fixtures, examples, benchmarks or scripts', () => {
+    const unwanted = entries.filter(
+      (f) =>
+        /^package\/(test|bench|examples|src|scripts|docs|\.ci|node_modules)\//.test(f) ||
+        /fixture/i.test(f) ||
+        /\.test\.|\.spec\.|\.tgz$|\.map$/.test(f),
+    );
+    expect(unwanted).toEqual([]);
+    expect(entries.every((f) => f.startsWith('package/'))).toBe(true);
+  });
+
+  it('ships exactly the build of src/ (no stale modules, none missing)', () => {
+    const shipped = entries.filter((f) => f.startsWith('package/dist/') && f.endsWith('.js')).map((f) => f.slice('package/dist/'.length, -3));
+    const sources = walk(join(root, 'src'))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => f.slice('src/'.length, -3));
+    expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
+  });
+});
+
+describe('the installed package', () => {
+  it('runs `bqschema --version` through its bin', () => {
+    const out = must(run('npx', ['--no-install', 'bqschema', '--version'], project), 'npx bqschema --version');
+    expect(out.trim()).toBe(pkg.version);
+  });
+
+  it('brings its runtime dependencies: validate reads a YAML schema and fails bad data', () => {
+    mkdirSync(join(project, 'reg'));
+    writeFileSync(
+      join(project, 'reg', 'registry.json'),
+      JSON.stringify({ $schema: '../node_modules/bqschema/registry.schema.json', schemas: [{ urn: 'urn:t:order', schema: 'order.yaml' }] }),
+    );
+    writeFileSync(join(project, 'reg', 'order.yaml'), 'type: object\nrequired: [id]\nproperties:\n  id: {type: integer, minimum: 1}\n');
+    writeFileSync(join(project, 'bad.json'), JSON.stringify({ job: 'urn:t:order', data: { id: 0 } }));
+    writeFileSync(join(project, 'good.json'), JSON.stringify({ job: 'urn:t:order', data: { id: 3 } }));
+
+    const bad = run('npx', ['--no-install', 'bqschema', 'validate', '--registry', 'reg/registry.json', 'bad.json'], project);
+    expect(bad.code, bad.stderr).toBe(1);
+    expect(bad.stdout).toContain('/id');
+    expect(bad.stdout).toContain('FAILED');
+    const good = run('npx', ['--no-install', 'bqschema', 'validate', '--registry', 'reg/registry.json', 'good.json'], project);
+    expect(good.code, good.stderr).toBe(0);
+    // The $schema path above resolves to the shipped editor schema.
+    expect(existsSync(join(project, 'node_modules', 'bqschema', 'registry.schema.json'))).toBe(true);
+  });
+
+  it('is importable as an ES module and gives real verdicts', () => {
+    writeFileSync(
+      join(project, 'consumer.mjs'),
+      `import { check, wrap, MapProvider } from 'bqschema';
+const provider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } });
+const bad = check(provider, 'urn:t:order', { id: 0 });
+const good = check(provider, 'urn:t:order', { id: 5 });
+const handler = wrap(provider, async (env) => 'handled ' + env.data.id);
+const handled = await handler({ job: 'urn:t:order', data: { id: 7 } });
+let rejected = 'not rejected';
+try { await handler({ job: 'urn:t:order', data: {} }); } catch (e) { rejected = e.code; }
+console.log(JSON.stringify({ bad: bad.map((v) => [v.instancePath, v.keyword]), good, handled, rejected }));
+`,
+    );
+    const out = must(run(process.execPath, ['consumer.mjs'], project), 'node consumer.mjs');
+    expect(JSON.parse(out)).toEqual({ bad: [['/id', 'minimum']], good: [], handled: 'handled 7', rejected: 'BQ_INVALID_PAYLOAD' });
+  });
+
+  describe('types', () => {
+    // One tsc run over a good and a bad consumer. No @types/node: the library's declarations must stand
+    // on their own; skipLibCheck is off so the shipped .d.ts files are checked too.
+    let diagnostics: string[] = [];
+    let code: number | null = null;
+    beforeAll(() => {
+      const compilerOptions = {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2022'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'bad.ts'] }));
+      const head = `import { check, wrap, MapProvider, type Provider, type Violation } from 'bqschema';
+const provider: Provider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'] } });
+`;
+      writeFileSync(
+        join(project, 'consumer.ts'),
+        `${head}const v: Violation[] = check(provider, 'urn:t:order', { id: 0 });
+const where: string | undefined = v[0]?.instancePath;
+const handler: (env: unknown) => Promise<number> = wrap(provider, async (env: unknown) => 1);
+export { where, handler };
+`,
+      );
+      writeFileSync(join(project, 'bad.ts'), `${head}export const n: number = check(provider, 'urn:t:order', {});\n`);
+      const r = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project);
+      code = r.code;
+      diagnostics = (r.stdout + r.stderr).split('\n').filter((l) => / error TS\d+/.test(l));
+    }, 120_000);
+
+    it('a typed consumer compiles with tsc --strict against the shipped declarations', () => {
+      expect(diagnostics.filter((d) => !d.startsWith('bad.ts'))).toEqual([]);
+    });
+
+    it('a consumer with a type error does not compile', () => {
+      expect(code).not.toBe(0);
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatch(/^bad\.ts\(3,\d+\): error TS2322: Type 'Violation\[\]' is not assignable to type 'number'/);
+    });
+  });
+});
