@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckIssue as Issue } from '../src/cli/commands/check.js';
+import { bq, expectExit, FIXTURES, type CliResult } from './helpers/cli.js';
+
+// `bqschema check` end to end: the example registry, and test/fixtures/cli/broken, which holds one
+// entry per problem the self-check must report.
+
+interface CheckReport {
+  ok: boolean;
+  summary: { urns: number; errors: number; warnings: number };
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+const BROKEN = { cwd: `${FIXTURES}/broken` };
+const runs: Partial<Record<'text' | 'json' | 'github', Promise<CliResult>>> = {};
+/** The broken registry is checked once per format and shared by the tests that read it. */
+function broken(format: 'text' | 'json' | 'github'): Promise<CliResult> {
+  return (runs[format] ??= bq(['check', '--format', format], BROKEN));
+}
+async function brokenReport(): Promise<CheckReport> {
+  const r = await broken('json');
+  expectExit(r, 1);
+  return JSON.parse(r.stdout) as CheckReport;
+}
+async function errorsOf(urn: string | undefined): Promise<Issue[]> {
+  return (await brokenReport()).errors.filter((e) => e.urn === urn);
+}
+
+describe.concurrent('check: the example registry', () => {
+  it('passes (exit 0) with the unsupported `format` warning for payments', async () => {
+    const r = await bq(['check', '--registry', 'registry.example.json']);
+    expectExit(r, 0);
+    for (const urn of ['orders:created', 'orders:cancelled', 'users:registered', 'payments:captured']) {
+      expect(r.stdout).toMatch(new RegExp(`^✓ urn:babel:${urn} `, 'm'));
+    }
+    expect(r.stdout).toMatch(/✓ urn:babel:payments:captured .*\n {4}warning {2}\/properties\/captured_at {2}unsupported keyword "format"/);
+    expect(r.stdout).toMatch(/^OK: 4 URN\(s\), 0 error\(s\), 1 warning\(s\)$/m);
+  });
+
+  it('json: ok with the one warning, naming URN, file, pointer and keyword', async () => {
+    const r = await bq(['check', '--registry', 'registry.example.json', '--format', 'json']);
+    expectExit(r, 0);
+    const doc = JSON.parse(r.stdout) as CheckReport;
+    expect(doc.ok).toBe(true);
+    expect(doc.summary).toEqual({ urns: 4, errors: 0, warnings: 1 });
+    expect(doc.errors).toEqual([]);
+    expect(doc.warnings).toEqual([
+      expect.objectContaining({
+        urn: 'urn:babel:payments:captured',
+        file: 'examples/schemas/payments-captured.jsonc',
+        pointer: '/properties/captured_at',
+        keyword: 'format',
+      }),
+    ]);
+  });
+
+  it('github: the warning is a ::warning on the JSONC schema, and the summary follows', async () => {
+    const r = await bq(['check', '--registry', 'registry.example.json', '--format', 'github']);
+    expectExit(r, 0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    // payments-captured.jsonc line 14: `    "captured_at": { ... }`, the schema object at column 20
+    expect(lines[0]).toMatch(/^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=20::urn:babel:payments:captured: .*"format"/);
+    expect(lines[1]).toBe('OK: 4 URN(s), 0 error(s), 1 warning(s)');
+  });
+});
+
+describe.concurrent('check: a broken registry', () => {
+  it('exits 1 with a summary line counting URNs, errors and warnings', async () => {
+    const r = await broken('text');
+    expectExit(r, 1);
+    // 13 entries: a duplicate, an empty urn and an empty schema path are left out of the URNs.
+    expect(r.stdout.trimEnd().split('\n').pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
+  });
+
+  it('json has the documented shape and its summary counts its lists', async () => {
+    const doc = await brokenReport();
+    expect(Object.keys(doc).sort()).toEqual(['errors', 'ok', 'summary', 'warnings']);
+    expect(doc.ok).toBe(false);
+    expect(doc.summary).toEqual({ urns: 10, errors: doc.errors.length, warnings: doc.warnings.length });
+    expect(doc.summary.errors).toBe(15);
+    for (const e of doc.errors) {
+      expect(typeof e.file).toBe('string');
+      expect(typeof e.pointer).toBe('string');
+      expect(typeof e.message).toBe('string');
+    }
+  });
+
+  it('reports a URN registered twice', async () => {
+    expect(await errorsOf('urn:t:ok')).toEqual([
+      expect.objectContaining({ file: 'registry.json', pointer: '/schemas/1/urn', message: expect.stringMatching(/registered twice/) }),
+    ]);
+  });
+
+  it('reports an empty urn', async () => {
+    const doc = await brokenReport();
+    expect(doc.errors.filter((e) => e.pointer === '/schemas/2/urn')).toEqual([
+      expect.objectContaining({ file: 'registry.json', message: expect.stringMatching(/empty "urn"/) }),
+    ]);
+  });
+
+  it('reports an empty schema path', async () => {
+    expect(await errorsOf('urn:t:nopath')).toEqual([
+      expect.objectContaining({ file: 'registry.json', pointer: '/schemas/3/schema', message: expect.stringMatching(/empty "schema" path/) }),
+    ]);
+  });
+
+  it('reports a missing schema file', async () => {
+    expect(await errorsOf('urn:t:missing')).toEqual([
+      expect.objectContaining({ file: 'schemas/missing.json', message: expect.stringMatching(/not found/) }),
+    ]);
+  });
+
+  it('reports a malformed schema file with its line:col', async () => {
+    // schemas/malformed.json is `{` / `  "type": "object",` / `}`: the trailing comma leaves no property before 3:1.
+    expect(await errorsOf('urn:t:malformed')).toEqual([
+      expect.objectContaining({
+        file: 'schemas/malformed.json',
+        line: 3,
+        col: 1,
+        message: expect.stringMatching(/malformed\.json:3:1: invalid JSON: property name expected$/),
+      }),
+    ]);
+  });
+
+  it('reports a schema that is an array, and one that is a number', async () => {
+    expect((await errorsOf('urn:t:array')).map((e) => e.message)).toEqual(['the schema must be an object or a boolean, got an array']);
+    expect((await errorsOf('urn:t:number')).map((e) => e.message)).toEqual(['the schema must be an object or a boolean, got number']);
+  });
+
+  it('lints malformed supported keywords, each at its keyword', async () => {
+    expect((await errorsOf('urn:t:lint')).map(({ pointer, keyword }) => ({ pointer, keyword }))).toEqual([
+      { pointer: '/required', keyword: 'required' },
+      { pointer: '/properties/name/type', keyword: 'type' },
+      { pointer: '/properties/code/minLength', keyword: 'minLength' },
+    ]);
+    expect((await errorsOf('urn:t:lintyaml')).map(({ file, pointer, keyword }) => ({ file, pointer, keyword }))).toEqual([
+      { file: 'schemas/lint.yaml', pointer: '/properties/label/type', keyword: 'type' },
+    ]);
+  });
+
+  it('reports a root type that excludes object', async () => {
+    expect(await errorsOf('urn:t:string')).toEqual([
+      expect.objectContaining({ pointer: '/type', message: expect.stringMatching(/root type "string" excludes "object"/) }),
+    ]);
+  });
+
+  it('reports a false root schema', async () => {
+    expect((await errorsOf('urn:t:false')).map((e) => e.message)).toEqual([expect.stringMatching(/schema is false/)]);
+  });
+
+  it('reports every examples entry that fails its own (sub-)schema', async () => {
+    expect((await errorsOf('urn:t:examples')).map(({ pointer, keyword }) => ({ pointer, keyword }))).toEqual([
+      { pointer: '/examples/1', keyword: 'examples' },
+      { pointer: '/properties/id/examples/1', keyword: 'examples' },
+    ]);
+  });
+
+  it('text lists each failing URN with its errors', async () => {
+    const r = await broken('text');
+    expect(r.stdout).toMatch(/^✗ error {2}registry\.json \/schemas\/1\/urn: URN urn:t:ok is registered twice/m);
+    expect(r.stdout).toMatch(/^✓ urn:t:ok {2}schemas\/ok\.json$/m);
+    for (const urn of ['missing', 'malformed', 'array', 'number', 'lint', 'lintyaml', 'string', 'examples', 'false']) {
+      expect(r.stdout).toMatch(new RegExp(`^✗ urn:t:${urn} `, 'm'));
+    }
+    expect(r.stdout).toMatch(/^ {4}error {2}\/properties\/name\/type {2}type: unknown type name "strin"$/m);
+  });
+
+  it('github: one ::error per error, at the offending value, then the summary', async () => {
+    const r = await broken('github');
+    expectExit(r, 1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(15);
+    expect(lines.pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
+    // registry.json line 4: `    { "urn": "urn:t:ok", ...`, the duplicate URN's value at column 14
+    expect(lines).toContain('::error file=registry.json,line=4,col=14::urn:t:ok: URN urn:t:ok is registered twice (entries 0 and 1)');
+    // the parse error's own position, not the file's start
+    expect(lines).toContainEqual(expect.stringMatching(/^::error file=schemas\/malformed\.json,line=3,col=1::urn:t:malformed: /));
+  });
+
+  it('github: lint errors in a JSON schema are placed on the keyword value', async () => {
+    const lines = (await broken('github')).stdout.split('\n');
+    // schemas/lint.json line 3 `  "required": "a",` (value at 15); line 5 `    "name": { "type": "strin" },` (23);
+    // line 6 `    "code": { "type": "string", "minLength": "3" }` (46)
+    expect(lines).toContain('::error file=schemas/lint.json,line=3,col=15::urn:t:lint: required: must be an array of strings, got the string "a"');
+    expect(lines).toContain('::error file=schemas/lint.json,line=5,col=23::urn:t:lint: type: unknown type name "strin"');
+    expect(lines).toContain('::error file=schemas/lint.json,line=6,col=46::urn:t:lint: minLength: must be a number, got the string "3"');
+  });
+
+  it('github: lint errors in a YAML schema are placed on the keyword value', async () => {
+    const lines = (await broken('github')).stdout.split('\n');
+    // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
+    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11::urn:t:lintyaml: type: unknown type name "strng"');
+  });
+});

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+
+/** End-to-end helpers: the tests run the BUILT binary, as a user would (`npm test` builds first). */
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'bqschema.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures', 'cli');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  /** Added to (or, when undefined, removed from) the inherited environment. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin; stdin is closed either way so a command never waits on it. */
+  input?: string | Buffer;
+  /** Run under a pseudo-terminal (util-linux `script`), so stdout is a TTY. */
+  tty?: boolean;
+}
+
+/** Whether `tty: true` can be used here (util-linux `script -qec`). */
+export const CAN_TTY = process.platform === 'linux' && existsSync('/usr/bin/script');
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/cli/main.js is missing: run `npm run build` first (`npm test` builds before testing)');
+  }
+}
+
+/** Runs `node bin/bqschema.js ...args` with NO_COLOR=1 and no BQSCHEMA_REGISTRY unless given. */
+export function bq(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  assertBuilt();
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.BQSCHEMA_REGISTRY;
+  delete env.BQSCHEMA_DEBUG;
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const argv = [process.execPath, BIN, ...args];
+    const [file, rest] = options.tty ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']] : [argv[0]!, argv.slice(1)];
+    const child = spawn(file, rest, { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+    child.stdin.on('error', () => {}); // the command may exit before reading stdin
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Asserts the exit code (showing stderr when it differs) and that stderr carries no stack trace. */
+export function expectExit(result: CliResult, code: number): void {
+  expect(result.code, `exit code; stderr was:\n${result.stderr}`).toBe(code);
+  expect(result.stderr).not.toMatch(/^ {4}at /m);
+}
+
+/** A one-line error on stderr, nothing else. */
+export function expectOneLineError(result: CliResult, pattern: RegExp): void {
+  expectExit(result, 2);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+}
+
+const created: string[] = [];
+
+/** A fresh temporary directory holding the given files (relative path → contents); see removeTempTrees. */
+export function tempTree(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bqschema-cli-'));
+  created.push(dir);
+  for (const [name, contents] of Object.entries(files)) {
+    const full = join(dir, name);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, contents);
+  }
+  return dir;
+}
+
+/** Removes every directory tempTree made (call from afterAll). */
+export function removeTempTrees(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export const BOM = '\uFEFF';
