@@ -26,9 +26,14 @@ export class Out {
     }
   }
 
+  /** Whether enough has been buffered to be worth a write. */
+  wantsFlush(): boolean {
+    return this.pending.length >= 65536;
+  }
+
   /** Flushes when enough has been buffered to be worth a write. */
   async maybeFlush(): Promise<void> {
-    if (this.pending.length >= 65536) await this.flush();
+    if (this.wantsFlush()) await this.flush();
   }
 }
 

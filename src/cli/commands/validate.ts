@@ -3,7 +3,7 @@ import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { documents, type Doc } from '../inputs.js';
 import { makeChalk, githubCommand, Out, type Format } from '../output.js';
 import { ParseFailure, parseText } from '../parse.js';
-import { SourcePositions } from '../positions.js';
+import type { SourcePositions } from '../positions.js';
 import { CliRegistry, type RegistryOptions } from '../registry.js';
 import { warningMessage } from '../../validator/index.js';
 
@@ -112,17 +112,26 @@ class Reporter {
   private first = true;
   readonly counts: Record<Status, number> = { valid: 0, invalid: 0, skipped: 0, error: 0 };
 
-  constructor(private readonly options: ValidateOptions) {
+  constructor(
+    private readonly options: ValidateOptions,
+    // Loaded only for --format github: it pulls in the YAML and JSONC parsers.
+    private readonly positions?: typeof SourcePositions,
+  ) {
     if (options.format === 'json') this.out.line('{"results":[');
   }
 
-  async add(result: Result, text: string | undefined): Promise<void> {
+  /** Synchronous so a clean document costs no await; the caller flushes when this says so. */
+  add(result: Result, text: string | undefined): boolean {
     this.counts[result.status]++;
     const f = this.options.format;
     if (f === 'json') this.json(result);
     else if (f === 'github') this.github(result, text);
     else this.text(result);
-    await this.out.maybeFlush();
+    return this.out.wantsFlush();
+  }
+
+  flush(): Promise<void> {
+    return this.out.flush();
   }
 
   private json(r: Result): void {
@@ -153,7 +162,7 @@ class Reporter {
       this.out.line(githubCommand(level, { file: r.file, line: r.line }, `no schema registered for ${r.urn}`));
       return;
     }
-    const positions = text === undefined ? undefined : new SourcePositions(text, 'json', (r.line ?? 1) - 1);
+    const positions = text === undefined || this.positions === undefined ? undefined : new this.positions(text, 'json', (r.line ?? 1) - 1);
     for (const v of r.violations) {
       const pos = positions?.of(v.at);
       const label = v.instancePath === '' ? '(root)' : v.instancePath;
@@ -210,12 +219,13 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   if (paths.length === 0) throw new CliError('validate needs at least one path (a file, a directory, or - for stdin)', EXIT_USAGE);
   if (paths.filter((p) => p === '-').length > 1) throw new CliError('stdin (-) can be given only once', EXIT_USAGE);
   const registry = new CliRegistry(options);
-  const reporter = new Reporter(options);
+  const positions = options.format === 'github' ? (await import('../positions.js')).SourcePositions : undefined;
+  const reporter = new Reporter(options, positions);
   let parsedAny = false;
   for await (const doc of documents(paths, { ndjson: options.ndjson })) {
     const { result, text, parsed } = process1(doc, registry, options);
     parsedAny ||= parsed;
-    await reporter.add(result, text);
+    if (reporter.add(result, text)) await reporter.flush();
   }
   const n = reporter.counts;
   const failed = n.invalid > 0 || n.error > 0 || (options.strict === true && n.skipped > 0);
