@@ -87,5 +87,22 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   return parseJsonc(body, [], { allowTrailingComma: true, disallowComments: false });
 }
 
+/**
+ * One NDJSON line: JSON.parse, and the positioned parser only to place a failure, which is then
+ * reported at the line's own number.
+ */
+export function parseJsonLine(text: string, file: string, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    try {
+      return parseText(text, file, 'json');
+    } catch (err) {
+      if (err instanceof ParseFailure) throw new ParseFailure(file, line, err.col, err.problem);
+      throw err;
+    }
+  }
+}
+
 /** The parser the CLI hands to the providers: format by extension. */
 export const parseByExtension: ParseText = (text, file) => parseText(text, file);

@@ -1,4 +1,4 @@
-import { isSchemaObject } from '../validator/index.js';
+import { isSchemaObject, joinPointer } from '../validator/index.js';
 
 /*
  * The one path syntax every gdpr output uses (it names schema nodes, not data):
@@ -44,6 +44,47 @@ export function propertyPath(parent: string, name: string): string {
 
 export const itemsPath = (parent: string): string => `${parent}[]`;
 export const additionalPath = (parent: string): string => (parent === '' ? '*' : `${parent}.*`);
+
+/**
+ * The JSON Pointer of the schema node a path names (`a.b[]` → `/properties/a/properties/b/items`):
+ * the inverse of the three builders above, so annotations can point into the schema file.
+ * Throws on a string they cannot produce.
+ */
+export function schemaPointer(path: string): string {
+  // A root-level property carries no leading dot (`""` alone is written `.`), nor does a root `*`.
+  const s = path === '' || path[0] === '.' || path[0] === '[' ? path : '.' + path;
+  const tokens: string[] = [];
+  let i = 0;
+  const fail = (): never => {
+    throw new SyntaxError(`not a gdpr path: ${JSON.stringify(path)}`);
+  };
+  while (i < s.length) {
+    if (s[i] === '[') {
+      if (s[i + 1] !== ']') fail();
+      tokens.push('items');
+      i += 2;
+      continue;
+    }
+    if (s[i] !== '.') fail();
+    i++;
+    if (s[i] === '*') {
+      tokens.push('additionalProperties');
+      i++;
+      continue;
+    }
+    let name = '';
+    while (i < s.length && s[i] !== '.' && s[i] !== '[') {
+      if (s[i] === '\\') {
+        i++;
+        if (i === s.length) fail();
+      } else if (s[i] === ']' || s[i] === '*') fail();
+      name += s[i];
+      i++;
+    }
+    tokens.push('properties', name);
+  }
+  return joinPointer('', ...tokens);
+}
 
 interface Child {
   node: SchemaNode;

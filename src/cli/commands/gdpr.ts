@@ -1,6 +1,364 @@
-import { CliError } from '../errors.js';
+import { readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import {
+  audit, DEFAULT_PII_PATTERN, mask, parsePiiPattern, schemaPointer, sensitivePaths, type UnmarkedField,
+} from '../../gdpr/index.js';
+import { EnvelopeError, isSchemaObject, readEnvelope, schemaPath, type ManifestEntry } from '../../index.js';
+import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { documents } from '../inputs.js';
+import { githubCommand, makeChalk, Out, type Format } from '../output.js';
+import { ParseFailure, parseJsonLine, parseText, stripBom } from '../parse.js';
+import { SourcePositions } from '../positions.js';
+import { asCliError, CliRegistry, type RegistryOptions } from '../registry.js';
+import { exitWhenStdoutCloses } from '../stdout.js';
 
-// Placeholder until this command lands; it says so rather than passing silently.
-export async function run(..._args: unknown[]): Promise<number> {
-  throw new CliError('the "gdpr" command is coming in a later release', 2);
+export interface GdprOptions extends RegistryOptions {
+  require?: boolean;
+  pattern?: string;
+  mask?: string;
+  urn?: string;
+  ndjson?: boolean;
+  format: Format;
+}
+
+interface Loaded {
+  urn: string;
+  /** Absolute path of the schema file. */
+  file: string;
+  schema: unknown;
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function display(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+/** Options that only make sense together: a silently ignored option would hide a mistake. */
+function checkCombination(o: GdprOptions): void {
+  const usage = (message: string): never => {
+    throw new CliError(message, EXIT_USAGE);
+  };
+  if (o.mask !== undefined) {
+    if (o.require) usage('--mask and --require cannot be combined');
+    if (o.pattern !== undefined) usage('--pattern applies to --require, not to --mask');
+    // --format is accepted and has no effect: the output is the masked JSON (the GitHub Action always passes one).
+    if (o.ndjson && o.mask !== '-') usage('--ndjson applies to stdin (--mask -); .ndjson and .jsonl files are read line by line anyway');
+    return;
+  }
+  if (o.urn !== undefined) usage('--urn applies to --mask');
+  if (o.ndjson) usage('--ndjson applies to --mask -');
+  if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
+}
+
+function pattern(source: string | undefined): RegExp {
+  if (source === undefined) return DEFAULT_PII_PATTERN;
+  try {
+    return parsePiiPattern(source);
+  } catch (err) {
+    throw new CliError(`--pattern: ${(err as Error).message}`, EXIT_USAGE);
+  }
+}
+
+function loadDocument(registry: CliRegistry, entry: ManifestEntry): unknown {
+  try {
+    return registry.loadDocument(entry);
+  } catch (err) {
+    return asCliError(err);
+  }
+}
+
+/** Every registered schema, by URN; a schema file that cannot be loaded is a one-line error (exit 2). */
+function loadAll(registry: CliRegistry): Loaded[] {
+  const manifest = registry.manifest;
+  return [...manifest.entries]
+    .sort((a, b) => byCodeUnits(a.urn, b.urn))
+    .map((entry) => ({
+      urn: entry.urn,
+      file: schemaPath(manifest, entry, registry.provider.options.allowOutsidePaths),
+      schema: loadDocument(registry, entry),
+    }));
+}
+
+/** Where a gdpr path's schema node stands in its file, for annotations. */
+class SchemaPositions {
+  private readonly cache = new Map<string, SourcePositions | undefined>();
+
+  of(file: string, path: string): { line?: number; col?: number } {
+    if (!this.cache.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        text = undefined; // it was just loaded; an annotation without a line is still an annotation
+      }
+      this.cache.set(file, text === undefined ? undefined : SourcePositions.forFile(text, file));
+    }
+    return this.cache.get(file)?.of(schemaPointer(path)) ?? {};
+  }
+}
+
+const label = (path: string): string => (path === '' ? '(root)' : path);
+
+async function inventory(schemas: Loaded[], format: Format): Promise<number> {
+  const out = new Out();
+  const c = makeChalk();
+  const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
+  const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
+  const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
+  if (format === 'json') {
+    out.line(JSON.stringify({ urns: urns.map(({ urn, fields }) => ({ urn, fields })), summary }, null, 2));
+  } else if (format === 'github') {
+    const positions = new SchemaPositions();
+    for (const { urn, file, fields } of urns) {
+      for (const { path, category } of fields) {
+        const what = category === '' ? 'personal data' : `personal data (${category})`;
+        out.line(githubCommand('notice', { file: display(file), ...positions.of(file, path) }, `${urn}: ${label(path)} is marked as ${what}`));
+      }
+    }
+    out.line(summaryLine);
+  } else {
+    for (const { urn, file, fields } of urns) {
+      out.line(`${c.bold(urn)}  ${c.dim(display(file))}`);
+      if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
+      const width = Math.max(0, ...fields.map((f) => label(f.path).length));
+      for (const { path, category } of fields) out.line(`    ${label(path).padEnd(width)}  ${category === '' ? c.dim('(no category)') : category}`);
+    }
+    out.line(`\n${summaryLine}`);
+  }
+  await out.flush();
+  return EXIT_OK;
+}
+
+async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format): Promise<number> {
+  const out = new Out();
+  const c = makeChalk();
+  const ok = findings.length === 0;
+  const checked = `${schemas.length} URN(s) checked`;
+  const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
+  if (format === 'json') {
+    out.line(JSON.stringify({ ok, findings }, null, 2));
+  } else if (format === 'github') {
+    const files = new Map(schemas.map((s) => [s.urn, s.file]));
+    const positions = new SchemaPositions();
+    for (const { urn, path } of findings) {
+      const file = files.get(urn)!;
+      const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
+      out.line(githubCommand('error', { file: display(file), ...positions.of(file, path) }, message));
+    }
+    out.line(verdict);
+  } else {
+    for (const { urn, path } of findings) out.line(`${urn}: ${c.red(path)}`);
+    out.line(`${ok ? '' : '\n'}${ok ? c.green(verdict) : c.red(verdict)}`);
+  }
+  await out.flush();
+  return ok ? EXIT_OK : EXIT_GATE;
+}
+
+type Masked = { text: string; warnings: string[] } | { error: string; warnings: string[] };
+
+/**
+ * Masks messages against their URN's schema. Schema documents are loaded on first use, once per
+ * URN, so a log pipeline starts at once whatever the size of the registry.
+ */
+class Masker {
+  private readonly entries: Map<string, ManifestEntry>;
+  private readonly schemas = new Map<string, unknown>();
+
+  constructor(
+    private readonly registry: CliRegistry,
+    private readonly urn: string | undefined,
+  ) {
+    this.entries = new Map(registry.manifest.entries.map((e) => [e.urn, e]));
+  }
+
+  private schemaOf(urn: string): unknown {
+    if (!this.schemas.has(urn)) {
+      const entry = this.entries.get(urn);
+      this.schemas.set(urn, entry === undefined ? undefined : loadDocument(this.registry, entry));
+    }
+    return this.schemas.get(urn);
+  }
+
+  /** `text` is the document's source; `pretty` picks the layout of the fallback rendering. */
+  mask(value: unknown, text: string, pretty: boolean): Masked {
+    let urn: string;
+    let data: unknown;
+    let warnings: string[] = [];
+    if (this.urn !== undefined) {
+      if (!isSchemaObject(value)) return { error: 'data must be a JSON object', warnings };
+      urn = this.urn;
+      data = value;
+    } else {
+      try {
+        ({ urn, data, warnings } = readEnvelope(value));
+      } catch (err) {
+        if (!(err instanceof EnvelopeError)) throw err;
+        return { error: err.message, warnings: [...err.warnings] };
+      }
+    }
+    const schema = this.schemaOf(urn);
+    if (schema === undefined) return { error: `no schema registered for ${urn}: it cannot be masked, so it is not printed`, warnings };
+    const masked = mask(data, schema);
+    const whole = this.urn !== undefined ? masked : withData(value as Record<string, unknown>, masked);
+    try {
+      return { text: spliceMasked(stripBom(text), value, whole) ?? JSON.stringify(whole, null, pretty ? 2 : undefined), warnings };
+    } catch (err) {
+      if (err instanceof RangeError) return { error: 'the message is nested too deeply to be printed', warnings };
+      throw err;
+    }
+  }
+}
+
+/** The envelope with `data` replaced: every other key kept, in its place. */
+function withData(envelope: Record<string, unknown>, data: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(envelope)) {
+    // An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: key === 'data' ? data : envelope[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * The source text with only the masked values rewritten: every other byte stays as it was (number
+ * spellings, big integers, key order, spacing), which re-serialising would not keep. `before` is
+ * the parsed source and `after` its masked copy: masking copies exactly the containers the schema
+ * reaches, so a shared reference is untouched data and a changed value is a redaction. Gives
+ * undefined when that cannot be done safely: an object on the masked path with a repeated key
+ * (the earlier value would survive in the text unmasked), or a result that does not read back
+ * as `after`.
+ */
+function spliceMasked(text: string, before: unknown, after: unknown): string | undefined {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (root === undefined || errors.length > 0) return undefined;
+  const edits: Array<{ offset: number; length: number; text: string }> = [];
+  const stack: Array<{ before: unknown; after: unknown; node: JsonNode }> = [{ before, after, node: root }];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    const [b, a, node] = [cur.before, cur.after, cur.node];
+    if (a === b) continue;
+    if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+      const children = node.children ?? [];
+      if (Array.isArray(a)) {
+        if (node.type !== 'array' || children.length !== a.length) return undefined;
+        a.forEach((v, i) => stack.push({ before: (b as unknown[])[i], after: v, node: children[i]! }));
+        continue;
+      }
+      if (node.type !== 'object') return undefined;
+      const props = new Map<string, JsonNode>();
+      for (const prop of children) {
+        const key = prop.children?.[0]?.value as string;
+        if (props.has(key) || prop.children?.[1] === undefined) return undefined;
+        props.set(key, prop.children[1]);
+      }
+      for (const key of Object.keys(a)) {
+        const child = props.get(key);
+        if (child === undefined) return undefined;
+        stack.push({ before: (b as Record<string, unknown>)[key], after: (a as Record<string, unknown>)[key], node: child });
+      }
+      continue;
+    }
+    edits.push({ offset: node.offset, length: node.length, text: JSON.stringify(a) });
+  }
+  edits.sort((x, y) => x.offset - y.offset);
+  let out = '';
+  let at = root.offset;
+  for (const e of edits) {
+    out += text.slice(at, e.offset) + e.text;
+    at = e.offset + e.length;
+  }
+  out += text.slice(at, root.offset + root.length);
+  return JSON.stringify(JSON.parse(out)) === JSON.stringify(after) ? out : undefined;
+}
+
+const warn = (where: string, warnings: string[]): void => {
+  for (const w of warnings) process.stderr.write(`bqschema: warning: ${where}: ${w}\n`);
+};
+
+/**
+ * Prints each message masked, never the unmasked input. A single document that cannot be masked
+ * fails the run at once; an NDJSON line that cannot be masked is reported on stderr and left out,
+ * the run goes on and exits 1. Lines read from stdin are written as soon as they are masked.
+ */
+async function maskInput(input: string, registry: CliRegistry, options: GdprOptions, run: RunState): Promise<number> {
+  if (input !== '-') {
+    let directory = false;
+    try {
+      directory = statSync(input).isDirectory();
+    } catch {
+      // a missing file is reported by documents()
+    }
+    if (directory) throw new CliError(`--mask takes a file or - for stdin: ${input} is a directory`, EXIT_USAGE);
+  }
+  const masker = new Masker(registry, options.urn);
+  const out = new Out();
+  const live = input === '-';
+  for await (const doc of documents([input], { ndjson: options.ndjson })) {
+    if (doc.kind === 'error') {
+      if (doc.line === undefined) throw new CliError(`${doc.file}: ${doc.message}`, EXIT_USAGE);
+      process.stderr.write(`bqschema: ${doc.file}:${doc.line}: ${doc.message}\n`);
+      run.failed = true;
+      continue;
+    }
+    if (doc.line === undefined) {
+      let value: unknown;
+      try {
+        value = parseText(doc.text, doc.file, 'json');
+      } catch (err) {
+        if (err instanceof ParseFailure) throw new CliError(err.message, EXIT_USAGE);
+        throw err;
+      }
+      const result = masker.mask(value, doc.text, true);
+      warn(doc.file, result.warnings);
+      if ('error' in result) throw new CliError(`${doc.file}: ${result.error}`, EXIT_GATE);
+      out.line(result.text);
+      await out.flush();
+      return EXIT_OK;
+    }
+    const where = `${doc.file}:${doc.line}`;
+    let value: unknown;
+    try {
+      value = parseJsonLine(doc.text, doc.file, doc.line);
+    } catch (err) {
+      if (!(err instanceof ParseFailure)) throw err;
+      process.stderr.write(`bqschema: ${err.message}\n`);
+      run.failed = true;
+      continue;
+    }
+    const result = masker.mask(value, doc.text, false);
+    warn(where, result.warnings);
+    if ('error' in result) {
+      process.stderr.write(`bqschema: ${where}: ${result.error}\n`);
+      run.failed = true;
+      continue;
+    }
+    out.line(result.text);
+    if (live) await out.flush();
+    else await out.maybeFlush();
+  }
+  await out.flush();
+  return run.failed ? EXIT_GATE : EXIT_OK;
+}
+
+/** What the exit code would be if stdout closed now. */
+interface RunState {
+  failed: boolean;
+}
+
+export async function run(options: GdprOptions): Promise<number> {
+  checkCombination(options);
+  const re = pattern(options.pattern);
+  const registry = new CliRegistry(options);
+  const state: RunState = { failed: false };
+  exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));
+  if (options.mask !== undefined) return maskInput(options.mask, registry, options, state);
+  const schemas = loadAll(registry);
+  if (!options.require) return inventory(schemas, options.format);
+  const findings = audit(schemas, re);
+  state.failed = findings.length > 0;
+  return requireMarked(schemas, findings, options.format);
 }

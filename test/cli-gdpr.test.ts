@@ -1,0 +1,444 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { schemaPointer, sensitivePaths } from '../src/gdpr/index.js';
+import { parsePointer } from '../src/validator/index.js';
+import { BIN, bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
+
+// `bqschema gdpr` end to end, against test/fixtures/gdpr: urn:test:customer (JSON, every field
+// marked: nested objects, array items, union types, additionalProperties), urn:test:profile (YAML,
+// PII-named fields left unmarked) and urn:test:plain (JSONC, nothing personal by the default pattern).
+
+const DIR = join(ROOT, 'test', 'fixtures', 'gdpr');
+const gdpr = (args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['gdpr', '--registry', 'registry.json', ...args], { cwd: DIR, ...options });
+const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
+
+afterAll(removeTempTrees);
+
+/** 1-based line and column of the value of `"key":` on a given line of a JSON file. */
+function jsonValue(file: string, line: number, key: string): { line: number; col: number } {
+  const text = fixture(file).split('\n')[line - 1]!;
+  const at = text.indexOf(`"${key}":`);
+  expect(at, `"${key}" on line ${line} of ${file}`).toBeGreaterThanOrEqual(0);
+  return { line, col: text.indexOf('{', at) + 1 };
+}
+
+/** Every leaked value in the fixtures contains "leak": none may reach stdout or stderr. */
+function expectNoLeak(r: CliResult): void {
+  expect(r.stdout).not.toContain('leak');
+  expect(r.stderr).not.toContain('leak');
+}
+
+describe.concurrent('gdpr: inventory', () => {
+  it('lists every marked path per URN, sorted by URN, with its category and a summary', async () => {
+    const r = await gdpr([]);
+    expectExit(r, 0);
+    expect(r.stdout).toBe(
+      [
+        'urn:test:customer  schemas/customer.json',
+        '    contact.geo.lat       location',
+        '    contact.geo.lon       location',
+        '    contact.street        address',
+        '    email                 email',
+        '    name                  (no category)',
+        '    orders[].card_number  card',
+        '    phone                 phone',
+        '    tags.*                free-text',
+        'urn:test:plain  schemas/plain.jsonc',
+        '    no sensitive fields',
+        'urn:test:profile  schemas/profile.yaml',
+        '    passport  id-document',
+        '',
+        '3 URN(s), 9 sensitive field(s)',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe('');
+  });
+
+  it('--format json: { urns: [{urn, fields: [{path, category}]}], summary }', async () => {
+    const r = await gdpr(['--format', 'json']);
+    expectExit(r, 0);
+    const loc = { category: 'location' };
+    expect(JSON.parse(r.stdout)).toEqual({
+      urns: [
+        {
+          urn: 'urn:test:customer',
+          fields: [
+            { path: 'contact.geo.lat', ...loc },
+            { path: 'contact.geo.lon', ...loc },
+            { path: 'contact.street', category: 'address' },
+            { path: 'email', category: 'email' },
+            { path: 'name', category: '' },
+            { path: 'orders[].card_number', category: 'card' },
+            { path: 'phone', category: 'phone' },
+            { path: 'tags.*', category: 'free-text' },
+          ],
+        },
+        { urn: 'urn:test:plain', fields: [] },
+        { urn: 'urn:test:profile', fields: [{ path: 'passport', category: 'id-document' }] },
+      ],
+      summary: { urns: 3, fields: 9 },
+    });
+  });
+
+  it('--format github: a notice on each marked property in its schema file (JSON and YAML)', async () => {
+    const r = await gdpr(['--format', 'github']);
+    expectExit(r, 0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const notice = (file: string, pos: { line: number; col: number }, message: string): string =>
+      `::notice file=${file},line=${pos.line},col=${pos.col}::${message}`;
+    const c = 'schemas/customer.json';
+    expect(lines).toEqual([
+      notice(c, jsonValue(c, 18, 'lat'), 'urn:test:customer: contact.geo.lat is marked as personal data (location)'),
+      notice(c, jsonValue(c, 18, 'lon'), 'urn:test:customer: contact.geo.lon is marked as personal data (location)'),
+      notice(c, jsonValue(c, 14, 'street'), 'urn:test:customer: contact.street is marked as personal data (address)'),
+      notice(c, jsonValue(c, 8, 'email'), 'urn:test:customer: email is marked as personal data (email)'),
+      notice(c, jsonValue(c, 9, 'name'), 'urn:test:customer: name is marked as personal data'),
+      notice(c, jsonValue(c, 28, 'card_number'), 'urn:test:customer: orders[].card_number is marked as personal data (card)'),
+      notice(c, jsonValue(c, 10, 'phone'), 'urn:test:customer: phone is marked as personal data (phone)'),
+      notice(c, jsonValue(c, 32, 'additionalProperties'), 'urn:test:customer: tags.* is marked as personal data (free-text)'),
+      // The YAML mapping under `passport:` starts on the next line, at its first key.
+      notice('schemas/profile.yaml', { line: 26, col: 5 }, 'urn:test:profile: passport is marked as personal data (id-document)'),
+      '3 URN(s), 9 sensitive field(s)',
+    ]);
+  });
+
+  it('a schema file that cannot be loaded is a one-line error (exit 2)', async () => {
+    const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:x","schema":"x.json"}]}', 'x.json': '{"type": "object",\n  "properties": }' });
+    const r = await bq(['gdpr', '--registry', join(dir, 'registry.json')]);
+    expectOneLineError(r, /^bqschema: schema file for urn:x is malformed: .*x\.json:2:17: invalid JSON/);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe.concurrent('gdpr --require', () => {
+  it('lists each unmarked PII-named leaf as `urn: path` (nested, array items, additionalProperties, union) and exits 1', async () => {
+    const r = await gdpr(['--require']);
+    expectExit(r, 1);
+    expect(r.stdout).toBe(
+      [
+        'urn:test:profile: billing.*.iban',
+        'urn:test:profile: contact.email',
+        'urn:test:profile: phones[]',
+        '',
+        'FAILED: 3 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('exits 0 when every PII-named field is marked (a marked container covers its subtree)', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', 'x-gdpr-sensitive': 'email' },
+        address: { type: 'object', 'x-gdpr-sensitive': true, properties: { street: { type: 'string' } } },
+        order_id: { type: 'integer' },
+      },
+    };
+    const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:ok","schema":"ok.json"}]}', 'ok.json': JSON.stringify(schema) });
+    const [text, json] = await Promise.all([
+      bq(['gdpr', '--require', '--registry', join(dir, 'registry.json')]),
+      bq(['gdpr', '--require', '--format', 'json', '--registry', join(dir, 'registry.json')]),
+    ]);
+    expectExit(text, 0);
+    expect(text.stdout).toBe('OK: no unmarked PII-named field; 1 URN(s) checked\n');
+    expectExit(json, 0);
+    expect(JSON.parse(json.stdout)).toEqual({ ok: true, findings: [] });
+  });
+
+  it('--format json: { ok, findings: [{urn, path}] }', async () => {
+    const r = await gdpr(['--require', '--format', 'json']);
+    expectExit(r, 1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      findings: [
+        { urn: 'urn:test:profile', path: 'billing.*.iban' },
+        { urn: 'urn:test:profile', path: 'contact.email' },
+        { urn: 'urn:test:profile', path: 'phones[]' },
+      ],
+    });
+  });
+
+  it('--format github: an error on the property in the YAML schema file', async () => {
+    const r = await gdpr(['--require', '--format', 'github']);
+    expectExit(r, 1);
+    const error = (line: number, col: number, path: string): string =>
+      `::error file=schemas/profile.yaml,line=${line},col=${col}::urn:test:profile: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
+    // Each YAML sub-schema starts on the line below its key, at its first keyword.
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      error(24, 11, 'billing.*.iban'),
+      error(11, 9, 'contact.email'),
+      error(17, 7, 'phones[]'),
+      'FAILED: 3 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked',
+    ]);
+  });
+
+  it('--format github maps escaped paths back to the property (dots, stars, brackets, emoji in names)', async () => {
+    const text = [
+      '{',
+      '  "type": "object",',
+      '  "properties": {',
+      '    "e.mail": { "type": "string" },',
+      '    "*phone*": { "type": "string" },',
+      '    "😀": { "properties": { "ssn[0]": { "type": "string" } } },',
+      '    "list": { "items": { "additionalProperties": { "properties": { "iban": {} } } } }',
+      '  }',
+      '}',
+    ].join('\n');
+    const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:odd","schema":"odd.json"}]}', 'odd.json': text });
+    const r = await bq(['gdpr', '--require', '--format', 'github', '--registry', 'registry.json'], { cwd: dir });
+    expectExit(r, 1);
+    const lines = text.split('\n');
+    const at = (line: number, key: string): string => {
+      const col = lines[line - 1]!.indexOf('{', lines[line - 1]!.indexOf(`"${key}":`)) + 1;
+      return `line=${line},col=${col}`;
+    };
+    const tail = 'looks like personal data but is not marked x-gdpr-sensitive';
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      `::error file=odd.json,${at(5, '*phone*')}::urn:odd: \\*phone\\* ${tail}`,
+      `::error file=odd.json,${at(4, 'e.mail')}::urn:odd: e\\.mail ${tail}`,
+      `::error file=odd.json,${at(7, 'iban')}::urn:odd: list[].*.iban ${tail}`,
+      `::error file=odd.json,${at(6, 'ssn[0]')}::urn:odd: 😀.ssn\\[0\\] ${tail}`,
+      'FAILED: 4 PII-named field(s) not marked x-gdpr-sensitive; 1 URN(s) checked',
+    ]);
+  });
+
+  it('--pattern replaces the default pattern, case-insensitively', async () => {
+    const r = await gdpr(['--require', '--pattern', 'license_?plate']);
+    expectExit(r, 1);
+    expect(r.stdout).toBe('urn:test:plain: LicensePlate\n\nFAILED: 1 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked\n');
+  });
+
+  it('an invalid or empty --pattern is a one-line usage error (exit 2)', async () => {
+    const [bad, empty] = await Promise.all([gdpr(['--require', '--pattern', '(unclosed']), gdpr(['--require', '--pattern', ''])]);
+    expectOneLineError(bad, /^bqschema: --pattern: invalid PII pattern "\(unclosed": .*/);
+    expectOneLineError(empty, /^bqschema: --pattern: the PII pattern is empty/);
+    expect(bad.stdout + empty.stdout).toBe('');
+  });
+
+  it('options that would be silently ignored are usage errors', async () => {
+    const runs = await Promise.all([
+      gdpr(['--pattern', 'x']),
+      gdpr(['--urn', 'urn:test:customer']),
+      gdpr(['--ndjson']),
+      gdpr(['--mask', 'messages/bare.json', '--require']),
+      gdpr(['--mask', 'messages/stream.ndjson', '--ndjson']),
+      gdpr(['--mask', 'messages']),
+    ]);
+    const patterns = [/--pattern applies to --require/, /--urn applies to --mask/, /--ndjson applies to --mask -/, /cannot be combined/, /--ndjson applies to stdin/, /messages is a directory/];
+    runs.forEach((r, i) => expectOneLineError(r, patterns[i]!));
+  });
+});
+
+const CUSTOMER_MASKED = `{
+  "meta": { "id": "m-1", "schema_version": 1 },
+  "job": "urn:test:customer",
+  "data": {
+    "id": 12345678901234567891,
+    "email": "a***",
+    "name": "😀***",
+    "phone": "***",
+    "contact": { "street": "İ***", "city": "İstanbul", "geo": { "lat": "***", "lon": "***" } },
+    "orders": [
+      { "sku": "A-1", "card_number": "4***" },
+      { "sku": "B-2", "card_number": "***" }
+    ],
+    "tags": { "note": "𝒱***", "mood": "***" },
+    "undeclared": { "email": "kept@example.com" }
+  },
+  "attempts": 0,
+  "trace": 1.50
+}
+`;
+
+/** `gdpr --mask - --ndjson` with stdin left open for the test to feed, line by line. */
+function maskStream(): { child: ChildProcessWithoutNullStreams; output: { stdout: string; stderr: string }; firstLine: Promise<string>; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, 'gdpr', '--registry', 'registry.json', '--mask', '-', '--ndjson'], {
+    cwd: DIR,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stderr.on('data', (c: Buffer) => (output.stderr += c.toString('utf8')));
+  child.stdin.on('error', () => {}); // the child may be gone before the last lines are written
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      output.stdout += c.toString('utf8');
+      if (output.stdout.includes('\n')) resolve(output.stdout);
+    });
+    child.on('close', () => reject(new Error(`exited before writing a line; stderr: ${output.stderr}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, output, firstLine, exited };
+}
+
+describe.concurrent('gdpr --mask', () => {
+  it('masks an envelope: nested objects, array items, union types, additionalProperties, emoji first letters; the rest byte for byte', async () => {
+    const file = join(DIR, 'messages', 'customer.json');
+    const before = readFileSync(file);
+    const r = await gdpr(['--mask', 'messages/customer.json']);
+    expectExit(r, 0);
+    // Key order, spacing, a 64-bit integer and `1.50` are all kept: only the marked values change.
+    expect(r.stdout).toBe(CUSTOMER_MASKED);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(file).equals(before)).toBe(true);
+    // --format (which the GitHub Action always passes) does not change the masked output.
+    const github = await gdpr(['--mask', 'messages/customer.json', '--format', 'github']);
+    expectExit(github, 0);
+    expect(github.stdout).toBe(CUSTOMER_MASKED);
+  });
+
+  it('masks bare data against --urn, from a file or from stdin', async () => {
+    const expected = '{"email":"b***","name":"B***","contact":{"geo":{"lat":"***","lon":"***"}}}\n';
+    const [file, stdin] = await Promise.all([
+      gdpr(['--mask', 'messages/bare.json', '--urn', 'urn:test:customer']),
+      gdpr(['--mask', '-', '--urn', 'urn:test:customer'], { input: fixture('messages/bare.json') }),
+    ]);
+    expectExit(file, 0);
+    expect(file.stdout).toBe(expected);
+    expectExit(stdin, 0);
+    expect(stdin.stdout).toBe(expected);
+    const notObject = await gdpr(['--mask', '-', '--urn', 'urn:test:customer'], { input: '["leak@example.com"]' });
+    expectExit(notObject, 1);
+    expect(notObject.stdout).toBe('');
+    expect(notObject.stderr).toBe('bqschema: <stdin>: data must be a JSON object\n');
+    expectNoLeak(notObject);
+  });
+
+  it('a URN without a schema, an envelope without identity: exit 1, one line, nothing echoed', async () => {
+    const [unknown, anonymous] = await Promise.all([gdpr(['--mask', 'messages/unknown.json']), gdpr(['--mask', 'messages/no-identity.json'])]);
+    expectExit(unknown, 1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toBe('bqschema: messages/unknown.json: no schema registered for urn:test:nope: it cannot be masked, so it is not printed\n');
+    expectNoLeak(unknown);
+    expectExit(anonymous, 1);
+    expect(anonymous.stdout).toBe('');
+    expect(anonymous.stderr).toBe('bqschema: messages/no-identity.json: the envelope has no identity: no usable "job" or "urn"\n');
+    expectNoLeak(anonymous);
+  });
+
+  it('malformed JSON: exit 2, one line with file:line:col, nothing echoed', async () => {
+    const r = await gdpr(['--mask', 'messages/malformed.json']);
+    expectOneLineError(r, /^bqschema: messages\/malformed\.json:3:42: invalid JSON: property name expected$/);
+    expect(r.stdout).toBe('');
+    expectNoLeak(r);
+    const missing = await gdpr(['--mask', 'messages/none.json']);
+    expectOneLineError(missing, /^bqschema: messages\/none\.json: no such file or directory$/);
+  });
+
+  it('NDJSON: each line masked in order; unmaskable lines reported as file:line and left out; exit 1', async () => {
+    const file = join(DIR, 'messages', 'stream.ndjson');
+    const before = readFileSync(file);
+    const r = await gdpr(['--mask', 'messages/stream.ndjson']);
+    expectExit(r, 1);
+    expect(r.stdout).toBe(
+      '{"job":"urn:test:customer","data":{"email":"a***","id":1}}\n' +
+        '{"urn":"urn:test:customer","data":{"name":"Ü***","orders":[{"card_number":"5***"}]},"attempts":2}\n',
+    );
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'bqschema: messages/stream.ndjson:2: no schema registered for urn:test:nope: it cannot be masked, so it is not printed',
+      'bqschema: messages/stream.ndjson:3:63: invalid JSON: close brace expected',
+      'bqschema: messages/stream.ndjson:4: the envelope has no identity: no usable "job" or "urn"',
+      'bqschema: messages/stream.ndjson:7: "data" must be a JSON object, got an array',
+    ]);
+    expectNoLeak(r);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('a clean NDJSON stream exits 0; identity warnings go to stderr', async () => {
+    const input = [
+      '{"job":"urn:test:customer","data":{"phone":"+90 555"}}',
+      '{"job":7,"urn":"urn:test:customer","data":{"phone":null}}',
+    ].join('\n');
+    const r = await gdpr(['--mask', '-', '--ndjson'], { input });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('{"job":"urn:test:customer","data":{"phone":"+***"}}\n{"job":7,"urn":"urn:test:customer","data":{"phone":"***"}}\n');
+    expect(r.stderr).toBe('bqschema: warning: <stdin>:2: "job" is not a string (number) and is ignored\n');
+  });
+
+  it('a repeated key on the masked path never lets the earlier value through', async () => {
+    const input = '{"job":"urn:test:customer","data":{"email":"leak@example.com","email":"bob@example.com","id":12}}\n';
+    const r = await gdpr(['--mask', '-', '--ndjson'], { input });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).toEqual({ job: 'urn:test:customer', data: { email: 'b***', id: 12 } });
+    expectNoLeak(r);
+  });
+
+  it('streams stdin: a masked line is written before stdin is closed', async () => {
+    const { child, output, firstLine, exited } = maskStream();
+    child.stdin.write('{"job":"urn:test:customer","data":{"email":"alice@example.com"}}\n');
+    // Stdin is still open here: the line can only have come out if it was streamed.
+    expect(await firstLine).toBe('{"job":"urn:test:customer","data":{"email":"a***"}}\n');
+    expect(child.stdin.writableEnded).toBe(false);
+    child.stdin.end('{"job":"urn:test:customer","data":{"name":"Zoë"}}\n');
+    expect(await exited).toBe(0);
+    expect(output.stdout).toBe('{"job":"urn:test:customer","data":{"email":"a***"}}\n{"job":"urn:test:customer","data":{"name":"Z***"}}\n');
+    expect(output.stderr).toBe('');
+  });
+});
+
+describe('gdpr --mask: a reader that goes away', () => {
+  it('`… | bqschema gdpr --mask - --ndjson | head -1`: stops quietly, exit 0, no stack trace', async () => {
+    const { child, output, firstLine, exited } = maskStream();
+    const line = '{"job":"urn:test:customer","data":{"email":"alice@example.com"}}\n';
+    child.stdin.write(line);
+    await firstLine;
+    child.stdout.destroy(); // like `head -1` after its line
+    for (let i = 0; i < 200; i++) child.stdin.write(line);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(output.stderr).toBe('');
+  });
+});
+
+describe('schemaPointer (the gdpr path → schema pointer mapping behind --format github)', () => {
+  /** Resolves a pointer the RFC 6901 way, own properties only. */
+  function resolve(doc: unknown, pointer: string): unknown {
+    let cur = doc;
+    for (const t of parsePointer(pointer)) {
+      if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, t)) return undefined;
+      cur = (cur as Record<string, unknown>)[t];
+    }
+    return cur;
+  }
+
+  it('each inventoried path points at its marked node, whatever the property names hold', () => {
+    const name = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('', '.', '*', '[]', '\\', 'a.b', '~/', '😀', '__proto__', ']'));
+    const node: fc.Memo<Record<string, unknown>> = fc.memo((depth) =>
+      fc.record(
+        {
+          'x-gdpr-sensitive': fc.constantFrom('cat', true),
+          properties: depth > 1 ? fc.dictionary(name, node(depth - 1), { maxKeys: 3 }) : fc.constant({}),
+          items: depth > 1 ? node(depth - 1) : fc.constant(true),
+          additionalProperties: depth > 1 ? node(depth - 1) : fc.constant(false),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(node(4), (schema) => {
+        for (const { path, category } of sensitivePaths(schema)) {
+          const target = resolve(schema, schemaPointer(path)) as Record<string, unknown>;
+          expect(target['x-gdpr-sensitive'] === true ? '' : target['x-gdpr-sensitive']).toBe(category);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('known paths', () => {
+    expect(schemaPointer('')).toBe('');
+    expect(schemaPointer('a.b[]')).toBe('/properties/a/properties/b/items');
+    expect(schemaPointer('*')).toBe('/additionalProperties');
+    expect(schemaPointer('[].*.x')).toBe('/items/additionalProperties/properties/x');
+    expect(schemaPointer('.')).toBe('/properties/');
+    expect(schemaPointer('..*')).toBe('/properties//additionalProperties');
+    expect(schemaPointer('\\*')).toBe('/properties/*');
+    expect(schemaPointer('a\\.b.c~/d')).toBe('/properties/a.b/properties/c~0~1d');
+    for (const bad of ['a[', 'a]', 'a.*b', 'a\\', '[x]']) expect(() => schemaPointer(bad), bad).toThrow(/not a gdpr path/);
+  });
+});
