@@ -166,7 +166,7 @@ function writeError(target: string, err: unknown): CliError {
   const dir = dirname(resolve(target));
   let why: string;
   if (e.code === 'ENOENT') why = `the directory ${display(dir)} does not exist`;
-  else if (e.code === 'EISDIR' || e.code === 'ENOTEMPTY' || e.code === 'EEXIST') why = 'it is a directory';
+  else if (e.code === 'EISDIR' || e.code === 'ENOTEMPTY') why = 'it is a directory';
   else if (e.code === 'EACCES' || e.code === 'EPERM') why = 'permission denied';
   else if (e.code === 'ENOTDIR') why = 'a part of the path is not a directory';
   else why = e.message;
