@@ -1,6 +1,15 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
+import type * as JsoncParser from 'jsonc-parser';
+import type * as Yaml from 'yaml';
 import type { ParseText } from '../providers/index.js';
+
+// The YAML and JSONC parsers load on first use: a JSON registry with JSON messages (the common case,
+// and every `validate` run over many files) never pays for them.
+const require = createRequire(import.meta.url);
+let yamlModule: typeof Yaml | undefined;
+let jsoncModule: typeof JsoncParser | undefined;
+export const yaml = (): typeof Yaml => (yamlModule ??= require('yaml') as typeof Yaml);
+export const jsonc = (): typeof JsoncParser => (jsoncModule ??= require('jsonc-parser') as typeof JsoncParser);
 
 export type TextFormat = 'json' | 'jsonc' | 'yaml';
 
@@ -43,12 +52,12 @@ export class ParseFailure extends Error {
 const YAML_LIMITS = { maxAliasCount: 100 } as const;
 
 function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
-  const errors: ParseError[] = [];
-  parseJsonc(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
+  const errors: JsoncParser.ParseError[] = [];
+  jsonc().parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
   const first = errors[0];
   if (!first) return undefined;
   const { line, col } = lineCol(text, first.offset);
-  return new ParseFailure(file, line, col, describeJsonError(printParseErrorCode(first.error)));
+  return new ParseFailure(file, line, col, describeJsonError(jsonc().printParseErrorCode(first.error)));
 }
 
 function describeJsonError(code: string): string {
@@ -63,7 +72,7 @@ function describeJsonError(code: string): string {
 export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
   const body = stripBom(text);
   if (format === 'yaml') {
-    const doc = YAML.parseDocument(body, { prettyErrors: false, uniqueKeys: false });
+    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
     const err = doc.errors[0];
     if (err) {
       const { line, col } = lineCol(body, err.pos[0]);
@@ -84,7 +93,7 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   }
   const failure = jsonProblem(body, file, false);
   if (failure) throw failure;
-  return parseJsonc(body, [], { allowTrailingComma: true, disallowComments: false });
+  return jsonc().parse(body, [], { allowTrailingComma: true, disallowComments: false });
 }
 
 /**

@@ -9,6 +9,7 @@ import { githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { parseByExtension, ParseFailure } from '../parse.js';
 import { SourcePositions } from '../positions.js';
 import { registryPath, type RegistryOptions } from '../registry.js';
+import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface CheckOptions extends RegistryOptions {
   format: Format;
@@ -154,6 +155,7 @@ export async function run(options: CheckOptions): Promise<number> {
   const summary = { urns: entries.length, errors: errors.length, warnings: warnings.length };
   const ok = errors.length === 0;
   const out = new Out();
+  exitWhenStdoutCloses(() => (ok ? EXIT_OK : EXIT_GATE));
   const c = makeChalk();
   const plain = (i: CheckIssue): Record<string, unknown> => ({ ...i, file: display(i.file) });
 

@@ -2,9 +2,10 @@ import { readEnvelope, EnvelopeError, type Violation } from '../../index.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { documents, type Doc } from '../inputs.js';
 import { makeChalk, githubCommand, Out, type Format } from '../output.js';
-import { ParseFailure, parseText } from '../parse.js';
+import { ParseFailure, parseJsonLine, parseText } from '../parse.js';
 import type { SourcePositions } from '../positions.js';
 import { CliRegistry, type RegistryOptions } from '../registry.js';
+import { exitWhenStdoutCloses } from '../stdout.js';
 import { warningMessage } from '../../validator/index.js';
 
 export interface ValidateOptions extends RegistryOptions {
@@ -79,7 +80,7 @@ function process1(doc: Doc, registry: CliRegistry, options: ValidateOptions): { 
   }
   let value: unknown;
   try {
-    value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseLine(doc.text, doc.file, doc.line);
+    value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
   } catch (err) {
     if (!(err instanceof ParseFailure)) throw err;
     return {
@@ -90,18 +91,6 @@ function process1(doc: Doc, registry: CliRegistry, options: ValidateOptions): { 
   return { result: judge(value, registry, options, { file: doc.file, line: doc.line }), text: doc.text, parsed: true };
 }
 
-function parseLine(text: string, file: string, line: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    try {
-      return parseText(text, file, 'json');
-    } catch (err) {
-      if (err instanceof ParseFailure) throw new ParseFailure(file, line, err.col, err.problem);
-      throw err;
-    }
-  }
-}
 
 const MARK: Record<Status, string> = { valid: '✓', invalid: '✗', skipped: '-', error: '!' };
 
@@ -221,6 +210,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const registry = new CliRegistry(options);
   const positions = options.format === 'github' ? (await import('../positions.js')).SourcePositions : undefined;
   const reporter = new Reporter(options, positions);
+  exitWhenStdoutCloses(() => (reporter.counts.invalid + reporter.counts.error > 0 ? EXIT_GATE : EXIT_OK));
   let parsedAny = false;
   for await (const doc of documents(paths, { ndjson: options.ndjson })) {
     const { result, text, parsed } = process1(doc, registry, options);
