@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** How long a connection being closed after a refused body is still read (and the bytes dropped). */
+const LINGER_MS = 2_000;
+
+/** Whether the request announces a body (a GET without one is answered without waiting for its end). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The declared length is over the limit: refuse before reading a byte of the body. */
+export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined && Number(length) > limit;
+}
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; aborted: boolean };
+
+/**
+ * Reads the body up to `limit` bytes. Past the limit it resolves `{ok: false}` at once and drops
+ * whatever else arrives, so the socket keeps draining while the refusal is sent.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: BodyResult): void => {
+      if (done) return;
+      done = true;
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        finish({ ok: false, aborted: false });
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => finish({ ok: true, body: Buffer.concat(chunks, size) }));
+    // An aborted upload: nobody is left to answer, and the socket is already gone.
+    req.on('error', () => finish({ ok: false, aborted: true }));
+    req.on('close', () => finish({ ok: false, aborted: true }));
+  });
+}
+
+/**
+ * Half-closes the socket (after what is already written) and drops whatever the client still sends,
+ * for a moment. Closing a socket with unread bytes makes the kernel send a reset, which can destroy
+ * the answer before the client reads it.
+ */
+export function linger(socket: Duplex): void {
+  socket.end();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Marks the response as the connection's last, closed politely (see `linger`). Node's server closes
+ * a `Connection: close` response's socket with `destroySoon()`, so that is what this socket does
+ * differently.
+ */
+export function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  const socket: Socket = req.socket;
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    linger(this);
+  };
+}

@@ -1,0 +1,7 @@
+export { buildSnapshot, SCHEMA_TYPE, VERSION } from './snapshot.js';
+export type { BrokenSubject, LoadedSubject, SchemaSource, Snapshot, SubjectEntry } from './snapshot.js';
+export { createServer, COMPATIBILITY_LEVELS, CONTENT_TYPE } from './server.js';
+export type { CompatibilityLevel, RegistryServer, RequestLog, ServerOptions } from './server.js';
+export { ApiError, ERROR } from './errors.js';
+export type { ErrorKind } from './errors.js';
+export { MAX_BODY_BYTES } from './body.js';

@@ -1,0 +1,431 @@
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { compareSchemas, type CompatMode } from '../compat/index.js';
+import { isSchemaObject, jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
+import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, readBody } from './body.js';
+import { ApiError, ERROR, type ErrorKind } from './errors.js';
+import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
+
+export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+
+export const COMPATIBILITY_LEVELS = ['BACKWARD', 'FORWARD', 'FULL', 'NONE'] as const;
+export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
+
+const MODES: Record<CompatibilityLevel, CompatMode | undefined> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: undefined };
+
+/** One answered (or abandoned) request, for `--verbose`. */
+export interface RequestLog {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  /** The connection closed before the answer was written. */
+  aborted: boolean;
+}
+
+export interface ServerOptions {
+  /** Reported by `/config` and applied by `/compatibility` (default BACKWARD). */
+  compatibility?: CompatibilityLevel;
+  /** Largest request body read (default 1 MiB); larger ones are answered 413. */
+  maxBodyBytes?: number;
+  onRequest?: (entry: RequestLog) => void;
+}
+
+export interface RegistryServer {
+  readonly server: Server;
+  /** The snapshot new requests are answered from. */
+  readonly snapshot: Snapshot;
+  /** Swaps in a new snapshot; requests already being answered finish with the one they started with. */
+  replace(snapshot: Snapshot): void;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting, lets in-flight requests finish, closes every connection after `graceMs` at the latest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface Answer {
+  status: number;
+  body: Buffer;
+  allow?: string;
+}
+
+interface Call {
+  /** The route's `{…}` segments, percent-decoded, in order. */
+  params: string[];
+  query: string;
+  body: Buffer | undefined;
+  snapshot: Snapshot;
+}
+
+type Handler = (call: Call) => Answer;
+
+interface Route {
+  path: readonly string[];
+  get?: Handler;
+  post?: Handler;
+}
+
+const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
+const ok = (body: Buffer): Answer => ({ status: 200, body });
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+const EMPTY_OBJECT = json({});
+const SCHEMA_TYPES = json([SCHEMA_TYPE]);
+const VERSIONS = json([VERSION]);
+const READ_ONLY_MODE = json({ mode: 'READONLY' });
+const READ_ONLY_MESSAGE = 'this registry is read-only: schemas are managed in git, so change them with a commit (and reload the server)';
+
+const LATEST = -1;
+const MAX_VERSION = 2 ** 31 - 1;
+
+/** `latest`, `-1` or 1..2^31-1, as Confluent accepts them; checked before the subject is looked up. */
+function parseVersion(raw: string): number {
+  if (raw === 'latest' || raw === '-1') return LATEST;
+  const n = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= MAX_VERSION)) {
+    throw new ApiError('invalidVersion', `The specified version '${raw}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest"`);
+  }
+  return n;
+}
+
+function subjectEntry(snapshot: Snapshot, name: string): SubjectEntry {
+  const entry = snapshot.bySubject.get(name);
+  if (entry === undefined) throw new ApiError('subjectNotFound', `Subject '${name}' not found.`);
+  return entry;
+}
+
+function versionEntry(snapshot: Snapshot, name: string, rawVersion: string): SubjectEntry {
+  const version = parseVersion(rawVersion);
+  const entry = subjectEntry(snapshot, name);
+  if (version !== LATEST && version !== VERSION) throw new ApiError('versionNotFound', `Version ${version} not found.`);
+  return entry;
+}
+
+function idEntry(snapshot: Snapshot, raw: string): SubjectEntry {
+  const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId[Number(raw) - 1] : undefined;
+  if (entry === undefined) throw new ApiError('schemaNotFound', `Schema ${raw} not found`);
+  return entry;
+}
+
+function loaded(entry: SubjectEntry): LoadedSubject {
+  if (!entry.ok) throw new ApiError('backend', `the schema of ${entry.name} could not be loaded: ${entry.error}`);
+  return entry;
+}
+
+/** The schema of a `{schema: "<JSON text>", schemaType?: "JSON"}` body, parsed. */
+function postedSchema(body: Buffer | undefined): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body === undefined ? '' : body.toString('utf8'));
+  } catch {
+    throw new ApiError('badRequest', 'the request body is not valid JSON');
+  }
+  if (!isSchemaObject(value)) throw new ApiError('badRequest', 'the request body must be a JSON object {"schema": "<schema as JSON text>"}');
+  const type = hasOwn(value, 'schemaType') ? value.schemaType : undefined;
+  if (type !== undefined && type !== null && type !== SCHEMA_TYPE) {
+    throw new ApiError('invalidSchema', `schemaType ${JSON.stringify(type)} is not served: this registry holds JSON schemas only`);
+  }
+  const text = hasOwn(value, 'schema') ? value.schema : undefined;
+  if (typeof text !== 'string') throw new ApiError('invalidSchema', 'Invalid schema: "schema" must hold the schema as a JSON string');
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (err) {
+    throw new ApiError('invalidSchema', `Invalid schema: not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isSchemaObject(schema)) throw new ApiError('invalidSchema', 'Invalid schema: a JSON schema must be a JSON object');
+  return schema;
+}
+
+function lookUp(call: Call): Answer {
+  const schema = postedSchema(call.body);
+  const entry = loaded(subjectEntry(call.snapshot, call.params[0]!));
+  if (!jsonEqual(entry.document, schema)) throw new ApiError('schemaNotFound', 'Schema not found');
+  return ok(entry.versionBody);
+}
+
+function makeCompatibility(level: CompatibilityLevel): Handler {
+  const mode = MODES[level];
+  return (call) => {
+    const [subject, version = 'latest'] = call.params as [string, string?];
+    parseVersion(version);
+    const schema = postedSchema(call.body);
+    const entry = loaded(versionEntry(call.snapshot, subject, version));
+    const verbose = new URLSearchParams(call.query).get('verbose')?.toLowerCase() === 'true';
+    if (mode === undefined) return ok(json(verbose ? { is_compatible: true, messages: [] } : { is_compatible: true }));
+    let result;
+    try {
+      // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
+      const issue = lintSchema(schema)[0];
+      if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
+      result = compareSchemas(entry.document, schema, { mode });
+    } catch (err) {
+      // RangeError: a schema nested deeper than the stack; both are about the posted schema.
+      if (err instanceof SchemaError || err instanceof RangeError) throw new ApiError('invalidSchema', `Invalid schema: ${err.message}`);
+      throw err;
+    }
+    if (!verbose) return ok(json({ is_compatible: result.compatible }));
+    const messages = result.changes.filter((c) => c.breaking).map((c) => `${c.path || '/'}: ${c.message} (${c.rule})`);
+    return ok(json({ is_compatible: result.compatible, messages }));
+  };
+}
+
+function routes(level: CompatibilityLevel): Route[] {
+  const config = json({ compatibilityLevel: level });
+  const compatibility = makeCompatibility(level);
+  const S = '{subject}';
+  const V = '{version}';
+  const I = '{id}';
+  return [
+    { path: [], get: () => ok(EMPTY_OBJECT) },
+    { path: ['subjects'], get: (c) => ok(c.snapshot.subjectsBody) },
+    { path: ['subjects', S], post: lookUp },
+    { path: ['subjects', S, 'versions'], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(VERSIONS)) },
+    { path: ['subjects', S, 'versions', V], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).versionBody) },
+    { path: ['subjects', S, 'versions', V, 'schema'], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).schemaBody) },
+    { path: ['schemas', 'types'], get: () => ok(SCHEMA_TYPES) },
+    { path: ['schemas', 'ids', I], get: (c) => ok(loaded(idEntry(c.snapshot, c.params[0]!)).idBody) },
+    { path: ['schemas', 'ids', I, 'schema'], get: (c) => ok(loaded(idEntry(c.snapshot, c.params[0]!)).schemaBody) },
+    { path: ['schemas', 'ids', I, 'versions'], get: (c) => ok(idEntry(c.snapshot, c.params[0]!).idVersionsBody) },
+    { path: ['schemas', 'ids', I, 'subjects'], get: (c) => ok(idEntry(c.snapshot, c.params[0]!).idSubjectsBody) },
+    { path: ['compatibility', 'subjects', S, 'versions', V], post: compatibility },
+    // Without a version Confluent checks against every version; a subject here has one.
+    { path: ['compatibility', 'subjects', S, 'versions'], post: compatibility },
+    { path: ['config'], get: () => ok(config) },
+    { path: ['config', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(config)) },
+    { path: ['mode'], get: () => ok(READ_ONLY_MODE) },
+    { path: ['mode', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(READ_ONLY_MODE)) },
+  ];
+}
+
+/** The request target's path segments, percent-decoded one by one (so `%2F` stays inside a subject). */
+function segments(path: string): string[] | undefined {
+  if (path.charCodeAt(0) !== 0x2f) return undefined; // not origin-form (`*`, an absolute URL)
+  if (path === '/') return [];
+  const parts = path.slice(1).split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.includes('%')) {
+      try {
+        parts[i] = decodeURIComponent(part);
+      } catch {
+        throw new ApiError('badRequest', 'malformed percent-encoding in the request path');
+      }
+    }
+  }
+  return parts;
+}
+
+function match(table: readonly Route[], parts: string[]): { route: Route; params: string[] } | undefined {
+  for (const route of table) {
+    if (route.path.length !== parts.length) continue;
+    const params: string[] = [];
+    let hit = true;
+    for (let i = 0; i < parts.length; i++) {
+      const p = route.path[i]!;
+      if (p.charCodeAt(0) === 0x7b) params.push(parts[i]!);
+      else if (p !== parts[i]) {
+        hit = false;
+        break;
+      }
+    }
+    if (hit) return { route, params };
+  }
+  return undefined;
+}
+
+function allowed(route: Route): string {
+  return [route.get ? 'GET, HEAD' : '', route.post ? 'POST' : ''].filter(Boolean).join(', ');
+}
+
+function errorAnswer(err: unknown): Answer {
+  const e = err instanceof ApiError ? err : new ApiError('backend', `internal error: ${err instanceof Error ? err.message : String(err)}`);
+  return { status: e.status, body: Buffer.from(e.body(), 'utf8') };
+}
+
+function apiError(kind: ErrorKind, message: string): Answer {
+  return errorAnswer(new ApiError(kind, message));
+}
+
+/** An answer written straight to a socket, for the cases Node gives no response object. */
+function rawAnswer(kind: ErrorKind, message: string): string {
+  const { status } = ERROR[kind];
+  const body = new ApiError(kind, message).body();
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** The read-only, Confluent-compatible API over a registry snapshot. */
+export function createServer(initial: Snapshot, options: ServerOptions = {}): RegistryServer {
+  const level = options.compatibility ?? 'BACKWARD';
+  if (!COMPATIBILITY_LEVELS.includes(level)) throw new TypeError(`unknown compatibility level ${JSON.stringify(level)}`);
+  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const table = routes(level);
+  const onRequest = options.onRequest;
+  let current = initial;
+  let closing = false;
+
+  function route(method: string, url: string, call: Call): Answer {
+    const q = url.indexOf('?');
+    const parts = segments(q === -1 ? url : url.slice(0, q));
+    const found = parts === undefined ? undefined : match(table, parts);
+    const read = method === 'GET' || method === 'HEAD';
+    if (found === undefined) {
+      if (read || method === 'POST') return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
+      return apiError('readOnly', `${method} is not served: ${READ_ONLY_MESSAGE}`);
+    }
+    const handler = read ? found.route.get : method === 'POST' ? found.route.post : undefined;
+    if (handler === undefined) {
+      // A POST to a read endpoint is a write (`POST /subjects/{s}/versions` registers a schema).
+      const message = read ? `${method} is not served on this endpoint (it answers ${allowed(found.route)})` : `${method} is not served: ${READ_ONLY_MESSAGE}`;
+      return { ...apiError('readOnly', message), allow: allowed(found.route) };
+    }
+    call.params = found.params;
+    call.query = q === -1 ? '' : url.slice(q + 1);
+    return handler(call);
+  }
+
+  function send(res: ServerResponse, answer: Answer): void {
+    if (res.headersSent || res.destroyed) return;
+    const headers: Record<string, string | number> = { 'content-type': CONTENT_TYPE, 'content-length': answer.body.length };
+    if (answer.allow !== undefined) headers.allow = answer.allow;
+    // Shutting down: the connection ends with this answer instead of idling until its keep-alive timeout.
+    if (closing) headers.connection = 'close';
+    res.writeHead(answer.status, headers);
+    res.end(answer.body);
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, body: Buffer | undefined): void {
+    let answer: Answer;
+    try {
+      answer = route(req.method ?? 'GET', req.url ?? '/', { params: [], query: '', body, snapshot });
+    } catch (err) {
+      answer = errorAnswer(err);
+    }
+    send(res, answer);
+  }
+
+  function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+    closeAfterResponse(req, res);
+    send(res, apiError('bodyTooLarge', `the request body is larger than ${limit} bytes`));
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      if (onRequest !== undefined) logWhenDone(req, res, onRequest);
+      // Taken now: a reload while the body arrives does not change what this request sees.
+      const snapshot = current;
+      if (!hasBody(req)) {
+        respond(req, res, snapshot, undefined);
+        return;
+      }
+      if (declaredTooLarge(req, limit)) {
+        refuseBody(req, res);
+        return;
+      }
+      readBody(req, limit)
+        .then((result) => {
+          if (result.ok) respond(req, res, snapshot, result.body);
+          else if (result.aborted) res.destroy();
+          else refuseBody(req, res);
+        })
+        .catch((err: unknown) => fail(res, err));
+    } catch (err) {
+      fail(res, err);
+    }
+  }
+
+  /** The last resort: a 50001 answer, or, when even that cannot be written, a closed connection. */
+  function fail(res: ServerResponse, err: unknown): void {
+    try {
+      send(res, errorAnswer(err));
+    } catch {
+      res.destroy();
+    }
+  }
+
+  const server = createHttpServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false },
+    handle,
+  );
+  server.keepAliveTimeout = 5_000;
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (declaredTooLarge(req, limit)) {
+      if (onRequest !== undefined) logWhenDone(req, res, onRequest);
+      refuseBody(req, res);
+      return;
+    }
+    res.writeContinue();
+    handle(req, res);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    closeAfterResponse(req, res);
+    send(res, apiError('expectationFailed', `unsupported Expect: ${String(req.headers.expect).slice(0, 100)}`));
+  });
+  // Node answers these without a response object; the answers stay JSON all the same. Once the
+  // parser has failed, every further chunk the client sends is reported again: answered once, the
+  // socket is left to linger (destroying it would reset the connection under the answer).
+  const answered = new WeakSet<Duplex>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (answered.has(socket)) return;
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [kind, message]: [ErrorKind, string] =
+      err.code === 'HPE_HEADER_OVERFLOW' ? ['headersTooLarge', 'the request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ['requestTimeout', 'the request took too long to arrive']
+      : ['badRequest', `malformed HTTP request (${err.code ?? 'parse error'})`];
+    answered.add(socket);
+    socket.write(rawAnswer(kind, message));
+    linger(socket);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.write(rawAnswer('readOnly', `CONNECT is not served: ${READ_ONLY_MESSAGE}`));
+    linger(socket);
+  });
+
+  return {
+    server,
+    get snapshot() {
+      return current;
+    },
+    replace(snapshot: Snapshot) {
+      current = snapshot;
+    },
+    listen(port: number, host: string): Promise<AddressInfo> {
+      return new Promise((resolve, reject) => {
+        const onError = (err: Error): void => reject(err);
+        server.once('error', onError);
+        server.listen(port, host, () => {
+          server.off('error', onError);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close(graceMs = 10_000): Promise<void> {
+      closing = true;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
+
+function logWhenDone(req: IncomingMessage, res: ServerResponse, onRequest: (entry: RequestLog) => void): void {
+  const start = performance.now();
+  let logged = false;
+  const log = (aborted: boolean): void => {
+    if (logged) return;
+    logged = true;
+    onRequest({ method: req.method ?? '', path: req.url ?? '', status: res.statusCode, ms: performance.now() - start, aborted });
+  };
+  res.once('finish', () => log(false));
+  res.once('close', () => log(true));
+}
