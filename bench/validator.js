@@ -1,0 +1,199 @@
+// Validator benchmark: our isValid/validate against ajv's compiled validators, same data.
+// Usage: npm run bench   (node bench/validator.js [--quick])
+// Figures are ops per second of this process's CPU time (not wall time: other processes sharing
+// the cores would otherwise decide the result), medians over rounds that alternate between the
+// two sides. Absolute numbers drift with the machine; the ratios are what matter.
+import { readFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import { Ajv } from 'ajv';
+import { compile } from '../dist/index.js';
+
+// Optimise on the main thread: on a busy machine the background compiler thread can starve, and
+// rounds would then time whichever tier a function happens to be in.
+v8.setFlagsFromString('--no-concurrent-recompilation');
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 3 : 10;
+const ROUND_MS = quick ? 50 : 200;
+const WARMUP_MS = quick ? 100 : 400;
+
+const fixture = (name) => JSON.parse(readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8'));
+
+// (a) The conformance manifest's orders schema.
+const orders = {
+  type: 'object',
+  required: ['order_id'],
+  properties: {
+    order_id: { type: 'integer', minimum: 1 },
+    amount: { type: 'number', minimum: 0 },
+    currency: { enum: ['USD', 'EUR', 'TRY'] },
+  },
+  additionalProperties: false,
+};
+
+// (c) 1,000 line items.
+const lineItem = {
+  type: 'object',
+  required: ['id', 'sku', 'qty', 'price'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer', minimum: 1 },
+    sku: { type: 'string', minLength: 3, maxLength: 16 },
+    qty: { type: 'integer', minimum: 1 },
+    price: { type: 'number', minimum: 0 },
+    currency: { enum: ['USD', 'EUR', 'TRY'] },
+    note: { type: ['string', 'null'], maxLength: 100 },
+  },
+};
+const lineItems = Array.from({ length: 1000 }, (_, i) => ({
+  id: i + 1,
+  sku: `SKU-${String(i * 7919 % 100000).padStart(5, '0')}`,
+  qty: 1 + (i % 9),
+  price: Math.round((i * 37.3) % 500 * 100) / 100,
+  currency: ['USD', 'EUR', 'TRY'][i % 3],
+  note: i % 4 === 0 ? null : `kalem ${i} — güncellendi`,
+}));
+
+// (d) Long strings where code points and UTF-16 units differ, with bounds set so neither side
+// can decide from the UTF-16 length alone (length < 2·minLength, maxLength < length ≤ 2·maxLength).
+const PIECES = ['ğ', 'ü', 'ş', 'ı', 'ö', 'ç', 'İ', 'a', ' ', '😀', '🇹🇷', 'e\u0301'];
+function longText(codePoints, salt) {
+  let s = '';
+  let cp = 0;
+  for (let i = salt; cp < codePoints; i++) {
+    let piece = PIECES[(i * 7) % PIECES.length];
+    const n = [...piece].length;
+    if (cp + n > codePoints) piece = 'x';
+    s += piece;
+    cp += [...piece].length;
+  }
+  return s;
+}
+const longSchema = {
+  type: 'object',
+  required: ['title', 'body'],
+  properties: {
+    title: { type: 'string', minLength: 1500, maxLength: 2100 },
+    body: { type: 'string', minLength: 6000, maxLength: 8500 },
+    summary: { type: 'string', minLength: 10, maxLength: 300 },
+  },
+};
+const longValid = { title: longText(2000, 1), body: longText(8000, 2), summary: longText(250, 3) };
+const longInvalid = { title: longText(2101, 1), body: longText(5999, 2), summary: longText(250, 3) };
+
+const cases = [
+  { name: 'a orders valid', valid: true, schema: orders, data: { order_id: 1042, amount: 99.9, currency: 'USD' } },
+  { name: 'a orders invalid', valid: false, schema: orders, data: { order_id: 0, amount: 10, currency: 'GBP', coupon: 'X' } },
+  { name: 'b user (59 fields)', valid: true, schema: fixture('user.schema.json'), data: fixture('user.valid.json') },
+  { name: 'c 1,000 items', valid: true, schema: { type: 'array', items: lineItem }, data: lineItems },
+  { name: 'd long unicode valid', valid: true, schema: longSchema, data: longValid },
+  { name: 'd long unicode invalid', valid: false, schema: longSchema, data: longInvalid },
+];
+
+const ajvFast = new Ajv({ strict: false });
+const ajvAll = new Ajv({ strict: false, allErrors: true });
+
+// Each runner is its own function (its own inline caches), so one side's call sites never see
+// the other's validators. It cycles through parsed copies of the datum, as a consumer sees fresh
+// messages: one constant object would let the optimiser hoist reads out of the loop.
+const COPIES = 16;
+function runner(fn, datum, body) {
+  const pool = Array.from({ length: COPIES }, () => JSON.parse(JSON.stringify(datum)));
+  const make = new Function('fn', 'pool', `return function run(n){let c=0;for(let i=0;i<n;i++){const data=pool[i&${COPIES - 1}];${body}}return c;};`);
+  return make(fn, pool);
+}
+const boolBody = 'if(fn(data))c++;';
+
+let checksum = 0;
+
+/** CPU time (user + system) this process has used, in ms. */
+function cpuMs() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** ops per CPU-second of `run`, running batches until `ms` of CPU time has passed. */
+function measure(run, batch, ms) {
+  let ops = 0;
+  const start = cpuMs();
+  let now = start;
+  while (now - start < ms) {
+    checksum += run(batch);
+    ops += batch;
+    now = cpuMs();
+  }
+  return ops / ((now - start) / 1000);
+}
+
+/** A batch size that takes about 5 ms of CPU, so the clock is read rarely. */
+function calibrate(run) {
+  let n = 1;
+  for (;;) {
+    const t = cpuMs();
+    checksum += run(n);
+    const ms = cpuMs() - t;
+    if (ms >= 5 || n >= 1 << 24) return n;
+    n *= ms < 0.5 ? 10 : 2;
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function compare(ours, theirs) {
+  measure(ours, calibrate(ours), WARMUP_MS);
+  measure(theirs, calibrate(theirs), WARMUP_MS);
+  const a = calibrate(ours);
+  const b = calibrate(theirs);
+  const oursOps = [];
+  const theirOps = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternate which side goes first, so drifting load does not favour one.
+    if (r % 2 === 0) {
+      oursOps.push(measure(ours, a, ROUND_MS));
+      theirOps.push(measure(theirs, b, ROUND_MS));
+    } else {
+      theirOps.push(measure(theirs, b, ROUND_MS));
+      oursOps.push(measure(ours, a, ROUND_MS));
+    }
+  }
+  return { ours: median(oursOps), theirs: median(theirOps) };
+}
+
+// Same verdicts first, and the intended ones: a fast wrong answer is worth nothing.
+const prepared = cases.map((c) => {
+  const mine = compile(c.schema, { onWarning() {} });
+  const fast = ajvFast.compile(c.schema);
+  const all = ajvAll.compile(c.schema);
+  const verdicts = [mine.isValid(c.data), mine.validate(c.data).length === 0, fast(c.data), all(c.data)];
+  if (verdicts.some((v) => v !== c.valid)) {
+    console.error(`wrong verdict on "${c.name}" (expected ${c.valid}): isValid, validate, ajv, ajv allErrors = ${verdicts.join(', ')}`);
+    process.exit(1);
+  }
+  return { ...c, mine, fast, all };
+});
+
+const rows = [];
+for (const c of prepared) {
+  const v = compare(runner(c.mine.isValid, c.data, boolBody), runner(c.fast, c.data, boolBody));
+  rows.push({ name: c.name, api: 'isValid', target: 1.0, ...v });
+  const e = compare(
+    runner(c.mine.validate, c.data, 'c+=fn(data).length;'),
+    runner(c.all, c.data, 'if(!fn(data))c+=fn.errors.length;'),
+  );
+  rows.push({ name: c.name, api: 'validate', target: 0.8, ...e });
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const table = [['case', 'api', 'ours ops/s', 'ajv ops/s', 'ours/ajv', 'target', '']];
+for (const r of rows) {
+  const ratio = r.ours / r.theirs;
+  table.push([r.name, r.api, fmt(r.ours), fmt(r.theirs), ratio.toFixed(2), `≥${r.target.toFixed(1)}`, ratio >= r.target ? 'PASS' : 'BELOW']);
+}
+const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+for (const row of table) {
+  console.log(row.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd());
+}
+console.log(`\n${quick ? 'quick run, ' : ''}${ROUNDS} rounds × ${ROUND_MS} ms CPU per side; checksum ${checksum}`);
