@@ -15,6 +15,8 @@ import { reportWarnings } from './warnings.js';
 const INLINE_DEPTH = 24;
 const ENUM_INLINE_MAX = 8;
 const NAME_INLINE_MAX = 8;
+/** A single JSON string literal, as `literal` writes one (no unescaped quote inside). */
+const STRING_LITERAL = /^"(?:[^"\\]|\\.)*"$/;
 
 type Mode = 'valid' | 'all';
 
@@ -164,17 +166,29 @@ class Generator {
   private objectBody(node: SchemaNode, d: string, path: string, depth: number): string {
     const sp = node.pointer;
     let code = '';
-    for (const name of node.required ?? []) {
+    const required = node.required ?? [];
+    const properties = (node.properties ?? []).filter(([, sub]) => sub.always !== true);
+    // A value read from an object whose prototype is Object.prototype, under a name that
+    // Object.prototype lacks (checked at run time: it may be polluted later), is an own property;
+    // that saves a hasOwnProperty call per name, the dominant cost on small objects.
+    const plain = this.id('o');
+    const own = (k: string): string => `(${plain}&&!(${k} in O)||h(${d},${k}))`;
+    if (required.length + properties.length > 0) code += `const ${plain}=G(${d})===O;`;
+    for (const name of required) {
       const k = literal(name);
       const msg = literal(`must have required property ${JSON.stringify(name)}`);
-      code += `if(${d}[${k}]===undefined||!h(${d},${k})){${this.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`;
+      code += `if(${d}[${k}]===undefined||!${own(k)}){${this.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`;
     }
-    for (const [name, sub] of node.properties ?? []) {
-      if (sub.always === true) continue;
+    // In the fast path a missing required property has returned: its presence is known.
+    const present = new Set(this.mode === 'valid' ? required : []);
+    for (const [name, sub] of properties) {
       const k = literal(name);
       const v = this.id('v');
       const subPath = this.childPath(path, name);
-      code += `{const ${v}=${d}[${k}];if(${v}!==undefined&&h(${d},${k})){${this.node(sub, v, subPath, 'properties', depth + 1)}}}`;
+      const check = this.node(sub, v, subPath, 'properties', depth + 1);
+      code += present.has(name)
+        ? `{const ${v}=${d}[${k}];${check}}`
+        : `{const ${v}=${d}[${k}];if(${v}!==undefined&&${own(k)}){${check}}}`;
     }
     const extra = node.additional;
     if (extra && extra.always !== true) {
@@ -187,10 +201,10 @@ class Generator {
       } else if (names.length > 0) {
         declared = `${this.constant(new Set(names))}.has(${key})`;
       }
-      const subPath = `${path}+"/"+P(${key})`;
+      const subPath = STRING_LITERAL.test(path) ? `${literal(JSON.parse(path) + '/')}+P(${key})` : `${path}+"/"+P(${key})`;
       let body: string;
       if (extra.always === false) {
-        const msg = `"property "+JSON.stringify(${key})+" is not allowed (additionalProperties is false)"`;
+        const msg = `"property "+Q(${key})+" is not allowed (additionalProperties is false)"`;
         body = this.fail(subPath, joinPointer(sp, 'additionalProperties'), 'additionalProperties', msg);
       } else {
         body = this.node(extra, v, subPath, 'additionalProperties', depth + 1);
@@ -206,7 +220,8 @@ class Generator {
   private childPath(path: string, name: string): string {
     const token = '/' + escapePointerToken(name);
     // Fold constant paths at compile time; the instance path is only built when a check fails.
-    if (path.startsWith('"')) return literal((JSON.parse(path) as string) + token);
+    // Under `items`/`additionalProperties` the path is an expression that also starts with `"`.
+    if (STRING_LITERAL.test(path)) return literal((JSON.parse(path) as string) + token);
     return `${path}+${literal(token)}`;
   }
 
@@ -252,15 +267,27 @@ class Generator {
   }
 }
 
+/** JSON.stringify of a string, without the call when nothing needs escaping (the usual key). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
+}
+
 type Helpers = {
   h: typeof hasOwn;
+  G: typeof Object.getPrototypeOf;
+  O: object;
+  Q: typeof quote;
   E: typeof jsonEqual;
   L: typeof codePointLength;
   P: typeof escapePointerToken;
   t: typeof jsonType;
 };
 
-const helpers: Helpers = { h: hasOwn, E: jsonEqual, L: codePointLength, P: escapePointerToken, t: jsonType };
+const helpers: Helpers = {
+  h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype, Q: quote,
+  E: jsonEqual, L: codePointLength, P: escapePointerToken, t: jsonType,
+};
 
 function build<T>(root: SchemaNode, mode: Mode): T {
   const gen = new Generator(mode);
@@ -269,7 +296,7 @@ function build<T>(root: SchemaNode, mode: Mode): T {
     mode === 'valid'
       ? `return function isValid(d){${body}return true;};`
       : `return function validate(d){const e=[];${body}return e;};`;
-  const source = `"use strict";const {h,E,L,P,t}=H;${gen.functions.join('')}${main}`;
+  const source = `"use strict";const {h,G,O,Q,E,L,P,t}=H;${gen.functions.join('')}${main}`;
   // eslint-disable-next-line no-new-func -- source built only from JSON.stringify'd schema values (see top).
   return new Function('H', 'c', source)(helpers, gen.consts) as T;
 }
