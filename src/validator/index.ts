@@ -5,7 +5,8 @@ export { codePointLength, firstCodePoint } from './codepoints.js';
 export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
 export {
   SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, TYPE_NAMES, SchemaError,
-  lengthBound, minimumBound, isSchemaObject, jsonType, describe,
+  lengthBound, minimumBound, isSchemaObject, jsonType, describe, parseSchema,
 } from './keywords.js';
+export type { SchemaNode } from './keywords.js';
 export { warningMessage, WARNING_CODE } from './warnings.js';
 export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';
