@@ -106,23 +106,8 @@ class Generator {
     const valid = this.mode === 'valid';
     const sp = node.pointer;
     let code = '';
-    let only: string | undefined;
-    if (node.types) {
-      const types = node.types.includes('number') ? node.types.filter((t) => t !== 'integer') : node.types;
-      const test = types.map((t) => this.typeTest(t, d)).join('||');
-      const msg = `${literal(`must be ${node.types.join(' or ')}, got `)}+t(${d})`;
-      code += `if(!(${test})){${this.fail(path, joinPointer(sp, 'type'), 'type', msg)}}`;
-      // In the fast path a failed type has returned, so a single type is known from here on.
-      if (valid && types.length === 1) only = types[0] === 'integer' ? 'number' : types[0];
-    }
-    const allows = (t: string): boolean => {
-      if (!valid || !node.types) return true;
-      return node.types.includes(t) || (t === 'number' && node.types.includes('integer'));
-    };
-    const guard = (t: string, test: string, body: string): string => {
-      if (body === '' || !allows(t)) return '';
-      return only === t ? body : `if(${test}){${body}}`;
-    };
+    // The keyword blocks by the instance type they apply to: [type, guard test, body].
+    const blocks: Array<[string, string, string]> = [];
 
     // Strings: code-point length, with UTF-16 length shortcuts (cp ≤ length ≤ 2·cp).
     let s = '';
@@ -136,22 +121,54 @@ class Generator {
       const msg = `${literal(`must be at most ${m} characters long, got `)}+L(${d})`;
       s += `if(${d}.length>${m}&&(${d}.length>${2 * m}||L(${d})>${m})){${this.fail(path, joinPointer(sp, 'maxLength'), 'maxLength', msg)}}`;
     }
-    code += guard('string', `typeof ${d}==="string"`, s);
+    blocks.push(['string', `typeof ${d}==="string"`, s]);
 
+    let n = '';
     if (node.minimum !== undefined) {
       const msg = `${literal(`must be >= ${node.minimum}, got `)}+${d}`;
-      const body = `if(${d}<${literal(node.minimum)}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
-      code += guard('number', `typeof ${d}==="number"`, body);
+      n = `if(${d}<${literal(node.minimum)}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
     }
+    blocks.push(['number', `typeof ${d}==="number"`, n]);
 
-    code += guard('object', this.typeTest('object', d), this.objectBody(node, d, path, depth));
+    blocks.push(['object', this.typeTest('object', d), this.objectBody(node, d, path, depth)]);
 
+    let a = '';
     if (node.items && node.items.always !== true) {
       const i = this.id('i');
       const v = this.id('v');
       const sub = this.node(node.items, v, `${path}+"/"+${i}`, 'items', depth + 1);
-      const body = `for(let ${i}=0;${i}<${d}.length;${i}++){const ${v}=${d}[${i}];${sub}}`;
-      code += guard('array', `Array.isArray(${d})`, body);
+      a = `for(let ${i}=0;${i}<${d}.length;${i}++){const ${v}=${d}[${i}];${sub}}`;
+    }
+    blocks.push(['array', `Array.isArray(${d})`, a]);
+
+    const guarded = (list: Array<[string, string, string]>): string =>
+      list.filter(([, , body]) => body !== '').map(([, test, body]) => `if(${test}){${body}}`).join('');
+
+    if (!node.types) {
+      code += guarded(blocks);
+    } else {
+      const types = node.types.includes('number') ? node.types.filter((t) => t !== 'integer') : node.types;
+      const test = types.map((t) => this.typeTest(t, d)).join('||');
+      const msg = `${literal(`must be ${node.types.join(' or ')}, got `)}+t(${d})`;
+      const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
+      // With a single type, passing the type test fixes which block applies, so it runs unguarded.
+      const single = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
+      // `integer` is narrower than the number guard: a failed integer may still be a number.
+      const exact = types.length === 1 && types[0] !== 'integer';
+      const allowed = (t: string): boolean => node.types!.includes(t) || (t === 'number' && node.types!.includes('integer'));
+      if (this.mode === 'valid') {
+        // A failed type has returned: only the listed types' blocks can apply.
+        code += `if(!(${test})){${typeFail}}`;
+        const live = blocks.filter(([t]) => allowed(t));
+        code += single ? live.map(([, , body]) => body).join('') : guarded(live);
+      } else if (single) {
+        // Every keyword applies by the instance's own type (CLARIFICATIONS 1), even when `type` fails.
+        const own = blocks.find(([t]) => t === single)?.[2] ?? '';
+        const others = guarded(blocks.filter(([t]) => t !== single || !exact));
+        code += own === '' ? `if(!(${test})){${typeFail}${others}}` : `if(${test}){${own}}else{${typeFail}${others}}`;
+      } else {
+        code += `if(!(${test})){${typeFail}}` + guarded(blocks);
+      }
     }
 
     if (node.enum) code += this.enumCheck(node.enum, d, path, joinPointer(sp, 'enum'));
@@ -204,7 +221,9 @@ class Generator {
       const subPath = STRING_LITERAL.test(path) ? `${literal(JSON.parse(path) + '/')}+P(${key})` : `${path}+"/"+P(${key})`;
       let body: string;
       if (extra.always === false) {
-        const msg = `"property "+Q(${key})+" is not allowed (additionalProperties is false)"`;
+        // A constant message: the instance path already names the property, and building a quoted
+        // name per violation costs more than the rest of validate on small schemas.
+        const msg = literal('is not allowed (additionalProperties is false)');
         body = this.fail(subPath, joinPointer(sp, 'additionalProperties'), 'additionalProperties', msg);
       } else {
         body = this.node(extra, v, subPath, 'additionalProperties', depth + 1);
@@ -267,17 +286,10 @@ class Generator {
   }
 }
 
-/** JSON.stringify of a string, without the call when nothing needs escaping (the usual key). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
-}
-
 type Helpers = {
   h: typeof hasOwn;
   G: typeof Object.getPrototypeOf;
   O: object;
-  Q: typeof quote;
   E: typeof jsonEqual;
   L: typeof codePointLength;
   P: typeof escapePointerToken;
@@ -285,7 +297,7 @@ type Helpers = {
 };
 
 const helpers: Helpers = {
-  h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype, Q: quote,
+  h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
   E: jsonEqual, L: codePointLength, P: escapePointerToken, t: jsonType,
 };
 
@@ -296,7 +308,7 @@ function build<T>(root: SchemaNode, mode: Mode): T {
     mode === 'valid'
       ? `return function isValid(d){${body}return true;};`
       : `return function validate(d){const e=[];${body}return e;};`;
-  const source = `"use strict";const {h,G,O,Q,E,L,P,t}=H;${gen.functions.join('')}${main}`;
+  const source = `"use strict";const {h,G,O,E,L,P,t}=H;${gen.functions.join('')}${main}`;
   // eslint-disable-next-line no-new-func -- source built only from JSON.stringify'd schema values (see top).
   return new Function('H', 'c', source)(helpers, gen.consts) as T;
 }
