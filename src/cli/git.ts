@@ -1,0 +1,249 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { CliError, EXIT_USAGE } from './errors.js';
+
+/*
+ * Read-only access to the files of a commit: no checkout, no temporary clone. Two `git rev-parse`
+ * calls find the repository and the commit; then a single `git cat-file --batch` process serves
+ * every object, trees included, so paths are resolved here (symlinks too) and a registry of any
+ * size costs one process.
+ */
+
+/** What a path in the commit's tree names, symlinks followed. */
+export type TreeEntry =
+  /** `path` is the real path (symlinks resolved) relative to the repository's top level. */
+  | { kind: 'file'; path: string; oid: string }
+  | { kind: 'directory'; path: string }
+  | { kind: 'missing' }
+  /** A symlink that leads out of the repository: git holds nothing there. */
+  | { kind: 'outside' }
+  | { kind: 'loop' }
+  | { kind: 'submodule'; path: string };
+
+interface GitObject {
+  oid: string;
+  type: string;
+  data: Buffer;
+}
+
+interface Pending {
+  resolve: (o: GitObject | undefined) => void;
+  reject: (e: Error) => void;
+}
+
+const MODE_TREE = '40000';
+const MODE_SYMLINK = '120000';
+const MODE_SUBMODULE = '160000';
+/** As many symlinks as Linux follows in one path before it gives up (ELOOP). */
+const MAX_SYMLINKS = 40;
+
+function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.error) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git: ${r.error.message}`, EXIT_USAGE);
+  }
+  return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
+}
+
+const firstLine = (s: string): string => s.split('\n')[0] ?? '';
+
+/** One `git cat-file --batch` process: requests are written as they come, answers read in order. */
+class CatFile {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly queue: Pending[] = [];
+  private buffer: Buffer = Buffer.alloc(0);
+  private failure: Error | undefined;
+  private stderr = '';
+
+  constructor(cwd: string) {
+    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+    });
+    this.child.on('error', (err) => this.fail(new CliError(`cannot run git cat-file: ${err.message}`, EXIT_USAGE)));
+    this.child.on('close', () => this.fail(new CliError(`git cat-file stopped${this.stderr ? `: ${firstLine(this.stderr)}` : ''}`, EXIT_USAGE)));
+    this.child.stdin.on('error', () => {}); // reported through 'close'
+  }
+
+  /** The object `name` names (an object id here), or undefined when the repository lacks it. */
+  request(name: string): Promise<GitObject | undefined> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject });
+      // Requests made in one tick go out in one write.
+      if (!this.child.stdin.writableCorked) {
+        this.child.stdin.cork();
+        process.nextTick(() => this.child.stdin.uncork());
+      }
+      this.child.stdin.write(name + '\n');
+    });
+  }
+
+  close(): void {
+    this.failure ??= new CliError('git cat-file was closed', EXIT_USAGE);
+    this.child.stdin.end();
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const p of this.queue.splice(0)) p.reject(this.failure);
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    // Answers: `<oid> <type> <size>\n<content>\n`, or `<name> missing\n` (or `ambiguous`).
+    for (;;) {
+      const eol = this.buffer.indexOf(0x0a);
+      if (eol === -1) return;
+      const header = this.buffer.toString('utf8', 0, eol).split(' ');
+      if (header.length !== 3) {
+        this.buffer = this.buffer.subarray(eol + 1);
+        this.queue.shift()?.resolve(undefined);
+        continue;
+      }
+      const size = Number(header[2]);
+      if (this.buffer.length < eol + 1 + size + 1) return;
+      const data = this.buffer.subarray(eol + 1, eol + 1 + size);
+      this.buffer = this.buffer.subarray(eol + 1 + size + 1);
+      this.queue.shift()?.resolve({ oid: header[0]!, type: header[1]!, data });
+    }
+  }
+}
+
+interface TreeItem {
+  mode: string;
+  oid: string;
+}
+
+/** A tree object's entries: `<mode> <name>\0<raw object id>` each, the id as long as the hash. */
+function parseTree(data: Buffer, oidBytes: number): Map<string, TreeItem> {
+  const entries = new Map<string, TreeItem>();
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(0x20, at);
+    const nul = data.indexOf(0x00, space);
+    if (space === -1 || nul === -1) break;
+    const mode = data.toString('latin1', at, space);
+    const name = data.toString('utf8', space + 1, nul);
+    entries.set(name, { mode, oid: data.toString('hex', nul + 1, nul + 1 + oidBytes) });
+    at = nul + 1 + oidBytes;
+  }
+  return entries;
+}
+
+/** The files of one commit, read through one `git cat-file --batch`. Call close() when done. */
+export class GitSnapshot {
+  private readonly cat: CatFile;
+  private readonly trees = new Map<string, Promise<Map<string, TreeItem>>>();
+  private readonly oidBytes: number;
+
+  private constructor(
+    /** The repository's top level, as git reports it (symlinks resolved). */
+    readonly top: string,
+    readonly ref: string,
+    readonly commit: string,
+    private readonly rootTree: string,
+    cat: CatFile,
+  ) {
+    this.cat = cat;
+    this.oidBytes = commit.length / 2; // 20 for SHA-1, 32 for SHA-256 repositories
+  }
+
+  /**
+   * Opens the commit `ref` names, in the repository that holds `dir`. Not a repository, or a ref
+   * that names no commit here, is a one-line error naming the ref (exit 2).
+   */
+  static async open(dir: string, ref: string): Promise<GitSnapshot> {
+    if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
+      throw new CliError(`--against: not a git ref: ${JSON.stringify(ref)}`, EXIT_USAGE);
+    }
+    const top = git(dir, ['rev-parse', '--show-toplevel']);
+    if (!top.ok || top.stdout === '') {
+      const why = /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : firstLine(top.stderr);
+      throw new CliError(`cannot read the registry at ${ref}: ${why}`, EXIT_USAGE);
+    }
+    const commit = git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    if (!commit.ok || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit.stdout)) {
+      throw new CliError(`unknown git ref: ${ref} (not a commit in this repository; in CI, fetch it first, e.g. with fetch-depth: 0)`, EXIT_USAGE);
+    }
+    const cat = new CatFile(top.stdout);
+    let tree: GitObject | undefined;
+    try {
+      tree = await cat.request(`${commit.stdout}^{tree}`);
+    } catch (err) {
+      cat.close();
+      throw err;
+    }
+    if (tree === undefined || tree.type !== 'tree') {
+      cat.close();
+      throw new CliError(`cannot read the tree of ${ref} (${commit.stdout})`, EXIT_USAGE);
+    }
+    const snapshot = new GitSnapshot(top.stdout, ref, commit.stdout, tree.oid, cat);
+    snapshot.trees.set(tree.oid, Promise.resolve(parseTree(tree.data, snapshot.oidBytes)));
+    return snapshot;
+  }
+
+  close(): void {
+    this.cat.close();
+  }
+
+  /** A file's contents as text. */
+  async read(oid: string): Promise<string> {
+    const obj = await this.cat.request(oid);
+    if (obj === undefined) throw new CliError(`object ${oid} is missing from the repository (${this.ref})`, EXIT_USAGE);
+    return obj.data.toString('utf8');
+  }
+
+  private tree(oid: string): Promise<Map<string, TreeItem>> {
+    let tree = this.trees.get(oid);
+    if (tree === undefined) {
+      tree = this.cat.request(oid).then((obj) => {
+        if (obj === undefined || obj.type !== 'tree') throw new CliError(`tree ${oid} is missing from the repository (${this.ref})`, EXIT_USAGE);
+        return parseTree(obj.data, this.oidBytes);
+      });
+      this.trees.set(oid, tree);
+    }
+    return tree;
+  }
+
+  /**
+   * What `path` (relative to the top level, `/`-separated, `..` already folded away) names in the
+   * commit. Symlinks are followed as the file system would: relative to the link's directory.
+   */
+  async lookup(path: string): Promise<TreeEntry> {
+    let pending = path.split('/');
+    const dirs: string[] = [];
+    const trees: string[] = [this.rootTree];
+    let links = 0;
+    while (pending.length > 0) {
+      const name = pending.shift()!;
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        if (dirs.length === 0) return { kind: 'outside' };
+        dirs.pop();
+        trees.pop();
+        continue;
+      }
+      const item = (await this.tree(trees[trees.length - 1]!)).get(name);
+      if (item === undefined) return { kind: 'missing' };
+      if (item.mode === MODE_SYMLINK) {
+        if (++links > MAX_SYMLINKS) return { kind: 'loop' };
+        const target = await this.read(item.oid);
+        if (target.startsWith('/')) return { kind: 'outside' };
+        pending = [...target.split('/'), ...pending];
+        continue;
+      }
+      if (item.mode === MODE_TREE) {
+        dirs.push(name);
+        trees.push(item.oid);
+        continue;
+      }
+      const here = [...dirs, name].join('/');
+      if (pending.some((p) => p !== '' && p !== '.')) return { kind: 'missing' }; // a file used as a directory
+      if (item.mode === MODE_SUBMODULE) return { kind: 'submodule', path: here };
+      return { kind: 'file', path: here, oid: item.oid };
+    }
+    return { kind: 'directory', path: dirs.join('/') };
+  }
+}
