@@ -1,4 +1,5 @@
 import {
+  hasOwn,
   ANNOTATION_KEYWORDS, SUPPORTED_KEYWORDS, SchemaError, compile, isSchemaObject, joinPointer, jsonEqual,
   parsePointer, parseSchema, type SchemaNode,
 } from '../validator/index.js';
@@ -45,7 +46,6 @@ interface Finding extends Change {
   policy: boolean;
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const acceptAll = (): boolean => true;
 const acceptNone = (): boolean => false;
 const ignoreWarning = (): void => {};

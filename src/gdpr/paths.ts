@@ -1,4 +1,4 @@
-import { isSchemaObject, joinPointer } from '../validator/index.js';
+import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
 
 /*
  * The one path syntax every gdpr output uses (it names schema nodes, not data):
@@ -16,7 +16,7 @@ import { isSchemaObject, joinPointer } from '../validator/index.js';
 const MARKER = 'x-gdpr-sensitive';
 const SPECIAL = /[.[\]*\\]/g;
 
-export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export { hasOwn };
 
 /** A schema node that can hold data: an object schema or `true` (`false` admits nothing). */
 export type SchemaNode = Record<string, unknown> | true;

@@ -1,4 +1,4 @@
-import { isSchemaObject } from '../validator/index.js';
+import { hasOwn, isSchemaObject } from '../validator/index.js';
 
 export type EnvelopeProblem = 'not an object' | 'no identity' | 'data is not an object' | 'unknown schema_version';
 
@@ -24,7 +24,6 @@ export interface Envelope {
   warnings: string[];
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 // Blank means empty or only ASCII whitespace (CLARIFICATIONS 11): no Unicode-aware trim.
 const ASCII_BLANK = /^[ \t\n\v\f\r]*$/;

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, t
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { compareSchemas, type CompatMode } from '../compat/index.js';
-import { isSchemaObject, jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
+import { hasOwn, isSchemaObject, jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
 import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, readBody } from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
 import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
@@ -67,7 +67,6 @@ interface Route {
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 const ok = (body: Buffer): Answer => ({ status: 200, body });
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 const EMPTY_OBJECT = json({});
 const SCHEMA_TYPES = json([SCHEMA_TYPE]);

@@ -1,6 +1,6 @@
 import { codePointLength } from './codepoints.js';
 import { jsonEqual } from './equality.js';
-import { parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
+import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapePointerToken, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
 import { reportWarnings } from './warnings.js';
@@ -20,7 +20,6 @@ const STRING_LITERAL = /^"(?:[^"\\]|\\.)*"$/;
 
 type Mode = 'valid' | 'all';
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');

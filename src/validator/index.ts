@@ -5,7 +5,7 @@ export { codePointLength, firstCodePoint } from './codepoints.js';
 export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
 export {
   SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, TYPE_NAMES, SchemaError,
-  lengthBound, minimumBound, isSchemaObject, jsonType, describe, parseSchema,
+  lengthBound, minimumBound, isSchemaObject, jsonType, describe, hasOwn, parseSchema,
 } from './keywords.js';
 export type { SchemaNode } from './keywords.js';
 export { warningMessage, WARNING_CODE } from './warnings.js';

@@ -20,6 +20,7 @@ export function isSchemaObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Own-property test: data and schemas are read through own properties only (CLARIFICATIONS 5). */
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
