@@ -70,12 +70,23 @@ function describeJsonError(code: string): string {
  * YAML (aliases capped). Errors carry `file:line:col`.
  */
 export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
-  const body = stripBom(text);
+  try {
+    return parseBody(stripBom(text), file, format);
+  } catch (err) {
+    // The YAML and JSONC parsers (and the JSON error locator) recurse: a document nested deeper
+    // than the call stack is a one-line error, not a crash.
+    if (err instanceof RangeError) throw new ParseFailure(file, 1, 1, 'the document is nested too deeply to parse');
+    throw err;
+  }
+}
+
+function parseBody(body: string, file: string, format: TextFormat): unknown {
   if (format === 'yaml') {
     const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
     const err = doc.errors[0];
     if (err) {
       const { line, col } = lineCol(body, err.pos[0]);
+      if (/call stack/i.test(err.message)) throw new RangeError(err.message);
       throw new ParseFailure(file, line, col, `invalid YAML: ${err.message.split('\n')[0]}`);
     }
     try {

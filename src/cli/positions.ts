@@ -1,4 +1,3 @@
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import YAML, { isNode } from 'yaml';
 import { parsePointer } from '../validator/index.js';
 import { formatOf, lineCol, stripBom, type TextFormat } from './parse.js';
@@ -14,7 +13,6 @@ export interface Position {
  */
 export class SourcePositions {
   private readonly body: string;
-  private jsonRoot: JsonNode | undefined;
   private yamlDoc: YAML.Document.Parsed | undefined;
 
   constructor(
@@ -44,23 +42,111 @@ export class SourcePositions {
   }
 
   private jsonOffset(tokens: string[]): number {
-    this.jsonRoot ??= parseTree(this.body, [], { allowTrailingComma: true, disallowComments: false });
-    const root = this.jsonRoot;
-    if (!root) return 0;
-    for (let n = tokens.length; n >= 0; n--) {
-      const path = tokens.slice(0, n).map((t) => (/^(0|[1-9]\d*)$/.test(t) ? Number(t) : t));
-      const node = n === 0 ? root : findNodeAtLocation(root, path);
-      if (node) return node.offset;
-    }
-    return 0;
+    return locateJson(this.body, tokens);
   }
 
   private yamlOffset(tokens: string[]): number {
-    this.yamlDoc ??= YAML.parseDocument(this.body, { uniqueKeys: false });
+    try {
+      this.yamlDoc ??= YAML.parseDocument(this.body, { uniqueKeys: false });
+    } catch {
+      return 0; // nested too deeply for the YAML parser: the start of the file
+    }
     for (let n = tokens.length; n >= 0; n--) {
       const node = n === 0 ? this.yamlDoc.contents : this.yamlDoc.getIn(tokens.slice(0, n), true);
       if (isNode(node) && node.range) return node.range[0];
     }
     return 0;
   }
+}
+
+interface Frame {
+  array: boolean;
+  /** The current member's key (objects; `undefined` while a key is expected) or index (arrays). */
+  key: string | undefined;
+  index: number;
+  /** Whether this container's own path is a prefix of the target. */
+  onPath: boolean;
+}
+
+const SPACE = /[ \t\n\r]/;
+
+/**
+ * The offset where the value at `tokens` starts in a JSON (or JSONC) text, else where its deepest
+ * existing ancestor starts. One iterative pass with an explicit stack, so a message nested
+ * 100,000 levels deep cannot overflow the call stack. On a repeated key the first one is used.
+ */
+export function locateJson(text: string, tokens: readonly string[]): number {
+  const stack: Frame[] = [];
+  let best = 0;
+  let bestDepth = -1;
+  const n = text.length;
+  let i = 0;
+  // Records a value starting at `at`; returns whether its path is a prefix of the target.
+  const value = (at: number): boolean => {
+    const depth = stack.length;
+    let onPath = depth === 0;
+    if (depth > 0 && depth <= tokens.length) {
+      const top = stack[depth - 1]!;
+      const segment = top.array ? String(top.index) : top.key;
+      onPath = top.onPath && segment === tokens[depth - 1];
+    }
+    if (onPath && depth > bestDepth) {
+      best = at;
+      bestDepth = depth;
+    }
+    return onPath;
+  };
+  while (i < n) {
+    const c = text[i]!;
+    if (SPACE.test(c)) {
+      i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? n : end + 1;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? n : end + 2;
+    } else if (c === '{' || c === '[') {
+      const onPath = value(i);
+      if (onPath && stack.length === tokens.length) return best;
+      stack.push({ array: c === '[', key: undefined, index: 0, onPath });
+      i++;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      i++;
+    } else if (c === ',') {
+      const top = stack[stack.length - 1];
+      if (top?.array) top.index++;
+      else if (top) top.key = undefined;
+      i++;
+    } else if (c === ':') {
+      i++;
+    } else if (c === '"') {
+      let j = i + 1;
+      let escaped = false;
+      while (j < n && text[j] !== '"') {
+        if (text[j] === '\\') {
+          escaped = true;
+          j++;
+        }
+        j++;
+      }
+      const raw = text.slice(i + 1, j);
+      const top = stack[stack.length - 1];
+      if (top && !top.array && top.key === undefined) {
+        try {
+          top.key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
+        } catch {
+          top.key = raw;
+        }
+      } else if (value(i) && stack.length === tokens.length) {
+        return best;
+      }
+      i = j + 1;
+    } else {
+      if (value(i) && stack.length === tokens.length) return best;
+      while (i < n && !/[\s,\]}:/]/.test(text[i]!)) i++;
+    }
+  }
+  return best;
 }

@@ -136,7 +136,8 @@ export async function run(options: CheckOptions): Promise<number> {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `registry manifest not found: ${path}` : `registry manifest cannot be read: ${path}: ${(err as Error).message}`);
+    const why = code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : `cannot be read: ${(err as Error).message}`;
+    throw new CliError(`registry manifest ${why}: ${path}`);
   }
   let value: unknown;
   try {
