@@ -63,6 +63,11 @@ describe('readEnvelope', () => {
     const env = Object.create(proto) as object;
     expect(() => readEnvelope(env)).toThrow(/no identity/);
   });
+  it('names the URN on an error found after identity was read', () => {
+    expect(() => readEnvelope({ job: URN, data: [] })).toThrow(expect.objectContaining({ reason: 'data is not an object', urn: URN }));
+    expect(() => readEnvelope({ urn: URN, data: {}, meta: { schema_version: 2 } })).toThrow(expect.objectContaining({ urn: URN }));
+    expect(() => readEnvelope({ data: {} })).toThrow(expect.objectContaining({ reason: 'no identity', urn: undefined }));
+  });
   it('treats a missing data as not an object', () => {
     expect(() => readEnvelope({ job: URN })).toThrow(expect.objectContaining({ reason: 'data is not an object' }));
   });

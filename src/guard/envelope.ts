@@ -11,6 +11,8 @@ export class EnvelopeError extends Error {
     message: string,
     /** Identity warnings raised before the problem was found. */
     readonly warnings: readonly string[] = [],
+    /** The URN, when identity was read before the problem was found. */
+    readonly urn?: string,
   ) {
     super(message);
   }
@@ -58,7 +60,7 @@ export function readEnvelope(value: unknown): Envelope {
   const data = hasOwn(value, 'data') ? value.data : undefined;
   if (!isSchemaObject(data)) {
     const got = data === undefined ? 'missing' : data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data;
-    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${got}`, warnings);
+    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${got}`, warnings, urn);
   }
   const meta = hasOwn(value, 'meta') ? value.meta : undefined;
   if (isSchemaObject(meta) && hasOwn(meta, 'schema_version') && meta.schema_version !== 1) {
@@ -66,6 +68,7 @@ export function readEnvelope(value: unknown): Envelope {
       'unknown schema_version',
       `meta.schema_version is ${JSON.stringify(meta.schema_version)}; only 1 is known`,
       warnings,
+      urn,
     );
   }
   return { urn, data, warnings };

@@ -60,7 +60,7 @@ function judge(value: unknown, registry: CliRegistry, options: ValidateOptions, 
       if (!(err instanceof EnvelopeError)) throw err;
       const at = err.reason === 'data is not an object' ? '/data' : err.reason === 'unknown schema_version' ? '/meta/schema_version' : '';
       const problem: Problem = { instancePath: '', keyword: 'envelope', message: err.message, at };
-      return { ...base, status: 'invalid', violations: [problem], warnings: [...err.warnings] };
+      return { ...base, urn: err.urn, status: 'invalid', violations: [problem], warnings: [...err.warnings] };
     }
   }
   const schema = registry.schemaFor(urn);
