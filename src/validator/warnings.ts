@@ -5,8 +5,8 @@ export const WARNING_CODE = 'BABELQUEUE_UNSUPPORTED_SCHEMA_KEYWORD';
 /** The human text of a warning; it names the URN when there is one. */
 export function warningMessage(w: SchemaWarning): string {
   const where = w.pointer === '' ? 'the schema root' : w.pointer;
-  const whose = w.urn === undefined ? 'schema' : `schema for ${w.urn}`;
-  return `${whose}: unsupported keyword "${w.keyword}" at ${where} is not enforced`;
+  const whose = w.urn === undefined ? '' : `schema for ${w.urn}: `;
+  return `${whose}unsupported keyword "${w.keyword}" at ${where} is not enforced`;
 }
 
 // process.emitWarning is told each distinct message once per process, as the contract's Node row says.

@@ -92,7 +92,8 @@ function checkEntry(manifest: Manifest, entry: Manifest['entries'][number], opti
     error('', (err as Error).message);
     return report;
   }
-  for (const w of warnings) report.warnings.push({ urn: entry.urn, file, pointer: w.pointer, keyword: w.keyword, message: warningMessage(w) });
+  // The URN has a field of its own (and prefixes github lines), so the message does not repeat it.
+  for (const w of warnings) report.warnings.push({ urn: entry.urn, file, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }) });
   if (schema === false) error('', 'the schema is false: no message can ever be valid');
   if (isSchemaObject(schema)) {
     const type = schema.type;
