@@ -111,21 +111,25 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   return { entries, problems };
 }
 
-function readText(file: string, what: string, urn?: string): string {
+/**
+ * Reads a registry file (manifest or schema) as UTF-8; a missing, directory or unreadable file is a
+ * RegistryError whose message says `<what> not found: <shown>`. `shown` defaults to the path.
+ */
+export function readRegistryText(file: string, what: string, urn?: string, shown: string = file): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RegistryError('missing', file, `${what} not found: ${file}`, urn);
-    if (code === 'EISDIR') throw new RegistryError('unreadable', file, `${what} is a directory: ${file}`, urn);
-    throw new RegistryError('unreadable', file, `${what} cannot be read: ${file}: ${(err as Error).message}`, urn);
+    if (code === 'ENOENT') throw new RegistryError('missing', file, `${what} not found: ${shown}`, urn);
+    if (code === 'EISDIR') throw new RegistryError('unreadable', file, `${what} is a directory: ${shown}`, urn);
+    throw new RegistryError('unreadable', file, `${what} cannot be read: ${shown}: ${(err as Error).message}`, urn);
   }
 }
 
 /** Reads and checks a manifest file; throws RegistryError on the first problem. */
 export function loadManifest(file: string, parse: ParseText = parseJsonText): Manifest {
   const abs = resolve(file);
-  const text = readText(abs, 'registry manifest');
+  const text = readRegistryText(abs, 'registry manifest');
   let value: unknown;
   try {
     value = parse(text, abs);
@@ -175,7 +179,7 @@ export function loadSchemaFile(
   options: { parse?: ParseText; allowOutside?: boolean } = {},
 ): unknown {
   const file = schemaPath(manifest, entry, options.allowOutside);
-  const text = readText(file, `schema file for ${entry.urn}`, entry.urn);
+  const text = readRegistryText(file, `schema file for ${entry.urn}`, entry.urn);
   try {
     return (options.parse ?? parseJsonText)(text, file);
   } catch (err) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import {
-  compile, isSchemaObject, joinPointer, lintSchema, loadSchemaFile, readManifest, RegistryError, warningMessage,
+  compile, isSchemaObject, joinPointer, lintSchema, loadSchemaFile, readManifest, readRegistryText, RegistryError, warningMessage,
   type Manifest, type SchemaWarning,
 } from '../../index.js';
 import { CliError, EXIT_GATE, EXIT_OK } from '../errors.js';
@@ -132,14 +132,7 @@ function display(file: string): string {
 
 export async function run(options: CheckOptions): Promise<number> {
   const path = resolve(registryPath(options));
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'not found' : code === 'EISDIR' ? 'is a directory' : `cannot be read: ${(err as Error).message}`;
-    throw new CliError(`registry manifest ${why}: ${path}`);
-  }
+  const text = readRegistryText(path, 'registry manifest');
   let value: unknown;
   try {
     value = parseByExtension(text, path);

@@ -1,7 +1,7 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { compareSchemas, type Change, type CompatMode } from '../../compat/index.js';
-import { isSchemaObject, jsonEqual, readManifest, RegistryError, SchemaError, schemaPath, type Manifest, type ManifestEntry } from '../../index.js';
+import { isSchemaObject, jsonEqual, readManifest, readRegistryText, RegistryError, SchemaError, schemaPath, type Manifest, type ManifestEntry } from '../../index.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { GitSnapshot } from '../git.js';
 import { githubCommand, makeChalk, Out } from '../output.js';
@@ -91,16 +91,6 @@ function parseSchema(text: string, name: string, urn?: string): unknown {
   return value;
 }
 
-function readSchemaFile(file: string, name: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CliError(`${what} not found: ${name}`, EXIT_USAGE);
-    if (code === 'EISDIR') throw new CliError(`${what} is a directory: ${name}`, EXIT_USAGE);
-    throw new CliError(`${what} cannot be read: ${name}: ${(err as Error).message}`, EXIT_USAGE);
-  }
-}
 
 /** A manifest's entries; a malformed manifest, or one `check` would reject, is `name:line:col: problem`. */
 async function manifestEntries(text: string, name: string): Promise<ManifestEntry[]> {
@@ -123,7 +113,7 @@ async function manifestEntries(text: string, name: string): Promise<ManifestEntr
 async function loadWorkingTree(options: CompatCliOptions): Promise<Current> {
   const abs = resolve(registryPath(options));
   const name = display(abs);
-  const text = readSchemaFile(abs, name, 'registry manifest');
+  const text = readRegistryText(abs, 'registry manifest', undefined, name);
   const entries = await manifestEntries(text, name);
   const manifest: Manifest = { file: abs, dir: dirname(abs), entries };
   const schemas = new Map<string, Registered>();
@@ -136,7 +126,7 @@ async function loadWorkingTree(options: CompatCliOptions): Promise<Current> {
       throw err;
     }
     const shown = display(file);
-    const schemaText = readSchemaFile(file, shown, `schema file for ${entry.urn}`);
+    const schemaText = readRegistryText(file, `schema file for ${entry.urn}`, entry.urn, shown);
     schemas.set(entry.urn, { entry, name: shown, text: schemaText, schema: parseSchema(schemaText, shown, entry.urn) });
   }
   return { name, text, schemas, abs };
@@ -322,7 +312,7 @@ async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
 
 async function compareFiles(oldFile: string, newFile: string, options: CompatCliOptions): Promise<number> {
   const load = (file: string): Doc => {
-    const text = readSchemaFile(file, file, 'schema file');
+    const text = readRegistryText(file, 'schema file');
     return { name: file, text, schema: parseSchema(text, file) };
   };
   const older = load(oldFile);
