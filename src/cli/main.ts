@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.js';
+import { clean } from './output.js';
 
 // Only what a command needs is loaded: `--version` reads package.json and nothing else, and each
 // command's module (with its dependencies) is imported when that command runs.
@@ -13,11 +14,11 @@ function version(): string {
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(version() + '\n');
-    return 0;
+    return EXIT_OK;
   }
   try {
     const { buildProgram } = await import('./program.js');
-    let code = 0;
+    let code = EXIT_OK;
     const program = await buildProgram(version(), (c) => {
       code = c;
     });
@@ -28,27 +29,25 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** One line on stderr for any error, and its exit code from the one policy (EXIT_POLICY). */
 function report(err: unknown): number {
   const e = err as { code?: string; exitCode?: number; message?: string };
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
-    // Commander has already printed its message; help and version are successes, the rest usage errors.
-    // `commander.help` is a success for `bqschema help [cmd]` (exitCode 0) and a usage error when no
-    // command was given (exitCode 1).
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
-    if (e.code === 'commander.help' && e.exitCode === 0) return 0;
+    // Commander has already printed its (rewritten, one-line) message. Help and version are
+    // successes; `commander.help` is a success for `bqschema help [cmd]` (exitCode 0) and a usage
+    // error when no command was given (exitCode 1).
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT_OK;
+    if (e.code === 'commander.help' && e.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
   }
-  if (err instanceof CliError) {
-    process.stderr.write(`bqschema: ${err.message}\n`);
-    return err.exitCode;
+  const code = exitCodeFor(err);
+  const message = (err as Error)?.message ?? String(err);
+  const line = clean(message.split('\n')[0] ?? '');
+  if (code === EXIT_INTERNAL) {
+    process.stderr.write(`bqschema: internal error: ${line}\n`);
+    if (process.env.BQSCHEMA_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+  } else {
+    process.stderr.write(`bqschema: ${line}\n`);
   }
-  const name = (err as Error)?.name;
-  if (name === 'RegistryError' || name === 'ParseFailure' || name === 'SchemaError') {
-    process.stderr.write(`bqschema: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
-  }
-  const msg = (err as Error)?.message ?? String(err);
-  process.stderr.write(`bqschema: internal error: ${msg}\n`);
-  if (process.env.BQSCHEMA_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
-  return EXIT_USAGE;
+  return code;
 }

@@ -3,11 +3,16 @@ import { Command, Option } from 'commander';
 type SetCode = (code: number) => void;
 
 const registryOption = (): Option =>
-  new Option('-r, --registry <path>', 'registry manifest (default: $BQSCHEMA_REGISTRY or ./registry.json)');
+  new Option('-r, --registry <path>', 'registry manifest (default: $BQSCHEMA_REGISTRY, else registry.json/.jsonc/.yaml/.yml here or in a parent directory)');
 const outsideOption = (): Option =>
   new Option('--allow-outside-paths', 'read schema files outside the registry directory');
 const formatOption = (choices: string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
+
+/** `error: unknown option '--x'\n(Did you mean --y?)` as one line, without commander's `error:` prefix. */
+function oneLine(message: string): string {
+  return message.replace(/^error: /, '').split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' ');
+}
 
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -20,6 +25,8 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .version(version, '-V, --version')
     .exitOverride()
     .showSuggestionAfterError()
+    // Commander's own errors become one `bqschema: …` line, like every other error.
+    .configureOutput({ outputError: (message, write) => write(`bqschema: ${oneLine(message)}\n`) })
     .configureHelp({ sortSubcommands: false });
 
   program
@@ -31,6 +38,8 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .option('--ndjson', 'read stdin as one envelope per line')
     .option('--strict', 'fail when a URN has no registered schema')
     .option('-q, --quiet', 'print only problems and the summary (text format)')
+    .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
+    .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
     .addOption(formatOption(['text', 'json', 'github'], 'text'))
     .addOption(outsideOption())
     .addHelpText('after', examples([
@@ -49,6 +58,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .description('self-check the registry: every entry, schema file and example')
     .addOption(registryOption())
     .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
     .addOption(outsideOption())
     .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json']))
     .action(async (opts) => {

@@ -1,65 +1,25 @@
-import { DirProvider, loadSchemaFile, RegistryError, type CompiledSchema, type Manifest, type ManifestEntry, type SchemaWarning } from '../index.js';
-import { CliError } from './errors.js';
-import { parseByExtension } from './parse.js';
+import { didYouMean, loadRegistry, type Registry, type RegistryOptions } from '../registry/index.js';
+import { UsageError } from './errors.js';
 
-export interface RegistryOptions {
+/** The options every command that reads a registry takes. */
+export interface RegistryCliOptions {
   registry?: string;
   allowOutsidePaths?: boolean;
 }
 
-/** `--registry`, else BQSCHEMA_REGISTRY, else ./registry.json. */
-export function registryPath(options: RegistryOptions): string {
-  return options.registry ?? (process.env.BQSCHEMA_REGISTRY || 'registry.json');
-}
-
-/** Turns a RegistryError into the one-line CLI error (exit 2). */
-export function asCliError(err: unknown): never {
-  if (err instanceof RegistryError || err instanceof CliError) throw err instanceof CliError ? err : new CliError(err.message, 2);
-  throw err;
-}
-
 /**
- * The registry every command loads: a DirProvider whose files may be JSON, JSONC or YAML. Schema
- * warnings are collected per URN so commands can print them once per URN.
+ * The working tree's registry for a command: `--registry`, $BQSCHEMA_REGISTRY or discovery. Its
+ * gates are strict (a malformed keyword makes the URN's schema unusable, CLARIFICATIONS 8). A
+ * manifest that cannot be used is refused unless `lenient` (check reports its problems itself).
  */
-export class CliRegistry {
-  readonly provider: DirProvider;
-  readonly path: string;
-  private readonly pendingWarnings: SchemaWarning[] = [];
+export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
+  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, ...extra });
+  return extra.lenient ? registry : registry.requireUsable();
+}
 
-  constructor(options: RegistryOptions) {
-    this.path = registryPath(options);
-    try {
-      this.provider = new DirProvider(this.path, {
-        parse: parseByExtension,
-        allowOutsidePaths: options.allowOutsidePaths,
-        onWarning: (w) => this.pendingWarnings.push(w),
-      });
-    } catch (err) {
-      asCliError(err);
-    }
-  }
-
-  get manifest(): Manifest {
-    return this.provider.manifest;
-  }
-
-  /** The compiled schema of a URN; a file that cannot be loaded is a one-line error. */
-  schemaFor(urn: string): CompiledSchema | undefined {
-    try {
-      return this.provider.schemaFor(urn);
-    } catch (err) {
-      asCliError(err);
-    }
-  }
-
-  /** Warnings raised since the last call (each URN's are raised once, when it is first loaded). */
-  takeWarnings(): SchemaWarning[] {
-    return this.pendingWarnings.splice(0);
-  }
-
-  /** An entry's parsed schema document, not compiled. */
-  loadDocument(entry: ManifestEntry): unknown {
-    return loadSchemaFile(this.manifest, entry, { parse: parseByExtension, allowOutside: this.provider.options.allowOutsidePaths });
+/** `--urn` must name a registered URN: a typo would otherwise skip every message and pass. */
+export function requireUrn(registry: Registry, urn: string): void {
+  if (!registry.has(urn)) {
+    throw new UsageError(`--urn ${urn} is not registered in ${registry.manifest.shown}${didYouMean(urn, registry.urns())}`);
   }
 }

@@ -1,7 +1,4 @@
 export type { Provider } from './provider.js';
 export { MapProvider, type ProviderOptions } from './map-provider.js';
 export { DirProvider, type DirProviderOptions } from './dir-provider.js';
-export {
-  readManifest, readRegistryText, loadManifest, loadSchemaFile, schemaPath, parseJsonText, RegistryError,
-  type Manifest, type ManifestEntry, type ManifestProblem, type ParseText, type RegistryErrorKind,
-} from './manifest.js';
+export { RegistryError, type RegistryErrorKind, type ManifestEntry } from '../registry/index.js';

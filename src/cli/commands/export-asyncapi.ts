@@ -1,35 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
 import YAML from 'yaml';
 import { buildAsyncApi, catalogKeys, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
-import { escapePointerToken, joinPointer, schemaPath, type Manifest } from '../../index.js';
-import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
-import { Out } from '../output.js';
-import { asCliError, CliRegistry, type RegistryOptions } from '../registry.js';
+import type { Registry } from '../../registry/index.js';
+import { escapePointerToken, joinPointer } from '../../validator/index.js';
+import { EXIT_GATE, EXIT_OK } from '../errors.js';
+import { clean, Out } from '../output.js';
+import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { writeFileAtomic } from '../write.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
-export interface ExportOptions extends RegistryOptions {
+export interface ExportOptions extends RegistryCliOptions {
   output?: string;
   title?: string;
   docVersion?: string;
   format?: 'json' | 'yaml';
 }
 
-function display(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel.startsWith('..') ? file : rel;
-}
-
-function catalog(registry: CliRegistry): CatalogEntry[] {
-  return registry.manifest.entries.map((entry) => {
-    let schema: unknown;
-    try {
-      schema = registry.loadDocument(entry);
-    } catch (err) {
-      asCliError(err);
-    }
-    const out: CatalogEntry = { urn: entry.urn, schema };
+/** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
+function catalog(registry: Registry): CatalogEntry[] {
+  return registry.entries.map((entry) => {
+    const out: CatalogEntry = { urn: entry.urn, schema: registry.document(entry.urn).value };
     if (entry.owner !== undefined) out.owner = entry.owner;
     if (entry.status !== undefined) out.status = entry.status;
     if (entry.description !== undefined) out.description = entry.description;
@@ -38,16 +27,15 @@ function catalog(registry: CliRegistry): CatalogEntry[] {
 }
 
 /** One line per issue; a problem inside a payload schema also names the schema file and its pointer there. */
-function describeIssue(issue: AsyncApiIssue, manifest: Manifest, keys: Map<string, string>, allowOutside: boolean | undefined): string {
+function describeIssue(issue: AsyncApiIssue, registry: Registry, keys: Map<string, string>): string {
   let where = '';
   const key = issue.urn === undefined ? undefined : keys.get(issue.urn);
-  const entry = manifest.entries.find((e) => e.urn === issue.urn);
-  if (key !== undefined && entry !== undefined) {
+  if (key !== undefined && issue.urn !== undefined && registry.has(issue.urn)) {
     const k = escapePointerToken(key);
     const payload = `/channels/${k}/messages/${k}/payload/schema`;
     if (issue.pointer === payload || issue.pointer.startsWith(payload + '/')) {
       const inFile = issue.pointer.slice(payload.length) || '(root)';
-      where = ` (schema file ${display(schemaPath(manifest, entry, allowOutside))} at ${inFile})`;
+      where = ` (schema file ${registry.file(issue.urn).shown} at ${inFile})`;
     }
   }
   return `${issue.urn === undefined ? '' : issue.urn + ': '}${issue.pointer || '(root)'}: ${issue.message}${where}`;
@@ -111,70 +99,14 @@ export function toYaml(doc: unknown): string {
   const expected = JSON.stringify(doc);
   for (const version of ['1.2', '1.1'] as const) {
     if (JSON.stringify(YAML.parse(text, { version, logLevel: 'silent' })) !== expected) {
-      throw new CliError(`internal error: the YAML rendering does not read back as the document under YAML ${version}; use --format json`, EXIT_USAGE);
+      throw new Error(`the YAML rendering does not read back as the document under YAML ${version}; use --format json`);
     }
   }
   return text;
 }
 
-/**
- * Writes `text` to `target` atomically: a temporary file in the same directory, fsynced, then
- * renamed over the target. On any failure the temporary file is removed and an existing target is
- * left as it was. An existing target's permissions are kept.
- */
-export function writeFileAtomic(target: string, text: string): void {
-  const temp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = statSync(target).mode & 0o7777;
-  } catch {
-    mode = undefined; // a new file: the umask decides
-  }
-  let fd: number | undefined;
-  let created = false;
-  try {
-    fd = openSync(temp, 'wx');
-    created = true;
-    if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, target);
-  } catch (err) {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already failing: the first error is the one to report
-      }
-    }
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // nothing more can be done; the name says what it is
-      }
-    }
-    throw err;
-  }
-}
-
-function writeError(target: string, err: unknown): CliError {
-  const e = err as NodeJS.ErrnoException;
-  const dir = dirname(resolve(target));
-  let why: string;
-  if (e.code === 'ENOENT') why = `the directory ${display(dir)} does not exist`;
-  else if (e.code === 'EISDIR' || e.code === 'ENOTEMPTY') why = 'it is a directory';
-  else if (e.code === 'EACCES' || e.code === 'EPERM') why = 'permission denied';
-  else if (e.code === 'ENOTDIR') why = 'a part of the path is not a directory';
-  else why = e.message;
-  return new CliError(`cannot write ${target}: ${why}; nothing was written`, EXIT_USAGE);
-}
-
 export async function run(options: ExportOptions): Promise<number> {
-  const registry = new CliRegistry(options);
+  const registry = openRegistry(options);
   const entries = catalog(registry);
   const doc = buildAsyncApi(entries, { title: options.title, version: options.docVersion });
   // Our own output is gated like any other: an invalid document is never written.
@@ -182,7 +114,7 @@ export async function run(options: ExportOptions): Promise<number> {
   const issues = [...(await validateAsyncApi(doc)), ...mergeKeyIssues(entries, keys)];
   if (issues.length > 0) {
     for (const issue of issues) {
-      process.stderr.write(`bqschema: ${describeIssue(issue, registry.manifest, keys, options.allowOutsidePaths)}\n`);
+      process.stderr.write(`bqschema: ${clean(describeIssue(issue, registry, keys))}\n`);
     }
     process.stderr.write(`bqschema: the AsyncAPI document is invalid (${issues.length} problem(s)); nothing was written\n`);
     return EXIT_GATE;
@@ -197,11 +129,7 @@ export async function run(options: ExportOptions): Promise<number> {
     await out.flush();
     return EXIT_OK;
   }
-  try {
-    writeFileAtomic(output, text);
-  } catch (err) {
-    throw writeError(output, err);
-  }
+  writeFileAtomic(output, text);
   const n = entries.length;
   process.stdout.write(`Wrote ${output}: AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}\n`);
   return EXIT_OK;

@@ -1,19 +1,18 @@
-import { readFileSync, statSync } from 'node:fs';
-import { relative } from 'node:path';
-import { parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { statSync } from 'node:fs';
+import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import {
   audit, DEFAULT_PII_PATTERN, mask, parsePiiPattern, schemaPointer, sensitivePaths, type UnmarkedField,
 } from '../../gdpr/index.js';
-import { EnvelopeError, isSchemaObject, readEnvelope, schemaPath, type ManifestEntry } from '../../index.js';
-import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
-import { documents } from '../inputs.js';
-import { githubCommand, makeChalk, Out, type Format } from '../output.js';
-import { ParseFailure, parseJsonLine, parseText, stripBom } from '../parse.js';
-import { SourcePositions } from '../positions.js';
-import { asCliError, CliRegistry, type RegistryOptions } from '../registry.js';
+import { EnvelopeError, readEnvelope } from '../../guard/index.js';
+import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, SourcePositions, stripBom, type Registry } from '../../registry/index.js';
+import { isSchemaObject } from '../../validator/index.js';
+import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
+import { documents, type Doc } from '../inputs.js';
+import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
+import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
-export interface GdprOptions extends RegistryOptions {
+export interface GdprOptions extends RegistryCliOptions {
   require?: boolean;
   pattern?: string;
   mask?: string;
@@ -24,22 +23,18 @@ export interface GdprOptions extends RegistryOptions {
 
 interface Loaded {
   urn: string;
-  /** Absolute path of the schema file. */
+  /** The schema file, as shown. */
   file: string;
+  text: string;
   schema: unknown;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function display(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel.startsWith('..') ? file : rel;
-}
-
 /** Options that only make sense together: a silently ignored option would hide a mistake. */
 function checkCombination(o: GdprOptions): void {
   const usage = (message: string): never => {
-    throw new CliError(message, EXIT_USAGE);
+    throw new UsageError(message);
   };
   if (o.mask !== undefined) {
     if (o.require) usage('--mask and --require cannot be combined');
@@ -58,45 +53,31 @@ function pattern(source: string | undefined): RegExp {
   try {
     return parsePiiPattern(source);
   } catch (err) {
-    throw new CliError(`--pattern: ${(err as Error).message}`, EXIT_USAGE);
+    throw new UsageError(`--pattern: ${(err as Error).message}`);
   }
 }
 
-function loadDocument(registry: CliRegistry, entry: ManifestEntry): unknown {
-  try {
-    return registry.loadDocument(entry);
-  } catch (err) {
-    return asCliError(err);
-  }
-}
-
-/** Every registered schema, by URN; a schema file that cannot be loaded is a one-line error (exit 2). */
-function loadAll(registry: CliRegistry): Loaded[] {
-  const manifest = registry.manifest;
-  return [...manifest.entries]
+/** Every registered schema, by URN; a schema file that cannot be loaded is a RegistryError (one line, exit 1). */
+function loadAll(registry: Registry): Loaded[] {
+  return [...registry.entries]
     .sort((a, b) => byCodeUnits(a.urn, b.urn))
-    .map((entry) => ({
-      urn: entry.urn,
-      file: schemaPath(manifest, entry, registry.provider.options.allowOutsidePaths),
-      schema: loadDocument(registry, entry),
-    }));
+    .map((entry) => {
+      const doc = registry.document(entry.urn);
+      return { urn: entry.urn, file: doc.file.shown, text: doc.text, schema: doc.value };
+    });
 }
 
 /** Where a gdpr path's schema node stands in its file, for annotations. */
 class SchemaPositions {
-  private readonly cache = new Map<string, SourcePositions | undefined>();
+  private readonly cache = new Map<string, SourcePositions>();
 
-  of(file: string, path: string): { line?: number; col?: number } {
-    if (!this.cache.has(file)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        text = undefined; // it was just loaded; an annotation without a line is still an annotation
-      }
-      this.cache.set(file, text === undefined ? undefined : SourcePositions.forFile(text, file));
+  of(loaded: Loaded, path: string): { line?: number; col?: number } {
+    let positions = this.cache.get(loaded.urn);
+    if (positions === undefined) {
+      positions = SourcePositions.forFile(loaded.text, loaded.file);
+      this.cache.set(loaded.urn, positions);
     }
-    return this.cache.get(file)?.of(schemaPointer(path)) ?? {};
+    return positions.of(schemaPointer(path));
   }
 }
 
@@ -112,16 +93,16 @@ async function inventory(schemas: Loaded[], format: Format): Promise<number> {
     out.line(JSON.stringify({ urns: urns.map(({ urn, fields }) => ({ urn, fields })), summary }, null, 2));
   } else if (format === 'github') {
     const positions = new SchemaPositions();
-    for (const { urn, file, fields } of urns) {
+    urns.forEach(({ urn, file, fields }, i) => {
       for (const { path, category } of fields) {
         const what = category === '' ? 'personal data' : `personal data (${category})`;
-        out.line(githubCommand('notice', { file: display(file), ...positions.of(file, path) }, `${urn}: ${label(path)} is marked as ${what}`));
+        out.line(githubCommand('notice', { file, ...positions.of(schemas[i]!, path) }, `${urn}: ${label(path)} is marked as ${what}`));
       }
-    }
+    });
     out.line(summaryLine);
   } else {
     for (const { urn, file, fields } of urns) {
-      out.line(`${c.bold(urn)}  ${c.dim(display(file))}`);
+      out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
       if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
       const width = Math.max(0, ...fields.map((f) => label(f.path).length));
       for (const { path, category } of fields) out.line(`    ${label(path).padEnd(width)}  ${category === '' ? c.dim('(no category)') : category}`);
@@ -141,16 +122,16 @@ async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], forma
   if (format === 'json') {
     out.line(JSON.stringify({ ok, findings }, null, 2));
   } else if (format === 'github') {
-    const files = new Map(schemas.map((s) => [s.urn, s.file]));
+    const loaded = new Map(schemas.map((s) => [s.urn, s]));
     const positions = new SchemaPositions();
     for (const { urn, path } of findings) {
-      const file = files.get(urn)!;
+      const schema = loaded.get(urn)!;
       const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
-      out.line(githubCommand('error', { file: display(file), ...positions.of(file, path) }, message));
+      out.line(githubCommand('error', { file: schema.file, ...positions.of(schema, path), title: 'unmarked PII' }, message));
     }
     out.line(verdict);
   } else {
-    for (const { urn, path } of findings) out.line(`${urn}: ${c.red(path)}`);
+    for (const { urn, path } of findings) out.line(`${clean(urn)}: ${c.red(clean(path))}`);
     out.line(`${ok ? '' : '\n'}${ok ? c.green(verdict) : c.red(verdict)}`);
   }
   await out.flush();
@@ -164,23 +145,10 @@ type Masked = { text: string; warnings: string[] } | { error: string; warnings: 
  * URN, so a log pipeline starts at once whatever the size of the registry.
  */
 class Masker {
-  private readonly entries: Map<string, ManifestEntry>;
-  private readonly schemas = new Map<string, unknown>();
-
   constructor(
-    private readonly registry: CliRegistry,
+    private readonly registry: Registry,
     private readonly urn: string | undefined,
-  ) {
-    this.entries = new Map(registry.manifest.entries.map((e) => [e.urn, e]));
-  }
-
-  private schemaOf(urn: string): unknown {
-    if (!this.schemas.has(urn)) {
-      const entry = this.entries.get(urn);
-      this.schemas.set(urn, entry === undefined ? undefined : loadDocument(this.registry, entry));
-    }
-    return this.schemas.get(urn);
-  }
+  ) {}
 
   /** `text` is the document's source; `pretty` picks the layout of the fallback rendering. */
   mask(value: unknown, text: string, pretty: boolean): Masked {
@@ -199,8 +167,14 @@ class Masker {
         return { error: err.message, warnings: [...err.warnings] };
       }
     }
-    const schema = this.schemaOf(urn);
-    if (schema === undefined) return { error: `no schema registered for ${urn}: it cannot be masked, so it is not printed`, warnings };
+    if (!this.registry.has(urn)) return { error: `no schema registered for ${urn}: it cannot be masked, so it is not printed`, warnings };
+    let schema: unknown;
+    try {
+      schema = this.registry.document(urn).value;
+    } catch (err) {
+      if (!(err instanceof RegistryError)) throw err;
+      return { error: `${err.message}: the message cannot be masked, so it is not printed`, warnings };
+    }
     const masked = mask(data, schema);
     const whole = this.urn !== undefined ? masked : withData(value as Record<string, unknown>, masked);
     try {
@@ -233,7 +207,7 @@ function withData(envelope: Record<string, unknown>, data: unknown): Record<stri
  */
 function spliceMasked(text: string, before: unknown, after: unknown): string | undefined {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const root = jsonc().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (root === undefined || errors.length > 0) return undefined;
   const edits: Array<{ offset: number; length: number; text: string }> = [];
   const stack: Array<{ before: unknown; after: unknown; node: JsonNode }> = [{ before, after, node: root }];
@@ -276,7 +250,7 @@ function spliceMasked(text: string, before: unknown, after: unknown): string | u
 }
 
 const warn = (where: string, warnings: string[]): void => {
-  for (const w of warnings) process.stderr.write(`bqschema: warning: ${where}: ${w}\n`);
+  for (const w of warnings) process.stderr.write(`bqschema: warning: ${clean(where)}: ${clean(w)}\n`);
 };
 
 /**
@@ -284,7 +258,7 @@ const warn = (where: string, warnings: string[]): void => {
  * fails the run at once; an NDJSON line that cannot be masked is reported on stderr and left out,
  * the run goes on and exits 1. Lines read from stdin are written as soon as they are masked.
  */
-async function maskInput(input: string, registry: CliRegistry, options: GdprOptions, run: RunState): Promise<number> {
+async function maskInput(input: string, registry: Registry, options: GdprOptions, run: RunState): Promise<number> {
   if (input !== '-') {
     let directory = false;
     try {
@@ -292,15 +266,15 @@ async function maskInput(input: string, registry: CliRegistry, options: GdprOpti
     } catch {
       // a missing file is reported by documents()
     }
-    if (directory) throw new CliError(`--mask takes a file or - for stdin: ${input} is a directory`, EXIT_USAGE);
+    if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${input} is a directory`);
   }
   const masker = new Masker(registry, options.urn);
   const out = new Out();
   const live = input === '-';
-  for await (const doc of documents([input], { ndjson: options.ndjson })) {
+  for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
     if (doc.kind === 'error') {
-      if (doc.line === undefined) throw new CliError(`${doc.file}: ${doc.message}`, EXIT_USAGE);
-      process.stderr.write(`bqschema: ${doc.file}:${doc.line}: ${doc.message}\n`);
+      if (doc.line === undefined) throw new UsageError(`${doc.file}: ${doc.message}`);
+      process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
       run.failed = true;
       continue;
     }
@@ -309,12 +283,12 @@ async function maskInput(input: string, registry: CliRegistry, options: GdprOpti
       try {
         value = parseText(doc.text, doc.file, 'json');
       } catch (err) {
-        if (err instanceof ParseFailure) throw new CliError(err.message, EXIT_USAGE);
+        if (err instanceof ParseFailure) throw new UsageError(err.message);
         throw err;
       }
       const result = masker.mask(value, doc.text, true);
       warn(doc.file, result.warnings);
-      if ('error' in result) throw new CliError(`${doc.file}: ${result.error}`, EXIT_GATE);
+      if ('error' in result) throw new GateError(`${doc.file}: ${result.error}`);
       out.line(result.text);
       await out.flush();
       return EXIT_OK;
@@ -325,14 +299,14 @@ async function maskInput(input: string, registry: CliRegistry, options: GdprOpti
       value = parseJsonLine(doc.text, doc.file, doc.line);
     } catch (err) {
       if (!(err instanceof ParseFailure)) throw err;
-      process.stderr.write(`bqschema: ${err.message}\n`);
+      process.stderr.write(`bqschema: ${clean(err.message)}\n`);
       run.failed = true;
       continue;
     }
     const result = masker.mask(value, doc.text, false);
     warn(where, result.warnings);
     if ('error' in result) {
-      process.stderr.write(`bqschema: ${where}: ${result.error}\n`);
+      process.stderr.write(`bqschema: ${clean(`${where}: ${result.error}`)}\n`);
       run.failed = true;
       continue;
     }
@@ -352,7 +326,8 @@ interface RunState {
 export async function run(options: GdprOptions): Promise<number> {
   checkCombination(options);
   const re = pattern(options.pattern);
-  const registry = new CliRegistry(options);
+  const registry = openRegistry(options);
+  if (options.urn !== undefined) requireUrn(registry, options.urn);
   const state: RunState = { failed: false };
   exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));
   if (options.mask !== undefined) return maskInput(options.mask, registry, options, state);

@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { buildSnapshot, createServer, type CompatibilityLevel, type RequestLog, type Snapshot } from '../../serve/index.js';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../errors.js';
-import { CliRegistry, type RegistryOptions } from '../registry.js';
+import { statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Registry } from '../../registry/index.js';
+import { EXIT_OK, UsageError } from '../errors.js';
+import { clean } from '../output.js';
+import { openRegistry, type RegistryCliOptions } from '../registry.js';
 
-export interface ServeOptions extends RegistryOptions {
+export interface ServeOptions extends RegistryCliOptions {
   host: string;
   port: string;
   compatibility: CompatibilityLevel;
@@ -11,18 +15,61 @@ export interface ServeOptions extends RegistryOptions {
 }
 
 const say = (line: string): void => {
-  process.stderr.write(`bqschema serve: ${line}\n`);
+  process.stderr.write(`bqschema serve: ${clean(line)}\n`);
 };
 
 function parsePort(raw: string): number {
   const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`, EXIT_USAGE);
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
   return port;
 }
 
-/** Reads the manifest and every schema file now; a manifest that cannot be read throws (a CliError). */
-function load(options: ServeOptions): Snapshot {
-  return buildSnapshot(new CliRegistry(options).provider);
+/** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
+function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry } {
+  const registry = openRegistry(options);
+  const snapshot = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn) });
+  return { snapshot, registry };
+}
+
+/** Size and modification time of every file a registry was read from (missing files included). */
+function fingerprint(registry: Registry): string {
+  const paths = [registry.manifest.path];
+  for (const urn of registry.urns()) {
+    try {
+      paths.push(registry.file(urn).path);
+    } catch {
+      // an outside path: never read, nothing to watch
+    }
+  }
+  return paths.map((p) => {
+    try {
+      const st = statSync(p);
+      return `${p}\0${st.size}\0${st.mtimeMs}`;
+    } catch {
+      return `${p}\0-`;
+    }
+  }).join('\n');
+}
+
+/** How long the files must stay unchanged around a reload before it is served. */
+const SETTLE_MS = 250;
+/** How long a reload waits for files that keep changing before it gives up. */
+const SETTLE_LIMIT_MS = 10_000;
+
+/**
+ * Loads the registry once its files have settled: read, wait, and check that no file's size or
+ * modification time changed in the meantime; otherwise read again. An editor that writes a file in
+ * several steps (each one still valid YAML) is never served half-way.
+ */
+async function settledLoad(options: ServeOptions): Promise<Snapshot> {
+  const started = Date.now();
+  for (;;) {
+    const before = fingerprint(openRegistry(options));
+    const { snapshot, registry } = load(options);
+    await sleep(SETTLE_MS);
+    if (fingerprint(registry) === before) return snapshot;
+    if (Date.now() - started > SETTLE_LIMIT_MS) throw new Error(`the registry's files kept changing for ${SETTLE_LIMIT_MS / 1000} s`);
+  }
 }
 
 function urlHost(address: AddressInfo): string {
@@ -50,24 +97,42 @@ function logRequest(entry: RequestLog): void {
  */
 export async function run(options: ServeOptions): Promise<number> {
   const port = parsePort(options.port);
-  const snapshot = load(options);
+  const { snapshot } = load(options);
   for (const b of snapshot.broken) say(`warning: ${b.name} is answered with error 50001: ${b.error}`);
   const api = createServer(snapshot, { compatibility: options.compatibility, onRequest: options.verbose ? logRequest : undefined });
   let address: AddressInfo;
   try {
     address = await api.listen(port, options.host);
   } catch (err) {
-    throw new CliError(listenProblem(err as NodeJS.ErrnoException, options.host, port), EXIT_USAGE);
+    throw new UsageError(listenProblem(err as NodeJS.ErrnoException, options.host, port));
   }
   const closed = new Promise<number>((resolve) => {
+    // One reload at a time; signals that arrive meanwhile ask for one more.
+    let reloading = false;
+    let again = false;
     const reload = (): void => {
+      if (reloading) {
+        again = true;
+        return;
+      }
+      reloading = true;
+      void reloadOnce().finally(() => {
+        reloading = false;
+        if (again) {
+          again = false;
+          reload();
+        }
+      });
+    };
+    const reloadOnce = async (): Promise<void> => {
       let next: Snapshot;
       try {
-        next = load(options);
+        next = await settledLoad(options);
       } catch (err) {
         say(`reload failed, still serving the previous registry: ${(err as Error).message}`);
         return;
       }
+      if (stopped) return;
       const first = next.broken[0];
       if (first !== undefined) {
         const more = next.broken.length > 1 ? ` (and ${next.broken.length - 1} more)` : '';
@@ -77,7 +142,9 @@ export async function run(options: ServeOptions): Promise<number> {
       api.replace(next);
       say(`reloaded (${next.subjects.length} subjects)`);
     };
+    let stopped = false;
     const stop = (signal: NodeJS.Signals): void => {
+      stopped = true;
       // A second signal gets Node's default handling: it ends the process at once.
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);

@@ -1,6 +1,6 @@
-import YAML, { isNode } from 'yaml';
+import type * as YAML from 'yaml';
 import { parsePointer } from '../validator/index.js';
-import { formatOf, lineCol, stripBom, type TextFormat } from './parse.js';
+import { formatOf, lineCol, stripBom, yaml, type TextFormat } from './parse.js';
 
 export interface Position {
   line: number;
@@ -47,13 +47,13 @@ export class SourcePositions {
 
   private yamlOffset(tokens: string[]): number {
     try {
-      this.yamlDoc ??= YAML.parseDocument(this.body, { uniqueKeys: false });
+      this.yamlDoc ??= yaml().parseDocument(this.body, { uniqueKeys: false });
     } catch {
       return 0; // nested too deeply for the YAML parser: the start of the file
     }
     for (let n = tokens.length; n >= 0; n--) {
       const node = n === 0 ? this.yamlDoc.contents : this.yamlDoc.getIn(tokens.slice(0, n), true);
-      if (isNode(node) && node.range) return node.range[0];
+      if (yaml().isNode(node) && node.range) return node.range[0];
     }
     return 0;
   }

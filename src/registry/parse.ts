@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type * as JsoncParser from 'jsonc-parser';
 import type * as Yaml from 'yaml';
-import type { ParseText } from '../providers/index.js';
 
 // The YAML and JSONC parsers load on first use: a JSON registry with JSON messages (the common case,
-// and every `validate` run over many files) never pays for them.
+// and every `validate` run over many files) never pays for them, and the library entry, whose
+// DirProvider reads all three formats, loads neither at import time.
 const require = createRequire(import.meta.url);
 let yamlModule: typeof Yaml | undefined;
 let jsoncModule: typeof JsoncParser | undefined;
@@ -67,7 +67,8 @@ function describeJsonError(code: string): string {
 
 /**
  * Parses JSON strictly (JSON.parse semantics, a BOM accepted), JSONC (comments, trailing commas) or
- * YAML (aliases capped). Errors carry `file:line:col`.
+ * YAML (aliases capped, alias cycles refused). Errors carry `file:line:col`. In every format
+ * `__proto__` and `constructor` are ordinary keys (own properties), as JSON.parse makes them.
  */
 export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
   try {
@@ -80,6 +81,22 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   }
 }
 
+/** An alias that names one of its own ancestors would make a self-referencing (infinite) value. */
+function yamlCycle(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
+  let found: Yaml.Alias | undefined;
+  yaml().visit(doc, {
+    Alias(_key, node, path) {
+      const target = node.resolve(doc);
+      if (target !== undefined && (path as readonly unknown[]).includes(target)) {
+        found = node;
+        return yaml().visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
 function parseBody(body: string, file: string, format: TextFormat): unknown {
   if (format === 'yaml') {
     const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
@@ -89,9 +106,15 @@ function parseBody(body: string, file: string, format: TextFormat): unknown {
       if (/call stack/i.test(err.message)) throw new RangeError(err.message);
       throw new ParseFailure(file, line, col, `invalid YAML: ${err.message.split('\n')[0]}`);
     }
+    const cycle = yamlCycle(doc);
+    if (cycle !== undefined) {
+      const { line, col } = lineCol(body, cycle.range?.[0] ?? 0);
+      throw new ParseFailure(file, line, col, `invalid YAML: the alias *${cycle.source} refers to a node that contains it (a self-referencing document)`);
+    }
     try {
       return doc.toJS(YAML_LIMITS);
     } catch (e) {
+      if (e instanceof RangeError) throw e;
       throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
     }
   }
@@ -104,7 +127,36 @@ function parseBody(body: string, file: string, format: TextFormat): unknown {
   }
   const failure = jsonProblem(body, file, false);
   if (failure) throw failure;
-  return jsonc().parse(body, [], { allowTrailingComma: true, disallowComments: false });
+  const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
+  return tree === undefined ? undefined : treeValue(tree);
+}
+
+/** A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key). */
+function treeValue(root: JsoncParser.Node): unknown {
+  const scalar = (n: JsoncParser.Node): unknown => (n.type === 'object' ? {} : n.type === 'array' ? [] : n.value);
+  const top = scalar(root);
+  const stack: Array<[JsoncParser.Node, unknown]> = [[root, top]];
+  while (stack.length > 0) {
+    const [node, target] = stack.pop()!;
+    if (node.type === 'array') {
+      const list = target as unknown[];
+      for (const child of node.children ?? []) {
+        const v = scalar(child);
+        list.push(v);
+        if (child.type === 'object' || child.type === 'array') stack.push([child, v]);
+      }
+    } else if (node.type === 'object') {
+      for (const prop of node.children ?? []) {
+        const [keyNode, valueNode] = prop.children ?? [];
+        if (keyNode === undefined || valueNode === undefined) continue;
+        const v = scalar(valueNode);
+        // A repeated key keeps its last value, as JSON.parse does.
+        Object.defineProperty(target, keyNode.value as string, { value: v, enumerable: true, writable: true, configurable: true });
+        if (valueNode.type === 'object' || valueNode.type === 'array') stack.push([valueNode, v]);
+      }
+    }
+  }
+  return top;
 }
 
 /**
@@ -123,6 +175,3 @@ export function parseJsonLine(text: string, file: string, line: number): unknown
     }
   }
 }
-
-/** The parser the CLI hands to the providers: format by extension. */
-export const parseByExtension: ParseText = (text, file) => parseText(text, file);

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { GitError } from './errors.js';
+import { decodeUtf8 } from './text.js';
 
 /*
  * Read-only access to the files of a commit: no checkout, no temporary clone. Two `git rev-parse`
@@ -40,7 +41,7 @@ function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git: ${r.error.message}`, EXIT_USAGE);
+    throw new GitError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git: ${r.error.message}`);
   }
   return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
 }
@@ -51,7 +52,6 @@ const firstLine = (s: string): string => s.split('\n')[0] ?? '';
 class CatFile {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: Pending[] = [];
-  private buffer: Buffer = Buffer.alloc(0);
   private failure: Error | undefined;
   private stderr = '';
 
@@ -61,8 +61,8 @@ class CatFile {
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString('utf8');
     });
-    this.child.on('error', (err) => this.fail(new CliError(`cannot run git cat-file: ${err.message}`, EXIT_USAGE)));
-    this.child.on('close', () => this.fail(new CliError(`git cat-file stopped${this.stderr ? `: ${firstLine(this.stderr)}` : ''}`, EXIT_USAGE)));
+    this.child.on('error', (err) => this.fail(new GitError(`cannot run git cat-file: ${err.message}`)));
+    this.child.on('close', () => this.fail(new GitError(`git cat-file stopped${this.stderr ? `: ${firstLine(this.stderr)}` : ''}`)));
     this.child.stdin.on('error', () => {}); // reported through 'close'
   }
 
@@ -81,7 +81,7 @@ class CatFile {
   }
 
   close(): void {
-    this.failure ??= new CliError('git cat-file was closed', EXIT_USAGE);
+    this.failure ??= new GitError('git cat-file was closed');
     this.child.stdin.end();
   }
 
@@ -90,23 +90,44 @@ class CatFile {
     for (const p of this.queue.splice(0)) p.reject(this.failure);
   }
 
+  // Output is collected as a list of chunks and joined once an answer is complete: joining on every
+  // chunk would copy a large blob over and over (quadratic in its size).
+  private chunks: Buffer[] = [];
+  private length = 0;
+  /** Bytes the answer being received needs in all; 0 while its header is incomplete. */
+  private need = 0;
+
   private receive(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    if (this.length < this.need) return;
+    let buffer = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    this.chunks = [];
+    this.length = 0;
+    this.need = 0;
     // Answers: `<oid> <type> <size>\n<content>\n`, or `<name> missing\n` (or `ambiguous`).
     for (;;) {
-      const eol = this.buffer.indexOf(0x0a);
-      if (eol === -1) return;
-      const header = this.buffer.toString('utf8', 0, eol).split(' ');
+      const eol = buffer.indexOf(0x0a);
+      if (eol === -1) break;
+      const header = buffer.toString('utf8', 0, eol).split(' ');
       if (header.length !== 3) {
-        this.buffer = this.buffer.subarray(eol + 1);
+        buffer = buffer.subarray(eol + 1);
         this.queue.shift()?.resolve(undefined);
         continue;
       }
       const size = Number(header[2]);
-      if (this.buffer.length < eol + 1 + size + 1) return;
-      const data = this.buffer.subarray(eol + 1, eol + 1 + size);
-      this.buffer = this.buffer.subarray(eol + 1 + size + 1);
+      const total = eol + 1 + size + 1;
+      if (buffer.length < total) {
+        this.need = total;
+        break;
+      }
+      const data = buffer.subarray(eol + 1, eol + 1 + size);
+      buffer = buffer.subarray(total);
       this.queue.shift()?.resolve({ oid: header[0]!, type: header[1]!, data });
+    }
+    if (buffer.length > 0) {
+      this.chunks.push(buffer);
+      this.length = buffer.length;
     }
   }
 }
@@ -156,16 +177,16 @@ export class GitSnapshot {
    */
   static async open(dir: string, ref: string): Promise<GitSnapshot> {
     if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
-      throw new CliError(`--against: not a git ref: ${JSON.stringify(ref)}`, EXIT_USAGE);
+      throw new GitError(`--against: not a git ref: ${JSON.stringify(ref)}`);
     }
     const top = git(dir, ['rev-parse', '--show-toplevel']);
     if (!top.ok || top.stdout === '') {
       const why = /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : firstLine(top.stderr);
-      throw new CliError(`cannot read the registry at ${ref}: ${why}`, EXIT_USAGE);
+      throw new GitError(`cannot read the registry at ${ref}: ${why}`);
     }
     const commit = git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
     if (!commit.ok || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit.stdout)) {
-      throw new CliError(`unknown git ref: ${ref} (not a commit in this repository; in CI, fetch it first, e.g. with fetch-depth: 0)`, EXIT_USAGE);
+      throw new GitError(`unknown git ref: ${ref} (not a commit in this repository; in CI, fetch it first, e.g. with fetch-depth: 0)`);
     }
     const cat = new CatFile(top.stdout);
     let tree: GitObject | undefined;
@@ -177,7 +198,7 @@ export class GitSnapshot {
     }
     if (tree === undefined || tree.type !== 'tree') {
       cat.close();
-      throw new CliError(`cannot read the tree of ${ref} (${commit.stdout})`, EXIT_USAGE);
+      throw new GitError(`cannot read the tree of ${ref} (${commit.stdout})`);
     }
     const snapshot = new GitSnapshot(top.stdout, ref, commit.stdout, tree.oid, cat);
     snapshot.trees.set(tree.oid, Promise.resolve(parseTree(tree.data, snapshot.oidBytes)));
@@ -191,15 +212,15 @@ export class GitSnapshot {
   /** A file's contents as text. */
   async read(oid: string): Promise<string> {
     const obj = await this.cat.request(oid);
-    if (obj === undefined) throw new CliError(`object ${oid} is missing from the repository (${this.ref})`, EXIT_USAGE);
-    return obj.data.toString('utf8');
+    if (obj === undefined) throw new GitError(`object ${oid} is missing from the repository (${this.ref})`);
+    return decodeUtf8(obj.data);
   }
 
   private tree(oid: string): Promise<Map<string, TreeItem>> {
     let tree = this.trees.get(oid);
     if (tree === undefined) {
       tree = this.cat.request(oid).then((obj) => {
-        if (obj === undefined || obj.type !== 'tree') throw new CliError(`tree ${oid} is missing from the repository (${this.ref})`, EXIT_USAGE);
+        if (obj === undefined || obj.type !== 'tree') throw new GitError(`tree ${oid} is missing from the repository (${this.ref})`);
         return parseTree(obj.data, this.oidBytes);
       });
       this.trees.set(oid, tree);

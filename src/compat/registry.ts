@@ -1,0 +1,156 @@
+import { RegistryError, type FileRef, type Registry } from '../registry/index.js';
+import { jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
+import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
+
+/** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
+export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
+
+/** What to do about a breaking change. */
+export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string };
+
+/** A schema that cannot be compared: unreadable, unparseable, or with a malformed keyword. */
+export interface SchemaProblem {
+  /** `old` or `new`. */
+  side: 'old' | 'new';
+  message: string;
+  /** For a malformed keyword: its schema object and name. */
+  pointer?: string;
+  keyword?: string;
+  file?: FileRef;
+}
+
+export interface UrnReport {
+  urn: string;
+  status: UrnStatus;
+  /** Whether this URN fails the gate. */
+  breaking: boolean;
+  changes: Change[];
+  problems: SchemaProblem[];
+  remedy?: Remedy;
+  /** A removed URN that was `"status": "deprecated"`. */
+  deprecated?: boolean;
+  /** The schema file in the new registry (absent for a removed URN). */
+  file?: FileRef;
+  /** The entry's index in the new manifest (absent for a removed URN). */
+  index?: number;
+}
+
+/** Breaking changes first, each group in the engine's order (by path, then rule). */
+export const breakingFirst = (changes: Change[]): Change[] => [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
+
+/** The name to register a breaking schema under: `.v2`, or the next `.vN`, skipping names already taken. */
+export function nextUrn(urn: string, taken: ReadonlySet<string>): string {
+  const m = /^(.*)\.v(\d+)$/.exec(urn);
+  const stem = m ? m[1]! : urn;
+  let n = m ? BigInt(m[2]!) + 1n : 2n;
+  while (taken.has(`${stem}.v${n}`)) n++;
+  return `${stem}.v${n}`;
+}
+
+/** The remedy in words; `code` marks up URNs (markdown puts them in code spans). */
+export function remedyText(r: Remedy, code: (s: string) => string = (s) => s): string {
+  if (r.kind === 'deprecate') {
+    return `keep ${code(r.urn)} registered with "status": "deprecated" until its consumers have moved off it, then remove it`;
+  }
+  if (r.urn === undefined || r.next === undefined) {
+    return `mint a new URN for the new schema (the URN with ${code('.v2')} appended, or the next ${code('.vN')}) instead of changing the registered one`;
+  }
+  return `mint a new URN for the new schema, e.g. ${code(r.next)}, and leave ${code(r.urn)} as it is`;
+}
+
+/**
+ * The malformed keywords of a schema (CLARIFICATIONS 8): they would not be enforced, so a
+ * comparison that ignored them could call a typo `compatible`.
+ */
+export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaProblem[] {
+  return lintSchema(schema).map((i) => ({
+    side, pointer: i.pointer, keyword: i.keyword,
+    message: `${side} schema: malformed keyword "${i.keyword}" at ${i.pointer === '' ? 'the schema root' : i.pointer}: ${i.message}; it would not be enforced`,
+  }));
+}
+
+export interface PairResult extends CompatResult {
+  problems: SchemaProblem[];
+}
+
+/**
+ * Compares two schema documents; a malformed keyword on either side is a problem that makes the
+ * pair incompatible (never `compatible` on a constraint nobody enforces).
+ */
+export function comparePair(oldSchema: unknown, newSchema: unknown, mode: CompatMode): PairResult {
+  const problems = [...malformedKeywords(oldSchema, 'old'), ...malformedKeywords(newSchema, 'new')];
+  let result: CompatResult;
+  try {
+    result = compareSchemas(oldSchema, newSchema, { mode });
+  } catch (err) {
+    if (!(err instanceof SchemaError)) throw err;
+    return { compatible: false, changes: [], problems: [...problems, { side: 'new', message: `cannot compare: ${err.message}` }] };
+  }
+  return { ...result, compatible: result.compatible && problems.length === 0, changes: breakingFirst(result.changes), problems };
+}
+
+const STATUS_RANK: Record<UrnStatus, number> = { invalid: 0, breaking: 1, compatible: 2, added: 3, removed: 4, unchanged: 5 };
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A registry's document for a URN, or the problem that keeps it from being read. */
+function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: unknown; file?: FileRef } | SchemaProblem {
+  try {
+    const doc = registry.document(urn);
+    return { value: doc.value, file: doc.file };
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return { side, message: `${side === 'old' ? `at ${registry.source.label}: ` : ''}${err.message}` };
+  }
+}
+
+/**
+ * Each URN of either registry, failing ones first, then by status and URN. `base` undefined: the
+ * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
+ * malformed keyword, on either side is `invalid` and fails the gate.
+ */
+export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatMode): UrnReport[] {
+  const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
+  const reports: UrnReport[] = [];
+  for (const entry of current.entries) {
+    const urn = entry.urn;
+    const now = read(current, urn, 'new');
+    const head = { urn, index: entry.index, ...('value' in now && now.file ? { file: now.file } : {}) };
+    const was = base?.has(urn) ? read(base, urn, 'old') : undefined;
+    const problems = [...('value' in now ? malformedKeywords(now.value, 'new') : [now])];
+    if (was !== undefined && !('value' in was)) problems.push(was);
+    if (was === undefined) {
+      if (problems.length > 0) reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
+      else reports.push({ ...head, status: 'added', breaking: false, changes: [], problems });
+      continue;
+    }
+    if (problems.length > 0 || !('value' in now) || !('value' in was)) {
+      reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
+      continue;
+    }
+    if (jsonEqual(was.value, now.value)) {
+      // The document, not its path: a schema file that moved with the same content is unchanged.
+      reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems });
+      continue;
+    }
+    const result = comparePair(was.value, now.value, mode);
+    if (result.problems.length > 0) {
+      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems });
+      continue;
+    }
+    const breaking = !result.compatible;
+    reports.push({
+      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems,
+      ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
+    });
+  }
+  for (const entry of base?.entries ?? []) {
+    const urn = entry.urn;
+    if (current.has(urn)) continue;
+    const deprecated = entry.status === 'deprecated';
+    reports.push({
+      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [],
+      ...(deprecated ? { deprecated } : { remedy: { kind: 'deprecate', urn } as Remedy }),
+    });
+  }
+  return reports.sort((a, b) => Number(b.breaking) - Number(a.breaking) || STATUS_RANK[a.status] - STATUS_RANK[b.status] || byCodeUnits(a.urn, b.urn));
+}

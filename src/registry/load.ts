@@ -1,0 +1,33 @@
+import { findRegistry, notFoundMessage, type FoundRegistry } from './discover.js';
+import { RegistryError, RegistryNotFoundError } from './errors.js';
+import { Registry, registryAtRef, type RegistryAtRef, type RegistryOptions } from './registry.js';
+import type { WorkingTreeOptions } from './source.js';
+
+export interface LoadOptions extends RegistryOptions, WorkingTreeOptions {
+  /** `--registry`: the manifest; else $BQSCHEMA_REGISTRY, else discovery. */
+  registry?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The working tree's registry, found as `findRegistry` says. A missing manifest is a RegistryNotFoundError. */
+export function loadRegistry(options: LoadOptions = {}): Registry {
+  const found = findRegistry(options.registry, options.env, options.cwd);
+  try {
+    return Registry.workingTree(found.path, options);
+  } catch (err) {
+    throw notFound(err, found);
+  }
+}
+
+/** The registry at a git ref, for the manifest the working tree's options name. */
+export async function loadRegistryAtRef(ref: string, options: LoadOptions = {}): Promise<RegistryAtRef & { found: FoundRegistry }> {
+  const found = findRegistry(options.registry, options.env, options.cwd);
+  return { ...(await registryAtRef(found.path, ref, options)), found };
+}
+
+function notFound(err: unknown, found: FoundRegistry): unknown {
+  if (err instanceof RegistryError && err.kind === 'missing' && err.urn === undefined) {
+    return new RegistryNotFoundError(err.file, notFoundMessage(found, err.message.replace(/^registry manifest not found: /, '')));
+  }
+  return err;
+}

@@ -1,0 +1,138 @@
+import { hasOwn, isSchemaObject } from '../validator/index.js';
+import { didYouMean } from './suggest.js';
+
+/** One `{urn, schema, owner?, status?, description?, id?}` entry of the manifest. */
+export interface ManifestEntry {
+  urn: string;
+  /** The schema file as written in the manifest, relative to the manifest's directory. */
+  schema: string;
+  owner?: string;
+  status?: string;
+  description?: string;
+  /** An explicit schema id for `serve` (stable on the wire); otherwise one is derived from the URN. */
+  id?: number;
+  /** Position in the manifest's `schemas` array. */
+  index: number;
+}
+
+export interface ManifestProblem {
+  /** JSON Pointer into the manifest (`/schemas/2/urn`). */
+  pointer: string;
+  urn?: string;
+  message: string;
+  /**
+   * Whether the manifest cannot be used as it is (an entry without a URN, a URN registered twice,
+   * a field of the wrong type): every command refuses it. The others (an unknown key, a URN not
+   * in URN syntax, an unknown status) are reported by `check` only.
+   */
+  fatal: boolean;
+}
+
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id'];
+export const MANIFEST_KEYS: readonly string[] = ['$schema', 'schemas'];
+/** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
+export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
+
+/** RFC 8141 URN syntax: `urn:<NID>:<NSS>`, the NSS without spaces or control characters. */
+const URN_SYNTAX = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:[A-Za-z0-9()+,\-.:=@;$_!*'%/~&]+$/;
+
+export function isUrnSyntax(urn: string): boolean {
+  return URN_SYNTAX.test(urn);
+}
+
+const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
+
+/**
+ * Reads a parsed manifest without throwing: the usable entries and every problem. Entries with a
+ * missing or duplicate URN are reported and left out.
+ */
+export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[] } {
+  const problems: ManifestProblem[] = [];
+  const entries: ManifestEntry[] = [];
+  const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
+    problems.push({ pointer, message, fatal, ...(urn === undefined ? {} : { urn }) });
+  };
+  if (!isSchemaObject(value)) {
+    problem('', 'the manifest must be a JSON object with a "schemas" array', true);
+    return { entries, problems };
+  }
+  for (const key of Object.keys(value)) {
+    if (!MANIFEST_KEYS.includes(key) && !key.startsWith('x-')) {
+      problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
+    }
+  }
+  const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
+  if (!Array.isArray(list)) {
+    problem('/schemas', 'the manifest has no "schemas" array', true);
+    return { entries, problems };
+  }
+  const seen = new Map<string, number>();
+  const ids = new Map<number, number>();
+  list.forEach((raw, index) => {
+    const at = `/schemas/${index}`;
+    if (!isSchemaObject(raw)) {
+      problem(at, `entry ${index} is not an object`, true);
+      return;
+    }
+    const urn = hasOwn(raw, 'urn') ? raw.urn : undefined;
+    const schema = hasOwn(raw, 'schema') ? raw.schema : undefined;
+    let ok = true;
+    const name = typeof urn === 'string' && urn.trim() !== '' ? urn : undefined;
+    if (name === undefined) {
+      problem(`${at}/urn`, `entry ${index} has ${typeof urn === 'string' ? 'an empty' : urn === undefined ? 'no' : 'a non-string'} "urn"`, true);
+      ok = false;
+    } else if (name !== name.trim()) {
+      problem(`${at}/urn`, `entry ${index}: the URN ${JSON.stringify(name)} has surrounding whitespace`, false, name);
+    } else if (!isUrnSyntax(name)) {
+      problem(`${at}/urn`, `entry ${index}: ${JSON.stringify(name)} is not in URN syntax (urn:<namespace>:<name>, no spaces)`, false, name);
+    }
+    if (typeof schema !== 'string' || schema.trim() === '') {
+      const what = typeof schema === 'string' ? 'an empty' : schema === undefined ? 'no' : 'a non-string';
+      problem(`${at}/schema`, `entry ${index}${name ? ` (${name})` : ''} has ${what} "schema" path`, true, name);
+      ok = false;
+    }
+    for (const key of Object.keys(raw)) {
+      if (!ENTRY_KEYS.includes(key) && !key.startsWith('x-')) {
+        problem(`${at}/${escape(key)}`, `entry ${index}: unknown key ${JSON.stringify(key)}${didYouMean(key, ENTRY_KEYS)}`, false, name);
+      }
+    }
+    for (const key of OPTIONAL_STRINGS) {
+      if (hasOwn(raw, key) && typeof raw[key] !== 'string') {
+        problem(`${at}/${key}`, `entry ${index}: "${key}" must be a string`, true, name);
+      }
+    }
+    const status = hasOwn(raw, 'status') ? raw.status : undefined;
+    if (typeof status === 'string' && !STATUSES.includes(status)) {
+      problem(`${at}/status`, `entry ${index}: unknown status ${JSON.stringify(status)}${didYouMean(status, STATUSES)}; known: ${STATUSES.join(', ')}`, false, name);
+    }
+    let id: number | undefined;
+    if (hasOwn(raw, 'id')) {
+      const v = raw.id;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0x7fffffff) {
+        problem(`${at}/id`, `entry ${index}: "id" must be an integer from 1 to 2147483647`, true, name);
+      } else {
+        const other = ids.get(v);
+        if (other !== undefined) problem(`${at}/id`, `entry ${index}: id ${v} is also the id of entry ${other}`, true, name);
+        else ids.set(v, index);
+        id = v;
+      }
+    }
+    if (name !== undefined) {
+      const first = seen.get(name);
+      if (first !== undefined) {
+        problem(`${at}/urn`, `URN ${name} is registered twice (entries ${first} and ${index})`, true, name);
+        ok = false;
+      } else seen.set(name, index);
+    }
+    if (!ok) return;
+    const entry: ManifestEntry = { urn: name!, schema: schema as string, index };
+    for (const key of OPTIONAL_STRINGS) if (hasOwn(raw, key) && typeof raw[key] === 'string') entry[key] = raw[key] as string;
+    if (id !== undefined) entry.id = id;
+    entries.push(entry);
+  });
+  return { entries, problems };
+}
+
+function escape(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}

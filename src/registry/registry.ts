@@ -1,0 +1,311 @@
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { compile, isSchemaObject, lintSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import { RegistryError } from './errors.js';
+import { GitSnapshot } from './git.js';
+import { readManifest, type ManifestEntry, type ManifestProblem } from './manifest.js';
+import { ParseFailure, parseText } from './parse.js';
+import { SourcePositions, type Position } from './positions.js';
+import { EncodingError } from './text.js';
+import { display, MemorySource, readRegularFile, WorkingTree, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
+
+export interface RegistryOptions {
+  /**
+   * A supported keyword with the wrong shape (CLARIFICATIONS 8) makes the URN's schema unusable
+   * (`compiled` throws a RegistryError of kind `invalid-schema`). Every gate of the CLI sets it.
+   */
+  strict?: boolean;
+  /** Receives each unsupported-keyword warning when a schema is compiled (default: process.emitWarning). */
+  onWarning?: (warning: SchemaWarning, message: string) => void;
+}
+
+/** One schema file, read and parsed. */
+export interface SchemaDocument {
+  readonly urn: string;
+  readonly file: FileRef;
+  readonly text: string;
+  /** The parsed value: an object or a boolean. */
+  readonly value: unknown;
+}
+
+/** A manifest problem with its place in the manifest. */
+export interface LocatedProblem extends ManifestProblem {
+  line: number;
+  col: number;
+}
+
+/**
+ * A registry: its manifest read once, each schema file read, parsed and compiled once on first use
+ * (a failure is not remembered, so a fixed file loads on the next call). Per-URN problems are
+ * thrown as RegistryErrors by `document`/`compiled` and never stop the others.
+ */
+export class Registry {
+  readonly entries: readonly ManifestEntry[];
+  /** Every manifest problem (`check` reports them all; other commands refuse a fatal one). */
+  readonly problems: readonly LocatedProblem[];
+  readonly manifestText: string;
+  private readonly byUrn = new Map<string, ManifestEntry>();
+  private readonly docs = new Map<string, SchemaDocument>();
+  private readonly schemas = new Map<string, CompiledSchema>();
+  private positions: SourcePositions | undefined;
+
+  /** Reads the manifest; one that cannot be read or parsed is a RegistryError (kind `not-found`/`manifest`). */
+  constructor(
+    readonly source: Source,
+    private readonly options: RegistryOptions = {},
+  ) {
+    const file = source.manifest;
+    this.manifestText = source.read(file, 'registry manifest');
+    let value: unknown;
+    try {
+      value = parseText(this.manifestText, file.shown);
+    } catch (err) {
+      if (err instanceof ParseFailure) throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
+      throw err;
+    }
+    const { entries, problems } = readManifest(value);
+    this.entries = entries;
+    this.problems = problems.map((p) => ({ ...p, ...this.manifestPosition(p.pointer) }));
+    for (const entry of entries) this.byUrn.set(entry.urn, entry);
+  }
+
+  /** The registry on disk at `manifestPath`. */
+  static workingTree(manifestPath: string, options: RegistryOptions & WorkingTreeOptions = {}): Registry {
+    return new Registry(new WorkingTree(manifestPath, options), options);
+  }
+
+  get manifest(): FileRef {
+    return this.source.manifest;
+  }
+
+  /** Where a pointer into the manifest stands in its text. */
+  manifestPosition(pointer: string): Position {
+    this.positions ??= SourcePositions.forFile(this.manifestText, this.source.manifest.shown);
+    return this.positions.of(pointer);
+  }
+
+  /** Throws the first fatal manifest problem, as `file:line:col: problem`: the commands other than `check` refuse such a manifest. */
+  requireUsable(): this {
+    const fatal = this.problems.find((p) => p.fatal);
+    if (fatal !== undefined) {
+      const file = this.source.manifest;
+      throw new RegistryError('manifest', file.path, `${file.shown}:${fatal.line}:${fatal.col}: ${fatal.message}`, fatal.urn, fatal);
+    }
+    return this;
+  }
+
+  urns(): string[] {
+    return this.entries.map((e) => e.urn);
+  }
+
+  entry(urn: string): ManifestEntry | undefined {
+    return this.byUrn.get(urn);
+  }
+
+  has(urn: string): boolean {
+    return this.byUrn.has(urn);
+  }
+
+  /** An entry's schema file, without reading it (the outside-path rule applies). */
+  file(urn: string): FileRef {
+    return this.source.locate(this.known(urn));
+  }
+
+  /** The URN's schema document, read and parsed; a RegistryError names the URN and the file. */
+  document(urn: string): SchemaDocument {
+    const cached = this.docs.get(urn);
+    if (cached !== undefined) return cached;
+    const entry = this.known(urn);
+    const file = this.source.locate(entry);
+    const what = `schema file for ${urn}`;
+    const text = this.source.read(file, what, urn);
+    let value: unknown;
+    try {
+      value = parseText(text, file.shown);
+    } catch (err) {
+      if (err instanceof ParseFailure) {
+        throw new RegistryError('malformed', file.path, `${what} is malformed: ${err.message}`, urn, { line: err.line, col: err.col });
+      }
+      throw err;
+    }
+    if (typeof value !== 'boolean' && !isSchemaObject(value)) {
+      const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+      throw new RegistryError('malformed', file.path, `${what} is malformed: ${file.shown}: a schema must be an object or a boolean, got ${got}`, urn, { line: 1, col: 1 });
+    }
+    const doc: SchemaDocument = { urn, file, text, value };
+    this.docs.set(urn, doc);
+    return doc;
+  }
+
+  /**
+   * The URN's compiled schema; `undefined` when the URN is not registered. A schema that cannot be
+   * loaded or compiled (or, with `strict`, has a malformed keyword) is a RegistryError.
+   */
+  compiled(urn: string): CompiledSchema | undefined {
+    const cached = this.schemas.get(urn);
+    if (cached !== undefined) return cached;
+    if (!this.byUrn.has(urn)) return undefined;
+    const doc = this.document(urn);
+    if (this.options.strict) {
+      const issues = lintSchema(doc.value);
+      const first = issues[0];
+      if (first !== undefined) {
+        const at = first.pointer === '' ? 'the schema root' : first.pointer;
+        const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+        const position = this.schemaPosition(doc, first.keyword ? `${first.pointer}/${first.keyword.replace(/~/g, '~0').replace(/\//g, '~1')}` : first.pointer);
+        throw new RegistryError(
+          'invalid-schema', doc.file.path,
+          `schema for ${urn} has a malformed keyword: "${first.keyword}" at ${at} ${first.message}${more} (${doc.file.shown}:${position.line}:${position.col}); it would not be enforced`,
+          urn, position,
+        );
+      }
+    }
+    let compiled: CompiledSchema;
+    try {
+      compiled = compile(doc.value, { urn, onWarning: this.options.onWarning });
+    } catch (err) {
+      if (err instanceof SchemaError) throw new RegistryError('malformed', doc.file.path, `schema for ${urn} (${doc.file.shown}): ${err.message}`, urn);
+      throw err;
+    }
+    this.schemas.set(urn, compiled);
+    return compiled;
+  }
+
+  /** The error that makes a URN's schema unusable, or undefined when it compiles. */
+  problemOf(urn: string): RegistryError | undefined {
+    try {
+      this.compiled(urn);
+      return undefined;
+    } catch (err) {
+      if (err instanceof RegistryError) return err;
+      throw err;
+    }
+  }
+
+  /** Where a pointer into a URN's schema stands in its file. */
+  schemaPosition(doc: SchemaDocument, pointer: string): Position {
+    return SourcePositions.forFile(doc.text, doc.file.shown).of(pointer);
+  }
+
+  private known(urn: string): ManifestEntry {
+    const entry = this.byUrn.get(urn);
+    if (entry === undefined) throw new RegistryError('missing', this.source.manifest.path, `${urn} is not registered in ${this.source.manifest.shown}`, urn);
+    return entry;
+  }
+}
+
+/** A `/`-separated repository path inside `dir` (`''` is the top level). */
+function within(dir: string, path: string): boolean {
+  return dir === '' || path === dir || path.startsWith(dir + '/');
+}
+
+/** The manifest's path inside its repository, as the commit's tree names it. */
+function manifestInRepo(abs: string, shown: string, top: string): string {
+  let real: string;
+  try {
+    real = join(realpathSync(dirname(abs)), basename(abs));
+  } catch {
+    real = abs;
+  }
+  const rel = relative(top, real);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new RegistryError('git', abs, `registry manifest is not inside the git repository at ${top}: ${shown}`);
+  }
+  return rel.split(sep).join('/');
+}
+
+/** The registry at a git ref: what it found there, and the commit. */
+export interface RegistryAtRef {
+  /** Undefined when the manifest does not exist in that commit. */
+  registry: Registry | undefined;
+  ref: string;
+  commit: string;
+  /** The manifest's path in the repository. */
+  manifestPath: string;
+}
+
+/**
+ * The registry as it is in the commit `ref` names, for the manifest that is at `manifestPath` in the
+ * working tree. Every file is read through one `git cat-file --batch`; schema paths obey the
+ * working tree's rule (inside the manifest's directory, symlinks resolved, unless
+ * `allowOutsidePaths`) and never leave the repository, which git cannot read from.
+ */
+export async function registryAtRef(
+  manifestPath: string, ref: string, options: RegistryOptions & WorkingTreeOptions = {},
+): Promise<RegistryAtRef> {
+  const here = new WorkingTree(manifestPath, options);
+  const git = await GitSnapshot.open(here.dir, ref);
+  try {
+    const path = manifestInRepo(here.manifest.path, here.manifest.shown, git.top);
+    const at = { ref, commit: git.commit, manifestPath: path };
+    const found = await git.lookup(path);
+    if (found.kind === 'missing') return { ...at, registry: undefined };
+    const manifest: FileRef = { path, shown: `${ref}:${path}` };
+    if (found.kind !== 'file') throw new RegistryError('manifest', path, `registry manifest cannot be read at ${ref}: ${path} is not a file there`);
+    let text: string;
+    try {
+      text = await git.read(found.oid);
+    } catch (err) {
+      if (err instanceof EncodingError) throw new RegistryError('manifest', path, `registry manifest at ${ref} is ${err.message}: ${path}`);
+      throw err;
+    }
+    const files = new Map<string, string>([[path, text]]);
+    const located = new Map<string, FileRef | RegistryError>();
+    const label = `${ref} (${git.commit.slice(0, 12)})`;
+    // The manifest first, to learn the entries; the schema files are then read in one batch.
+    const probe = new Registry(new MemorySource(label, manifest, files, located), options);
+    const dir = posix.dirname(path) === '.' ? '' : posix.dirname(path);
+    const realDir = await git.lookup(dir);
+    const realDirPath = realDir.kind === 'directory' ? realDir.path : dir;
+    await Promise.all(probe.entries.map(async (entry) => {
+      const subject = `schema file for ${entry.urn} at ${ref}`;
+      const fail = (kind: 'outside' | 'missing' | 'unreadable' | 'malformed', message: string): void => {
+        located.set(entry.urn, new RegistryError(kind, entry.schema, `${subject} ${message}`, entry.urn));
+      };
+      const outside = `is outside the registry directory: ${entry.schema} (use --allow-outside-paths to permit it)`;
+      let repoPath: string;
+      if (isAbsolute(entry.schema)) repoPath = relative(git.top, entry.schema).split(sep).join('/');
+      else repoPath = posix.normalize(posix.join(dir || '.', entry.schema));
+      if (repoPath === '..' || repoPath.startsWith('../') || isAbsolute(repoPath)) return fail('outside', `is outside the repository: ${entry.schema}`);
+      if (!options.allowOutsidePaths && !within(dir, repoPath)) return fail('outside', outside);
+      const target = await git.lookup(repoPath);
+      switch (target.kind) {
+        case 'missing': return fail('missing', `not found: ${repoPath}`);
+        case 'outside': return fail('outside', `is a symbolic link out of the repository: ${repoPath}`);
+        case 'loop': return fail('unreadable', `cannot be read: too many symbolic links: ${repoPath}`);
+        case 'directory': case 'submodule': return fail('unreadable', `is a ${target.kind}: ${repoPath}`);
+      }
+      if (!options.allowOutsidePaths && !within(realDirPath, target.path)) return fail('outside', outside);
+      try {
+        files.set(target.path, await git.read(target.oid));
+      } catch (err) {
+        if (err instanceof EncodingError) return fail('malformed', `is ${err.message}: ${target.path}`);
+        throw err;
+      }
+      located.set(entry.urn, { path: target.path, shown: `${ref}:${target.path}` });
+      return undefined;
+    }));
+    return { ...at, registry: new Registry(new MemorySource(label, manifest, files, located), options) };
+  } finally {
+    git.close();
+  }
+}
+
+/** A schema file named directly (not through a manifest), read and parsed like a registry's. */
+export function readSchemaFile(path: string, cwd: string = process.cwd()): SchemaDocument {
+  const abs = resolve(cwd, path);
+  const file: FileRef = { path: abs, shown: display(abs, cwd) };
+  const text = readRegularFile(abs, file.shown, 'schema file');
+  let value: unknown;
+  try {
+    value = parseText(text, file.shown);
+  } catch (err) {
+    if (err instanceof ParseFailure) throw new RegistryError('malformed', abs, `schema file is malformed: ${err.message}`, undefined, { line: err.line, col: err.col });
+    throw err;
+  }
+  if (typeof value !== 'boolean' && !isSchemaObject(value)) {
+    const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+    throw new RegistryError('malformed', abs, `${file.shown}: a schema must be an object or a boolean, got ${got}`, undefined, { line: 1, col: 1 });
+  }
+  return { urn: '', file, text, value };
+}
