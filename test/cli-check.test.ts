@@ -60,8 +60,8 @@ describe.concurrent('check: the example registry', () => {
     expectExit(r, 0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    // payments-captured.jsonc line 14: `    "captured_at": { ... }`, the schema object at column 20
-    expect(lines[0]).toMatch(/^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=20::urn:babel:payments:captured: .*"format"/);
+    // payments-captured.jsonc line 14: `    "captured_at": { "type": "string", "format": "date-time" }`, the keyword's value at column 50
+    expect(lines[0]).toMatch(/^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=50,title=not enforced::urn:babel:payments:captured: .*"format"/);
     expect(lines[1]).toBe('OK: 4 URN(s), 0 error(s), 1 warning(s)');
   });
 });
@@ -125,8 +125,8 @@ describe.concurrent('check: a broken registry', () => {
   });
 
   it('reports a schema that is an array, and one that is a number', async () => {
-    expect((await errorsOf('urn:t:array')).map((e) => e.message)).toEqual(['the schema must be an object or a boolean, got an array']);
-    expect((await errorsOf('urn:t:number')).map((e) => e.message)).toEqual(['the schema must be an object or a boolean, got number']);
+    expect((await errorsOf('urn:t:array')).map((e) => e.message)).toEqual(['schema file for urn:t:array is malformed: schemas/array.json: a schema must be an object or a boolean, got an array']);
+    expect((await errorsOf('urn:t:number')).map((e) => e.message)).toEqual(['schema file for urn:t:number is malformed: schemas/number.json: a schema must be an object or a boolean, got number']);
   });
 
   it('lints malformed supported keywords, each at its keyword', async () => {
@@ -164,7 +164,7 @@ describe.concurrent('check: a broken registry', () => {
     for (const urn of ['missing', 'malformed', 'array', 'number', 'lint', 'lintyaml', 'string', 'examples', 'false']) {
       expect(r.stdout).toMatch(new RegExp(`^✗ urn:t:${urn} `, 'm'));
     }
-    expect(r.stdout).toMatch(/^ {4}error {2}\/properties\/name\/type {2}type: unknown type name "strin"$/m);
+    expect(r.stdout).toMatch(/^ {4}error {2}\/properties\/name\/type {2}malformed keyword "type": unknown type name "strin"; it would not be enforced$/m);
   });
 
   it('github: one ::error per error, at the offending value, then the summary', async () => {
@@ -174,23 +174,24 @@ describe.concurrent('check: a broken registry', () => {
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(15);
     expect(lines.pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
     // registry.json line 4: `    { "urn": "urn:t:ok", ...`, the duplicate URN's value at column 14
-    expect(lines).toContain('::error file=registry.json,line=4,col=14::urn:t:ok: URN urn:t:ok is registered twice (entries 0 and 1)');
+    expect(lines).toContain('::error file=registry.json,line=4,col=14,title=registry error::urn:t:ok: URN urn:t:ok is registered twice (entries 0 and 1)');
     // the parse error's own position, not the file's start
-    expect(lines).toContainEqual(expect.stringMatching(/^::error file=schemas\/malformed\.json,line=3,col=1::urn:t:malformed: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^::error file=schemas\/malformed\.json,line=3,col=1,title=registry error::urn:t:malformed: /));
   });
 
   it('github: lint errors in a JSON schema are placed on the keyword value', async () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.json line 3 `  "required": "a",` (value at 15); line 5 `    "name": { "type": "strin" },` (23);
     // line 6 `    "code": { "type": "string", "minLength": "3" }` (46)
-    expect(lines).toContain('::error file=schemas/lint.json,line=3,col=15::urn:t:lint: required: must be an array of strings, got the string "a"');
-    expect(lines).toContain('::error file=schemas/lint.json,line=5,col=23::urn:t:lint: type: unknown type name "strin"');
-    expect(lines).toContain('::error file=schemas/lint.json,line=6,col=46::urn:t:lint: minLength: must be a number, got the string "3"');
+    const tail = '; it would not be enforced';
+    expect(lines).toContain(`::error file=schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: malformed keyword "type": unknown type name "strin"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: malformed keyword "minLength": must be a number, got the string "3"${tail}`);
   });
 
   it('github: lint errors in a YAML schema are placed on the keyword value', async () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
-    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11::urn:t:lintyaml: type: unknown type name "strng"');
+    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: malformed keyword "type": unknown type name "strng"; it would not be enforced');
   });
 });

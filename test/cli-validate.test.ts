@@ -21,7 +21,7 @@ interface JsonResult {
 }
 interface JsonReport {
   ok: boolean;
-  summary: { valid: number; invalid: number; skipped: number; error: number };
+  summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number };
   results: JsonResult[];
 }
 const report = (r: CliResult): JsonReport => JSON.parse(r.stdout) as JsonReport;
@@ -180,31 +180,36 @@ describe.concurrent('validate: inputs', () => {
     expect(text.stdout).toMatch(/! error {2}messages\/malformed\.json:3:27 {2}invalid JSON/);
   });
 
-  it('malformed JSON alone exits 2: nothing could be read', async () => {
+  it('malformed JSON exits 1 alone as beside a good file: a bad input counts the same in any batch', async () => {
     const r = await validate(['messages/malformed.json']);
-    expectExit(r, 2);
+    expectExit(r, 1);
     expect(r.stdout).toContain('messages/malformed.json:3:27');
   });
 
-  it('a missing path is an error; exit 2 alone, 1 beside a readable file', async () => {
+  it('a missing path is an error result; exit 1 alone and beside a readable file', async () => {
     const [alone, beside] = await Promise.all([
       validate(['--format', 'json', 'messages/no-such-file.json']),
       validate(['--format', 'json', 'messages/no-such-file.json', 'messages/order-valid.json']),
     ]);
-    expectExit(alone, 2);
+    expectExit(alone, 1);
     expect(report(alone).results).toEqual([
       { file: 'messages/no-such-file.json', status: 'error', violations: [], warnings: [], error: 'no such file or directory' },
     ]);
     expectExit(beside, 1);
-    expect(report(beside).summary).toEqual({ valid: 1, invalid: 0, skipped: 0, error: 1 });
+    expect(report(beside).summary).toEqual({ messages: 2, valid: 1, invalid: 0, skipped: 0, errors: 1 });
   });
 
-  it('empty stdin exits 2 with a message, with and without --ndjson', async () => {
-    const results = await Promise.all([validate(['-'], { input: '' }), validate(['--ndjson', '-'], { input: '\n\n' })]);
+  it('empty stdin is no input: exit 2 with one line, with and without --ndjson; the JSON document is still complete', async () => {
+    const results = await Promise.all([
+      validate(['-'], { input: '' }),
+      validate(['--ndjson', '-'], { input: '\n\n' }),
+      validate(['--format', 'json', '-'], { input: ' ' }),
+    ]);
     for (const r of results) {
       expectExit(r, 2);
-      expect(r.stdout).toMatch(/<stdin>.*no input on stdin/);
+      expect(r.stderr).toBe('bqschema: no input on stdin\n');
     }
+    expect(report(results[2]!)).toEqual({ results: [], summary: { messages: 0, valid: 0, invalid: 0, skipped: 0, errors: 0 }, ok: false });
   });
 
   it('stdin given twice is a usage error', async () => {
@@ -213,10 +218,16 @@ describe.concurrent('validate: inputs', () => {
     expect(r.stderr).toMatch(/stdin \(-\) can be given only once/);
   });
 
-  it('a malformed schema file stops the run in one line, exit 2', async () => {
-    const r = await bq(['validate', '-r', 'syntax/json/registry.json', '-'], { cwd: FIXTURES, input: envelope('urn:s:json', {}) });
-    expectExit(r, 2);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  it('a malformed schema file is an error result for each message of its URN; the run goes on (exit 1)', async () => {
+    const r = await bq(['validate', '-r', 'syntax/json/registry.json', '--format', 'json', '--ndjson', '-'], {
+      cwd: FIXTURES, input: [envelope('urn:s:json', {}), envelope('urn:other', {}), envelope('urn:s:json', {})].join('\n'),
+    });
+    expectExit(r, 1);
+    expect(r.stderr).toBe('');
+    const doc = report(r);
+    expect(doc.results.map((x) => x.status)).toEqual(['error', 'skipped', 'error']);
+    expect(doc.results[0]!.error).toMatch(/schema file for urn:s:json is malformed: .*:\d+:\d+: invalid JSON/);
+    expect(doc.summary).toEqual({ messages: 3, valid: 0, invalid: 0, skipped: 1, errors: 2 });
   });
 
   it('an envelope keeps its BOM out of github columns', async () => {
@@ -229,8 +240,8 @@ describe.concurrent('validate: inputs', () => {
     const r = await bq(['validate', '--format', 'github', 'bom.json', 'plain.json'], { cwd: dir });
     expectExit(r, 1);
     // `{"job":"u","data":` is 18 characters: the data object starts at column 19 either way.
-    expect(r.stdout).toContain('::error file=bom.json,line=1,col=19::(root) must have required property "x"');
-    expect(r.stdout).toContain('::error file=plain.json,line=1,col=19::(root) must have required property "x"');
+    expect(r.stdout).toContain('::error file=bom.json,line=1,col=19,title=invalid u::(root) must have required property "x"');
+    expect(r.stdout).toContain('::error file=plain.json,line=1,col=19,title=invalid u::(root) must have required property "x"');
   });
 });
 
@@ -273,10 +284,11 @@ describe.concurrent('validate --format json', () => {
     const doc = report(r);
     expect(Object.keys(doc).sort()).toEqual(['ok', 'results', 'summary']);
     expect(doc.ok).toBe(false);
-    expect(doc.summary).toEqual({ valid: 2, invalid: 3, skipped: 1, error: 1 });
-    const counted = { valid: 0, invalid: 0, skipped: 0, error: 0 };
+    expect(doc.summary).toEqual({ messages: 7, valid: 2, invalid: 3, skipped: 1, errors: 1 });
+    const counted = { messages: 0, valid: 0, invalid: 0, skipped: 0, errors: 0 };
     for (const res of doc.results) {
-      counted[res.status]++;
+      counted.messages++;
+      counted[res.status === 'error' ? 'errors' : res.status]++;
       expect(typeof res.file).toBe('string');
       expect(Array.isArray(res.violations)).toBe(true);
       expect(Array.isArray(res.warnings)).toBe(true);
@@ -292,10 +304,11 @@ describe.concurrent('validate --format json', () => {
       urn: 'urn:test:order',
       status: 'invalid',
       violations: [
-        { instancePath: '/order_id', schemaPath: '/properties/order_id/minimum', keyword: 'minimum', message: 'must be >= 1, got 0' },
-        { instancePath: '/sku', schemaPath: '/properties/sku/minLength', keyword: 'minLength', message: 'must be at least 3 characters long, got 2' },
-        { instancePath: '/lines/1', schemaPath: '/properties/lines/items/required', keyword: 'required', message: 'must have required property "id"' },
-        { instancePath: '/lines/1/qty', schemaPath: '/properties/lines/items/properties/qty/type', keyword: 'type', message: 'must be integer, got string' },
+        // Positions as in the github test below: JSON output carries them too.
+        { instancePath: '/order_id', schemaPath: '/properties/order_id/minimum', keyword: 'minimum', message: 'must be >= 1, got 0', line: 4, col: 17 },
+        { instancePath: '/sku', schemaPath: '/properties/sku/minLength', keyword: 'minLength', message: 'must be at least 3 characters long, got 2', line: 5, col: 12 },
+        { instancePath: '/lines/1', schemaPath: '/properties/lines/items/required', keyword: 'required', message: 'must have required property "id"', line: 8, col: 7 },
+        { instancePath: '/lines/1/qty', schemaPath: '/properties/lines/items/properties/qty/type', keyword: 'type', message: 'must be integer, got string', line: 8, col: 16 },
       ],
       warnings: [],
     });
@@ -305,7 +318,7 @@ describe.concurrent('validate --format json', () => {
     const r = await validate(['--format', 'json', 'messages/order-valid.json']);
     expectExit(r, 0);
     expect(report(r).ok).toBe(true);
-    expect(report(r).summary).toEqual({ valid: 1, invalid: 0, skipped: 0, error: 0 });
+    expect(report(r).summary).toEqual({ messages: 1, valid: 1, invalid: 0, skipped: 0, errors: 0 });
   });
 });
 
@@ -316,12 +329,12 @@ describe.concurrent('validate --format github', () => {
     const F = 'messages/order-invalid.json';
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       // line 4 `    "order_id": 0,`: the value 0 at column 17
-      `::error file=${F},line=4,col=17::/order_id must be >= 1, got 0`,
+      `::error file=${F},line=4,col=17,title=invalid urn%3Atest%3Aorder::/order_id must be >= 1, got 0`,
       // line 5 `    "sku": "AB",`: the string at column 12
-      `::error file=${F},line=5,col=12::/sku must be at least 3 characters long, got 2`,
+      `::error file=${F},line=5,col=12,title=invalid urn%3Atest%3Aorder::/sku must be at least 3 characters long, got 2`,
       // line 8 `      { "qty": "two" }`: the object lacking "id" opens at column 7, "two" at column 16
-      `::error file=${F},line=8,col=7::/lines/1 must have required property "id"`,
-      `::error file=${F},line=8,col=16::/lines/1/qty must be integer, got string`,
+      `::error file=${F},line=8,col=7,title=invalid urn%3Atest%3Aorder::/lines/1 must have required property "id"`,
+      `::error file=${F},line=8,col=16,title=invalid urn%3Atest%3Aorder::/lines/1/qty must be integer, got string`,
       'FAILED: 1 message: 0 valid, 1 invalid, 0 skipped, 0 errors',
     ]);
   });
@@ -331,16 +344,16 @@ describe.concurrent('validate --format github', () => {
     expectExit(r, 1);
     const F = 'messages/mixed.ndjson';
     // line 3: `{"job":"urn:test:order","data":{"order_id":` is 43 characters, so "x" is at column 44
-    expect(r.stdout).toContain(`::error file=${F},line=3,col=44::/order_id must be integer, got string`);
-    expect(r.stdout).toContain(`::notice file=${F},line=5::no schema registered for urn:test:nope`);
-    expect(r.stdout).toContain(`::error file=${F},line=6,col=2::invalid JSON: invalid symbol`);
-    expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1::\\(root\\) .*no identity`, 'm'));
+    expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid urn%3Atest%3Aorder::/order_id must be integer, got string`);
+    expect(r.stdout).toContain(`::notice file=${F},line=5,title=no schema::no schema registered for urn:test:nope`);
+    expect(r.stdout).toContain(`::error file=${F},line=6,col=2,title=cannot validate::invalid JSON: invalid symbol`);
+    expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1,title=invalid message::\\(envelope\\) .*no identity`, 'm'));
   });
 
   it('an unregistered URN is an ::error under --strict', async () => {
     const r = await validate(['--strict', '--format', 'github', 'messages/unregistered.json']);
     expectExit(r, 1);
-    expect(r.stdout).toContain('::error file=messages/unregistered.json::no schema registered for urn:test:unknown');
+    expect(r.stdout).toContain('::error file=messages/unregistered.json,title=no schema::no schema registered for urn:test:unknown');
   });
 });
 

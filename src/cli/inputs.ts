@@ -234,16 +234,11 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
     if (path === '-') {
       const stdin = options.stdin ?? process.stdin;
       if (options.ndjson) {
-        let any = false;
-        for await (const batch of lines(stdin, STDIN, limits)) {
-          any = true;
-          yield batch;
-        }
-        if (!any) yield [{ kind: 'error', file: STDIN, message: 'no input on stdin' }];
+        yield* lines(stdin, STDIN, limits);
       } else {
+        // Empty stdin holds no message: nothing is yielded, and the caller says there was no input.
         const doc = wholeText(await readAll(stdin, STDIN, limits), STDIN);
-        if (doc.kind === 'doc' && doc.text.trim() === '') yield [{ kind: 'error', file: STDIN, message: 'no input on stdin' }];
-        else yield [doc];
+        if (doc.kind === 'error' || doc.text.trim() !== '') yield [doc];
       }
       continue;
     }

@@ -34,7 +34,7 @@ export const MANIFEST_KEYS: readonly string[] = ['$schema', 'schemas'];
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
 /** RFC 8141 URN syntax: `urn:<NID>:<NSS>`, the NSS without spaces or control characters. */
-const URN_SYNTAX = /^urn:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:[A-Za-z0-9()+,\-.:=@;$_!*'%/~&]+$/;
+const URN_SYNTAX = /^urn:[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?:[A-Za-z0-9()+,\-.:=@;$_!*'%/~&]+$/;
 
 export function isUrnSyntax(urn: string): boolean {
   return URN_SYNTAX.test(urn);

@@ -141,13 +141,12 @@ export async function run(options: CheckOptions): Promise<number> {
     }
     out.line(`${ok ? 'OK' : 'FAILED'}: ${verdictLine}`);
   } else {
-    const place = (i: CheckIssue): string => (i.line === undefined ? '' : `:${i.line}:${i.col}`);
-    for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${place(i)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
+    for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
     for (const r of reports) {
       const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
       out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
-      for (const e of r.errors) out.line(`    ${c.red('error')}  ${clean(e.pointer || DATA_ROOT)}${place(e)}  ${clean(e.message)}`);
-      for (const w of r.warnings) out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}${place(w)}  unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`);
+      for (const e of r.errors) out.line(`    ${c.red('error')}  ${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
+      for (const w of r.warnings) out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`);
     }
     const verdict = ok ? c.green('OK') : c.red('FAILED');
     out.line(`\n${verdict}: ${verdictLine}`);

@@ -271,7 +271,9 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
   const masker = new Masker(registry, options.urn);
   const out = new Out();
   const live = input === '-';
+  let seen = 0;
   for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
+    seen++;
     if (doc.kind === 'error') {
       if (doc.line === undefined) throw new UsageError(`${doc.file}: ${doc.message}`);
       process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
@@ -315,6 +317,7 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
     else await out.maybeFlush();
   }
   await out.flush();
+  if (seen === 0) throw new UsageError(input === '-' ? 'no input on stdin' : `${input}: no message in it`);
   return run.failed ? EXIT_GATE : EXIT_OK;
 }
 

@@ -316,7 +316,8 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const n = reporter.counts;
   if (n.valid + n.invalid + n.skipped + n.error === 0) {
     await reporter.finish(false);
-    throw new UsageError(`no messages found in ${paths.map(clean).join(', ')} (looked for *.json, *.ndjson and *.jsonl files)`);
+    const what = paths.length === 1 && paths[0] === '-' ? 'no input on stdin' : `no messages found in ${paths.map((p) => clean(p)).join(', ')} (looked for *.json, *.ndjson and *.jsonl files)`;
+    throw new UsageError(what);
   }
   await reporter.finish(!failed());
   return failed() ? EXIT_GATE : EXIT_OK;
