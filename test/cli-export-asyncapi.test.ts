@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { toYaml, writeFileAtomic } from '../src/cli/commands/export-asyncapi.js';
-import { parseText } from '../src/cli/parse.js';
+import { parseText } from '../src/registry/parse.js';
 import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult } from './helpers/cli.js';
 
 // `bqschema export-asyncapi` end to end: the example registry, and test/fixtures/asyncapi/awkward

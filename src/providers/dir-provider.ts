@@ -1,4 +1,5 @@
-import { Registry, type ManifestEntry } from '../registry/index.js';
+import type { ManifestEntry } from '../registry/manifest.js';
+import { Registry } from '../registry/registry.js';
 import type { CompiledSchema, SchemaWarning } from '../validator/index.js';
 import type { ProviderOptions } from './map-provider.js';
 import type { Provider } from './provider.js';

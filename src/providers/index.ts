@@ -1,4 +1,5 @@
 export type { Provider } from './provider.js';
 export { MapProvider, type ProviderOptions } from './map-provider.js';
 export { DirProvider, type DirProviderOptions } from './dir-provider.js';
-export { RegistryError, type RegistryErrorKind, type ManifestEntry } from '../registry/index.js';
+export { RegistryError, type RegistryErrorKind } from '../registry/errors.js';
+export type { ManifestEntry } from '../registry/manifest.js';

@@ -71,12 +71,27 @@ export function expectExit(result: CliResult, code: number): void {
   expect(result.stderr).not.toMatch(/^ {4}at /m);
 }
 
-/** A one-line error on stderr, nothing else. */
-export function expectOneLineError(result: CliResult, pattern: RegExp): void {
-  expectExit(result, 2);
+/** A one-line error on stderr, nothing else; exit 2 (usage) unless another code is given. */
+export function expectOneLineError(result: CliResult, pattern: RegExp, code = 2): void {
+  expectExit(result, code);
   const lines = result.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
+}
+
+/** A message that could not be judged: exit 1, an error result on stdout, nothing on stderr. */
+export function expectErrorResult(result: CliResult, pattern: RegExp): void {
+  expectExit(result, 1);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toMatch(/! error/);
+  expect(result.stdout).toMatch(pattern);
+}
+
+/** `check` reports the problem as an error in its output and exits 1. */
+export function expectCheckError(result: CliResult, pattern: RegExp): void {
+  expectExit(result, 1);
+  expect(result.stdout).toMatch(pattern);
+  expect(result.stdout).toMatch(/^FAILED: /m);
 }
 
 const created: string[] = [];
