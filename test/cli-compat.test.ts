@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextUrn } from '../src/cli/commands/compat.js';
+import { nextUrn } from '../src/compat/index.js';
 import { compareSchemas, type Change } from '../src/compat/index.js';
 import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult } from './helpers/cli.js';
 
@@ -157,15 +157,24 @@ describe.concurrent('compat OLD NEW: formats', () => {
   });
 });
 
-describe.concurrent('compat OLD NEW: errors (exit 2, one line)', () => {
+/** A schema that cannot be compared fails the gate (exit 1) as a finding in the output, never `compatible`. */
+async function expectProblem(args: string[], pattern: RegExp): Promise<void> {
+  const r = await bq(args);
+  expectExit(r, 1);
+  expect(r.stderr).toBe('');
+  expect(r.stdout).toMatch(pattern);
+  expect(r.stdout).toMatch(/^FAILED: 0 breaking change\(s\), 1 schema problem\(s\)/m);
+}
+
+describe.concurrent('compat OLD NEW: schemas that cannot be compared (exit 1) and usage errors (exit 2)', () => {
   it('a missing file', async () => {
-    expectOneLineError(await bq(['compat', `${FIX}/nope.json`, V2]), /^bqschema: schema file not found: test\/fixtures\/compat\/nope\.json$/);
+    await expectProblem(['compat', `${FIX}/nope.json`, V2], /^error {7}schema file not found: test\/fixtures\/compat\/nope\.json$/m);
   });
   it('a malformed file, at file:line:col', async () => {
-    expectOneLineError(await bq(['compat', V1, `${FIX}/malformed.json`]), /^bqschema: test\/fixtures\/compat\/malformed\.json:5:3: invalid JSON/);
+    await expectProblem(['compat', V1, `${FIX}/malformed.json`], /^error {7}schema file is malformed: test\/fixtures\/compat\/malformed\.json:5:3: invalid JSON/m);
   });
   it('a document that is not a schema', async () => {
-    expectOneLineError(await bq(['compat', `${FIX}/array.json`, V1]), /array\.json: a schema must be an object or a boolean, got an array$/);
+    await expectProblem(['compat', `${FIX}/array.json`, V1], /array\.json: a schema must be an object or a boolean, got an array$/m);
   });
   it('OLD without NEW, nothing at all, files and --against together, an unknown mode', async () => {
     expectOneLineError(await bq(['compat', V1]), /needs the new schema file too/);
@@ -316,7 +325,7 @@ describe('compat --against: a registry with every kind of change', () => {
       [ORDERS]: 'breaking', [USERS]: 'breaking', [SHIPPING]: 'removed', [LEGACY]: 'removed',
       [PAYMENTS]: 'compatible', [REFUNDS]: 'added', [STOCK]: 'unchanged', [STATIC]: 'unchanged',
     });
-    expect(doc.summary).toEqual({ breaking: 2, compatible: 1, added: 1, removed: 2, unchanged: 2 });
+    expect(doc.summary).toEqual({ breaking: 2, compatible: 1, added: 1, removed: 2, unchanged: 2, errors: 0 });
     // Breaking entries come first.
     expect(doc.urns.slice(0, 3).map((u) => u.breaking)).toEqual([true, true, true]);
     expect(doc.urns.slice(3).some((u) => u.breaking)).toBe(false);
@@ -361,7 +370,7 @@ describe('compat --against: a registry with every kind of change', () => {
     expect(r.stdout).toMatch(new RegExp(`^✓ ${PAYMENTS} {2}compatible {2}schemas/payments-captured\\.json\\n {4}compatible {2}/properties/currency`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^\\+ ${REFUNDS} {2}added {2}schemas/refunds-issued\\.json$`, 'm'));
     expect(r.stdout).not.toContain(STOCK);
-    expect(lines(r).at(-1)).toBe(`FAILED: 3 URN(s) break against main (${commit}): 2 breaking, 1 compatible, 1 added, 2 removed, 2 unchanged (backward)`);
+    expect(lines(r).at(-1)).toBe(`FAILED: 3 URN(s) fail against main (${commit}): 2 breaking, 1 compatible, 1 added, 2 removed, 2 unchanged (backward)`);
   });
 
   it('github: changes at their keyword in the new schema file (JSON and YAML), URN removals and additions at the manifest', async () => {
@@ -378,14 +387,14 @@ describe('compat --against: a registry with every kind of change', () => {
     expect(out).toContain(`::notice file=registry.json,line=2,col=14,title=URN removed::${LEGACY}: removed (it was deprecated)`);
     expect(out).toContain(`::notice file=registry.json,line=8,col=14,title=URN added::${REFUNDS}: added`);
     expect(out.some((l) => l.includes(STOCK) || l.includes(STATIC))).toBe(false);
-    expect(out.at(-1)).toMatch(/^FAILED: 3 URN\(s\) break against main /);
+    expect(out.at(-1)).toMatch(/^FAILED: 3 URN\(s\) fail against main /);
   });
 
   it('markdown: a URN | status | changes table, breaking rows first, with the remedy', async () => {
     const r = await run('--format', 'markdown');
     expectExit(r, 1);
     const out = lines(r);
-    expect(out[0]).toBe('### bqschema compat: 3 URN(s) break against `main`');
+    expect(out[0]).toBe('### bqschema compat: 3 URN(s) fail against `main`');
     const header = out.indexOf('| URN | status | changes |');
     expect(header).toBeGreaterThan(0);
     const rows = out.slice(header + 2).filter((l) => l.startsWith('| '));
@@ -464,10 +473,10 @@ describe.concurrent('compat --against: other repositories', () => {
       { 'reg/registry.json': manifest([{ urn: 'urn:o', schema: '../shared/o.json' }]), 'shared/o.json': '{ "type": "object" }\n' },
       { 'reg/registry.json': manifest([{ urn: 'urn:o', schema: 'o.json' }]), 'reg/o.json': '{ "type": "object" }\n' },
     );
-    expectOneLineError(
-      await bq(['compat', '-r', 'reg/registry.json', '--against', 'main'], { cwd: dir }),
-      /^bqschema: schema file for urn:o at main is outside the registry directory: \.\.\/shared\/o\.json \(use --allow-outside-paths/,
-    );
+    const refused = await bq(['compat', '-r', 'reg/registry.json', '--against', 'main'], { cwd: dir });
+    expectExit(refused, 1);
+    expect(refused.stdout).toMatch(/^✗ urn:o {2}invalid/m);
+    expect(refused.stdout).toMatch(/error {7}at main \(\w+\): schema file for urn:o at main is outside the registry directory: \.\.\/shared\/o\.json \(use --allow-outside-paths/);
     const r = await bq(['compat', '-r', 'reg/registry.json', '--against', 'main', '--allow-outside-paths'], { cwd: dir });
     expectExit(r, 0);
     expect(lines(r).at(-1)).toMatch(/1 unchanged/);
@@ -481,22 +490,24 @@ describe.concurrent('compat --against: other repositories', () => {
     git(dir, 'commit', '-q', '-m', 'link');
     rmSync(join(dir, 'reg/l.json'));
     writeFileSync(join(dir, 'reg/l.json'), '{ "type": "object", "required": ["id"] }\n');
-    expectOneLineError(
-      await bq(['compat', '-r', 'reg/registry.json', '--against', 'HEAD'], { cwd: dir }),
-      /^bqschema: schema file for urn:l at HEAD is outside the registry directory: l\.json /,
-    );
+    const refused = await bq(['compat', '-r', 'reg/registry.json', '--against', 'HEAD'], { cwd: dir });
+    expectExit(refused, 1);
+    expect(refused.stdout).toMatch(/schema file for urn:l at HEAD is outside the registry directory: l\.json /);
     const r = await bq(['compat', '-r', 'reg/registry.json', '--against', 'HEAD', '--allow-outside-paths', '-f', 'json'], { cwd: dir });
     expectExit(r, 1);
     // Read through the link: the old document is shared/o.json's.
     expect((JSON.parse(r.stdout) as RegistryReport).urns[0]).toMatchObject({ urn: 'urn:l', status: 'breaking', changes: [expect.objectContaining({ rule: 'required-added' })] });
   });
 
-  it('a malformed schema at the ref is exit 2 at ref:file:line:col', async () => {
+  it('a malformed schema at the ref makes its URN invalid (exit 1), at ref:file:line:col', async () => {
     const dir = repo(
       { 'registry.json': manifest([{ urn: 'urn:m', schema: 'm.json' }]), 'm.json': '{\n  "type": "object",\n  "required": [\n}\n' },
       { 'm.json': '{ "type": "object" }\n' },
     );
-    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir }), /^bqschema: schema file for urn:m is malformed: main:m\.json:4:1: invalid JSON/);
+    const r = await bq(['compat', '--against', 'main'], { cwd: dir });
+    expectExit(r, 1);
+    expect(r.stdout).toMatch(/^✗ urn:m {2}invalid/m);
+    expect(r.stdout).toMatch(/schema file for urn:m is malformed: main:m\.json:4:1: invalid JSON/);
   });
 
   it('not a git repository: exit 2 naming the ref', async () => {
@@ -507,7 +518,7 @@ describe.concurrent('compat --against: other repositories', () => {
 
   it('--against without a registry file, or with a ref that looks like an option: exit 2', async () => {
     const dir = repo(BASE, {}, { commit: false });
-    expectOneLineError(await bq(['compat', '--against', 'main', '--registry', 'missing.json'], { cwd: dir }), /^bqschema: registry manifest not found: missing\.json$/);
-    expectOneLineError(await bq(['compat', '--against=--output=x'], { cwd: dir }), /--against: not a git ref/);
+    expectOneLineError(await bq(['compat', '--against', 'main', '--registry', 'missing.json'], { cwd: dir }), /^bqschema: registry manifest not found: missing\.json \(from --registry\)$/);
+    expectOneLineError(await bq(['compat', '--against=--output=x'], { cwd: dir }), /not a git ref: "--output=x"/);
   });
 });

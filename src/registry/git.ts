@@ -177,7 +177,7 @@ export class GitSnapshot {
    */
   static async open(dir: string, ref: string): Promise<GitSnapshot> {
     if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) {
-      throw new GitError(`--against: not a git ref: ${JSON.stringify(ref)}`);
+      throw new GitError(`not a git ref: ${JSON.stringify(ref)}`);
     }
     const top = git(dir, ['rev-parse', '--show-toplevel']);
     if (!top.ok || top.stdout === '') {
