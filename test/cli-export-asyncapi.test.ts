@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { toYaml, writeFileAtomic } from '../src/cli/commands/export-asyncapi.js';
+import { toYaml } from '../src/cli/commands/export-asyncapi.js';
+import { writeFileAtomic } from '../src/cli/write.js';
 import { parseText } from '../src/registry/parse.js';
 import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult } from './helpers/cli.js';
 
@@ -184,7 +185,7 @@ describe('export-asyncapi: failures', { timeout: 180_000 }, () => {
     expect(onlyFile(join(dir, 'taken.json'))).toEqual(['inside']);
   });
 
-  it('a schema file that cannot be loaded: exit 2, one line', async () => {
+  it('a schema file that cannot be loaded: exit 1 (a broken registry), one line; no registry: exit 2', async () => {
     const dir = tempTree({
       'registry.json': '{"schemas":[{"urn":"urn:a","schema":"a.json"},{"urn":"urn:b","schema":"b.yaml"}]}',
       'a.json': '{}',
@@ -194,7 +195,7 @@ describe('export-asyncapi: failures', { timeout: 180_000 }, () => {
       () => exportTo(join(dir, 'registry.json'), ['-o', join(dir, 'out.json')]),
       () => bq(['export-asyncapi', '--registry', join(dir, 'nothing.json')]),
     ]);
-    expectOneLineError(malformed, /^bqschema: schema file for urn:b is malformed: .*b\.yaml:\d+:\d+: invalid YAML/);
+    expectOneLineError(malformed, /^bqschema: schema file for urn:b is malformed: .*b\.yaml:\d+:\d+: invalid YAML/, 1);
     expectOneLineError(missing, /^bqschema: registry manifest not found/);
     expect(onlyFile(dir)).toEqual(['a.json', 'b.yaml', 'registry.json']);
   });

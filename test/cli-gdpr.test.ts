@@ -106,10 +106,10 @@ describe.concurrent('gdpr: inventory', () => {
     ]);
   });
 
-  it('a schema file that cannot be loaded is a one-line error (exit 2)', async () => {
+  it('a schema file that cannot be loaded is a one-line error (exit 1: a broken registry)', async () => {
     const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:x","schema":"x.json"}]}', 'x.json': '{"type": "object",\n  "properties": }' });
     const r = await bq(['gdpr', '--registry', join(dir, 'registry.json')]);
-    expectOneLineError(r, /^bqschema: schema file for urn:x is malformed: .*x\.json:2:17: invalid JSON/);
+    expectOneLineError(r, /^bqschema: schema file for urn:x is malformed: .*x\.json:2:17: invalid JSON/, 1);
     expect(r.stdout).toBe('');
   });
 });
@@ -167,7 +167,7 @@ describe.concurrent('gdpr --require', () => {
     const r = await gdpr(['--require', '--format', 'github']);
     expectExit(r, 1);
     const error = (line: number, col: number, path: string): string =>
-      `::error file=schemas/profile.yaml,line=${line},col=${col}::urn:test:profile: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
+      `::error file=schemas/profile.yaml,line=${line},col=${col},title=unmarked PII::urn:test:profile: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
     // Each YAML sub-schema starts on the line below its key, at its first keyword.
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       error(24, 11, 'billing.*.iban'),
@@ -199,10 +199,10 @@ describe.concurrent('gdpr --require', () => {
     };
     const tail = 'looks like personal data but is not marked x-gdpr-sensitive';
     expect(r.stdout.trimEnd().split('\n')).toEqual([
-      `::error file=odd.json,${at(5, '*phone*')}::urn:odd: \\*phone\\* ${tail}`,
-      `::error file=odd.json,${at(4, 'e.mail')}::urn:odd: e\\.mail ${tail}`,
-      `::error file=odd.json,${at(7, 'iban')}::urn:odd: list[].*.iban ${tail}`,
-      `::error file=odd.json,${at(6, 'ssn[0]')}::urn:odd: 😀.ssn\\[0\\] ${tail}`,
+      `::error file=odd.json,${at(5, '*phone*')},title=unmarked PII::urn:odd: \\*phone\\* ${tail}`,
+      `::error file=odd.json,${at(4, 'e.mail')},title=unmarked PII::urn:odd: e\\.mail ${tail}`,
+      `::error file=odd.json,${at(7, 'iban')},title=unmarked PII::urn:odd: list[].*.iban ${tail}`,
+      `::error file=odd.json,${at(6, 'ssn[0]')},title=unmarked PII::urn:odd: 😀.ssn\\[0\\] ${tail}`,
       'FAILED: 4 PII-named field(s) not marked x-gdpr-sensitive; 1 URN(s) checked',
     ]);
   });
