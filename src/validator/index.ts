@@ -1,6 +1,6 @@
 export { compile } from './compile.js';
 export { lintSchema } from './lint.js';
-export { jsonEqual } from './equality.js';
+export { canonicalKey, jsonEqual } from './equality.js';
 export { codePointLength, firstCodePoint } from './codepoints.js';
 export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
 export {
