@@ -3,7 +3,7 @@ import { jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapePointerToken, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
-import { reportWarnings } from './warnings.js';
+import { describeWarning, reportWarnings } from './warnings.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: every
@@ -315,6 +315,10 @@ function build<T>(root: SchemaNode, mode: Mode): T {
 /** Compiles a schema once; the result validates any number of values. */
 export function compile(schema: unknown, options: CompileOptions = {}): CompiledSchema {
   const { root, warnings: found } = parseSchema(schema);
+  if (options.strict) {
+    const first = found.find((w) => w.kind === 'malformed');
+    if (first !== undefined) throw new SchemaError(describeWarning(first).replace(/; it is not enforced$/, ''), first);
+  }
   const warnings: SchemaWarning[] = options.urn === undefined ? found : found.map((w) => ({ ...w, urn: options.urn }));
   let isValid: (d: unknown) => boolean;
   let validate: (d: unknown) => Violation[];
