@@ -25,8 +25,22 @@ function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');
 }
 
-/** A JS literal for a JSON primitive; `-0` is written as `0` (they compare equal). */
+/**
+ * The exact JS literal of a number: `Infinity` and `-Infinity` as themselves (JSON.stringify
+ * would write `null`, and `null` would then pass), `-0` as `0` (they compare equal). Negative
+ * values are parenthesised so that no neighbouring operator can fuse with the sign.
+ */
+export function numberLiteral(v: number): string {
+  if (Number.isNaN(v)) throw new SchemaError('NaN has no literal'); // parseSchema drops NaN as malformed
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '(-Infinity)';
+  const s = String(v + 0);
+  return v < 0 ? `(${s})` : s;
+}
+
+/** A JS literal for a JSON primitive (numbers through numberLiteral). */
 function literal(v: unknown): string {
+  if (typeof v === 'number') return numberLiteral(v);
   return JSON.stringify(v);
 }
 
@@ -36,7 +50,7 @@ function preview(values: unknown[]): string {
   for (const v of values) {
     let s: string;
     try {
-      s = JSON.stringify(v) ?? String(v);
+      s = typeof v === 'number' ? String(v + 0) : JSON.stringify(v) ?? String(v);
     } catch {
       s = '…';
     }
@@ -77,10 +91,11 @@ class Generator {
     switch (name) {
       case 'string':
         return `typeof ${d}==="string"`;
+      // NaN and ±Infinity are not JSON numbers (CLARIFICATIONS 13); both tests also reject non-numbers.
       case 'number':
-        return `typeof ${d}==="number"`;
+        return `Number.isFinite(${d})`;
       case 'integer':
-        return `(typeof ${d}==="number"&&Number.isInteger(${d}))`;
+        return `Number.isInteger(${d})`;
       case 'boolean':
         return `typeof ${d}==="boolean"`;
       case 'null':
@@ -152,8 +167,9 @@ class Generator {
       const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
       // With a single type, passing the type test fixes which block applies, so it runs unguarded.
       const single = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
-      // `integer` is narrower than the number guard: a failed integer may still be a number.
-      const exact = types.length === 1 && types[0] !== 'integer';
+      // `integer` and `number` are narrower than the number guard: a value that failed them may
+      // still be a JS number (a fraction, ±Infinity) that the number keywords apply to.
+      const exact = types.length === 1 && types[0] !== 'integer' && types[0] !== 'number';
       const allowed = (t: string): boolean => node.types!.includes(t) || (t === 'number' && node.types!.includes('integer'));
       if (this.mode === 'valid') {
         // A failed type has returned: only the listed types' blocks can apply.

@@ -226,7 +226,8 @@ export function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   const t = typeof v;
-  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  // A non-finite number is named as itself (`Infinity`, `NaN`): it is not a JSON number.
+  if (t === 'number') return Number.isInteger(v) ? 'integer' : Number.isFinite(v) ? 'number' : String(v);
   return t;
 }
 
