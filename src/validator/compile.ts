@@ -1,5 +1,5 @@
 import { codePointLength } from './codepoints.js';
-import { jsonEqual } from './equality.js';
+import { canonicalKey, jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapePointerToken, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
@@ -70,7 +70,8 @@ class Generator {
   readonly functions: string[] = [];
   private seq = 0;
 
-  constructor(private readonly mode: Mode) {}
+  /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
+  constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
 
   private id(prefix: string): string {
     return prefix + String(this.seq++);
@@ -271,7 +272,13 @@ class Generator {
     const tests: string[] = [];
     if (prims.length > ENUM_INLINE_MAX) tests.push(`${this.constant(new Set(prims))}.has(${d})`);
     else for (const p of prims) tests.push(`${d}===${literal(p)}`);
-    if (objs.length > 0) {
+    if (objs.length > ENUM_INLINE_MAX) {
+      // A hash lookup, so a large enum of objects costs one key per value, not a scan (issue 10).
+      let set = this.keySets.get(values);
+      if (set === undefined) this.keySets.set(values, (set = new Set(objs.map(canonicalKey))));
+      const keys = this.constant(set);
+      tests.push(`(typeof ${d}==="object"&&${d}!==null&&${keys}.has(K(${d})))`);
+    } else if (objs.length > 0) {
       const list = this.constant(objs);
       tests.push(`(typeof ${d}==="object"&&${d}!==null&&${list}.some((x)=>E(${d},x)))`);
     }
@@ -306,6 +313,7 @@ type Helpers = {
   G: typeof Object.getPrototypeOf;
   O: object;
   E: typeof jsonEqual;
+  K: typeof canonicalKey;
   L: typeof codePointLength;
   P: typeof escapePointerToken;
   t: typeof jsonType;
@@ -313,17 +321,17 @@ type Helpers = {
 
 const helpers: Helpers = {
   h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, L: codePointLength, P: escapePointerToken, t: jsonType,
+  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapePointerToken, t: jsonType,
 };
 
-function build<T>(root: SchemaNode, mode: Mode): T {
-  const gen = new Generator(mode);
+function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>): T {
+  const gen = new Generator(mode, keySets);
   const body = gen.node(root, 'd', '""', '', 0);
   const main =
     mode === 'valid'
       ? `return function isValid(d){${body}return true;};`
       : `return function validate(d){const e=[];${body}return e;};`;
-  const source = `"use strict";const {h,G,O,E,L,P,t}=H;${gen.functions.join('')}${main}`;
+  const source = `"use strict";const {h,G,O,E,K,L,P,t}=H;${gen.functions.join('')}${main}`;
   // eslint-disable-next-line no-new-func -- source built only from JSON.stringify'd schema values (see top).
   return new Function('H', 'c', source)(helpers, gen.consts) as T;
 }
@@ -339,8 +347,9 @@ export function compile(schema: unknown, options: CompileOptions = {}): Compiled
   let isValid: (d: unknown) => boolean;
   let validate: (d: unknown) => Violation[];
   try {
-    isValid = build(root, 'valid');
-    validate = build(root, 'all');
+    const keySets = new Map<unknown[], Set<string>>();
+    isValid = build(root, 'valid', keySets);
+    validate = build(root, 'all', keySets);
   } catch (err) {
     if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compile');
     throw err;

@@ -63,7 +63,33 @@ function scalarKey(v: unknown): string {
  * nested 100,000 levels deep cannot overflow the stack.
  */
 export function canonicalKey(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return scalarKey(value);
+  return keyOf(value, 0);
+}
+
+/** Recursion is the fast way for the shallow values that are the norm; deep ones go iterative. */
+const RECURSION_LIMIT = 200;
+
+function keyOf(v: unknown, depth: number): string {
+  if (typeof v !== 'object' || v === null) return scalarKey(v);
+  if (depth >= RECURSION_LIMIT) return deepKey(v);
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += keyOf(v[i], depth + 1);
+    return out + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out += k.length + ':' + k + keyOf(o[k], depth + 1);
+  }
+  return out + '}';
+}
+
+/** The same key as keyOf, with an explicit stack. */
+function deepKey(value: object): string {
   let out = '';
   const frames: Frame[] = [];
   let v: unknown = value;
