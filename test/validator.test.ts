@@ -445,8 +445,8 @@ describe('lintSchema (CLARIFICATIONS 8)', () => {
     const s = c(schema);
     expect(s.isValid(data)).toBe(true);
     expect(s.validate(data)).toEqual([]);
-    // Malformed is not unsupported: it is the self-check's error, not a warning.
-    expect(s.warnings).toEqual([]);
+    // Malformed is reported through the warning channel, marked apart from unsupported.
+    expect(s.warnings).toEqual([{ kind: 'malformed', pointer, keyword, message: lintSchema(schema)[0]!.message }]);
   });
 
   it('a malformed keyword leaves the well-formed ones in force', () => {
@@ -471,9 +471,9 @@ describe('lintSchema (CLARIFICATIONS 8)', () => {
     for (const root of [null, 3, 'x', []]) expect(lintSchema(root)).toEqual([{ pointer: '', keyword: '', message: expect.any(String) }]);
   });
 
-  it('a non-finite bound is ignored, as if absent, and is not lint', () => {
-    for (const schema of [{ minLength: Infinity }, { maxLength: NaN }, { maxLength: -Infinity }, { minimum: Infinity }, { minimum: NaN }]) {
-      expect(lintSchema(schema)).toEqual([]);
+  it('a non-finite length bound and a NaN minimum are ignored, as if absent, and reported as malformed', () => {
+    for (const schema of [{ minLength: Infinity }, { maxLength: NaN }, { maxLength: -Infinity }, { minimum: NaN }]) {
+      expect(lintSchema(schema)).toEqual([{ pointer: '', keyword: Object.keys(schema)[0], message: expect.any(String) }]);
       const s = c(schema);
       for (const v of ['', 'abc', 5, -1e308]) {
         expect(s.isValid(v), `${JSON.stringify(schema)} on ${v}`).toBe(true);
@@ -491,10 +491,10 @@ describe('warnings channel', () => {
       { urn: 'urn:babel:orders:created', onWarning: (w, m) => got.push([w, m]) },
     );
     const expected = [
-      { pointer: '', keyword: 'pattern', urn: 'urn:babel:orders:created' },
-      { pointer: '/properties/a', keyword: 'format', urn: 'urn:babel:orders:created' },
-      { pointer: '/properties/b', keyword: 'maximum', urn: 'urn:babel:orders:created' },
-      { pointer: '', keyword: 'items', urn: 'urn:babel:orders:created' },
+      { kind: 'unsupported', pointer: '', keyword: 'pattern', urn: 'urn:babel:orders:created' },
+      { kind: 'unsupported', pointer: '/properties/a', keyword: 'format', urn: 'urn:babel:orders:created' },
+      { kind: 'unsupported', pointer: '/properties/b', keyword: 'maximum', urn: 'urn:babel:orders:created' },
+      { kind: 'unsupported', pointer: '', keyword: 'items', urn: 'urn:babel:orders:created' },
     ];
     expect(got.map(([w]) => w)).toEqual(expected);
     expect(s.warnings).toEqual(expected);
@@ -507,7 +507,7 @@ describe('warnings channel', () => {
   it('without a URN the warnings carry none', () => {
     const got: SchemaWarning[] = [];
     compile({ maxItems: 1 }, { onWarning: (w) => got.push(w) });
-    expect(got).toEqual([{ pointer: '', keyword: 'maxItems' }]);
+    expect(got).toEqual([{ kind: 'unsupported', pointer: '', keyword: 'maxItems' }]);
   });
 
   describe('without onWarning', () => {

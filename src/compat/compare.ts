@@ -1,5 +1,5 @@
 import {
-  hasOwn,
+  canonicalKey, hasOwn,
   ANNOTATION_KEYWORDS, SUPPORTED_KEYWORDS, SchemaError, compile, isSchemaObject, joinPointer, jsonEqual,
   parsePointer, parseSchema, type SchemaNode,
 } from '../validator/index.js';
@@ -92,24 +92,43 @@ class Side {
   }
 }
 
-/** A set of JSON values under the validator's equality (`1` and `1.0` are one value). */
+/**
+ * A set of JSON values under the validator's equality (`1` and `1.0` are one value). Objects and
+ * arrays are held by canonical key, so membership is a hash lookup: a request with two 100k-entry
+ * enums must not compare them pairwise (issue 10).
+ */
 class ValueSet {
   readonly values: unknown[] = [];
   private readonly primitives = new Set<unknown>();
-  private readonly objects: unknown[] = [];
+  private readonly objects = new Set<string>();
+  /** The canonical key of each object in `values`, by position (kept so `missingFrom` hashes nothing twice). */
+  private readonly keys: Array<string | undefined> = [];
 
   constructor(values: readonly unknown[]) {
     for (const v of values) {
-      if (this.has(v)) continue;
+      let key: string | undefined;
+      if (typeof v === 'object' && v !== null) {
+        key = canonicalKey(v);
+        if (this.objects.has(key)) continue;
+        this.objects.add(key);
+      } else {
+        if (this.primitives.has(v)) continue;
+        this.primitives.add(v);
+      }
       this.values.push(v);
-      if (typeof v === 'object' && v !== null) this.objects.push(v);
-      else this.primitives.add(v);
+      this.keys.push(key);
     }
   }
 
-  has(v: unknown): boolean {
-    if (typeof v === 'object' && v !== null) return this.objects.some((o) => jsonEqual(o, v));
-    return this.primitives.has(v);
+  /** The values of this set that `other` lacks, in order. */
+  missingFrom(other: ValueSet): unknown[] {
+    const out: unknown[] = [];
+    for (let i = 0; i < this.values.length; i++) {
+      const key = this.keys[i];
+      const v = this.values[i];
+      if (key === undefined ? !other.primitives.has(v) : !other.objects.has(key)) out.push(v);
+    }
+    return out;
   }
 }
 
@@ -282,12 +301,10 @@ class Comparison {
     } else if (t.enum !== undefined && s.enum !== undefined) {
       const sv = new ValueSet(s.enum);
       const tv = new ValueSet(t.enum);
-      for (const v of sv.values) {
-        if (!tv.has(v)) this.emit(PAIRS.enumValue, true, live && this.src.admits(s, v), enumPath, undefined, undefined, v);
+      for (const v of sv.missingFrom(tv)) {
+        this.emit(PAIRS.enumValue, true, live && this.src.admits(s, v), enumPath, undefined, undefined, v);
       }
-      for (const v of tv.values) {
-        if (!sv.has(v)) this.emit(PAIRS.enumValue, false, false, enumPath, undefined, undefined, v);
-      }
+      for (const v of tv.missingFrom(sv)) this.emit(PAIRS.enumValue, false, false, enumPath, undefined, undefined, v);
     }
 
     const constPath = joinPointer(path, 'const');

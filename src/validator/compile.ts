@@ -1,9 +1,9 @@
 import { codePointLength } from './codepoints.js';
-import { jsonEqual } from './equality.js';
+import { canonicalKey, jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapePointerToken, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
-import { reportWarnings } from './warnings.js';
+import { describeWarning, reportWarnings } from './warnings.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: every
@@ -25,8 +25,22 @@ function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');
 }
 
-/** A JS literal for a JSON primitive; `-0` is written as `0` (they compare equal). */
+/**
+ * The exact JS literal of a number: `Infinity` and `-Infinity` as themselves (JSON.stringify
+ * would write `null`, and `null` would then pass), `-0` as `0` (they compare equal). Negative
+ * values are parenthesised so that no neighbouring operator can fuse with the sign.
+ */
+export function numberLiteral(v: number): string {
+  if (Number.isNaN(v)) throw new SchemaError('NaN has no literal'); // parseSchema drops NaN as malformed
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '(-Infinity)';
+  const s = String(v + 0);
+  return v < 0 ? `(${s})` : s;
+}
+
+/** A JS literal for a JSON primitive (numbers through numberLiteral). */
 function literal(v: unknown): string {
+  if (typeof v === 'number') return numberLiteral(v);
   return JSON.stringify(v);
 }
 
@@ -36,7 +50,7 @@ function preview(values: unknown[]): string {
   for (const v of values) {
     let s: string;
     try {
-      s = JSON.stringify(v) ?? String(v);
+      s = typeof v === 'number' ? String(v + 0) : JSON.stringify(v) ?? String(v);
     } catch {
       s = '…';
     }
@@ -56,7 +70,8 @@ class Generator {
   readonly functions: string[] = [];
   private seq = 0;
 
-  constructor(private readonly mode: Mode) {}
+  /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
+  constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
 
   private id(prefix: string): string {
     return prefix + String(this.seq++);
@@ -77,10 +92,11 @@ class Generator {
     switch (name) {
       case 'string':
         return `typeof ${d}==="string"`;
+      // NaN and ±Infinity are not JSON numbers (CLARIFICATIONS 13); both tests also reject non-numbers.
       case 'number':
-        return `typeof ${d}==="number"`;
+        return `Number.isFinite(${d})`;
       case 'integer':
-        return `(typeof ${d}==="number"&&Number.isInteger(${d}))`;
+        return `Number.isInteger(${d})`;
       case 'boolean':
         return `typeof ${d}==="boolean"`;
       case 'null':
@@ -152,8 +168,9 @@ class Generator {
       const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
       // With a single type, passing the type test fixes which block applies, so it runs unguarded.
       const single = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
-      // `integer` is narrower than the number guard: a failed integer may still be a number.
-      const exact = types.length === 1 && types[0] !== 'integer';
+      // `integer` and `number` are narrower than the number guard: a value that failed them may
+      // still be a JS number (a fraction, ±Infinity) that the number keywords apply to.
+      const exact = types.length === 1 && types[0] !== 'integer' && types[0] !== 'number';
       const allowed = (t: string): boolean => node.types!.includes(t) || (t === 'number' && node.types!.includes('integer'));
       if (this.mode === 'valid') {
         // A failed type has returned: only the listed types' blocks can apply.
@@ -255,7 +272,13 @@ class Generator {
     const tests: string[] = [];
     if (prims.length > ENUM_INLINE_MAX) tests.push(`${this.constant(new Set(prims))}.has(${d})`);
     else for (const p of prims) tests.push(`${d}===${literal(p)}`);
-    if (objs.length > 0) {
+    if (objs.length > ENUM_INLINE_MAX) {
+      // A hash lookup, so a large enum of objects costs one key per value, not a scan (issue 10).
+      let set = this.keySets.get(values);
+      if (set === undefined) this.keySets.set(values, (set = new Set(objs.map(canonicalKey))));
+      const keys = this.constant(set);
+      tests.push(`(typeof ${d}==="object"&&${d}!==null&&${keys}.has(K(${d})))`);
+    } else if (objs.length > 0) {
       const list = this.constant(objs);
       tests.push(`(typeof ${d}==="object"&&${d}!==null&&${list}.some((x)=>E(${d},x)))`);
     }
@@ -290,6 +313,7 @@ type Helpers = {
   G: typeof Object.getPrototypeOf;
   O: object;
   E: typeof jsonEqual;
+  K: typeof canonicalKey;
   L: typeof codePointLength;
   P: typeof escapePointerToken;
   t: typeof jsonType;
@@ -297,17 +321,17 @@ type Helpers = {
 
 const helpers: Helpers = {
   h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, L: codePointLength, P: escapePointerToken, t: jsonType,
+  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapePointerToken, t: jsonType,
 };
 
-function build<T>(root: SchemaNode, mode: Mode): T {
-  const gen = new Generator(mode);
+function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>): T {
+  const gen = new Generator(mode, keySets);
   const body = gen.node(root, 'd', '""', '', 0);
   const main =
     mode === 'valid'
       ? `return function isValid(d){${body}return true;};`
       : `return function validate(d){const e=[];${body}return e;};`;
-  const source = `"use strict";const {h,G,O,E,L,P,t}=H;${gen.functions.join('')}${main}`;
+  const source = `"use strict";const {h,G,O,E,K,L,P,t}=H;${gen.functions.join('')}${main}`;
   // eslint-disable-next-line no-new-func -- source built only from JSON.stringify'd schema values (see top).
   return new Function('H', 'c', source)(helpers, gen.consts) as T;
 }
@@ -315,12 +339,17 @@ function build<T>(root: SchemaNode, mode: Mode): T {
 /** Compiles a schema once; the result validates any number of values. */
 export function compile(schema: unknown, options: CompileOptions = {}): CompiledSchema {
   const { root, warnings: found } = parseSchema(schema);
+  if (options.strict) {
+    const first = found.find((w) => w.kind === 'malformed');
+    if (first !== undefined) throw new SchemaError(describeWarning(first).replace(/; it is not enforced$/, ''), first);
+  }
   const warnings: SchemaWarning[] = options.urn === undefined ? found : found.map((w) => ({ ...w, urn: options.urn }));
   let isValid: (d: unknown) => boolean;
   let validate: (d: unknown) => Violation[];
   try {
-    isValid = build(root, 'valid');
-    validate = build(root, 'all');
+    const keySets = new Map<unknown[], Set<string>>();
+    isValid = build(root, 'valid', keySets);
+    validate = build(root, 'all', keySets);
   } catch (err) {
     if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compile');
     throw err;

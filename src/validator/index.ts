@@ -1,6 +1,6 @@
 export { compile } from './compile.js';
 export { lintSchema } from './lint.js';
-export { jsonEqual } from './equality.js';
+export { canonicalKey, jsonEqual } from './equality.js';
 export { codePointLength, firstCodePoint } from './codepoints.js';
 export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
 export {
@@ -8,5 +8,5 @@ export {
   lengthBound, minimumBound, isSchemaObject, jsonType, describe, hasOwn, parseSchema,
 } from './keywords.js';
 export type { SchemaNode } from './keywords.js';
-export { warningMessage, WARNING_CODE } from './warnings.js';
+export { describeWarning, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
 export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';

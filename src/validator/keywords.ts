@@ -32,9 +32,12 @@ export function lengthBound(v: unknown): number | undefined {
   return Math.trunc(v) + 0; // + 0 folds -0 into 0
 }
 
-/** A `minimum` as applied: any finite number; anything else is ignored. */
+/**
+ * A `minimum` as applied: any number but NaN, `±Infinity` included (CLARIFICATIONS 13: compared
+ * literally, so `Infinity` admits no finite number); anything else is ignored.
+ */
 export function minimumBound(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  return typeof v === 'number' && !Number.isNaN(v) ? v + 0 : undefined;
 }
 
 /** The parsed form of one schema (or sub-schema): only the constraints that take effect. */
@@ -64,17 +67,30 @@ export interface ParseResult {
 
 export class SchemaError extends Error {
   override name = 'SchemaError';
+  /** Where the problem is, when it is one keyword (strict mode's malformed keyword). */
+  readonly pointer: string | undefined;
+  readonly keyword: string | undefined;
+
+  constructor(message: string, where?: { pointer: string; keyword: string }) {
+    super(message);
+    this.pointer = where?.pointer;
+    this.keyword = where?.keyword;
+  }
 }
 
-/** Walks a schema once: builds its node tree, collects unsupported-keyword warnings and lint. */
+/**
+ * Walks a schema once: builds its node tree and collects its warnings, unsupported and malformed
+ * (schema order); `lint` is the malformed ones in LintIssue form.
+ */
 export function parseSchema(schema: unknown): ParseResult {
   if (typeof schema !== 'boolean' && !isSchemaObject(schema)) {
     throw new SchemaError(`a schema must be an object or a boolean, got ${describe(schema)}`);
   }
   const warnings: SchemaWarning[] = [];
-  const lint: LintIssue[] = [];
   try {
-    const root = parseNode(schema, '', warnings, lint);
+    const root = parseNode(schema, '', warnings);
+    const lint: LintIssue[] = [];
+    for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
     return { root, warnings, lint };
   } catch (err) {
     if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compile');
@@ -82,13 +98,32 @@ export function parseSchema(schema: unknown): ParseResult {
   }
 }
 
-function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[], lint: LintIssue[]): SchemaNode {
+/** True when a NaN is anywhere in `value` (iterative: values nested deep do not overflow). */
+function containsNaN(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (Number.isNaN(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return false;
+}
+
+const NAN_MESSAGE = 'contains NaN, which is not a JSON number';
+
+function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]): SchemaNode {
   // Null-prototype nodes: a polluted Object.prototype (say `minimum`) must not read as a constraint.
   const node: SchemaNode = Object.assign(Object.create(null) as SchemaNode, { pointer });
   if (schema === true || schema === false) return Object.assign(node, { always: schema });
   const s = schema as Record<string, unknown>;
+  // Malformed: no effect on the verdict, but reported (CLARIFICATIONS 8).
   const bad = (keyword: string, message: string): void => {
-    lint.push({ pointer, keyword, message });
+    warnings.push({ kind: 'malformed', pointer, keyword, message });
   };
   for (const key of Object.keys(s)) {
     const value = s[key];
@@ -121,48 +156,49 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[], 
               bad(key, `property ${JSON.stringify(name)} must be a schema (object or boolean), got ${describe(sub)}`);
               continue;
             }
-            node.properties.push([name, parseNode(sub, p, warnings, lint)]);
+            node.properties.push([name, parseNode(sub, p, warnings)]);
           }
         }
         break;
       case 'additionalProperties':
         if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
-        } else node.additional = parseNode(value, joinPointer(pointer, key), warnings, lint);
+        } else node.additional = parseNode(value, joinPointer(pointer, key), warnings);
         break;
       case 'items':
         if (Array.isArray(value)) {
           // The tuple form is outside the subset (CLARIFICATIONS 4): warned, never enforced.
-          warnings.push({ pointer, keyword: key });
+          warnings.push({ kind: 'unsupported', pointer, keyword: key });
+          if (containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
-        } else node.items = parseNode(value, joinPointer(pointer, key), warnings, lint);
+        } else node.items = parseNode(value, joinPointer(pointer, key), warnings);
         break;
       case 'enum':
         if (!Array.isArray(value)) bad(key, `must be an array, got ${describe(value)}`);
+        else if (containsNaN(value)) bad(key, NAN_MESSAGE);
         else node.enum = value;
         break;
       case 'const':
-        node.hasConst = true;
-        node.constValue = value;
+        if (containsNaN(value)) bad(key, NAN_MESSAGE);
+        else {
+          node.hasConst = true;
+          node.constValue = value;
+        }
         break;
       case 'minLength':
       case 'maxLength':
-        if (typeof value !== 'number') bad(key, `must be a number, got ${describe(value)}`);
-        else {
-          const bound = lengthBound(value);
-          if (bound !== undefined) node[key] = bound;
-        }
+        // A non-finite length bound is ignored (the contract), and reported (CLARIFICATIONS 8).
+        if (typeof value !== 'number' || !Number.isFinite(value)) bad(key, `must be a finite number, got ${describe(value)}`);
+        else node[key] = lengthBound(value);
         break;
       case 'minimum':
-        if (typeof value !== 'number') bad(key, `must be a number, got ${describe(value)}`);
-        else {
-          const bound = minimumBound(value);
-          if (bound !== undefined) node.minimum = bound;
-        }
+        if (typeof value !== 'number' || Number.isNaN(value)) bad(key, `must be a number, got ${describe(value)}`);
+        else node.minimum = minimumBound(value);
         break;
       default:
-        if (!ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')) warnings.push({ pointer, keyword: key });
+        if (!ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')) warnings.push({ kind: 'unsupported', pointer, keyword: key });
+        if (containsNaN(value)) bad(key, NAN_MESSAGE);
     }
   }
   if (
@@ -190,7 +226,8 @@ export function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   const t = typeof v;
-  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  // A non-finite number is named as itself (`Infinity`, `NaN`): it is not a JSON number.
+  if (t === 'number') return Number.isInteger(v) ? 'integer' : Number.isFinite(v) ? 'number' : String(v);
   return t;
 }
 

@@ -8,11 +8,18 @@ export interface Violation {
   message: string;
 }
 
-/** An unsupported keyword found when a schema is compiled: it is not enforced. */
+/**
+ * A keyword found when a schema is compiled that is not enforced: `unsupported` (outside the ten
+ * the contract enforces) or `malformed` (one of the ten with a value of the wrong shape, or a NaN
+ * anywhere; CLARIFICATIONS 8). Neither changes a verdict.
+ */
 export interface SchemaWarning {
+  kind: 'unsupported' | 'malformed';
   /** JSON Pointer of the schema object that carries the keyword (`""` for the root). */
   pointer: string;
   keyword: string;
+  /** What is wrong with a malformed keyword's value, e.g. `must be an array of strings, got …`. */
+  message?: string;
   urn?: string;
 }
 
@@ -24,8 +31,10 @@ export interface LintIssue {
 }
 
 export interface CompileOptions {
-  /** Receives each unsupported-keyword warning. Without it, warnings go to process.emitWarning. */
+  /** Receives each warning (both kinds). Without it, warnings go to process.emitWarning. */
   onWarning?: (warning: SchemaWarning, message: string) => void;
+  /** Throw a SchemaError for the first malformed keyword instead of warning (unsupported ones still only warn). */
+  strict?: boolean;
   /** The URN the schema is registered for; named in warnings. */
   urn?: string;
 }
@@ -34,7 +43,7 @@ export interface CompiledSchema {
   /** The schema as given (not copied). */
   readonly schema: unknown;
   readonly urn: string | undefined;
-  /** Unsupported keywords, one per occurrence, in schema order. */
+  /** Unsupported and malformed keywords, one per occurrence, in schema order. */
   readonly warnings: readonly SchemaWarning[];
   /** Every violation, in a stable order; `[]` when the data is valid. */
   validate(data: unknown): Violation[];

@@ -1,18 +1,28 @@
 import type { CompileOptions, SchemaWarning } from './types.js';
 
 export const WARNING_CODE = 'BABELQUEUE_UNSUPPORTED_SCHEMA_KEYWORD';
+export const MALFORMED_WARNING_CODE = 'BABELQUEUE_MALFORMED_SCHEMA_KEYWORD';
 
 /** The human text of a warning; it names the URN when there is one. */
 export function warningMessage(w: SchemaWarning): string {
-  const where = w.pointer === '' ? 'the schema root' : w.pointer;
   const whose = w.urn === undefined ? '' : `schema for ${w.urn}: `;
-  return `${whose}unsupported keyword "${w.keyword}" at ${where} is not enforced`;
+  return whose + describeWarning(w);
+}
+
+/** A warning's text without the URN: `malformed keyword "required" at /properties/x: must be …`. */
+export function describeWarning(w: Pick<SchemaWarning, 'kind' | 'pointer' | 'keyword' | 'message'>): string {
+  const where = w.pointer === '' ? 'the schema root' : w.pointer;
+  if (w.kind === 'malformed') return `malformed keyword "${w.keyword}" at ${where}: ${w.message ?? 'wrong shape'}; it is not enforced`;
+  return `unsupported keyword "${w.keyword}" at ${where} is not enforced`;
 }
 
 // process.emitWarning is told each distinct message once per process, as the contract's Node row says.
 const emitted = new Set<string>();
 
-/** Sends warnings to `onWarning`, else to process.emitWarning (code BABELQUEUE_UNSUPPORTED_SCHEMA_KEYWORD). */
+/**
+ * Sends warnings to `onWarning`, else to process.emitWarning (code WARNING_CODE for unsupported,
+ * MALFORMED_WARNING_CODE for malformed keywords).
+ */
 export function reportWarnings(warnings: readonly SchemaWarning[], options: Pick<CompileOptions, 'onWarning'>): void {
   for (const w of warnings) {
     const message = warningMessage(w);
@@ -20,7 +30,7 @@ export function reportWarnings(warnings: readonly SchemaWarning[], options: Pick
       options.onWarning(w, message);
     } else if (!emitted.has(message)) {
       emitted.add(message);
-      process.emitWarning(message, { code: WARNING_CODE });
+      process.emitWarning(message, { code: w.kind === 'malformed' ? MALFORMED_WARNING_CODE : WARNING_CODE });
     }
   }
 }
