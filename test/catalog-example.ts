@@ -61,3 +61,37 @@ export function exampleEntries(): CatalogEntry[] {
     examples: messages.get(e.urn) ?? [],
   }));
 }
+
+/** Strings that would run script, break out of an element or confuse a reader if not escaped. */
+export const HOSTILE = [
+  '<script>window.__pwned=1</script>',
+  '"><img src=x onerror="window.__pwned=2">',
+  "'><svg onload=window.__pwned=3>",
+  '</style><script>window.__pwned=4</script>',
+  '</script><script>window.__pwned=5</script>',
+  '<!--',
+  'line\u2028sep\u2029para',
+  'back\\slash "quote" \'apos\' */ ${x}',
+  'ctl\u0000\u0001\u007f\u0085end',
+  'lone\uD800surrogate',
+  '__proto__',
+];
+
+/** A registry whose every name, value and message is one of HOSTILE. */
+export function hostileEntries(): CatalogEntry[] {
+  const properties: Record<string, unknown> = {};
+  HOSTILE.forEach((h, i) => {
+    properties[h] = { type: 'string', description: h, title: h, enum: [h], default: h, examples: [h], 'x-gdpr-sensitive': h, [h]: h };
+    if (i === 0) (properties[h] as Record<string, unknown>).minLength = h; // malformed, message quotes it
+  });
+  return HOSTILE.map((h, i) => ({
+    urn: i === 0 ? h : `urn:${h}`,
+    owner: h,
+    status: h,
+    description: h,
+    file: h,
+    schema: JSON.parse(JSON.stringify({ title: h, description: h, type: 'object', required: HOSTILE, properties, examples: [{ [h]: h }] })),
+    examples: [{ job: h, data: { [h]: h } }, h],
+  }));
+}
+

@@ -93,28 +93,31 @@ function notices(p: Prepared): SafeHtml {
   return join(parts);
 }
 
-function verdictOf(p: Prepared, data: unknown): SafeHtml {
-  if (p.validate === undefined) return html``;
+/** The badge and, when invalid, the violations of one example, validated as the validator would. */
+function verdictOf(p: Prepared, data: unknown): { badge: SafeHtml; list: SafeHtml } {
+  if (p.validate === undefined) return { badge: html``, list: html`` };
   const violations = p.validate(data);
-  if (violations.length === 0) return html` <span class="badge valid">valid</span>`;
+  if (violations.length === 0) return { badge: html` <span class="badge valid">valid</span>`, list: html`` };
   const shown = violations.slice(0, MAX_VIOLATIONS);
   const more = violations.length - shown.length;
-  return html` <span class="badge invalid">invalid</span><ul class="violations">${shown.map(
+  const list = html`<ul class="violations">${shown.map(
     (v) => html`<li><code>${v.instancePath || '(root)'}</code> ${v.message}</li>`,
   )}${more > 0 ? html`<li>${plural(more, 'more violation')}</li>` : ''}</ul>`;
+  return { badge: html` <span class="badge invalid">invalid</span>`, list };
+}
+
+function example(label: SafeHtml, value: unknown, verdict: { badge: SafeHtml; list: SafeHtml } | undefined): SafeHtml {
+  return html`<div class="example"><p>${label}${verdict?.badge}</p>${verdict?.list}<pre>${prettyJson(value)}</pre></div>`;
 }
 
 function examples(p: Prepared): SafeHtml {
   const out: SafeHtml[] = [];
   const schema = p.entry.schema;
   const fromSchema = isSchemaObject(schema) && hasOwn(schema, 'examples') && Array.isArray(schema.examples) ? schema.examples : [];
-  fromSchema.forEach((ex, i) => {
-    out.push(html`<div class="example"><p>From the schema (<code>examples[${i}]</code>)${verdictOf(p, ex)}</p><pre>${prettyJson(ex)}</pre></div>`);
-  });
+  fromSchema.forEach((ex, i) => out.push(example(html`From the schema (<code>examples[${i}]</code>)`, ex, verdictOf(p, ex))));
   (p.entry.examples ?? []).forEach((msg, i) => {
     const isEnvelope = isSchemaObject(msg) && hasOwn(msg, 'data');
-    const verdict = isEnvelope ? verdictOf(p, msg.data) : html``;
-    out.push(html`<div class="example"><p>Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}${verdict}</p><pre>${prettyJson(msg)}</pre></div>`);
+    out.push(example(html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`, msg, isEnvelope ? verdictOf(p, msg.data) : undefined));
   });
   return out.length === 0 ? html`<p class="empty">No examples.</p>` : join(out);
 }

@@ -64,11 +64,11 @@ export function join(parts: readonly HtmlValue[], separator: HtmlValue = ''): Sa
 }
 
 /**
- * JSON for a `<script type="application/json">` block: `<` `>` `&` and U+2028/2029 as `\uXXXX`,
+ * JSON for a `<script type="application/json">` block: `<` `>` `&`, DEL, C1 controls and U+2028/2029 as `\uXXXX`,
  * so neither `</script>` nor `<!--` can end or change the block, and the text still parses as JSON.
  */
 export function jsonScript(value: unknown): SafeHtml {
-  const text = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = JSON.stringify(value).replace(/[<>&\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return new SafeHtml(text);
 }
 
