@@ -22,8 +22,8 @@ a{color:var(--accent)}
 .masthead h1{margin:0;font-size:1.35rem;overflow-wrap:anywhere}
 .masthead p{margin:2px 0 0;color:var(--dim)}
 .layout{display:grid;grid-template-columns:minmax(250px,330px) minmax(0,1fr)}
-.side{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:14px;border-right:1px solid var(--line)}
-main{padding:14px 20px;min-width:0}
+.side{position:sticky;top:0;align-self:start;max-height:100vh;overflow:auto;padding:14px}
+main{padding:14px 20px;min-width:0;border-left:1px solid var(--line)}
 .filters{display:grid;gap:8px;margin-bottom:10px}
 .filters label{display:grid;gap:2px;font-size:.82rem;color:var(--dim)}
 .filters input,.filters select{font:inherit;font-size:.95rem;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:6px;padding:5px 8px;width:100%}
@@ -31,7 +31,8 @@ main{padding:14px 20px;min-width:0}
 kbd{font:inherit;font-size:.8em;border:1px solid var(--line);border-radius:4px;padding:0 4px}
 .urns{list-style:none;margin:0;padding:0}
 .urns a{display:block;padding:6px 8px;border-radius:6px;color:inherit;text-decoration:none}
-.urns a:hover{background:var(--code)}
+.urns a:hover,.urns a[aria-current]{background:var(--code)}
+.urns a[aria-current] .urn{font-weight:600}
 .urns .urn{display:block;overflow-wrap:anywhere;color:var(--accent)}
 .urns .meta{display:block;font-size:.8rem;color:var(--dim);overflow-wrap:anywhere}
 a:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
@@ -46,7 +47,7 @@ a:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{o
 .facts div{min-width:0}
 .facts dt{font-size:.75rem;color:var(--dim)}
 .facts dd{margin:0;overflow-wrap:anywhere}
-.badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:.75rem;line-height:1.6;white-space:nowrap;background:var(--mute-bg);color:var(--mute-fg)}
+.badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:.75rem;line-height:1.6;overflow-wrap:anywhere;background:var(--mute-bg);color:var(--mute-fg)}
 .badge.pii{background:var(--pii-bg);color:var(--pii-fg);font-weight:600}
 .badge.req{background:var(--req-bg);color:var(--req-fg)}
 .badge.noenf,.badge.st-deprecated,.badge.v-breaking{background:var(--warn-bg);color:var(--warn-fg)}
@@ -72,10 +73,11 @@ a:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{o
 .notes li{overflow-wrap:anywhere}
 .more{color:var(--dim);font-style:italic}
 .pii-list{margin:0;padding-left:18px}
-.example{margin:0 0 10px}
+.examples{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,340px),1fr));gap:10px}
+.example{min-width:0}
 .example p{margin:0 0 4px;font-size:.88rem}
 .violations{margin:4px 0 0;padding-left:18px;font-size:.85rem;color:var(--bad-fg)}
-pre{margin:0;overflow:auto;max-height:22em;background:var(--code);padding:8px 10px;border-radius:6px;font-size:.82rem;line-height:1.4}
+pre{margin:0;overflow:auto;max-height:18em;background:var(--code);padding:8px 10px;border-radius:6px;font-size:.82rem;line-height:1.4}
 table{border-collapse:collapse;width:100%;font-size:.88rem}
 th,td{text-align:left;vertical-align:top;padding:4px 8px 4px 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 th{font-weight:600;color:var(--dim);font-size:.78rem}
@@ -86,8 +88,8 @@ details pre{margin-top:6px}
 .empty{color:var(--dim)}
 footer{padding:10px 20px 24px;color:var(--dim);font-size:.8rem}
 [hidden]{display:none!important}
-@media (max-width:760px){.layout{grid-template-columns:minmax(0,1fr)}.side{position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}
-main{padding:10px}.masthead{padding:12px}.event{padding:12px}.urns{max-height:40vh;overflow:auto}table,thead,tbody,tr,td{display:block}thead{display:none}td{border:0;padding:0}tr{border-bottom:1px solid var(--line);padding:4px 0}}
+@media (max-width:760px){.layout{grid-template-columns:minmax(0,1fr)}.side{position:static;max-height:none;border-bottom:1px solid var(--line)}
+main{padding:10px;border-left:0}.masthead{padding:12px}.event{padding:12px}.urns{max-height:40vh;overflow:auto}table,thead,tbody,tr,td{display:block}thead{display:none}td{border:0;padding:0}tr{border-bottom:1px solid var(--line);padding:4px 0}}
 `;
 
 export const SCRIPT = `
@@ -125,10 +127,14 @@ export const SCRIPT = `
     return out;
   }
   function reveal() {
-    // A deep link to an event the filters hide: clear the filters rather than show nothing.
     var id;
     try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     var target = id === '' ? null : document.getElementById(id);
+    for (var i = 0; i < sections.length; i++) {
+      if (sections[i] === target) links[i].setAttribute('aria-current', 'location');
+      else links[i].removeAttribute('aria-current');
+    }
+    // A deep link to an event the filters hide: clear the filters rather than show nothing.
     if (target !== null && target.hidden) {
       search.value = ''; owner.value = ''; status.value = ''; pii.value = '';
       apply();

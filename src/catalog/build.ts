@@ -119,7 +119,7 @@ function examples(p: Prepared): SafeHtml {
     const isEnvelope = isSchemaObject(msg) && hasOwn(msg, 'data');
     out.push(example(html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`, msg, isEnvelope ? verdictOf(p, msg.data) : undefined));
   });
-  return out.length === 0 ? html`<p class="empty">No examples.</p>` : join(out);
+  return out.length === 0 ? html`<p class="empty">No examples.</p>` : html`<div class="examples">${out}</div>`;
 }
 
 function history(entries: readonly HistoryEntry[]): SafeHtml {

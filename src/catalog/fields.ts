@@ -75,7 +75,8 @@ function typeText(node: SchemaNode): string | undefined {
   return node.enum !== undefined || node.hasConst ? undefined : 'any type';
 }
 
-function annotations(raw: Record<string, unknown> | undefined): SafeHtml {
+/** Title, description, default and examples of a node; the root's examples have a section of their own. */
+function annotations(raw: Record<string, unknown> | undefined, isRoot: boolean): SafeHtml {
   if (raw === undefined) return html``;
   const str = (k: string): string | undefined => (hasOwn(raw, k) && typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
   const title = str('title');
@@ -84,7 +85,7 @@ function annotations(raw: Record<string, unknown> | undefined): SafeHtml {
   if (title !== undefined) parts.push(html`<strong>${title}</strong>`);
   if (description !== undefined) parts.push(html`<span>${description}</span>`);
   if (hasOwn(raw, 'default')) parts.push(html`<span class="dim">default ${formatValue(raw.default)}</span>`);
-  const ex = hasOwn(raw, 'examples') ? raw.examples : undefined;
+  const ex = !isRoot && hasOwn(raw, 'examples') ? raw.examples : undefined;
   if (Array.isArray(ex) && ex.length > 0) parts.push(html`<span class="dim">e.g. ${ex.slice(0, 3).map((v) => formatValue(v)).join(', ')}</span>`);
   return parts.length === 0 ? html`` : html`<p class="fdesc">${join(parts, ' ')}</p>`;
 }
@@ -140,7 +141,7 @@ export function fieldsView(schema: unknown): FieldsView {
     }
     out.push(
       html`<li class="field"><div class="row">${item.label} ${join(badges, ' ')}</div>`,
-      annotations(raw),
+      annotations(raw, depth === 0),
       words.length > 0 ? html`<p class="rules">${words.join(' · ')}</p>` : html``,
       notes.length > 0 ? html`<ul class="notes">${notes}</ul>` : html``,
     );
