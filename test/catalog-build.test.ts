@@ -106,14 +106,34 @@ describe('fields', () => {
     for (let i = 0; i < 100_000; i++) tooDeep = { properties: { a: tooDeep } };
     const t = text(one(tooDeep));
     expect(t).toContain('This schema cannot be read: the schema is nested too deeply to compile');
-    expect(t).toContain('cannot be shown: circular or nested too deeply'); // the schema source
+    expect(t).toContain('(too large to show: more than 50000 values)'); // the schema source
 
     const loop: Record<string, unknown> = { type: 'object', properties: {} };
     (loop.properties as Record<string, unknown>).self = loop;
     const started = Date.now();
     const l = text(one(loop, { examples: [{ data: loop }] }));
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(l).toContain('This schema cannot be read');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(l).toContain('This schema cannot be read: the schema contains itself (circular).');
+    expect(l).toContain('Example message 1 (its data) (cannot be shown: circular)');
+
+    // Shared sub-schemas (YAML aliases) expand to 2^40 nodes: refused up front, not walked.
+    let shared: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) shared = { type: 'object', properties: { a: shared, b: shared } };
+    const began = Date.now();
+    const b = text(one(shared, { examples: [{ data: shared }] }));
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(b).toContain('This schema cannot be read: the schema has more than 200000 sub-schemas once its shared parts are expanded.');
+    expect(b).toContain('(too large to show: more than 50000 values)');
+    // Sharing alone is fine: a small shared definition is drawn at each place.
+    const address = { type: 'string', 'x-gdpr-sensitive': 'address' };
+    expect(text(one({ type: 'object', properties: { home: address, work: address } }))).toContain('home string PII · address work string PII · address');
+  });
+
+  it('marks a deprecated URN, and builds an empty registry', () => {
+    const page = one(true, { status: 'deprecated', owner: 'orders' });
+    expect(page).toContain('<span class="badge st-deprecated">deprecated</span>');
+    expect(text(page)).toContain('Deprecated: do not start producing or consuming this event; ask orders what replaces it.');
+    expect(text(build([]))).toContain('0 events · 0 owners · 0 with personal data');
   });
 
   it('caps the number of fields drawn', () => {

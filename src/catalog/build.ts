@@ -76,6 +76,10 @@ function piiSummary(view: FieldsView | undefined): SafeHtml {
 
 function notices(p: Prepared): SafeHtml {
   const parts: SafeHtml[] = [];
+  if (p.entry.status === 'deprecated') {
+    const ask = p.entry.owner !== undefined ? html`ask ${p.entry.owner}` : 'ask its owner';
+    parts.push(html`<div class="notice warn"><strong>Deprecated:</strong> do not start producing or consuming this event; ${ask} what replaces it.</div>`);
+  }
   if (p.problem !== undefined) {
     parts.push(html`<div class="notice bad"><strong>This schema cannot be read:</strong> ${p.problem}. Its fields are not shown.</div>`);
   }
@@ -154,7 +158,8 @@ ${hist !== undefined ? html`<h3>Compat history</h3>${history(hist)}` : ''}
 
 function navItem(p: Prepared): SafeHtml {
   const { entry, id, view } = p;
-  const meta = [entry.owner ?? 'no owner', entry.status ?? 'no status'].join(' · ');
+  const status = entry.status === 'deprecated' ? html`<span class="badge st-deprecated">deprecated</span>` : entry.status ?? 'no status';
+  const meta = html`${entry.owner ?? 'no owner'} · ${status}`;
   const pii = view !== undefined && view.pii.length > 0 ? html` <span class="badge pii">PII</span>` : '';
   return html`<li data-bq-item><a href="${fragment(id)}"><span class="urn">${entry.urn}</span><span class="meta">${meta}${pii}</span></a></li>`;
 }

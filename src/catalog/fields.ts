@@ -1,12 +1,24 @@
 import { additionalPath, itemsPath, propertyPath, sensitiveCategory } from '../gdpr/paths.js';
-import { hasOwn, isSchemaObject, parseSchema, type LintIssue, type SchemaNode } from '../validator/index.js';
+import { hasOwn, isSchemaObject, parseSchema, SchemaError, type LintIssue, type SchemaNode } from '../validator/index.js';
 import { html, join, type SafeHtml } from './html.js';
-import { formatValue } from './values.js';
+import { expandedSize, formatValue } from './values.js';
 
 /** Deeper levels are summarised, not drawn: a page of 500 nested lists helps nobody. */
 export const MAX_DEPTH = 24;
 /** Fields drawn per URN; the rest is in the schema source. */
 export const MAX_FIELDS = 1500;
+/** Sub-schemas the validator's parser would visit, shared ones counted at each place: beyond this, nothing is drawn. */
+export const MAX_SCHEMA_NODES = 200_000;
+
+/** The sub-schemas parseSchema descends into (the tuple form of items is not one). */
+function subSchemas(node: object): unknown[] {
+  if (!isSchemaObject(node)) return [];
+  const out: unknown[] = [];
+  const props = hasOwn(node, 'properties') ? node.properties : undefined;
+  if (isSchemaObject(props)) for (const k of Object.keys(props)) out.push(props[k]);
+  for (const k of ['items', 'additionalProperties']) if (hasOwn(node, k) && isSchemaObject(node[k])) out.push(node[k]);
+  return out;
+}
 
 export interface PiiField {
   /** The field in the gdpr path syntax (`addresses[].city`), `""` for the payload itself. */
@@ -98,6 +110,11 @@ function annotations(raw: Record<string, unknown> | undefined, isRoot: boolean):
  * schema it cannot read (not an object or boolean, nested too deeply, circular).
  */
 export function fieldsView(schema: unknown): FieldsView {
+  // Checked first: a schema that contains itself (a YAML alias) or that shared parts blow up would
+  // otherwise cost the parser a stack overflow or exponential time.
+  const size = expandedSize(schema, subSchemas, MAX_SCHEMA_NODES);
+  if (size === 'circular') throw new SchemaError('the schema contains itself (circular)');
+  if (size > MAX_SCHEMA_NODES) throw new SchemaError(`the schema has more than ${MAX_SCHEMA_NODES} sub-schemas once its shared parts are expanded`);
   const { root, warnings, lint } = parseSchema(schema);
   const unsupportedAt = new Map<string, string[]>();
   for (const w of warnings) unsupportedAt.set(w.pointer, [...(unsupportedAt.get(w.pointer) ?? []), w.keyword]);
