@@ -227,6 +227,9 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     }
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     await page.screenshot({ path: join(ARTIFACTS, 'catalog-hostile.png'), fullPage: false });
+    // Long names without spaces wrap rather than widen a phone's page.
+    await page.setViewportSize({ width: 360, height: 780 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await close(o);
   });
 });

@@ -15,7 +15,7 @@ export const STYLE = `
 --pii-bg:#4d1f22;--pii-fg:#ffc0c0;--req-bg:#1d3152;--req-fg:#b9d2ff;--warn-bg:#47390f;--warn-fg:#ffdf8a;--bad-bg:#4f1f1c;--bad-fg:#ffb8b0;
 --ok-bg:#17402a;--ok-fg:#a6e8bd;--mute-bg:#2b3036;--mute-fg:#c3c9d1}}
 *{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif}
+body{margin:0;overflow-wrap:anywhere;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif}
 code,pre,.urn{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",monospace;font-size:.88em}
 a{color:var(--accent)}
 .masthead{padding:14px 20px;border-bottom:1px solid var(--line);background:var(--card)}
