@@ -101,6 +101,12 @@ describe('fields', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 60; i++) deep = { type: 'object', properties: { [`p${i}`]: deep } };
     expect(text(one(deep))).toContain('1 field nested deeper than 24 levels: see the schema source');
+    // Personal data below the drawing cap is still listed, and still counts for the PII filter.
+    let marked: Record<string, unknown> = { type: 'string', 'x-gdpr-sensitive': 'email' };
+    for (let i = 0; i < 60; i++) marked = { type: 'object', properties: { p: marked } };
+    const m = one(marked);
+    expect(text(m)).toContain(`${Array(60).fill('p').join('.')} PII · email`);
+    expect(m).toContain('"p":true');
 
     let tooDeep: Record<string, unknown> = {};
     for (let i = 0; i < 100_000; i++) tooDeep = { properties: { a: tooDeep } };

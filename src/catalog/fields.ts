@@ -1,3 +1,4 @@
+import { sensitivePaths } from '../gdpr/inventory.js';
 import { additionalPath, itemsPath, propertyPath, sensitiveCategory } from '../gdpr/paths.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type LintIssue, type SchemaNode } from '../validator/index.js';
 import { html, join, type SafeHtml } from './html.js';
@@ -29,6 +30,7 @@ export interface PiiField {
 
 export interface FieldsView {
   tree: SafeHtml;
+  /** Every marked field, drawn or not, as `bqschema gdpr` lists them (sorted by path). */
   pii: PiiField[];
   /** Every property name drawn, for the search index. */
   names: string[];
@@ -122,7 +124,6 @@ export function fieldsView(schema: unknown): FieldsView {
   for (const l of lint) malformedAt.set(l.pointer, [...(malformedAt.get(l.pointer) ?? []), l]);
 
   const out: SafeHtml[] = [];
-  const pii: PiiField[] = [];
   const names: string[] = [];
   let drawn = 0;
   let cut = 0;
@@ -141,7 +142,6 @@ export function fieldsView(schema: unknown): FieldsView {
     const { node, depth, path } = item;
     const raw = isSchemaObject(item.raw) ? item.raw : undefined;
     const category = sensitiveCategory(raw);
-    if (category !== undefined) pii.push({ path, category });
     const type = typeText(node);
     const badges: SafeHtml[] = type === undefined ? [] : [html`<span class="type">${type}</span>`];
     if (item.required && depth > 0) badges.push(html`<span class="badge req">required</span>`);
@@ -193,7 +193,7 @@ export function fieldsView(schema: unknown): FieldsView {
   if (cut > 0) out.push(html`<li class="more">${plural(cut, 'more field')} not drawn: see the schema source</li>`);
   return {
     tree: join([html`<ul class="tree rootlist">`, ...out, html`</ul>`]),
-    pii,
+    pii: sensitivePaths(schema),
     names,
     unsupported: warnings.map((w) => ({ pointer: w.pointer, keyword: w.keyword })),
     malformed: lint,
