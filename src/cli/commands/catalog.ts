@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildCatalog, catalogHandler, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
@@ -11,7 +11,7 @@ export { catalogHandler };
 /** What the catalog needs from a registry; the registry layer provides it. */
 export interface CatalogRegistry {
   entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
-  /** The parsed schema of a URN; throws (a CliError, ideally) when it cannot be read. */
+  /** The parsed schema of a URN; throws (a UsageError, ideally) when it cannot be read. */
   document(urn: string): unknown;
   /** The schema file of a URN, as it should be shown. */
   file(urn: string): string;
@@ -36,8 +36,8 @@ function entriesOf(registry: CatalogRegistry): { entries: CatalogEntry[]; histor
     try {
       schema = registry.document(e.urn);
     } catch (err) {
-      if (err instanceof CliError) throw err;
-      throw new CliError(`${e.urn}: ${(err as Error).message}`, EXIT_USAGE);
+      if (err instanceof UsageError) throw err;
+      throw new UsageError(`${e.urn}: ${(err as Error).message}`);
     }
     const entry: CatalogEntry = { urn: e.urn, schema, file: registry.file(e.urn) };
     if (e.owner !== undefined) entry.owner = e.owner;
@@ -63,11 +63,11 @@ export function writeCatalogFile(target: string, text: string): void {
     const st = lstatSync(target);
     if (!st.isFile()) {
       const what = st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
-      throw new CliError(`cannot write ${target}: it is ${what}; nothing was written`, EXIT_USAGE);
+      throw new UsageError(`cannot write ${target}: it is ${what}; nothing was written`, EXIT_USAGE);
     }
     mode = st.mode & 0o7777;
   } catch (err) {
-    if (err instanceof CliError) throw err;
+    if (err instanceof UsageError) throw err;
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(target, err);
   }
   const temp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -102,7 +102,7 @@ export function writeCatalogFile(target: string, text: string): void {
   }
 }
 
-function writeError(target: string, err: unknown): CliError {
+function writeError(target: string, err: unknown): UsageError {
   const e = err as NodeJS.ErrnoException;
   let why: string;
   if (e.code === 'ENOENT') why = `the directory ${dirname(target)} does not exist`;
@@ -110,7 +110,7 @@ function writeError(target: string, err: unknown): CliError {
   else if (e.code === 'EACCES' || e.code === 'EPERM') why = 'permission denied';
   else if (e.code === 'ENOTDIR') why = 'a part of the path is not a directory';
   else why = e.message;
-  return new CliError(`cannot write ${target}: ${why}; nothing was written`, EXIT_USAGE);
+  return new UsageError(`cannot write ${target}: ${why}; nothing was written`, EXIT_USAGE);
 }
 
 export async function run(options: CatalogOptions): Promise<number> {
