@@ -1,4 +1,4 @@
-import { DirProvider, loadSchemaFile, RegistryError, type CompiledSchema, type Manifest, type ManifestEntry, type SchemaWarning } from '../index.js';
+import { DirProvider, loadSchemaFile, RegistryError, type CompiledSchema, type Manifest, type ManifestEntry, type SchemaWarning } from '../internal.js';
 import { CliError } from './errors.js';
 import { parseByExtension } from './parse.js';
 

@@ -1,4 +1,4 @@
-export type { Provider } from './provider.js';
+export type { AsyncProvider, Provider, SchemaAnswer } from './provider.js';
 export { MapProvider, type ProviderOptions } from './map-provider.js';
 export { DirProvider, type DirProviderOptions } from './dir-provider.js';
 export {

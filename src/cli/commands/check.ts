@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path';
 import {
   compile, isSchemaObject, joinPointer, lintSchema, loadSchemaFile, readManifest, readRegistryText, RegistryError, warningMessage,
   type Manifest, type SchemaWarning,
-} from '../../index.js';
+} from '../../internal.js';
 import { CliError, EXIT_GATE, EXIT_OK } from '../errors.js';
 import { githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { parseByExtension, ParseFailure } from '../parse.js';

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { compareSchemas, type Change, type CompatMode } from '../../compat/index.js';
-import { isSchemaObject, jsonEqual, readManifest, readRegistryText, RegistryError, SchemaError, schemaPath, type Manifest, type ManifestEntry } from '../../index.js';
+import { isSchemaObject, jsonEqual, readManifest, readRegistryText, RegistryError, SchemaError, schemaPath, type Manifest, type ManifestEntry } from '../../internal.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { GitSnapshot } from '../git.js';
 import { githubCommand, makeChalk, Out } from '../output.js';

@@ -3,7 +3,7 @@ import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlin
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import YAML from 'yaml';
 import { buildAsyncApi, catalogKeys, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
-import { escapePointerToken, joinPointer, schemaPath, type Manifest } from '../../index.js';
+import { escapePointerToken, joinPointer, schemaPath, type Manifest } from '../../internal.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { Out } from '../output.js';
 import { asCliError, CliRegistry, type RegistryOptions } from '../registry.js';

@@ -4,7 +4,7 @@ import { parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser'
 import {
   audit, DEFAULT_PII_PATTERN, mask, parsePiiPattern, schemaPointer, sensitivePaths, type UnmarkedField,
 } from '../../gdpr/index.js';
-import { EnvelopeError, isSchemaObject, readEnvelope, schemaPath, type ManifestEntry } from '../../index.js';
+import { EnvelopeError, isSchemaObject, readEnvelope, schemaPath, type ManifestEntry } from '../../internal.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { documents } from '../inputs.js';
 import { githubCommand, makeChalk, Out, type Format } from '../output.js';

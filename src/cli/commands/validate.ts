@@ -1,4 +1,4 @@
-import { readEnvelope, EnvelopeError, type Violation } from '../../index.js';
+import { readEnvelope, EnvelopeError, type Violation } from '../../internal.js';
 import { CliError, EXIT_GATE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { documents, type Doc } from '../inputs.js';
 import { makeChalk, githubCommand, Out, type Format } from '../output.js';
