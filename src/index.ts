@@ -5,8 +5,8 @@ export {
   type CompiledSchema, type CompileOptions, type LintIssue, type SchemaWarning, type Violation,
 } from './validator/index.js';
 export {
-  MapProvider, DirProvider, RegistryError, readManifest, loadManifest,
-  type Provider, type AsyncProvider, type SchemaAnswer, type ProviderOptions, type DirProviderOptions,
+  MapProvider, DirProvider, HttpProvider, RegistryError, readManifest, loadManifest,
+  type Provider, type AsyncProvider, type SchemaAnswer, type ProviderOptions, type DirProviderOptions, type HttpProviderOptions,
   type Manifest, type ManifestEntry, type ManifestProblem, type ParseText, type RegistryErrorKind,
 } from './providers/index.js';
 export {
