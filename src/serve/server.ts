@@ -129,7 +129,7 @@ function versionEntry(snapshot: Snapshot, name: string, rawVersion: string): Sub
 }
 
 function idEntry(snapshot: Snapshot, raw: string): SubjectEntry {
-  const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId[Number(raw) - 1] : undefined;
+  const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId.get(Number(raw)) : undefined;
   if (entry === undefined) throw new ApiError('schemaNotFound', `Schema ${raw} not found`);
   return entry;
 }
