@@ -5,6 +5,8 @@ import { ImplementationError, type Implementation, type ImplementationInfo } fro
 export interface LineImplementationOptions {
   /** The longest one answer may take, in ms (default 10000). After a timeout the implementation is stopped. */
   timeoutMs?: number;
+  /** The longest the answer to `hello` may take: start-up included (default 30000, and never less than timeoutMs). */
+  startTimeoutMs?: number;
   cwd?: string;
 }
 
@@ -16,6 +18,7 @@ const STDERR_TAIL = 2000;
  */
 export function spawnImplementation(command: string, options: LineImplementationOptions = {}): Implementation {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const startTimeoutMs = Math.max(options.startTimeoutMs ?? 30_000, timeoutMs);
   const child: ChildProcess = spawn(command, { shell: true, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let gone: string | undefined;
@@ -66,7 +69,7 @@ export function spawnImplementation(command: string, options: LineImplementation
     p.resolve(answer as Record<string, unknown>);
   });
 
-  function request(op: string, fields: Record<string, string>): Promise<Record<string, unknown>> {
+  function request(op: string, fields: Record<string, string>, ms = timeoutMs): Promise<Record<string, unknown>> {
     if (gone !== undefined) return Promise.reject(new ImplementationError(gone));
     const id = nextId++;
     // Field values are JSON texts, spliced as written: the implementation parses one ordinary JSON line.
@@ -75,10 +78,10 @@ export function spawnImplementation(command: string, options: LineImplementation
     line += '}\n';
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        const reason = `no answer to request ${id} (${op}) within ${timeoutMs} ms: the implementation was stopped`;
+        const reason = `no answer to request ${id} (${op}) within ${ms} ms: the implementation was stopped`;
         stop(reason);
         child.kill('SIGKILL');
-      }, timeoutMs);
+      }, ms);
       pending = { id, resolve, reject, timer };
       child.stdin!.write(line);
     });
@@ -88,7 +91,7 @@ export function spawnImplementation(command: string, options: LineImplementation
     async hello(): Promise<ImplementationInfo> {
       let answer: Record<string, unknown>;
       try {
-        answer = await request('hello', {});
+        answer = await request('hello', {}, startTimeoutMs);
       } catch (err) {
         throw new ImplementationError(`${(err as Error).message} (before answering hello)`);
       }
@@ -98,7 +101,7 @@ export function spawnImplementation(command: string, options: LineImplementation
       }
       return { sdk: answer.sdk, version: answer.version, bindings: bindings as string[] };
     },
-    request,
+    request: (op, fields) => request(op, fields),
     async close(): Promise<void> {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
