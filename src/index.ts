@@ -1,4 +1,16 @@
-// The library entry: validator, providers and the runtime guard. It loads no CLI dependency.
-export * from './validator/index.js';
-export * from './providers/index.js';
-export * from './guard/index.js';
+// The library entry: only the names docs/library.md documents (test/guard-api-surface.test.ts locks
+// the list). It loads no CLI dependency. The CLI and other layers import src/internal.ts instead.
+export {
+  compile, lintSchema, SchemaError, warningMessage, WARNING_CODE, jsonEqual, codePointLength, lengthBound, minimumBound,
+  type CompiledSchema, type CompileOptions, type LintIssue, type SchemaWarning, type Violation,
+} from './validator/index.js';
+export {
+  MapProvider, DirProvider, HttpProvider, RegistryError,
+  type Provider, type AsyncProvider, type SchemaAnswer, type ProviderOptions, type DirProviderOptions, type HttpProviderOptions,
+  type ManifestEntry, type RegistryErrorKind,
+} from './providers/index.js';
+export {
+  check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap, readEnvelope,
+  InvalidPayloadError, EnvelopeError, IDENTITY_WARNING_CODE,
+  type Envelope, type ReadEnvelope, type EnvelopeProblem, type GuardOptions,
+} from './guard/index.js';

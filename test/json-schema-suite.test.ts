@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compile, joinPointer } from '../src/index.js';
+import { compile, joinPointer } from '../src/validator/index.js';
 
 /*
  * The official JSON-Schema-Test-Suite (draft-07 files of the ten keywords, vendored). A group is in

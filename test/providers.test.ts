@@ -38,9 +38,9 @@ describe('MapProvider', () => {
       { onWarning: (_w, message) => seen.push(message) },
     );
     expect(p.warnings).toEqual([
-      { pointer: '', keyword: 'pattern', urn: 'urn:a' },
-      { pointer: '/properties/b', keyword: 'format', urn: 'urn:a' },
-      { pointer: '', keyword: 'maximum', urn: 'urn:b' },
+      { kind: 'unsupported', pointer: '', keyword: 'pattern', urn: 'urn:a' },
+      { kind: 'unsupported', pointer: '/properties/b', keyword: 'format', urn: 'urn:a' },
+      { kind: 'unsupported', pointer: '', keyword: 'maximum', urn: 'urn:b' },
     ]);
     expect(seen).toHaveLength(3);
     expect(seen[0]).toContain('urn:a');
@@ -174,7 +174,7 @@ describe('DirProvider', () => {
     const p = new DirProvider(join(dir, 'registry.json'), { onWarning: (w) => seen.push(w) });
     expect(p.warnings).toEqual([]);
     p.schemaFor('urn:w');
-    expect(p.warnings).toEqual([{ pointer: '', keyword: 'pattern', urn: 'urn:w' }]);
+    expect(p.warnings).toEqual([{ kind: 'unsupported', pointer: '', keyword: 'pattern', urn: 'urn:w' }]);
     expect(seen).toEqual(p.warnings);
   });
 });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { MapProvider } from '../src/index.js';
-import { buildSnapshot, createServer, type LoadedSubject, type RegistryServer, type Snapshot } from '../src/serve/index.js';
+import { buildSnapshot, createServer, schemaId, type LoadedSubject, type RegistryServer, type Snapshot } from '../src/serve/index.js';
 import { BIN, call, CONTENT_TYPE, manifest, registryDir, serve, stop, writeFiles, type Reply, type Served } from './serve-helpers.js';
 
 const ORDERS = {
@@ -102,14 +102,14 @@ describe('reads', () => {
     expectError(await get('/subjects/urn%3Ababel%3Anope/versions'), 404, 40401);
   });
 
-  it('serves each schema as JSON text under version 1, latest and -1, with ids in URN order', async () => {
-    for (const [i, s] of SUBJECTS.entries()) {
+  it('serves each schema as JSON text under version 1, latest and -1, with ids derived from each URN', async () => {
+    for (const s of SUBJECTS) {
       if (s === BROKEN) continue;
       for (const v of ['1', 'latest', '-1']) {
         const r = await get(`/subjects/${enc(s)}/versions/${v}`);
         expect(r.status).toBe(200);
         expect(Object.keys(r.body).sort()).toEqual(['id', 'schema', 'schemaType', 'subject', 'version']);
-        expect(r.body).toMatchObject({ subject: s, version: 1, id: i + 1, schemaType: 'JSON' });
+        expect(r.body).toMatchObject({ subject: s, version: 1, id: schemaId(s), schemaType: 'JSON' });
         expect(JSON.parse(r.body.schema)).toEqual(DOCS[s]);
       }
       const raw = await get(`/subjects/${enc(s)}/versions/latest/schema`);
@@ -154,23 +154,24 @@ describe('reads', () => {
   });
 
   it('serves schemas by id, and the subject behind each id', async () => {
-    for (const [i, s] of SUBJECTS.entries()) {
-      const versions = await get(`/schemas/ids/${i + 1}/versions`);
+    for (const s of SUBJECTS) {
+      const id = schemaId(s);
+      const versions = await get(`/schemas/ids/${id}/versions`);
       expect(versions.body).toEqual([{ subject: s, version: 1 }]);
-      expect((await get(`/schemas/ids/${i + 1}/subjects`)).body).toEqual([s]);
+      expect((await get(`/schemas/ids/${id}/subjects`)).body).toEqual([s]);
       if (s === BROKEN) continue;
-      const r = await get(`/schemas/ids/${i + 1}`);
+      const r = await get(`/schemas/ids/${id}`);
       expect(r.body).toEqual({ schemaType: 'JSON', schema: JSON.stringify(DOCS[s]) });
-      expect((await get(`/schemas/ids/${i + 1}/schema`)).body).toEqual(DOCS[s]);
+      expect((await get(`/schemas/ids/${id}/schema`)).body).toEqual(DOCS[s]);
     }
-    for (const id of ['0', '7', '-1', 'abc', '1e0', '1.0', '99999999999']) expectError(await get(`/schemas/ids/${id}`), 404, 40403);
+    for (const id of ['0', '1', '7', '-1', 'abc', '1e0', '1.0', '99999999999', '2147483648']) expectError(await get(`/schemas/ids/${id}`), 404, 40403);
   });
 
   it('answers a schema file that failed to load with 50001, and says so on stderr at start', async () => {
     const r = await get(`/subjects/${enc(BROKEN)}/versions/latest`);
     expectError(r, 500, 50001);
     expect(r.body.message).toContain('broken.json');
-    expectError(await get('/schemas/ids/6'), 500, 50001);
+    expectError(await get(`/schemas/ids/${schemaId(BROKEN)}`), 500, 50001);
     expectError(await post(`/subjects/${enc(BROKEN)}`, { schema: '{}' }), 500, 50001);
     expect(main.stderr()).toMatch(/warning: urn:babel:zz:broken is answered with error 50001: .*broken\.json/);
   });
@@ -204,9 +205,9 @@ describe('POST /subjects/{subject}: look a schema up', () => {
     const reordered = `{ "additionalProperties": false, "properties": {"note": {"type":"string"}, "order_id": {"minimum": 1.0, "type": "integer"}}, "required": ["order_id"], "type": "object" }`;
     const r = await post(`/subjects/${created}`, { schema: reordered, schemaType: 'JSON' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ subject: 'urn:babel:orders:created', version: 1, id: 4, schemaType: 'JSON', schema: JSON.stringify(ORDERS) });
+    expect(r.body).toEqual({ subject: 'urn:babel:orders:created', version: 1, id: schemaId('urn:babel:orders:created'), schemaType: 'JSON', schema: JSON.stringify(ORDERS) });
     // schemaType may be left out: the registry holds JSON schemas only.
-    expect((await post(`/subjects/${created}`, { schema: JSON.stringify(ORDERS) })).body.id).toBe(4);
+    expect((await post(`/subjects/${created}`, { schema: JSON.stringify(ORDERS) })).body.id).toBe(schemaId('urn:babel:orders:created'));
   });
 
   it('answers 40403 for a schema that differs, 40401 for an unknown subject', async () => {
@@ -438,7 +439,7 @@ describe('the process', () => {
       await s.waitFor(/reloaded \(2 subjects\)/, mark);
       expect(await subjects()).toEqual(['urn:t:one', 'urn:t:two']);
       expect(JSON.parse((await latest('urn:t:one')).body.schema)).toEqual({ type: 'integer' });
-      expect((await latest('urn:t:two')).body).toMatchObject({ id: 2, schema: '{"type":"boolean"}' });
+      expect((await latest('urn:t:two')).body).toMatchObject({ id: schemaId('urn:t:two'), schema: '{"type":"boolean"}' });
 
       writeFiles(dir, { 'registry.json': '{ "schemas": [' });
       mark = s.stderr().length;
@@ -485,7 +486,7 @@ describe('the process', () => {
       let text = '';
       for await (const c of res) text += c;
       expect(res.statusCode).toBe(200);
-      expect(JSON.parse(text)).toMatchObject({ subject: 'urn:babel:Zeta', id: 1 });
+      expect(JSON.parse(text)).toMatchObject({ subject: 'urn:babel:Zeta', id: schemaId('urn:babel:Zeta') });
       expect(await s.exited).toBe(0);
     } finally {
       await stop(s);
@@ -556,7 +557,7 @@ describe('the server core, in process', () => {
     expect(api.snapshot.subjects).toEqual(['urn:x', 'urn:y']);
   });
 
-  it('keeps a subject whose schema fails to load, so ids do not shift', () => {
+  it('keeps a subject whose schema fails to load, marked broken', () => {
     const source = {
       urns: () => ['urn:c', 'urn:a', 'urn:b'],
       schemaFor: (urn: string) => {
@@ -566,7 +567,7 @@ describe('the server core, in process', () => {
     };
     const snapshot = buildSnapshot(source);
     expect(snapshot.subjects).toEqual(['urn:a', 'urn:b', 'urn:c']);
-    expect(snapshot.byId.map((e) => [e.id, e.name, e.ok])).toEqual([[1, 'urn:a', false], [2, 'urn:b', true], [3, 'urn:c', true]]);
+    expect([...snapshot.byId.values()].map((e) => [e.id, e.name, e.ok])).toEqual(['urn:a', 'urn:b', 'urn:c'].map((u) => [schemaId(u), u, u !== 'urn:a']));
     expect(snapshot.broken.map((b) => b.error)).toEqual(['cannot read a.json']);
   });
 

@@ -2,7 +2,10 @@ import { hasOwn, isSchemaObject } from '../validator/index.js';
 
 export type EnvelopeProblem = 'not an object' | 'no identity' | 'data is not an object' | 'unknown schema_version';
 
-/** An envelope the contract cannot read: no identity, non-object `data`, unknown schema_version. */
+/**
+ * An envelope the contract cannot read: no identity, non-object `data`, unknown schema_version.
+ * Its message describes types and shapes only: it never quotes a value from the message.
+ */
 export class EnvelopeError extends Error {
   override name = 'EnvelopeError';
   readonly code = 'BQ_INVALID_ENVELOPE';
@@ -18,29 +21,54 @@ export class EnvelopeError extends Error {
   }
 }
 
-export interface Envelope {
+/**
+ * A BabelQueue message as it travels on the wire, generic over its `data`. What `wrap` and
+ * `validateEnvelope` accept; `readEnvelope` checks an untyped value against the same rules.
+ */
+export interface Envelope<D extends object = Record<string, unknown>> {
+  /** The URN that names the message's schema. */
+  job?: string;
+  /** Inbound alias of `job`, read when `job` is not usable. */
+  urn?: string;
+  data: D;
+  meta?: { schema_version?: 1; [key: string]: unknown };
+  attempts?: number;
+  [key: string]: unknown;
+}
+
+/** What `readEnvelope` (and `validateEnvelope`) read from an envelope. */
+export interface ReadEnvelope {
   /** The message's URN: `job`, else the `urn` alias. */
   urn: string;
   data: Record<string, unknown>;
-  /** Identity warnings (a non-string `job`, a dropped `urn`). */
+  /** Identity warnings (a non-string `job`, a dropped `urn`); they quote no value. */
   warnings: string[];
 }
 
-
-// Blank means empty or only ASCII whitespace (CLARIFICATIONS 11): no Unicode-aware trim.
+// Blank means empty or only ASCII whitespace (contract rule 11): no Unicode-aware trim.
 const ASCII_BLANK = /^[ \t\n\v\f\r]*$/;
 
 function usable(v: unknown): v is string {
   return typeof v === 'string' && !ASCII_BLANK.test(v);
 }
 
+/** A value's JSON type, never the value itself: messages may carry secrets. */
+function shape(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
 /**
- * Reads an envelope's identity and data by CLARIFICATIONS 10–12. Keys are case-sensitive and own
+ * Reads an envelope's identity and data by contract rules 10–12. Keys are case-sensitive and own
  * properties only; a repeated key has already kept its last value in JSON.parse.
+ * @throws EnvelopeError when the envelope cannot be read.
  */
-export function readEnvelope(value: unknown): Envelope {
+export function readEnvelope(value: unknown): ReadEnvelope {
   if (!isSchemaObject(value)) {
-    throw new EnvelopeError('not an object', 'the envelope is not a JSON object');
+    throw new EnvelopeError('not an object', `the envelope is not a JSON object (it is ${shape(value)})`);
   }
   const warnings: string[] = [];
   const job = hasOwn(value, 'job') ? value.job : undefined;
@@ -51,7 +79,7 @@ export function readEnvelope(value: unknown): Envelope {
   let urn: string;
   if (usable(job)) {
     urn = job;
-    if (usable(alias)) warnings.push(`both "job" and "urn" are set: "job" wins and "urn" (${JSON.stringify(alias)}) is dropped`);
+    if (usable(alias)) warnings.push('both "job" and "urn" are set: "job" wins and "urn" is dropped');
   } else if (usable(alias)) {
     urn = alias;
   } else {
@@ -59,17 +87,13 @@ export function readEnvelope(value: unknown): Envelope {
   }
   const data = hasOwn(value, 'data') ? value.data : undefined;
   if (!isSchemaObject(data)) {
-    const got = data === undefined ? 'missing' : data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data;
-    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${got}`, warnings, urn);
+    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${shape(data)}`, warnings, urn);
   }
   const meta = hasOwn(value, 'meta') ? value.meta : undefined;
   if (isSchemaObject(meta) && hasOwn(meta, 'schema_version') && meta.schema_version !== 1) {
-    throw new EnvelopeError(
-      'unknown schema_version',
-      `meta.schema_version is ${JSON.stringify(meta.schema_version)}; only 1 is known`,
-      warnings,
-      urn,
-    );
+    const v = meta.schema_version;
+    const what = typeof v === 'number' ? 'a number other than 1' : shape(v);
+    throw new EnvelopeError('unknown schema_version', `meta.schema_version is ${what}; only 1 is known`, warnings, urn);
   }
   return { urn, data, warnings };
 }

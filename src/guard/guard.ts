@@ -1,6 +1,7 @@
-import type { Violation } from '../validator/index.js';
-import type { Provider } from '../providers/provider.js';
-import { readEnvelope } from './envelope.js';
+import type { CompiledSchema, Violation } from '../validator/index.js';
+import { RegistryError } from '../registry/errors.js';
+import type { AsyncProvider, Provider } from '../providers/provider.js';
+import { EnvelopeError, readEnvelope, type Envelope, type ReadEnvelope } from './envelope.js';
 
 /** Data that fails its URN's schema. */
 export class InvalidPayloadError extends Error {
@@ -20,14 +21,79 @@ function formatInvalid(urn: string, violations: readonly Violation[]): string {
   return `data for ${urn} is invalid: ${first.join('; ')}${more}`;
 }
 
+/** Options of `validateEnvelope`, `validateEnvelopeAsync` and `wrap`. */
+export interface GuardOptions {
+  /**
+   * Receives each identity warning of an envelope (a non-string `job`, a `urn` dropped because
+   * `job` wins), with the URN when one was read. Without it, warnings go to process.emitWarning
+   * (code BABELQUEUE_ENVELOPE_IDENTITY), each distinct text once per process.
+   */
+  onWarning?: (message: string, urn: string | undefined) => void;
+}
+
+export const IDENTITY_WARNING_CODE = 'BABELQUEUE_ENVELOPE_IDENTITY';
+const emitted = new Set<string>();
+
+function report(warnings: readonly string[], urn: string | undefined, options: GuardOptions): void {
+  for (const w of warnings) {
+    if (options.onWarning !== undefined) {
+      options.onWarning(w, urn);
+      continue;
+    }
+    const text = urn === undefined ? `envelope: ${w}` : `envelope for ${urn}: ${w}`;
+    if (emitted.has(text)) continue;
+    emitted.add(text);
+    process.emitWarning(text, { code: IDENTITY_WARNING_CODE });
+  }
+}
+
+/** readEnvelope, reporting the identity warnings (also those raised before an EnvelopeError). */
+function readReported(envelope: unknown, options: GuardOptions): ReadEnvelope {
+  let read: ReadEnvelope;
+  try {
+    read = readEnvelope(envelope);
+  } catch (err) {
+    if (err instanceof EnvelopeError) report(err.warnings, err.urn, options);
+    throw err;
+  }
+  report(read.warnings, read.urn, options);
+  return read;
+}
+
 /**
- * Producer guard, non-throwing: the violations of `data` against the URN's schema, `[]` when it is
- * valid or when the URN has no registered schema (validation is opt-in).
+ * The provider's answer as a compiled schema, `undefined` for none (`null` or `undefined`).
+ * Anything else is a provider bug, reported as a RegistryError naming the URN rather than a TypeError.
  */
-export function check(provider: Provider, urn: string, data: unknown): Violation[] {
-  const schema = provider.schemaFor(urn);
+function schemaOf(answer: unknown, urn: string, sync: boolean): CompiledSchema | undefined {
+  if (answer === undefined || answer === null) return undefined;
+  const a = answer as Partial<CompiledSchema> & { then?: unknown };
+  if (typeof a.isValid === 'function' && typeof a.validate === 'function') return answer as CompiledSchema;
+  const message =
+    sync && typeof a.then === 'function'
+      ? `the provider answered a promise for ${urn}: use checkAsync, validateAsync, validateEnvelopeAsync or wrap with an asynchronous provider`
+      : `the provider answered something that is not a compiled schema for ${urn} (${answer === null ? 'null' : Array.isArray(answer) ? 'an array' : typeof answer}); expected compile()'s result, or undefined/null for none`;
+  throw new RegistryError('malformed', '', message, urn);
+}
+
+function violationsOf(schema: CompiledSchema | undefined, data: unknown): Violation[] {
   if (schema === undefined || schema.isValid(data)) return [];
   return schema.validate(data);
+}
+
+/**
+ * Producer guard, non-throwing: the violations of `data` against the URN's schema, `[]` when it is
+ * valid or when the URN has no registered schema (validation is opt-in). The provider must answer
+ * synchronously; use `checkAsync` for one that returns promises.
+ * @throws RegistryError when the provider answers something that is not a compiled schema; a
+ *   provider's own load error propagates unchanged.
+ */
+export function check(provider: Provider, urn: string, data: unknown): Violation[] {
+  return violationsOf(schemaOf(provider.schemaFor(urn), urn, true), data);
+}
+
+/** `check` for a provider that may answer with a promise. */
+export async function checkAsync(provider: AsyncProvider, urn: string, data: unknown): Promise<Violation[]> {
+  return violationsOf(schemaOf(await provider.schemaFor(urn), urn, false), data);
 }
 
 /** Producer guard: throws InvalidPayloadError when `data` fails the URN's schema. */
@@ -36,23 +102,54 @@ export function validate(provider: Provider, urn: string, data: unknown): void {
   if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
-/** The envelope form of `validate`: reads identity by the envelope rules, then validates `data`. */
-export function validateEnvelope(provider: Provider, envelope: unknown): void {
-  const { urn, data } = readEnvelope(envelope);
-  validate(provider, urn, data);
+/** The contract's name for the Node producer guard: the same function as `validate`. */
+export const validateSchema: typeof validate = validate;
+
+/** `validate` for a provider that may answer with a promise: rejects with InvalidPayloadError. */
+export async function validateAsync(provider: AsyncProvider, urn: string, data: unknown): Promise<void> {
+  const violations = await checkAsync(provider, urn, data);
+  if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
 /**
- * Consumer safety net: validates each envelope before the handler runs. Invalid data rejects with
- * InvalidPayloadError without calling the handler, so the message takes the retry / dead-letter
- * path; an EnvelopeError or a provider error propagates unchanged.
+ * The envelope form of `validate`: reads identity by the envelope rules, reports identity warnings
+ * (to `options.onWarning`, else process.emitWarning), then validates `data`.
+ * @returns what was read: `{urn, data, warnings}`.
+ * @throws EnvelopeError when the envelope cannot be read, InvalidPayloadError when `data` is invalid.
  */
-export function wrap<E, R extends unknown[], T>(
-  provider: Provider,
-  handler: (envelope: E, ...rest: R) => T | Promise<T>,
-): (envelope: E, ...rest: R) => Promise<T> {
-  return async (envelope: E, ...rest: R): Promise<T> => {
-    validateEnvelope(provider, envelope);
+export function validateEnvelope<D extends object>(provider: Provider, envelope: Envelope<D>, options: GuardOptions = {}): ReadEnvelope {
+  const read = readReported(envelope, options);
+  validate(provider, read.urn, read.data);
+  return read;
+}
+
+/** `validateEnvelope` for a provider that may answer with a promise. */
+export async function validateEnvelopeAsync<D extends object>(
+  provider: AsyncProvider,
+  envelope: Envelope<D>,
+  options: GuardOptions = {},
+): Promise<ReadEnvelope> {
+  const read = readReported(envelope, options);
+  await validateAsync(provider, read.urn, read.data);
+  return read;
+}
+
+/**
+ * Consumer safety net: validates each envelope before the handler runs (the provider may be
+ * synchronous or asynchronous). Invalid data rejects with InvalidPayloadError without calling the
+ * handler, so the message takes the retry / dead-letter path; an EnvelopeError or a provider error
+ * propagates unchanged. Identity warnings go to `options.onWarning`, else process.emitWarning.
+ *
+ * `wrap(provider, async (envelope) => envelope.data.order_id)` types `envelope` as the wire
+ * `Envelope`; annotate it as `Envelope<Order>` to type `data`.
+ */
+export function wrap<D extends object = Record<string, unknown>, R extends unknown[] = [], T = unknown>(
+  provider: AsyncProvider,
+  handler: (envelope: Envelope<D>, ...rest: R) => T | Promise<T>,
+  options: GuardOptions = {},
+): (envelope: Envelope<D>, ...rest: R) => Promise<T> {
+  return async (envelope: Envelope<D>, ...rest: R): Promise<T> => {
+    await validateEnvelopeAsync(provider, envelope, options);
     return handler(envelope, ...rest);
   };
 }

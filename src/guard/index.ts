@@ -1,2 +1,5 @@
-export { readEnvelope, EnvelopeError, type Envelope, type EnvelopeProblem } from './envelope.js';
-export { check, validate, validateEnvelope, wrap, InvalidPayloadError } from './guard.js';
+export { readEnvelope, EnvelopeError, type Envelope, type EnvelopeProblem, type ReadEnvelope } from './envelope.js';
+export {
+  check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap,
+  InvalidPayloadError, IDENTITY_WARNING_CODE, type GuardOptions,
+} from './guard.js';

@@ -7,7 +7,6 @@ export interface ProviderOptions {
 }
 
 
-
 /** In-memory provider for tests and for schemas embedded in code. Compiles every schema eagerly. */
 export class MapProvider implements Provider {
   private readonly schemas = new Map<string, CompiledSchema>();
@@ -24,8 +23,10 @@ export class MapProvider implements Provider {
 
   /** Builds a provider from raw JSON text per URN. A text that is not JSON throws, naming the URN. */
   static fromJson(raw: Record<string, string>, options: ProviderOptions = {}): MapProvider {
-    const parsed: Record<string, unknown> = {};
+    // A null-prototype object: a `__proto__` URN is an ordinary own key, not a prototype change.
+    const parsed: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const urn of Object.keys(raw)) {
+      if (typeof raw[urn] !== 'string') throw new TypeError(`schema for ${urn} must be JSON text, got ${raw[urn] === null ? 'null' : typeof raw[urn]}`);
       try {
         parsed[urn] = JSON.parse(raw[urn]!);
       } catch (err) {
@@ -48,5 +49,3 @@ export class MapProvider implements Provider {
     return this.schemas.has(urn);
   }
 }
-
-

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -47,6 +48,32 @@ interface Answer {
   status: number;
   body: Buffer;
   allow?: string;
+  etag?: string;
+}
+
+// Every answer body is built once per snapshot (or once for the process), so its entity tag is too:
+// computed on first use and kept as long as the body lives.
+const etags = new WeakMap<Buffer, string>();
+
+/** A strong entity tag of a body: its SHA-256, base64url. */
+export function etagOf(body: Buffer): string {
+  let tag = etags.get(body);
+  if (tag === undefined) {
+    tag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+    etags.set(body, tag);
+  }
+  return tag;
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly. */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  for (const raw of header.split(',')) {
+    const tag = raw.trim();
+    if (tag === '*' || tag.replace(/^W\//, '') === bare) return true;
+  }
+  return false;
 }
 
 interface Call {
@@ -69,6 +96,7 @@ const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf
 const ok = (body: Buffer): Answer => ({ status: 200, body });
 
 const EMPTY_OBJECT = json({});
+const EMPTY = Buffer.alloc(0);
 const SCHEMA_TYPES = json([SCHEMA_TYPE]);
 const VERSIONS = json([VERSION]);
 const READ_ONLY_MODE = json({ mode: 'READONLY' });
@@ -101,7 +129,7 @@ function versionEntry(snapshot: Snapshot, name: string, rawVersion: string): Sub
 }
 
 function idEntry(snapshot: Snapshot, raw: string): SubjectEntry {
-  const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId[Number(raw) - 1] : undefined;
+  const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId.get(Number(raw)) : undefined;
   if (entry === undefined) throw new ApiError('schemaNotFound', `Schema ${raw} not found`);
   return entry;
 }
@@ -287,18 +315,34 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     if (res.headersSent || res.destroyed) return;
     const headers: Record<string, string | number> = { 'content-type': CONTENT_TYPE, 'content-length': answer.body.length };
     if (answer.allow !== undefined) headers.allow = answer.allow;
+    if (answer.etag !== undefined) {
+      headers.etag = answer.etag;
+      if (answer.status === 304) {
+        // Not modified: no body, and no content headers describing one.
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+    }
     // Shutting down: the connection ends with this answer instead of idling until its keep-alive timeout.
     if (closing) headers.connection = 'close';
     res.writeHead(answer.status, headers);
-    res.end(answer.body);
+    if (answer.status === 304) res.end();
+    else res.end(answer.body);
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, body: Buffer | undefined): void {
     let answer: Answer;
+    const method = req.method ?? 'GET';
     try {
-      answer = route(req.method ?? 'GET', req.url ?? '/', { params: [], query: '', body, snapshot });
+      answer = route(method, req.url ?? '/', { params: [], query: '', body, snapshot });
     } catch (err) {
       answer = errorAnswer(err);
+    }
+    // A successful read carries its entity tag; a client that already holds it gets 304.
+    if (answer.status === 200 && (method === 'GET' || method === 'HEAD')) {
+      const etag = etagOf(answer.body);
+      const header = req.headers['if-none-match'];
+      answer = noneMatch(Array.isArray(header) ? header.join(',') : header, etag) ? { status: 304, body: EMPTY, etag } : { ...answer, etag };
     }
     send(res, answer);
   }

@@ -1,9 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { CompiledSchema } from '../validator/index.js';
 
-/** What a snapshot is built from: a provider that can list its URNs (MapProvider, DirProvider). */
+/** A registered URN with its explicit schema id, when the manifest gives one. */
+export interface SubjectInput {
+  urn: string;
+  id?: number;
+}
+
+/**
+ * What a snapshot is built from: a provider that can list its URNs (MapProvider, DirProvider).
+ * `urns()` may list `{urn, id?}` items; `idFor(urn)` may give a URN's explicit id. Without an
+ * explicit id, a URN's id is derived from the URN alone (`schemaId`).
+ */
 export interface SchemaSource {
-  urns(): string[];
-  schemaFor(urn: string): CompiledSchema | undefined;
+  urns(): Array<string | SubjectInput>;
+  schemaFor(urn: string): CompiledSchema | null | undefined;
+  idFor?(urn: string): number | undefined;
 }
 
 /** A subject whose schema loaded: its answers are encoded once, here, not per request. */
@@ -41,11 +53,11 @@ export type SubjectEntry = LoadedSubject | BrokenSubject;
 
 /** Everything the server answers from; never changed once built (a reload builds a new one). */
 export interface Snapshot {
-  /** Subject names (URNs) in code-unit order; a subject's id is its position + 1. */
+  /** Subject names (URNs) in code-unit order. */
   readonly subjects: readonly string[];
   readonly bySubject: ReadonlyMap<string, SubjectEntry>;
-  /** Indexed by id - 1. */
-  readonly byId: readonly SubjectEntry[];
+  /** Schema id → subject. An id two subjects claim is in neither: both are broken. */
+  readonly byId: ReadonlyMap<number, SubjectEntry>;
   readonly broken: readonly BrokenSubject[];
   /** `GET /subjects`. */
   readonly subjectsBody: Buffer;
@@ -57,28 +69,94 @@ export const SCHEMA_TYPE = 'JSON';
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
-function schemaText(compiled: CompiledSchema | undefined): string {
-  if (compiled === undefined) throw new Error('the provider has no schema for it');
+function schemaText(compiled: CompiledSchema | null | undefined): string {
+  if (compiled === undefined || compiled === null) throw new Error('the provider has no schema for it');
   const text = JSON.stringify(compiled.schema) as string | undefined;
   if (text === undefined) throw new Error('the schema cannot be written as JSON');
   return text;
 }
 
+export const MAX_SCHEMA_ID = 2 ** 31 - 1;
+
+/**
+ * The id a URN gets without an explicit one: the first 31 bits of the SHA-256 of its UTF-8 bytes
+ * (1 when those are all zero). It depends on the URN alone, so adding or removing other URNs never
+ * changes it: a Confluent-framed message keeps decoding with its own schema.
+ */
+export function schemaId(urn: string): number {
+  return createHash('sha256').update(urn, 'utf8').digest().readUInt32BE(0) >>> 1 || 1;
+}
+
+/** One subject's id problem: an explicit id out of range, or an id another subject has too. */
+export interface IdProblem {
+  urn: string;
+  id: number;
+  message: string;
+}
+
+/**
+ * Every subject's id (explicit, else `schemaId`) and every problem: an explicit id that is not an
+ * integer from 1 to 2^31-1, and each subject of an id that two or more subjects share (explicit
+ * duplicates and derived collisions alike). What `bqschema check` reports and `serve` refuses to answer.
+ */
+export function assignIds(subjects: readonly SubjectInput[]): { ids: Map<string, number>; problems: IdProblem[] } {
+  const ids = new Map<string, number>();
+  const problems: IdProblem[] = [];
+  const holders = new Map<number, string[]>();
+  for (const { urn, id } of subjects) {
+    if (ids.has(urn)) continue;
+    let value = schemaId(urn);
+    if (id !== undefined) {
+      if (!Number.isInteger(id) || id < 1 || id > MAX_SCHEMA_ID) {
+        problems.push({ urn, id, message: `schema id ${String(id)} of ${urn} is not an integer from 1 to ${MAX_SCHEMA_ID}` });
+        continue;
+      }
+      value = id;
+    }
+    ids.set(urn, value);
+    const list = holders.get(value);
+    if (list === undefined) holders.set(value, [urn]);
+    else list.push(urn);
+  }
+  for (const [id, urns] of holders) {
+    if (urns.length < 2) continue;
+    for (const urn of urns) {
+      const others = urns.filter((u) => u !== urn).join(', ');
+      problems.push({ urn, id, message: `schema id ${id} of ${urn} is also the id of ${others}: give one of them an explicit "id" in the manifest` });
+    }
+  }
+  return { ids, problems };
+}
+
+function subjectInputs(source: SchemaSource): SubjectInput[] {
+  return source.urns().map((item) => {
+    const input: SubjectInput = typeof item === 'string' ? { urn: item } : { urn: item.urn, id: item.id };
+    if (input.id === undefined && source.idFor !== undefined) input.id = source.idFor(input.urn);
+    return input;
+  });
+}
+
 /**
  * Loads every schema of the source now. A schema that fails to load does not stop the build: its
- * subject is kept (ids do not shift) and marked broken with the reason.
+ * subject is kept and marked broken with the reason, and so is a subject whose id is invalid or
+ * shared (an id must name one schema).
  */
 export function buildSnapshot(source: SchemaSource): Snapshot {
-  const subjects = [...new Set(source.urns())].sort();
+  const inputs = subjectInputs(source);
+  const { ids, problems } = assignIds(inputs);
+  const idProblem = new Map(problems.map((p) => [p.urn, p]));
+  const subjects = [...new Set(inputs.map((i) => i.urn))].sort();
   const bySubject = new Map<string, SubjectEntry>();
-  const byId: SubjectEntry[] = [];
+  const byId = new Map<number, SubjectEntry>();
   const broken: BrokenSubject[] = [];
-  subjects.forEach((name, index) => {
-    const id = index + 1;
+  subjects.forEach((name) => {
+    const problem = idProblem.get(name);
+    const id = problem?.id ?? ids.get(name)!;
     const idVersionsBody = json([{ subject: name, version: VERSION }]);
     const idSubjectsBody = json([name]);
     let entry: SubjectEntry;
     try {
+      if (problem !== undefined) throw new Error(problem.message);
       const schema = schemaText(source.schemaFor(name));
       entry = {
         ok: true, name, id, schema,
@@ -94,7 +172,7 @@ export function buildSnapshot(source: SchemaSource): Snapshot {
       broken.push(entry);
     }
     bySubject.set(name, entry);
-    byId.push(entry);
+    if (problem === undefined) byId.set(id, entry);
   });
-  return Object.freeze({ subjects: Object.freeze(subjects), bySubject, byId: Object.freeze(byId), broken: Object.freeze(broken), subjectsBody: json(subjects) });
+  return Object.freeze({ subjects: Object.freeze(subjects), bySubject, byId, broken: Object.freeze(broken), subjectsBody: json(subjects) });
 }

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
 import { buildCatalog, catalogHandler, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
+import { RegistryError } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import { writeFileAtomic } from '../write.js';
 
 export { catalogHandler };
 
@@ -36,7 +35,7 @@ function entriesOf(registry: CatalogRegistry): { entries: CatalogEntry[]; histor
     try {
       schema = registry.document(e.urn);
     } catch (err) {
-      if (err instanceof UsageError) throw err;
+      if (err instanceof UsageError || err instanceof RegistryError) throw err;
       throw new UsageError(`${e.urn}: ${(err as Error).message}`);
     }
     const entry: CatalogEntry = { urn: e.urn, schema, file: registry.file(e.urn) };
@@ -52,67 +51,6 @@ function entriesOf(registry: CatalogRegistry): { entries: CatalogEntry[]; histor
   return { entries, history };
 }
 
-/**
- * Writes `text` to `target` atomically: a temporary file in the same directory, fsynced, then
- * renamed over the target, which must be absent or a regular file (renaming over a symlink, FIFO or
- * device would replace it, not write through it). On failure the temporary file is removed.
- */
-export function writeCatalogFile(target: string, text: string): void {
-  let mode: number | undefined;
-  try {
-    const st = lstatSync(target);
-    if (!st.isFile()) {
-      const what = st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
-      throw new UsageError(`cannot write ${target}: it is ${what}; nothing was written`, EXIT_USAGE);
-    }
-    mode = st.mode & 0o7777;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(target, err);
-  }
-  const temp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number | undefined;
-  let created = false;
-  try {
-    fd = openSync(temp, 'wx');
-    created = true;
-    if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, target);
-  } catch (err) {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already failing: the first error is the one to report
-      }
-    }
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // nothing more can be done; the name says what it is
-      }
-    }
-    throw writeError(target, err);
-  }
-}
-
-function writeError(target: string, err: unknown): UsageError {
-  const e = err as NodeJS.ErrnoException;
-  let why: string;
-  if (e.code === 'ENOENT') why = `the directory ${dirname(target)} does not exist`;
-  else if (e.code === 'EISDIR' || e.code === 'ENOTEMPTY') why = 'it is a directory';
-  else if (e.code === 'EACCES' || e.code === 'EPERM') why = 'permission denied';
-  else if (e.code === 'ENOTDIR') why = 'a part of the path is not a directory';
-  else why = e.message;
-  return new UsageError(`cannot write ${target}: ${why}; nothing was written`, EXIT_USAGE);
-}
-
 export async function run(options: CatalogOptions): Promise<number> {
   const { entries, history } = entriesOf(options.registry);
   const text = buildCatalog({ title: options.title, entries, history: history.size > 0 ? history : undefined });
@@ -123,7 +61,7 @@ export async function run(options: CatalogOptions): Promise<number> {
     await out.flush();
     return EXIT_OK;
   }
-  writeCatalogFile(options.output, text);
+  writeFileAtomic(options.output, text);
   const n = entries.length;
   const kb = Math.ceil(Buffer.byteLength(text, 'utf8') / 1024);
   process.stdout.write(`Wrote ${options.output}: ${n} event${n === 1 ? '' : 's'}, ${kb} KB\n`);

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { spawnImplementation } from '../../conformance/line-impl.js';
+import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
+import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
+
+export interface ConformanceOptions {
+  /** `--impl <command>`: the implementation's adapter, run through the shell (required). */
+  impl: string;
+  /** `--out <file>`: where results.json goes (default `results.json`). */
+  out?: string;
+  /** `--suite <dir>`: another copy of the suite (manifest.json + CONFORMANCE_VERSION); default the shipped one. */
+  suite?: string;
+  /** `--timeout <ms>`: the longest one answer may take (default 10000). */
+  timeout?: string;
+  /** `-f, --format <text|json>`: the summary on stdout (default text). */
+  format?: 'text' | 'json';
+}
+
+// Reasons can quote what the implementation wrote: no control character reaches the terminal.
+const clean = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Writes beside the target and renames; refuses a target that is not a regular file (a device, a FIFO, a symlink, a directory). */
+function writeResults(file: string, text: string): void {
+  try {
+    if (!lstatSync(file).isFile()) throw new UsageError(`--out ${file} is not a regular file: refusing to replace it`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--out ${file}: ${(err as Error).message}`);
+  }
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new UsageError(`cannot write ${file}: ${(err as Error).message}`);
+  }
+}
+
+function summary(run: ConformanceRun, out: string): string {
+  const lines = run.failed.map((f) => `FAIL ${clean(f.section)} ${clean(f.id)}: ${clean(f.reason)}`);
+  const { results } = run;
+  lines.push(`conformance ${results.conformance_version}: ${clean(results.sdk)} ${clean(results.version)}: ${run.total - run.failed.length}/${run.total} cases pass`);
+  lines.push(`sections run: ${run.ran.join(', ')}`);
+  for (const n of run.notRun) lines.push(`not run: ${clean(n.section)} (${clean(n.reason)})`);
+  lines.push(`results: ${out}`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * `bqschema conformance --impl "<command>"`: runs the suite's payload-schema sections and the
+ * contract's cases through an implementation over the line protocol (docs/conformance-protocol.md)
+ * and writes results.json. Exit 0 when every case run passes, 1 when one fails, 2 when the
+ * implementation cannot be started or the options are wrong. Sections not run never fail the run.
+ */
+export async function run(options: ConformanceOptions): Promise<number> {
+  if (typeof options.impl !== 'string' || options.impl.trim() === '') throw new UsageError('--impl needs the command that runs your implementation\'s adapter');
+  const timeoutMs = options.timeout === undefined ? 10_000 : /^[0-9]{1,7}$/.test(options.timeout) ? Number(options.timeout) : NaN;
+  if (!(timeoutMs >= 1)) throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 9999999, got ${JSON.stringify(options.timeout)}`);
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got ${JSON.stringify(format)}`);
+  const out = resolve(options.out ?? 'results.json');
+  let suite;
+  try {
+    suite = loadSuite(options.suite === undefined ? undefined : resolve(options.suite));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const impl = spawnImplementation(options.impl, { timeoutMs });
+  let result: ConformanceRun;
+  try {
+    result = await runConformance(impl, suite);
+  } catch (err) {
+    if (err instanceof ImplementationError) throw new UsageError(clean(err.message));
+    throw err;
+  } finally {
+    await impl.close();
+  }
+  writeResults(out, JSON.stringify(result.results, null, 2) + '\n');
+  if (format === 'json') {
+    process.stdout.write(
+      JSON.stringify({
+        ok: result.failed.length === 0,
+        summary: { pass: result.total - result.failed.length, fail: result.failed.length, total: result.total },
+        sdk: result.results.sdk,
+        version: result.results.version,
+        conformance_version: result.results.conformance_version,
+        results: out,
+        sections_run: result.ran,
+        not_run: result.notRun,
+        failures: result.failed,
+      }) + '\n',
+    );
+  } else {
+    process.stdout.write(summary(result, out));
+  }
+  return result.failed.length === 0 ? EXIT_OK : EXIT_GATE;
+}

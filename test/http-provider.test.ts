@@ -1,0 +1,158 @@
+import { once } from 'node:events';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkAsync, HttpProvider, MapProvider, RegistryError } from '../src/index.js';
+import { buildSnapshot, createServer, type RegistryServer, type RequestLog } from '../src/serve/index.js';
+
+const URN = 'urn:babel:orders:created';
+const V1 = { type: 'object', required: ['order_id'] };
+const V2 = { type: 'object', required: ['order_id', 'amount'] };
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+async function registry(schemas: Record<string, unknown>): Promise<{ api: RegistryServer; url: string; log: RequestLog[]; set(next: Record<string, unknown>): void }> {
+  const log: RequestLog[] = [];
+  const api = createServer(buildSnapshot(new MapProvider(schemas, { onWarning: () => {} })), { onRequest: (e) => log.push(e) });
+  const address = await api.listen(0, '127.0.0.1');
+  open.push({ close: () => api.close(0) });
+  return { api, url: `http://127.0.0.1:${address.port}`, log, set: (next) => api.replace(buildSnapshot(new MapProvider(next, { onWarning: () => {} }))) };
+}
+
+/** Waits until the request log has `n` finished entries (logging happens when the response ends). */
+async function logged(log: RequestLog[], n: number): Promise<void> {
+  for (let i = 0; i < 200 && log.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('HttpProvider', () => {
+  it('is lazy, caches, and shares one request among concurrent lookups', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url, { onWarning: () => {} });
+    expect(reg.log).toHaveLength(0);
+    const answers = await Promise.all([p.schemaFor(URN), p.schemaFor(URN), p.schemaFor(URN)]);
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]!.isValid({ order_id: 1 })).toBe(true);
+    expect(await p.schemaFor(URN)).toBe(answers[0]);
+    await logged(reg.log, 1);
+    expect(reg.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`GET /subjects/${encodeURIComponent(URN)}/versions/latest 200`]);
+  });
+
+  it('answers undefined for a subject the registry does not have, and for an empty URN without asking', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url);
+    expect(await p.schemaFor('urn:none')).toBeUndefined();
+    expect(await p.schemaFor('')).toBeUndefined();
+    await logged(reg.log, 1);
+    expect(reg.log).toHaveLength(1);
+  });
+
+  it('revalidates with If-None-Match: 304 keeps the schema, a change is recompiled', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url, { onWarning: () => {} });
+    const first = await p.schemaFor(URN);
+    await p.refresh();
+    expect(await p.schemaFor(URN)).toBe(first);
+    reg.set({ [URN]: V2 });
+    await p.refresh();
+    const second = await p.schemaFor(URN);
+    expect(second).not.toBe(first);
+    expect(second!.isValid({ order_id: 1 })).toBe(false);
+    await logged(reg.log, 3);
+    expect(reg.log.map((e) => e.status)).toEqual([200, 304, 200]);
+  });
+
+  it('after refreshMs a lookup answers the cached schema at once and revalidates in the background', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url, { refreshMs: 0, onWarning: () => {} });
+    const first = await p.schemaFor(URN);
+    reg.set({ [URN]: V2 });
+    expect(await p.schemaFor(URN)).toBe(first); // stale-while-revalidate
+    await vi.waitFor(async () => expect((await p.schemaFor(URN))!.isValid({ order_id: 1 })).toBe(false));
+  });
+
+  it('a subject removed from the registry becomes none after a refresh', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url);
+    expect(await p.schemaFor(URN)).toBeDefined();
+    reg.set({});
+    await p.refresh();
+    expect(await p.schemaFor(URN)).toBeUndefined();
+  });
+
+  it('keeps serving the last good schema when the registry is unreachable, and says so', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const stale: Array<[string, string]> = [];
+    const p = new HttpProvider(reg.url, { onStale: (urn, err) => stale.push([urn, err.message]), timeoutMs: 2000 });
+    const first = await p.schemaFor(URN);
+    await reg.api.close(0);
+    await p.refresh();
+    expect(await p.schemaFor(URN)).toBe(first);
+    expect(stale).toHaveLength(1);
+    expect(stale[0]![0]).toBe(URN);
+    expect(stale[0]![1]).toContain(`schema for ${URN} cannot be read`);
+  });
+
+  it('never caches a failure: a first load that fails throws naming the URN, the retry succeeds', async () => {
+    // A port with nothing listening, then a registry on it.
+    const probe = createNetServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as { port: number }).port;
+    probe.close();
+    await once(probe, 'close');
+    const p = new HttpProvider(`http://127.0.0.1:${port}`, { timeoutMs: 2000 });
+    const err = await p.schemaFor(URN).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegistryError);
+    expect((err as RegistryError).urn).toBe(URN);
+    expect((err as RegistryError).message).toContain(URN);
+    const api = createServer(buildSnapshot(new MapProvider({ [URN]: V1 })));
+    await api.listen(port, '127.0.0.1');
+    open.push({ close: () => api.close(0) });
+    expect((await p.schemaFor(URN))!.isValid({})).toBe(false);
+  });
+
+  it('bounds every request by timeoutMs', async () => {
+    const sockets: Socket[] = [];
+    const hang: NetServer = createNetServer((s) => void sockets.push(s)); // accepts, never answers
+    hang.listen(0, '127.0.0.1');
+    await once(hang, 'listening');
+    open.push({ close: async () => { for (const s of sockets) s.destroy(); hang.close(); } });
+    const p = new HttpProvider(`http://127.0.0.1:${(hang.address() as { port: number }).port}`, { timeoutMs: 100 });
+    const started = Date.now();
+    await expect(p.schemaFor(URN)).rejects.toThrow(`schema for ${URN} cannot be read from http://127.0.0.1:${(hang.address() as { port: number }).port}: no answer within 100 ms`);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses an oversized answer, a non-JSON schema type and a broken subject, naming the URN', async () => {
+    const reg = await registry({ [URN]: { enum: ['x'.repeat(2000)] } });
+    await expect(new HttpProvider(reg.url, { maxBodyBytes: 1000 }).schemaFor(URN)).rejects.toThrow(/larger than 1000 bytes/);
+    const fake = (body: unknown, status = 200): typeof fetch => async () => new Response(JSON.stringify(body), { status });
+    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{}', schemaType: 'AVRO' }) }).schemaFor(URN)).rejects.toThrow(`schema for ${URN}`);
+    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{' }) }).schemaFor(URN)).rejects.toThrow(/not valid JSON/);
+    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 50001, message: 'disk on fire' }, 500) }).schemaFor(URN)).rejects.toThrow(/HTTP 500: disk on fire/);
+    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 40400, message: 'no route' }, 404) }).schemaFor(URN)).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('sends compile warnings to onWarning, once per registration', async () => {
+    const reg = await registry({ [URN]: { type: 'object', pattern: 'x' } });
+    const seen: string[] = [];
+    const p = new HttpProvider(reg.url, { onWarning: (w) => seen.push(`${w.urn} ${w.keyword}`) });
+    await p.schemaFor(URN);
+    await p.refresh(); // 304: not registered again
+    expect(seen).toEqual([`${URN} pattern`]);
+  });
+
+  it('works with the async guard', async () => {
+    const reg = await registry({ [URN]: V1 });
+    const p = new HttpProvider(reg.url);
+    expect(await checkAsync(p, URN, {})).toHaveLength(1);
+  });
+
+  it('accepts only http and https registry URLs', () => {
+    expect(() => new HttpProvider('file:///etc/passwd')).toThrow(TypeError);
+    expect(() => new HttpProvider('http://127.0.0.1:1/?q=1')).toThrow(TypeError);
+    expect(() => new HttpProvider('not a url')).toThrow(TypeError);
+  });
+});
