@@ -144,5 +144,34 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
       setCode(await run(opts));
     });
 
+  program
+    .command('catalog')
+    .description('write a self-contained HTML event catalog of the registry')
+    .addOption(registryOption())
+    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+    .option('--title <title>', 'title of the catalog')
+    .option('--messages <paths...>', 'example messages (files or directories of envelopes) to show under their URN')
+    .option('--no-history', 'leave out the compat history read from git')
+    .addOption(outsideOption())
+    .addHelpText('after', examples(['bqschema catalog --registry registry.json --messages examples/messages -o catalog.html']))
+    .action(async (opts) => {
+      const { runCatalog } = await import('./commands/catalog-command.js');
+      setCode(await runCatalog(opts));
+    });
+
+  program
+    .command('conformance')
+    .description("run the cross-SDK conformance suite through another implementation's adapter")
+    .requiredOption('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
+    .option('--out <file>', 'results file to write', 'results.json')
+    .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
+    .option('--timeout <ms>', 'time one answer may take', '10000')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json']))
+    .action(async (opts) => {
+      const { run } = await import('./commands/conformance.js');
+      setCode(await run(opts));
+    });
+
   return program;
 }

@@ -10,3 +10,4 @@ export { SourcePositions, locateJson, type Position } from './positions.js';
 export { decodeUtf8, EncodingError, firstInvalidUtf8 } from './text.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
 export { GitSnapshot, type TreeEntry } from './git.js';
+export { schemaHistory, type SchemaChange } from './history.js';

@@ -1,4 +1,5 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../../registry/index.js';
+import { assignIds } from '../../serve/index.js';
 import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
@@ -113,6 +114,12 @@ export async function run(options: CheckOptions): Promise<number> {
     registry = openRegistry(options, { lenient: true });
     manifestShown = registry.manifest.shown;
     for (const p of registry.problems) manifestErrors.push({ urn: p.urn, file: manifestShown, pointer: p.pointer, message: p.message, line: p.line, col: p.col });
+    // Schema ids as serve gives them: an explicit id, else one derived from the URN; two URNs must never share one.
+    for (const p of assignIds(registry.entries.map((e) => ({ urn: e.urn, id: e.id }))).problems) {
+      const entry = registry.entry(p.urn)!;
+      const pointer = `/schemas/${entry.index}/${entry.id === undefined ? 'urn' : 'id'}`;
+      manifestErrors.push({ urn: p.urn, file: manifestShown, pointer, message: p.message, ...registry.manifestPosition(pointer) });
+    }
     reports = registry.entries.map((entry) => checkEntry(registry, entry.urn, options));
   } catch (err) {
     // A manifest that does not parse is check's finding, reported in the chosen format.

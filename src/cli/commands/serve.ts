@@ -27,7 +27,7 @@ function parsePort(raw: string): number {
 /** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
 function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry } {
   const registry = openRegistry(options);
-  const snapshot = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn) });
+  const snapshot = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id });
   return { snapshot, registry };
 }
 

@@ -1,0 +1,66 @@
+import { comparePair } from '../../compat/index.js';
+import { readEnvelope } from '../../guard/index.js';
+import { ParseFailure, parseJsonLine, parseText, schemaHistory, type Registry } from '../../registry/index.js';
+import { jsonEqual } from '../../validator/index.js';
+import type { HistoryEntry } from '../../catalog/index.js';
+import { documents } from '../inputs.js';
+import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { run } from './catalog.js';
+
+export interface CatalogCommandOptions extends RegistryCliOptions {
+  output?: string;
+  title?: string;
+  /** `--no-history` sets it false. */
+  history?: boolean;
+  /** Files or directories of example messages (envelopes), shown under their URN. */
+  messages?: string[];
+}
+
+/** Example envelopes by URN, read with validate's reader; a message that does not parse is left out. */
+async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
+  const byUrn = new Map<string, unknown[]>();
+  for await (const batch of documents(paths)) {
+    for (const doc of batch) {
+      if (doc.kind !== 'doc') continue;
+      try {
+        const value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
+        const { urn } = readEnvelope(value);
+        const list = byUrn.get(urn) ?? [];
+        list.push(value);
+        byUrn.set(urn, list);
+      } catch (err) {
+        if (!(err instanceof ParseFailure) && !(err instanceof Error && err.name === 'EnvelopeError')) throw err;
+      }
+    }
+  }
+  return byUrn;
+}
+
+/** Each commit that changed the URN's schema, with the backward-compat verdict of that change. */
+function history(registry: Registry, urn: string): HistoryEntry[] {
+  return schemaHistory(registry, urn).map((c) => {
+    const base = { commit: c.commit, date: c.date, subject: c.subject };
+    if (!c.existed) return { ...base, verdict: 'added' as const };
+    if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
+    const result = comparePair(c.before, c.after, 'backward');
+    const changes = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${ch.path || '(root)'}: ${ch.message}`)];
+    return { ...base, verdict: result.compatible ? 'compatible' as const : 'breaking' as const, ...(changes.length > 0 ? { changes } : {}) };
+  });
+}
+
+/** `bqschema catalog`: the registry (and its example messages and git history) as one HTML file. */
+export async function runCatalog(options: CatalogCommandOptions): Promise<number> {
+  const registry = openRegistry(options);
+  const examples = options.messages && options.messages.length > 0 ? await examplesByUrn(options.messages) : new Map<string, unknown[]>();
+  return run({
+    output: options.output,
+    title: options.title,
+    registry: {
+      entries: registry.entries,
+      document: (urn) => registry.document(urn).value,
+      file: (urn) => registry.file(urn).shown,
+      examples: (urn) => examples.get(urn) ?? [],
+      history: options.history === false ? undefined : (urn) => history(registry, urn),
+    },
+  });
+}
