@@ -137,6 +137,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
         .default('BACKWARD'),
     )
     .option('--verbose', 'log one line per request to stderr')
+    .option('--catalog', 'also serve the HTML event catalog at /catalog')
     .addOption(outsideOption())
     .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081']))
     .action(async (opts) => {

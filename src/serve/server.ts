@@ -49,6 +49,8 @@ interface Answer {
   body: Buffer;
   allow?: string;
   etag?: string;
+  /** Headers of a non-API answer (the catalog's content type and CSP). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 // Every answer body is built once per snapshot (or once for the process), so its entity tag is too:
@@ -219,6 +221,13 @@ function routes(level: CompatibilityLevel): Route[] {
     // Without a version Confluent checks against every version; a subject here has one.
     { path: ['compatibility', 'subjects', S, 'versions'], post: compatibility },
     { path: ['config'], get: () => ok(config) },
+    {
+      path: ['catalog'],
+      get: (c) => {
+        if (c.snapshot.catalog === undefined) throw new ApiError('routeNotFound', 'no catalog is served: start serve with --catalog');
+        return { status: 200, body: c.snapshot.catalog.body, headers: c.snapshot.catalog.headers };
+      },
+    },
     { path: ['config', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(config)) },
     { path: ['mode'], get: () => ok(READ_ONLY_MODE) },
     { path: ['mode', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(READ_ONLY_MODE)) },
@@ -315,6 +324,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     if (res.headersSent || res.destroyed) return;
     const headers: Record<string, string | number> = { 'content-type': CONTENT_TYPE, 'content-length': answer.body.length };
     if (answer.allow !== undefined) headers.allow = answer.allow;
+    if (answer.headers !== undefined) Object.assign(headers, answer.headers, { 'content-length': answer.body.length });
     if (answer.etag !== undefined) {
       headers.etag = answer.etag;
       if (answer.status === 304) {

@@ -61,6 +61,8 @@ export interface Snapshot {
   readonly broken: readonly BrokenSubject[];
   /** `GET /subjects`. */
   readonly subjectsBody: Buffer;
+  /** The HTML catalog answered at `/catalog`, when the server was given one. */
+  readonly catalog?: { readonly headers: Readonly<Record<string, string>>; readonly body: Buffer };
 }
 
 /** The only version a subject has: a URN names one schema, a changed schema is a new URN. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildSnapshot, createServer, type CompatibilityLevel, type RequestLog, type Snapshot } from '../../serve/index.js';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildCatalog, catalogHandler, type CatalogEntry } from '../../catalog/index.js';
 import type { Registry } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { clean } from '../output.js';
@@ -12,6 +13,8 @@ export interface ServeOptions extends RegistryCliOptions {
   port: string;
   compatibility: CompatibilityLevel;
   verbose?: boolean;
+  /** Also answer `GET /catalog` with the registry's HTML catalog. */
+  catalog?: boolean;
 }
 
 const say = (line: string): void => {
@@ -26,9 +29,22 @@ function parsePort(raw: string): number {
 
 /** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
 function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry } {
-  const registry = openRegistry(options);
-  const snapshot = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id });
-  return { snapshot, registry };
+  const registry = openRegistry(options, { onWarning: (_w, message) => say(`warning: ${message}`) });
+  const built = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id });
+  if (!options.catalog) return { snapshot: built, registry };
+  const entries: CatalogEntry[] = [];
+  for (const e of registry.entries) {
+    let schema: unknown;
+    try {
+      schema = registry.document(e.urn).value;
+    } catch {
+      continue; // answered as a broken subject by the API; the catalog shows what loads
+    }
+    entries.push({ urn: e.urn, schema, file: registry.file(e.urn).shown, owner: e.owner, status: e.status, description: e.description });
+  }
+  const page = catalogHandler(buildCatalog({ entries }));
+  const catalog = { headers: page.headers, body: Buffer.from(page.body, 'utf8') };
+  return { snapshot: Object.freeze({ ...built, catalog }), registry };
 }
 
 /** Size and modification time of every file a registry was read from (missing files included). */
