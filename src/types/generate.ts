@@ -49,6 +49,20 @@ function union(members: string[]): Expr {
   return { text: unique.join(' | '), union: unique.length > 1 };
 }
 
+/**
+ * TypeScript gives every object the members of its `Object` interface: `{}` has a `constructor`
+ * of type Function. An optional property under one of these names also admits `Function` (no JSON
+ * value is one), or valid data without it would not type-check. A required one does not: then
+ * data without it is rejected, as the validator rejects it (unless the type admits a function).
+ */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
+  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+]);
+
+function optionalType(name: string, type: string): string {
+  return OBJECT_MEMBERS.has(name) ? union([type, 'Function']).text : type;
+}
+
 function kindsOf(node: SchemaNode): Kind[] {
   if (node.types === undefined) return [...KIND_ORDER];
   const named = new Set(node.types.map((t) => (t === 'integer' ? 'number' : t)));
@@ -111,9 +125,10 @@ function literalType(v: unknown, peers: unknown[], indent: string): string {
       const at = objects.filter((p) => hasOwn(p, k)).map((p) => p[k]);
       return `${propertyKey(k)}: ${literalType(v[k], at, indent)}`;
     });
+    // An absent key is optional: a present one must equal its value, which no Function does.
     const absent = new Set<string>();
     for (const p of objects) for (const k of Object.keys(p)) if (!hasOwn(v, k)) absent.add(k);
-    for (const k of absent) members.push(`${propertyKey(k)}?: never`);
+    for (const k of absent) members.push(`${propertyKey(k)}?: ${optionalType(k, 'never')}`);
     return members.length === 0 ? '{ [key: string]: never }' : `{ ${members.join('; ')} }`;
   }
   return 'unknown'; // not a JSON value (a function, undefined): nothing a literal type can say
@@ -134,10 +149,11 @@ function objectType(node: SchemaNode, raw: unknown, indent: string, ctx: Context
   let optional = false;
   for (const [name, sub] of properties) {
     const rawSub = ownValue(rawProperties, name);
-    const t = typeExpr(sub, rawSub, inner, ctx).text;
+    const isRequired = required.has(name);
+    const t = isRequired ? typeExpr(sub, rawSub, inner, ctx).text : optionalType(name, typeExpr(sub, rawSub, inner, ctx).text);
     declaredTypes.push(t);
-    if (!required.has(name)) optional = true;
-    lines.push(docBlock(joinDoc(declarationDoc(sub, rawSub, ctx)), inner) + `${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${t};\n`);
+    if (!isRequired) optional = true;
+    lines.push(docBlock(joinDoc(declarationDoc(sub, rawSub, ctx)), inner) + `${inner}${propertyKey(name)}${isRequired ? '' : '?'}: ${t};\n`);
   }
   // A required name that no property declares is held to what additionalProperties allows.
   const declared = new Set(properties.map(([name]) => name));
