@@ -176,7 +176,14 @@ const schemaArb: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
         minimum: sometimes(fc.constantFrom(0, 1.5), 5),
         pattern: sometimes(fc.constant('^a'), 5),
       })
-      .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== ABSENT))),
+      .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== ABSENT)))
+      // Often require some of the declared properties: independent draws rarely overlap.
+      .chain((s) => {
+        const declared = isSchemaObject(s.properties) ? Object.keys(s.properties) : [];
+        if (declared.length === 0) return fc.constant(s);
+        const own = Array.isArray(s.required) ? (s.required as string[]) : [];
+        return fc.oneof(fc.constant(s), fc.subarray(declared, { minLength: 1 }).map((names) => ({ ...s, required: [...new Set([...own, ...names])] })));
+      }),
   ),
 })).s;
 
@@ -184,7 +191,14 @@ const schemaArb: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
 function nearArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   if (!isSchemaObject(schema) || depth > 3) return valueArb;
   const options: fc.Arbitrary<unknown>[] = [valueArb];
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) options.push(fc.constantFrom(...(schema.enum as unknown[])));
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    options.push(fc.constantFrom(...(schema.enum as unknown[])));
+    // Two listed objects merged: equal to neither (TypeScript checks excess properties per union).
+    const objects = (schema.enum as unknown[]).filter(isSchemaObject);
+    if (objects.length > 1) {
+      options.push(fc.tuple(fc.constantFrom(...objects), fc.constantFrom(...objects)).map(([a, b]) => objectOf([...Object.entries(a), ...Object.entries(b)])));
+    }
+  }
   if (hasOwn(schema, 'const')) options.push(fc.constant(schema.const));
   const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : TYPES;
   for (const t of types) {
@@ -207,6 +221,18 @@ function nearArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
 const caseArb: fc.Arbitrary<Case[]> = schemaArb.chain((schema) =>
   fc.array(nearArb(schema), { minLength: 1, maxLength: 4 }).map((data) => data.map((d) => ({ schema, data: d }))),
 );
+
+const objectArb = fc.array(fc.tuple(nameArb, valueArb), { minLength: 1, maxLength: 3 }).map(objectOf);
+
+/** Listed objects, nested too, and data that merges two of them: literal object unions must stay exact. */
+const enumObjectsCaseArb: fc.Arbitrary<Case[]> = fc
+  .array(fc.oneof(objectArb, fc.tuple(nameArb, objectArb).map(([k, v]) => objectOf([[k, v]]))), { minLength: 2, maxLength: 3 })
+  .chain((objects) => {
+    const schema = { enum: objects };
+    return fc
+      .array(fc.tuple(fc.constantFrom(...objects), fc.constantFrom(...objects)), { minLength: 1, maxLength: 3 })
+      .map((pairs) => pairs.map(([a, b]) => ({ schema, data: objectOf([...Object.entries(a), ...Object.entries(b)]) })));
+  });
 
 describe('generated types agree with validator verdicts', () => {
   it('on every contract validation case', () => {
@@ -233,7 +259,7 @@ describe('generated types agree with validator verdicts', () => {
     let rejected = 0;
     // fc.check, not fc.assert: the report is the disagreements found, not a batch of 200 cases.
     const run = fc.check(
-      fc.property(fc.array(caseArb, { minLength: 60, maxLength: 60 }), (groups) => {
+      fc.property(fc.array(fc.oneof({ arbitrary: caseArb, weight: 6 }, { arbitrary: enumObjectsCaseArb, weight: 1 }), { minLength: 60, maxLength: 60 }), (groups) => {
         const cases = groups.flat();
         for (const c of cases) {
           const e = expectation(c.schema, c.data).expect;
