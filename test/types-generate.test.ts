@@ -139,6 +139,12 @@ describe('generateTypes', () => {
     expect(text).toContain('export type BqMessages = {\n  "urn:babel:orders:created": OrdersCreated;\n  "urn:babel:users:registered": UsersRegistered;\n};');
   });
 
+  it('marks a deprecated URN @deprecated, after its text', () => {
+    const text = generateTypes([{ urn: 'urn:x:old', status: 'deprecated', schema: { type: 'null', 'x-gdpr-sensitive': true } }]);
+    expect(text).toContain('/**\n * Data of urn:x:old.\n *\n * @deprecated The registry marks this URN deprecated.\n * @sensitive\n */\nexport type Old = null;');
+    expect(generateTypes([{ urn: 'urn:x:old', status: 'active', schema: true }])).not.toContain('@deprecated');
+  });
+
   it('is deterministic', () => {
     expect(generateTypes(entries)).toBe(generateTypes(structuredClone(entries)));
   });

@@ -11,6 +11,8 @@ export interface TypesEntry {
   urn: string;
   schema: unknown;
   owner?: string;
+  /** `deprecated` adds a `@deprecated` tag (as the AsyncAPI catalog marks the message deprecated). */
+  status?: string;
   description?: string;
 }
 
@@ -287,6 +289,7 @@ export function generateTypes(entries: readonly TypesEntry[]): string {
     }
     const about = [`Data of ${entry.urn}${entry.owner === undefined ? '' : ` (owner: ${entry.owner})`}.`];
     if (entry.description !== undefined && entry.description !== '') about.push(entry.description);
+    if (entry.status === 'deprecated') declared.doc.tags.unshift('@deprecated The registry marks this URN deprecated.');
     const doc = joinDoc(declared.doc, about.flatMap(docText));
     out += `\n${docBlock(doc, '')}export type ${names.get(entry.urn)} = ${declared.type};\n`;
   }

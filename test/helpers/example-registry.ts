@@ -8,9 +8,9 @@ import { ROOT } from './tsc.js';
 /** The example registry's entries with their schemas parsed (JSON, JSONC or YAML by extension). */
 export function exampleEntries(): TypesEntry[] {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
-    schemas: Array<{ urn: string; schema: string; owner?: string; description?: string }>;
+    schemas: Array<{ urn: string; schema: string; owner?: string; status?: string; description?: string }>;
   };
-  return manifest.schemas.map(({ urn, schema: file, owner, description }) => {
+  return manifest.schemas.map(({ urn, schema: file, owner, status, description }) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
     let schema: unknown;
     if (/\.ya?ml$/.test(file)) schema = YAML.parse(text);
@@ -21,6 +21,7 @@ export function exampleEntries(): TypesEntry[] {
     } else schema = JSON.parse(text);
     const entry: TypesEntry = { urn, schema };
     if (owner !== undefined) entry.owner = owner;
+    if (status !== undefined) entry.status = status;
     if (description !== undefined) entry.description = description;
     return entry;
   });

@@ -41,9 +41,10 @@ export function sourceFromRegistry(registry: CliRegistry): TypesSource {
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
 export function renderTypes(source: TypesSource): string {
-  const entries: TypesEntry[] = source.entries.map(({ urn, owner, description }) => {
+  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
+    if (status !== undefined) entry.status = status;
     if (description !== undefined) entry.description = description;
     return entry;
   });
