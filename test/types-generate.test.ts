@@ -90,6 +90,13 @@ describe('JSDoc text', () => {
     expect(docText('a */ b\r\nc\u2028d\u0000e')).toEqual(['a *\\/ b', 'c', 'd\\u0000e']);
     expect(docBlock(['x */'].flatMap(docText), '  ')).toBe('  /** x *\\/ */\n');
   });
+
+  it('cannot start a tag: TypeScript reads none from escaped text', () => {
+    expect(docText('@deprecated a @see b user@example.com\t@x')).toEqual(['\\@deprecated a \\@see b user@example.com\t\\@x']);
+    const text = generateTypes([{ urn: 'urn:x:y', description: '@deprecated a @see b', schema: { title: 'x @deprecated', 'x-gdpr-sensitive': 'pii @deprecated' } }]);
+    const sf = ts.createSourceFile('m.ts', text, ts.ScriptTarget.ES2022, true);
+    expect(ts.getJSDocTags(sf.statements[0]!).map((t) => `${t.tagName.text} ${String(t.comment)}`)).toEqual(['sensitive pii \\@deprecated']);
+  });
 });
 
 const HOSTILE = ['__proto__', '*/', '<script>', '"', "'", '\\', 'a\u2028b', '\u0000\u001f', 'constructor', '', ' ', '${x}', '`'];

@@ -21,13 +21,15 @@ const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
 
 /**
  * Text for a JSDoc block, one entry per line: every line terminator TypeScript knows splits a
- * line, `*\/` cannot close the comment, and control characters are shown as `\uXXXX`.
+ * line, `*\/` cannot close the comment, an `@` after a space or at the start cannot begin a tag
+ * (TypeScript reads `a @deprecated` as one), and control characters are shown as `\uXXXX`.
  */
 export function docText(text: string): string[] {
   return text.split(LINE_BREAK).map((line) =>
     line
       .replace(CONTROL, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
       .replace(/\*\//g, '*\\/')
+      .replace(/(^|\s)@/g, '$1\\@')
       .trimEnd(),
   );
 }
