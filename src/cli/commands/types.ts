@@ -25,10 +25,11 @@ export interface TypesOptions {
 /** A TypesSource over the CLI's registry (until every command loads through the registry layer). */
 export function sourceFromRegistry(registry: CliRegistry): TypesSource {
   const entries = registry.manifest.entries;
+  const byUrn = new Map(entries.map((e) => [e.urn, e]));
   return {
     entries,
     document(urn) {
-      const entry = entries.find((e) => e.urn === urn);
+      const entry = byUrn.get(urn);
       if (entry === undefined) throw new CliError(`${urn}: not in the registry`, EXIT_USAGE);
       try {
         return registry.loadDocument(entry);
