@@ -11,6 +11,6 @@ export {
 } from './providers/index.js';
 export {
   check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap, readEnvelope,
-  InvalidPayloadError, EnvelopeError, IDENTITY_WARNING_CODE,
-  type Envelope, type ReadEnvelope, type EnvelopeProblem, type GuardOptions,
+  InvalidPayloadError, EnvelopeError, IDENTITY_WARNING_CODE, typed, UnknownUrnError,
+  type Envelope, type ReadEnvelope, type EnvelopeProblem, type GuardOptions, type TypedGuard, type TypedEnvelope, type UrnOf,
 } from './guard/index.js';

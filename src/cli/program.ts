@@ -146,6 +146,19 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     });
 
   program
+    .command('types')
+    .description('generate TypeScript types for every URN and a BqMessages map (for typed check/wrap)')
+    .addOption(registryOption())
+    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+    .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+    .addOption(outsideOption())
+    .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check']))
+    .action(async (opts) => {
+      const { runTypes } = await import('./commands/types.js');
+      setCode(await runTypes(opts));
+    });
+
+  program
     .command('catalog')
     .description('write a self-contained HTML event catalog of the registry')
     .addOption(registryOption())

@@ -3,3 +3,4 @@ export {
   check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap,
   InvalidPayloadError, IDENTITY_WARNING_CODE, type GuardOptions,
 } from './guard.js';
+export { typed, UnknownUrnError, type TypedGuard, type TypedEnvelope, type UrnOf } from './typed.js';

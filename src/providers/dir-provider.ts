@@ -7,11 +7,6 @@ import type { Provider } from './provider.js';
 export interface DirProviderOptions extends ProviderOptions {
   /** Read schema files outside the manifest's directory (refused by default). */
   allowOutsidePaths?: boolean;
-  /**
-   * A supported keyword with the wrong shape makes its URN's schema fail to load (a RegistryError
-   * of kind `invalid-schema`) instead of being reported as a warning and ignored.
-   */
-  strict?: boolean;
 }
 
 /**

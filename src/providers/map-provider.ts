@@ -1,9 +1,14 @@
-import { compile, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import { compile, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import type { Provider } from './provider.js';
 
 export interface ProviderOptions {
   /** Receives unsupported-keyword warnings; without it they go to process.emitWarning. */
   onWarning?: (warning: SchemaWarning, message: string) => void;
+  /**
+   * A supported keyword with the wrong shape (CLARIFICATIONS 8) is an error, not a warning:
+   * MapProvider throws a SchemaError naming the URN, DirProvider fails that URN's load.
+   */
+  strict?: boolean;
 }
 
 
@@ -15,7 +20,13 @@ export class MapProvider implements Provider {
 
   constructor(schemas: Record<string, unknown>, options: ProviderOptions = {}) {
     for (const urn of Object.keys(schemas)) {
-      const compiled = compile(schemas[urn], { urn, onWarning: options.onWarning });
+      let compiled: CompiledSchema;
+      try {
+        compiled = compile(schemas[urn], { urn, onWarning: options.onWarning, strict: options.strict });
+      } catch (err) {
+        if (err instanceof SchemaError) throw new SchemaError(`schema for ${urn}: ${err.message}`);
+        throw err;
+      }
       this.schemas.set(urn, compiled);
       this.warnings.push(...compiled.warnings);
     }

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Registry } from '../../registry/index.js';
+import { generateTypes, type TypesEntry } from '../../types/index.js';
+import { SchemaError } from '../../validator/index.js';
+import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
+import { Out } from '../output.js';
+import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { exitWhenStdoutCloses } from '../stdout.js';
+import { outputTarget, writeFileAtomic } from '../write.js';
+
+/** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
+export interface TypesSource {
+  readonly entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
+  /** The parsed schema document of a URN; a file that cannot be read throws a one-line error. */
+  document(urn: string): unknown;
+}
+
+export interface TypesOptions {
+  source: TypesSource;
+  /** `-o`: the file to write (or, with `check`, to compare). Default: stdout. */
+  output?: string;
+  /** `--check`: exit 1 when `output` is not what would be written. */
+  check?: boolean;
+}
+
+/** A TypesSource over a registry: its entries and each one's parsed schema (a RegistryError when unreadable). */
+export function sourceFromRegistry(registry: Registry): TypesSource {
+  return { entries: registry.entries, document: (urn) => registry.document(urn).value };
+}
+
+/** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
+export function renderTypes(source: TypesSource): string {
+  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
+    const entry: TypesEntry = { urn, schema: source.document(urn) };
+    if (owner !== undefined) entry.owner = owner;
+    if (status !== undefined) entry.status = status;
+    if (description !== undefined) entry.description = description;
+    return entry;
+  });
+  try {
+    return generateTypes(entries);
+  } catch (err) {
+    if (err instanceof SchemaError) throw new GateError(`types: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function run(options: TypesOptions): Promise<number> {
+  const { output } = options;
+  if (options.check && output === undefined) throw new UsageError('--check compares a file: give it with -o <file>');
+  const text = renderTypes(options.source);
+  const n = options.source.entries.length;
+
+  if (output === undefined) {
+    exitWhenStdoutCloses(() => EXIT_OK);
+    const out = new Out();
+    out.line(text.slice(0, -1));
+    await out.flush();
+    return EXIT_OK;
+  }
+
+  const exists = existsSync(outputTarget(output));
+  if (options.check) {
+    if (!exists) {
+      process.stderr.write(`bqschema: ${output} does not exist; generate it with bqschema types -o ${output}\n`);
+      return EXIT_GATE;
+    }
+    let current: Buffer;
+    try {
+      current = readFileSync(output);
+    } catch (err) {
+      throw new UsageError(`cannot read ${output}: ${(err as Error).message}`);
+    }
+    if (!current.equals(Buffer.from(text, 'utf8'))) {
+      process.stderr.write(`bqschema: ${output} is out of date; regenerate it with bqschema types -o ${output}\n`);
+      return EXIT_GATE;
+    }
+    process.stdout.write(`${output} is up to date (${n} message type${n === 1 ? '' : 's'})\n`);
+    return EXIT_OK;
+  }
+
+  writeFileAtomic(output, text);
+  process.stdout.write(`Wrote ${output}: ${n} message type${n === 1 ? '' : 's'}\n`);
+  return EXIT_OK;
+}
+
+export interface TypesCommandOptions extends RegistryCliOptions {
+  output?: string;
+  check?: boolean;
+}
+
+/** `bqschema types`: the registry's message types as a TypeScript module. */
+export function runTypes(options: TypesCommandOptions): Promise<number> {
+  return run({ source: sourceFromRegistry(openRegistry(options)), output: options.output, check: options.check });
+}

@@ -1,0 +1,4 @@
+// `bqschema types`: TypeScript types for a registry's message data. Used by the CLI only.
+export { generateTypes, schemaType, TYPES_HEADER, type TypesEntry } from './generate.js';
+export { baseTypeName, typeNames, RESERVED_NAMES } from './names.js';
+export { docBlock, docText, propertyKey, stringLiteral } from './text.js';

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import YAML from 'yaml';
+import type { TypesEntry } from '../../src/types/index.js';
+import { ROOT } from './tsc.js';
+
+/** The example registry's entries with their schemas parsed (JSON, JSONC or YAML by extension). */
+export function exampleEntries(): TypesEntry[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
+    schemas: Array<{ urn: string; schema: string; owner?: string; status?: string; description?: string }>;
+  };
+  return manifest.schemas.map(({ urn, schema: file, owner, status, description }) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    let schema: unknown;
+    if (/\.ya?ml$/.test(file)) schema = YAML.parse(text);
+    else if (file.endsWith('.jsonc')) {
+      const errors: ParseError[] = [];
+      schema = parseJsonc(text, errors, { allowTrailingComma: true });
+      if (errors.length > 0) throw new Error(`${file}: not valid JSONC`);
+    } else schema = JSON.parse(text);
+    const entry: TypesEntry = { urn, schema };
+    if (owner !== undefined) entry.owner = owner;
+    if (status !== undefined) entry.status = status;
+    if (description !== undefined) entry.description = description;
+    return entry;
+  });
+}
