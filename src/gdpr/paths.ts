@@ -86,28 +86,37 @@ export function schemaPointer(path: string): string {
   return joinPointer('', ...tokens);
 }
 
-interface Child {
+/** The keyword an edge of the walk follows. */
+export type Edge = 'properties' | 'items' | 'additionalProperties';
+
+export interface SubSchema {
+  edge: Edge;
   node: SchemaNode;
-  path: string;
   /** The property name when the edge is a `properties` entry. */
   name: string | undefined;
 }
 
-function childrenOf(node: SchemaNode, path: string): Child[] {
+/** The walkable sub-schemas of a node, in walk order: properties (own keys), items, additionalProperties. */
+export function subSchemas(node: SchemaNode): SubSchema[] {
   if (node === true) return [];
-  const out: Child[] = [];
+  const out: SubSchema[] = [];
   const props = hasOwn(node, 'properties') ? node.properties : undefined;
   if (isSchemaObject(props)) {
     for (const name of Object.keys(props)) {
       const sub = props[name];
-      if (isNode(sub)) out.push({ node: sub, path: propertyPath(path, name), name });
+      if (isNode(sub)) out.push({ edge: 'properties', node: sub, name });
     }
   }
   const items = hasOwn(node, 'items') ? node.items : undefined;
-  if (isNode(items)) out.push({ node: items, path: itemsPath(path), name: undefined });
+  if (isNode(items)) out.push({ edge: 'items', node: items, name: undefined });
   const additional = hasOwn(node, 'additionalProperties') ? node.additionalProperties : undefined;
-  if (isNode(additional)) out.push({ node: additional, path: additionalPath(path), name: undefined });
+  if (isNode(additional)) out.push({ edge: 'additionalProperties', node: additional, name: undefined });
   return out;
+}
+
+function childPath(parent: string, sub: SubSchema): string {
+  if (sub.edge === 'properties') return propertyPath(parent, sub.name!);
+  return sub.edge === 'items' ? itemsPath(parent) : additionalPath(parent);
 }
 
 /** Returned by a visitor to leave a node's subtree out of the walk. */
@@ -132,10 +141,13 @@ export function walkSchema<S>(root: unknown, state: S, visit: (v: Visit<S>) => S
   const stack: Array<Omit<Visit<S>, 'leaf'>> = [{ node: root, path: '', name: undefined, state }];
   while (stack.length > 0) {
     const cur = stack.pop()!;
-    const children = childrenOf(cur.node, cur.path);
+    const children = subSchemas(cur.node);
     const next = visit({ ...cur, leaf: children.length === 0 });
     if (next === SKIP) continue;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ ...children[i]!, state: next });
+    for (let i = children.length - 1; i >= 0; i--) {
+      const { node, name } = children[i]!;
+      stack.push({ node, path: childPath(cur.path, children[i]!), name, state: next });
+    }
   }
 }
 
