@@ -135,15 +135,30 @@ export interface Visit<S> {
  * Visits every node reachable through properties / items / additionalProperties, parents before
  * children. An explicit stack, not recursion: a registry schema may be nested deeper than the call
  * stack allows. The visitor's return value becomes the state its children receive.
+ * A schema object that refers back to one of its ancestors (a YAML alias cycle makes one) is not
+ * entered again: that edge is left out, and a node whose only edges lead back is a leaf. The same
+ * object reached along two paths that are not a cycle (an alias reused) is visited on each.
  */
 export function walkSchema<S>(root: unknown, state: S, visit: (v: Visit<S>) => S | typeof SKIP): void {
   if (!isNode(root)) return;
-  const stack: Array<Omit<Visit<S>, 'leaf'>> = [{ node: root, path: '', name: undefined, state }];
+  type Enter = Omit<Visit<S>, 'leaf'>;
+  // A `leave` entry runs after the node's subtree, so `onPath` holds exactly the current ancestors.
+  const stack: Array<Enter | { leave: SchemaNode }> = [{ node: root, path: '', name: undefined, state }];
+  const onPath = new Set<SchemaNode>();
   while (stack.length > 0) {
     const cur = stack.pop()!;
-    const children = subSchemas(cur.node);
+    if ('leave' in cur) {
+      onPath.delete(cur.leave);
+      continue;
+    }
+    onPath.add(cur.node);
+    const children = subSchemas(cur.node).filter((c) => !onPath.has(c.node));
     const next = visit({ ...cur, leaf: children.length === 0 });
-    if (next === SKIP) continue;
+    if (next === SKIP) {
+      onPath.delete(cur.node);
+      continue;
+    }
+    stack.push({ leave: cur.node });
     for (let i = children.length - 1; i >= 0; i--) {
       const { node, name } = children[i]!;
       stack.push({ node, path: childPath(cur.path, children[i]!), name, state: next });
