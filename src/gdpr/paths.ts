@@ -37,6 +37,14 @@ export function sensitiveCategory(schema: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * `x-gdpr-sensitive: false`: the field was reviewed and holds no personal data. Not listed as
+ * sensitive, not masked, and `--require` does not ask for a marker on it.
+ */
+export function isReviewedNotSensitive(schema: unknown): boolean {
+  return isSchemaObject(schema) && hasOwn(schema, MARKER) && schema[MARKER] === false;
+}
+
 export function propertyPath(parent: string, name: string): string {
   const token = name.replace(SPECIAL, '\\$&');
   return parent === '' && token !== '' ? token : `${parent}.${token}`;
