@@ -8,31 +8,24 @@ export interface AsyncApiIssue {
   urn?: string;
 }
 
-interface AjvError {
+/** An error as ajv's (standalone) validation code reports it. */
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
 }
-type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
-
-type SpecsExports = { schemas: Record<string, object> };
+export type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 let specValidator: Promise<SpecValidator> | undefined;
 
-/** Compiled once, on first use: importing this module stays cheap (compiling takes ~1 s). */
+/**
+ * The AsyncAPI 3.0.0 schema's validation code, generated at build time by
+ * scripts/build-asyncapi-validator.js (ajv standalone; it needs neither ajv nor @asyncapi/specs
+ * at run time). Loaded on first use: the module is large (~1 MB), and importing this one stays cheap.
+ */
 function loadSpecValidator(): Promise<SpecValidator> {
-  specValidator ??= (async () => {
-    const [specsModule, ajvModule] = await Promise.all([import('@asyncapi/specs'), import('ajv')]);
-    // Both packages are CommonJS: Node hands module.exports over as the default export.
-    const specs = specsModule as unknown as { default?: SpecsExports } & Partial<SpecsExports>;
-    const schema = (specs.default ?? (specs as SpecsExports)).schemas['3.0.0'];
-    const Ajv = ajvModule.default;
-    // The spec bundles the draft-07 meta-schema under its own $id, which would clash with ajv's
-    // copy (meta: false). Formats are not checked: ajv-formats is not a dependency.
-    const ajv = new Ajv({ strict: false, allErrors: true, meta: false, validateSchema: false, validateFormats: false });
-    return ajv.compile(schema) as SpecValidator;
-  })();
+  specValidator ??= import('./generated/spec-validator.js').then((m) => m.default);
   return specValidator;
 }
 
