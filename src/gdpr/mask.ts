@@ -67,6 +67,16 @@ function nodesHoldingMarks(root: Record<string, unknown>): Set<object> {
   return holding;
 }
 
+/**
+ * The JSON shapes a node's own `type` admits (`integer` counts as `number`), or undefined when it
+ * declares none (or a malformed one).
+ */
+function declaredShapes(s: Record<string, unknown>): ReadonlySet<string> | undefined {
+  const t = hasOwn(s, 'type') ? s.type : undefined;
+  const list = typeof t === 'string' ? [t] : Array.isArray(t) && t.every((x) => typeof x === 'string') ? (t as string[]) : undefined;
+  return list === undefined ? undefined : new Set(list.map((x) => (x === 'integer' ? 'number' : x)));
+}
+
 interface Task {
   value: unknown;
   schema: Record<string, unknown>;
@@ -79,13 +89,18 @@ interface Task {
  * (one-way, not a crypto primitive). A marked string keeps its first code point then `***`; any
  * other marked value, object and array included, becomes `"***"`.
  *
- * Fails closed: a value whose shape the schema cannot follow, at a node below which something is
- * marked, is redacted whole as if it were marked. That is an array where a marked node lies under
- * `properties`/`additionalProperties`, an object where one lies under `items`, and a string,
- * number or boolean where one lies under any of them (`{"user": [{"phone": …}]}` against a schema
- * whose `user.phone` is marked). `null` is kept: it carries nothing. Data the schema leaves
- * open (an undeclared key with no `additionalProperties` schema) is not at any marked path and is
- * kept.
+ * Fails closed: a value whose shape the schema does not describe, at a node below which something
+ * is marked, is redacted whole as if it were marked, never passed through:
+ * - an array, unless the node's `type` admits arrays and it has an `items` schema, when a mark
+ *   lies under `properties`/`additionalProperties` (`{"user": [{"phone": …}]}` against a schema
+ *   whose `user.phone` is marked);
+ * - an object, unless `type` admits objects and it has `properties`/`additionalProperties`, when
+ *   a mark lies under `items` (`{"tags": {"0": …}}` where `tags[]` is marked);
+ * - a string, number or boolean that `type` does not admit, when a mark lies under the node.
+ * Without a `type`, only the keywords say which shapes a node describes. `null` is kept: it
+ * carries nothing. Data the schema leaves open (an undeclared key with no
+ * `additionalProperties` schema, array items with no `items` schema where nothing else is marked)
+ * is not at any marked path and is kept.
  *
  * The input is never mutated. Objects and arrays the schema follows are fresh copies of their own
  * enumerable keys; below the schema's reach nothing can be marked, so that data is shared by
@@ -112,22 +127,24 @@ export function mask(value: unknown, schema: unknown): unknown {
       continue;
     }
     if (Array.isArray(v)) {
-      if (marksUnder(s, ARRAY_CANNOT_FOLLOW)) {
+      const items = subSchema(s, 'items');
+      const described = items !== undefined && declaredShapes(s)?.has('array') === true;
+      if (!described && marksUnder(s, ARRAY_CANNOT_FOLLOW)) {
         put(target, key, redact(v));
         continue;
       }
-      const items = subSchema(s, 'items');
       if (items === undefined) continue;
       const copy = v.slice();
       put(target, key, copy);
       for (let i = 0; i < copy.length; i++) stack.push({ value: copy[i], schema: items, target: copy, key: i });
     } else if (typeof v === 'object' && v !== null) {
-      if (marksUnder(s, OBJECT_CANNOT_FOLLOW)) {
+      const props = subSchema(s, 'properties');
+      const additional = subSchema(s, 'additionalProperties');
+      const described = (props !== undefined || additional !== undefined) && declaredShapes(s)?.has('object') === true;
+      if (!described && marksUnder(s, OBJECT_CANNOT_FOLLOW)) {
         put(target, key, redact(v));
         continue;
       }
-      const props = subSchema(s, 'properties');
-      const additional = subSchema(s, 'additionalProperties');
       if (props === undefined && additional === undefined) continue;
       const copy: Record<string, unknown> = {};
       put(target, key, copy);
@@ -139,7 +156,7 @@ export function mask(value: unknown, schema: unknown): unknown {
         const sub = props !== undefined && hasOwn(props, k) ? props[k] : additional;
         if (isSchemaObject(sub)) stack.push({ value: child, schema: sub, target: copy, key: k });
       }
-    } else if (v !== null && marksUnder(s, SCALAR_CANNOT_FOLLOW)) {
+    } else if (v !== null && marksUnder(s, SCALAR_CANNOT_FOLLOW) && declaredShapes(s)?.has(typeof v) !== true) {
       put(target, key, redact(v));
     }
   }
