@@ -42,7 +42,8 @@ const WORDS: ReadonlySet<string> = new Set([
   'firstname', 'lastname', 'fullname', 'username', 'givenname', 'familyname', 'middlename',
   'maidenname', 'surname', 'forename', 'nickname', 'displayname',
   // where a person is
-  'address', 'street', 'zip', 'zipcode', 'postcode', 'postalcode', 'ip', 'ipv', 'ipaddress',
+  'address', 'street', 'zip', 'zipcode', 'postcode', 'postalcode', 'ip', 'ipaddress',
+  'ipv', // ipv4, ipv6: digits are split off
 ]);
 
 /** Consecutive words that name personal data together (each word alone does not). */
