@@ -6,8 +6,8 @@
 //
 // `npm run build` runs it before tsc. The output is committed (so a plain `tsc` and vitest work in
 // a fresh clone); its first lines hold a fingerprint of the inputs (this script, ajv's and
-// @asyncapi/specs' versions) and it is rewritten only when that changes. `--check` exits 1 when
-// the committed file is not what this script generates.
+// @asyncapi/specs' versions) and it is rewritten only when that changes, or with `--force`.
+// `--check` exits 1 when the committed file is not what this script generates.
 //
 // The standalone code `require`s two ajv runtime helpers; they are replaced by the validator's own
 // equivalents (JSON equality for uniqueItems, code point length for min/maxLength), so the
@@ -89,6 +89,7 @@ export function generate() {
 
 function main() {
   const check = process.argv.includes('--check');
+  const force = process.argv.includes('--force');
   let current = '';
   try {
     current = readFileSync(OUT, 'utf8');
@@ -96,11 +97,11 @@ function main() {
     // not generated yet
   }
   const stamp = `fingerprint ${fingerprint(versions())} `;
-  if (!check && current.split('\n', 1)[0].includes(stamp)) return; // inputs unchanged
+  if (!check && !force && current.split('\n', 1)[0].includes(stamp)) return; // inputs unchanged
   const text = generate();
   if (check) {
     if (text !== current) {
-      process.stderr.write(`build-asyncapi-validator: ${path.relative(repoRoot, OUT)} is stale: run npm run build and commit it\n`);
+      process.stderr.write(`build-asyncapi-validator: ${path.relative(repoRoot, OUT)} is not what this script generates: run node scripts/build-asyncapi-validator.js --force and commit it\n`);
       process.exit(1);
     }
     return;

@@ -1,4 +1,4 @@
-// @generated fingerprint 6f329e1f808a0fdd by scripts/build-asyncapi-validator.js: do not edit.
+// @generated fingerprint 1c565314bf345fcf by scripts/build-asyncapi-validator.js: do not edit.
 // @ts-nocheck -- ajv standalone code, checked by test/asyncapi*.test.ts instead.
 // The AsyncAPI 3.0.0 JSON Schema from @asyncapi/specs 6.11.1 (Apache-2.0, Copyright 2016-2025
 // AsyncAPI Initiative), compiled to validation code by ajv 8.20.0 (MIT); embedded schema
