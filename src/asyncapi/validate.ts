@@ -1,4 +1,4 @@
-import { isSchemaObject, parsePointer } from '../validator/index.js';
+import { isSchemaObject, joinPointer, parsePointer } from '../validator/index.js';
 
 export interface AsyncApiIssue {
   /** RFC 6901 pointer into the document. */
@@ -8,31 +8,24 @@ export interface AsyncApiIssue {
   urn?: string;
 }
 
-interface AjvError {
+/** An error as ajv's (standalone) validation code reports it. */
+export interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
 }
-type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
-
-type SpecsExports = { schemas: Record<string, object> };
+export type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 let specValidator: Promise<SpecValidator> | undefined;
 
-/** Compiled once, on first use: importing this module stays cheap (compiling takes ~1 s). */
+/**
+ * The AsyncAPI 3.0.0 schema's validation code, generated at build time by
+ * scripts/build-asyncapi-validator.js (ajv standalone; it needs neither ajv nor @asyncapi/specs
+ * at run time). Loaded on first use: the module is large (~1 MB), and importing this one stays cheap.
+ */
 function loadSpecValidator(): Promise<SpecValidator> {
-  specValidator ??= (async () => {
-    const [specsModule, ajvModule] = await Promise.all([import('@asyncapi/specs'), import('ajv')]);
-    // Both packages are CommonJS: Node hands module.exports over as the default export.
-    const specs = specsModule as unknown as { default?: SpecsExports } & Partial<SpecsExports>;
-    const schema = (specs.default ?? (specs as SpecsExports)).schemas['3.0.0'];
-    const Ajv = ajvModule.default;
-    // The spec bundles the draft-07 meta-schema under its own $id, which would clash with ajv's
-    // copy (meta: false). Formats are not checked: ajv-formats is not a dependency.
-    const ajv = new Ajv({ strict: false, allErrors: true, meta: false, validateSchema: false, validateFormats: false });
-    return ajv.compile(schema) as SpecValidator;
-  })();
+  specValidator ??= import('./generated/spec-validator.js').then((m) => m.default);
   return specValidator;
 }
 
@@ -85,13 +78,64 @@ function urnAt(doc: unknown, pointer: string): string | undefined {
 }
 
 /**
+ * Where the document first refers back to one of its own ancestors (a YAML alias cycle in a
+ * schema makes one), as [pointer of the reference, pointer of the ancestor]; undefined when it is
+ * a tree. The same object reached along two paths is not a cycle. Iterative, with the current
+ * ancestors in a set: depth and size cost no stack.
+ */
+function findCycle(doc: unknown): [string, string] | undefined {
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const onPath = new Map<object, string>();
+  const stack: Array<{ value: object; pointer: string } | { leave: object }> = [{ value: doc, pointer: '' }];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    if ('leave' in cur) {
+      onPath.delete(cur.leave);
+      continue;
+    }
+    onPath.set(cur.value, cur.pointer);
+    stack.push({ leave: cur.value });
+    const entries: Array<[string, unknown]> = Array.isArray(cur.value)
+      ? cur.value.map((v, i) => [String(i), v])
+      : Object.keys(cur.value).map((k) => [k, (cur.value as Record<string, unknown>)[k]]);
+    for (const [k, v] of entries) {
+      if (typeof v !== 'object' || v === null) continue;
+      const pointer = joinPointer(cur.pointer, k);
+      const ancestor = onPath.get(v);
+      if (ancestor !== undefined) return [pointer, ancestor];
+      stack.push({ value: v, pointer });
+    }
+  }
+  return undefined;
+}
+
+function issue(doc: unknown, pointer: string, message: string): AsyncApiIssue {
+  const urn = urnAt(doc, pointer);
+  return urn === undefined ? { pointer, message } : { pointer, message, urn };
+}
+
+/**
  * Checks a document against the official AsyncAPI 3.0.0 JSON Schema. Only the most specific
  * errors are kept: an error is dropped when another one points deeper inside the same value, and
  * a combinator's summary (oneOf, anyOf, …) when a plainer error shares its pointer. `[]` = valid.
+ * A document that refers to itself, or is nested too deeply to check, is one issue, not a crash:
+ * it could not be written out either.
  */
 export async function validateAsyncApi(doc: unknown): Promise<AsyncApiIssue[]> {
+  const cycle = findCycle(doc);
+  if (cycle !== undefined) {
+    const [at, ancestor] = cycle;
+    return [issue(doc, at, `refers back to ${ancestor === '' ? 'the document root' : ancestor} (a YAML alias cycle?): it has no end, so it cannot be written out`)];
+  }
   const validate = await loadSpecValidator();
-  if (validate(doc)) return [];
+  let valid: boolean;
+  try {
+    valid = validate(doc);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return [issue(doc, '', 'the document is nested too deeply to be checked against the AsyncAPI schema')];
+  }
+  if (valid) return [];
   const errors = validate.errors ?? [];
   const pointers = errors.map((e) => e.instancePath);
   const deepest = errors.filter((e) => !pointers.some((p) => p.startsWith(e.instancePath + '/')));
@@ -104,8 +148,7 @@ export async function validateAsyncApi(doc: unknown): Promise<AsyncApiIssue[]> {
     const id = `${e.instancePath}\n${message}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const urn = urnAt(doc, e.instancePath);
-    issues.push(urn === undefined ? { pointer: e.instancePath, message } : { pointer: e.instancePath, message, urn });
+    issues.push(issue(doc, e.instancePath, message));
   }
   return issues;
 }

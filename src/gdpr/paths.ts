@@ -37,6 +37,14 @@ export function sensitiveCategory(schema: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * `x-gdpr-sensitive: false`: the field was reviewed and holds no personal data. Not listed as
+ * sensitive, not masked, and `--require` does not ask for a marker on it.
+ */
+export function isReviewedNotSensitive(schema: unknown): boolean {
+  return isSchemaObject(schema) && hasOwn(schema, MARKER) && schema[MARKER] === false;
+}
+
 export function propertyPath(parent: string, name: string): string {
   const token = name.replace(SPECIAL, '\\$&');
   return parent === '' && token !== '' ? token : `${parent}.${token}`;
@@ -86,28 +94,37 @@ export function schemaPointer(path: string): string {
   return joinPointer('', ...tokens);
 }
 
-interface Child {
+/** The keyword an edge of the walk follows. */
+export type Edge = 'properties' | 'items' | 'additionalProperties';
+
+export interface SubSchema {
+  edge: Edge;
   node: SchemaNode;
-  path: string;
   /** The property name when the edge is a `properties` entry. */
   name: string | undefined;
 }
 
-function childrenOf(node: SchemaNode, path: string): Child[] {
+/** The walkable sub-schemas of a node, in walk order: properties (own keys), items, additionalProperties. */
+export function subSchemas(node: SchemaNode): SubSchema[] {
   if (node === true) return [];
-  const out: Child[] = [];
+  const out: SubSchema[] = [];
   const props = hasOwn(node, 'properties') ? node.properties : undefined;
   if (isSchemaObject(props)) {
     for (const name of Object.keys(props)) {
       const sub = props[name];
-      if (isNode(sub)) out.push({ node: sub, path: propertyPath(path, name), name });
+      if (isNode(sub)) out.push({ edge: 'properties', node: sub, name });
     }
   }
   const items = hasOwn(node, 'items') ? node.items : undefined;
-  if (isNode(items)) out.push({ node: items, path: itemsPath(path), name: undefined });
+  if (isNode(items)) out.push({ edge: 'items', node: items, name: undefined });
   const additional = hasOwn(node, 'additionalProperties') ? node.additionalProperties : undefined;
-  if (isNode(additional)) out.push({ node: additional, path: additionalPath(path), name: undefined });
+  if (isNode(additional)) out.push({ edge: 'additionalProperties', node: additional, name: undefined });
   return out;
+}
+
+function childPath(parent: string, sub: SubSchema): string {
+  if (sub.edge === 'properties') return propertyPath(parent, sub.name!);
+  return sub.edge === 'items' ? itemsPath(parent) : additionalPath(parent);
 }
 
 /** Returned by a visitor to leave a node's subtree out of the walk. */
@@ -126,16 +143,34 @@ export interface Visit<S> {
  * Visits every node reachable through properties / items / additionalProperties, parents before
  * children. An explicit stack, not recursion: a registry schema may be nested deeper than the call
  * stack allows. The visitor's return value becomes the state its children receive.
+ * A schema object that refers back to one of its ancestors (a YAML alias cycle makes one) is not
+ * entered again: that edge is left out, and a node whose only edges lead back is a leaf. The same
+ * object reached along two paths that are not a cycle (an alias reused) is visited on each.
  */
 export function walkSchema<S>(root: unknown, state: S, visit: (v: Visit<S>) => S | typeof SKIP): void {
   if (!isNode(root)) return;
-  const stack: Array<Omit<Visit<S>, 'leaf'>> = [{ node: root, path: '', name: undefined, state }];
+  type Enter = Omit<Visit<S>, 'leaf'>;
+  // A `leave` entry runs after the node's subtree, so `onPath` holds exactly the current ancestors.
+  const stack: Array<Enter | { leave: SchemaNode }> = [{ node: root, path: '', name: undefined, state }];
+  const onPath = new Set<SchemaNode>();
   while (stack.length > 0) {
     const cur = stack.pop()!;
-    const children = childrenOf(cur.node, cur.path);
+    if ('leave' in cur) {
+      onPath.delete(cur.leave);
+      continue;
+    }
+    onPath.add(cur.node);
+    const children = subSchemas(cur.node).filter((c) => !onPath.has(c.node));
     const next = visit({ ...cur, leaf: children.length === 0 });
-    if (next === SKIP) continue;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ ...children[i]!, state: next });
+    if (next === SKIP) {
+      onPath.delete(cur.node);
+      continue;
+    }
+    stack.push({ leave: cur.node });
+    for (let i = children.length - 1; i >= 0; i--) {
+      const { node, name } = children[i]!;
+      stack.push({ node, path: childPath(cur.path, children[i]!), name, state: next });
+    }
   }
 }
 

@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'vitest';
+import { buildAsyncApi, mergeKeyIssues, validateAsyncApi } from '../src/asyncapi/index.js';
+
+// Registry schemas a YAML alias made self-referencing, or nested beyond any stack (issue 10 items
+// 5 and 10): export-asyncapi reports them as issues, it does not hang or crash.
+
+describe('documents that cannot be written out', () => {
+  test('a payload schema that refers to itself is one issue naming the URN, not a crash', async () => {
+    const p: Record<string, unknown> = {};
+    p.child = { type: 'object', properties: p };
+    const doc = buildAsyncApi([{ urn: 'urn:x:cyclic', schema: { type: 'object', properties: p } }]);
+    const issues = await validateAsyncApi(doc);
+    expect(issues).toEqual([
+      {
+        pointer: '/channels/urn_x_cyclic/messages/urn_x_cyclic/payload/schema/properties/child/properties',
+        message:
+          'refers back to /channels/urn_x_cyclic/messages/urn_x_cyclic/payload/schema/properties (a YAML alias cycle?): it has no end, so it cannot be written out',
+        urn: 'urn:x:cyclic',
+      },
+    ]);
+  });
+
+  test('a schema reused along two paths is not a cycle', async () => {
+    const shared = { type: 'string' };
+    const doc = buildAsyncApi([{ urn: 'urn:x:dag', schema: { type: 'object', properties: { a: shared, b: shared } } }]);
+    expect(await validateAsyncApi(doc)).toEqual([]);
+  });
+
+  test('a schema nested deeper than the validator can follow is one issue', async () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 50_000; i++) schema = { type: 'object', properties: { a: schema } };
+    const issues = await validateAsyncApi(buildAsyncApi([{ urn: 'urn:x:deep', schema }]));
+    expect(issues).toEqual([{ pointer: '', message: 'the document is nested too deeply to be checked against the AsyncAPI schema' }]);
+  });
+});
+
+describe('mergeKeyIssues', () => {
+  test('finds "<<" keys at any depth, in document order, with their document pointers', () => {
+    const entries = [
+      { urn: 'urn:m', schema: { properties: { '<<': { type: 'string' }, a: { properties: { '<<': {} } } } } },
+      { urn: 'urn:ok', schema: { properties: { a: { type: 'string' } } } },
+    ];
+    const message = 'the key "<<" is read as a YAML merge key by AsyncAPI tools, which would merge its value into the enclosing object';
+    expect(mergeKeyIssues(entries)).toEqual([
+      { pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/<<', urn: 'urn:m', message },
+      { pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/a/properties/<<', urn: 'urn:m', message },
+    ]);
+  });
+
+  test('ends on a self-referencing schema, reporting each key once', () => {
+    const p: Record<string, unknown> = { '<<': { type: 'string' } };
+    p.child = { type: 'object', properties: p };
+    const issues = mergeKeyIssues([{ urn: 'urn:c', schema: { properties: p } }]);
+    // child.properties is p again: the edge back is not followed.
+    expect(issues.map((i) => i.pointer)).toEqual(['/channels/urn_c/messages/urn_c/payload/schema/properties/<<']);
+  });
+
+  test('a reused (not cyclic) sub-schema is reported on each path; 100k levels do not overflow', () => {
+    const shared = { properties: { '<<': {} } };
+    expect(mergeKeyIssues([{ urn: 'u', schema: { properties: { a: shared, b: shared } } }])).toHaveLength(2);
+    let deep: Record<string, unknown> = { '<<': 1 };
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    expect(mergeKeyIssues([{ urn: 'u', schema: deep }])).toHaveLength(1);
+  });
+});
