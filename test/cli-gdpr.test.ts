@@ -84,24 +84,13 @@ describe.concurrent('gdpr: inventory', () => {
     });
   });
 
-  it('--format github: a notice on each marked property in its schema file (JSON and YAML)', async () => {
+  it('--format github: one summary notice listing every marked field, then the summary line', async () => {
     const r = await gdpr(['--format', 'github']);
     expectExit(r, 0);
-    const lines = r.stdout.trimEnd().split('\n');
-    const notice = (file: string, pos: { line: number; col: number }, message: string): string =>
-      `::notice file=${file},line=${pos.line},col=${pos.col}::${message}`;
-    const c = 'schemas/customer.json';
-    expect(lines).toEqual([
-      notice(c, jsonValue(c, 18, 'lat'), 'urn:test:customer: contact.geo.lat is marked as personal data (location)'),
-      notice(c, jsonValue(c, 18, 'lon'), 'urn:test:customer: contact.geo.lon is marked as personal data (location)'),
-      notice(c, jsonValue(c, 14, 'street'), 'urn:test:customer: contact.street is marked as personal data (address)'),
-      notice(c, jsonValue(c, 8, 'email'), 'urn:test:customer: email is marked as personal data (email)'),
-      notice(c, jsonValue(c, 9, 'name'), 'urn:test:customer: name is marked as personal data'),
-      notice(c, jsonValue(c, 28, 'card_number'), 'urn:test:customer: orders[].card_number is marked as personal data (card)'),
-      notice(c, jsonValue(c, 10, 'phone'), 'urn:test:customer: phone is marked as personal data (phone)'),
-      notice(c, jsonValue(c, 32, 'additionalProperties'), 'urn:test:customer: tags.* is marked as personal data (free-text)'),
-      // The YAML mapping under `passport:` starts on the next line, at its first key.
-      notice('schemas/profile.yaml', { line: 26, col: 5 }, 'urn:test:profile: passport is marked as personal data (id-document)'),
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      '::notice title=Personal data inventory::9 sensitive field(s) in 2 of 3 URN(s)%0A' +
+        'urn:test:customer: contact.geo.lat (location), contact.geo.lon (location), contact.street (address), email (email), name, ' +
+        'orders[].card_number (card), phone (phone), tags.* (free-text)%0Aurn:test:profile: passport (id-document)',
       '3 URN(s), 9 sensitive field(s)',
     ]);
   });

@@ -1,15 +1,6 @@
 import { isPiiName, piiMatcher, type PiiMatcher } from './pii.js';
 import { byCodeUnits, isReviewedNotSensitive, sensitiveCategory, SKIP, walkSchema } from './paths.js';
 
-/**
- * The substring pattern `gdpr --require` used before name tokens (it flags `classname` for "ssn"
- * and misses `first_name`).
- * @deprecated Use `piiMatcher(options.pattern)`, whose default is `isPiiName`; kept only until the
- * CLI passes that.
- */
-export const DEFAULT_PII_PATTERN =
-  /email|e[-_]?mail|mail|ssn|phone|msisdn|tckn|national[-_]?id|passport|iban|credit[-_]?card|card[-_]?number|cvv|address|birth|dob/i;
-
 export interface UnmarkedField {
   urn: string;
   /** The leaf's path in the gdpr path syntax (see paths.ts). */

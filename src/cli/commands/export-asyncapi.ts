@@ -1,7 +1,7 @@
 import YAML from 'yaml';
-import { buildAsyncApi, catalogKeys, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
+import { buildAsyncApi, catalogKeys, mergeKeyIssues, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
 import type { Registry } from '../../registry/index.js';
-import { escapePointerToken, joinPointer } from '../../validator/index.js';
+import { escapePointerToken } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -39,29 +39,6 @@ function describeIssue(issue: AsyncApiIssue, registry: Registry, keys: Map<strin
     }
   }
   return `${issue.urn === undefined ? '' : issue.urn + ': '}${issue.pointer || '(root)'}: ${issue.message}${where}`;
-}
-
-/**
- * `<<` keys in the payload schemas. @asyncapi/parser reads every document, JSON included, as YAML
- * with merge keys, so a property named `<<` would be merged into the enclosing object: the catalog
- * would silently show another schema. The spec schema cannot see this, so it is checked here.
- */
-function mergeKeyIssues(entries: readonly CatalogEntry[], keys: Map<string, string>): AsyncApiIssue[] {
-  const issues: AsyncApiIssue[] = [];
-  for (const { urn, schema } of entries) {
-    const k = escapePointerToken(keys.get(urn)!);
-    const stack: Array<{ value: unknown; pointer: string }> = [{ value: schema, pointer: `/channels/${k}/messages/${k}/payload/schema` }];
-    while (stack.length > 0) {
-      const { value, pointer } = stack.pop()!;
-      if (typeof value !== 'object' || value === null) continue;
-      for (const key of Object.keys(value)) {
-        const at = joinPointer(pointer, key);
-        if (key === '<<') issues.push({ pointer: at, urn, message: 'the key "<<" is read as a YAML merge key by AsyncAPI tools, which would merge its value into the enclosing object' });
-        stack.push({ value: (value as Record<string, unknown>)[key], pointer: at });
-      }
-    }
-  }
-  return issues;
 }
 
 const plainCache = new Map<string, boolean>();
@@ -111,7 +88,7 @@ export async function run(options: ExportOptions): Promise<number> {
   const doc = buildAsyncApi(entries, { title: options.title, version: options.docVersion });
   // Our own output is gated like any other: an invalid document is never written.
   const keys = catalogKeys(entries.map((e) => e.urn));
-  const issues = [...(await validateAsyncApi(doc)), ...mergeKeyIssues(entries, keys)];
+  const issues = [...(await validateAsyncApi(doc)), ...mergeKeyIssues(entries)];
   if (issues.length > 0) {
     for (const issue of issues) {
       process.stderr.write(`bqschema: ${clean(describeIssue(issue, registry, keys))}\n`);

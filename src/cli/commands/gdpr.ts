@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import {
-  audit, DEFAULT_PII_PATTERN, mask, parsePiiPattern, schemaPointer, sensitivePaths, type UnmarkedField,
+  audit, mask, piiMatcher, schemaPointer, sensitivePaths, summaryNotice, type PiiMatcher, type UnmarkedField,
 } from '../../gdpr/index.js';
 import { EnvelopeError, readEnvelope } from '../../guard/index.js';
 import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, SourcePositions, stripBom, type Registry } from '../../registry/index.js';
@@ -48,10 +48,10 @@ function checkCombination(o: GdprOptions): void {
   if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
 }
 
-function pattern(source: string | undefined): RegExp {
-  if (source === undefined) return DEFAULT_PII_PATTERN;
+/** The PII-name test of --require: name tokens by default (docs/cli/gdpr.md lists the words), else --pattern. */
+function matcher(source: string | undefined): PiiMatcher {
   try {
-    return parsePiiPattern(source);
+    return piiMatcher(source);
   } catch (err) {
     throw new UsageError(`--pattern: ${(err as Error).message}`);
   }
@@ -92,13 +92,9 @@ async function inventory(schemas: Loaded[], format: Format): Promise<number> {
   if (format === 'json') {
     out.line(JSON.stringify({ urns: urns.map(({ urn, fields }) => ({ urn, fields })), summary }, null, 2));
   } else if (format === 'github') {
-    const positions = new SchemaPositions();
-    urns.forEach(({ urn, file, fields }, i) => {
-      for (const { path, category } of fields) {
-        const what = category === '' ? 'personal data' : `personal data (${category})`;
-        out.line(githubCommand('notice', { file, ...positions.of(schemas[i]!, path) }, `${urn}: ${label(path)} is marked as ${what}`));
-      }
-    });
+    // One summary notice: a notice per field would bury a pull request's real annotations.
+    const notice = summaryNotice(urns);
+    out.line(githubCommand('notice', { title: notice.title }, notice.message));
     out.line(summaryLine);
   } else {
     for (const { urn, file, fields } of urns) {
@@ -328,7 +324,7 @@ interface RunState {
 
 export async function run(options: GdprOptions): Promise<number> {
   checkCombination(options);
-  const re = pattern(options.pattern);
+  const re = matcher(options.pattern);
   const registry = openRegistry(options);
   if (options.urn !== undefined) requireUrn(registry, options.urn);
   const state: RunState = { failed: false };
