@@ -155,7 +155,7 @@ export class Registry {
         const position = this.schemaPosition(doc, first.keyword ? `${first.pointer}/${first.keyword.replace(/~/g, '~0').replace(/\//g, '~1')}` : first.pointer);
         throw new RegistryError(
           'invalid-schema', doc.file.path,
-          `schema for ${urn} has a malformed keyword: "${first.keyword}" at ${at} ${first.message}${more} (${doc.file.shown}:${position.line}:${position.col}); it would not be enforced`,
+          `schema for ${urn} has a malformed keyword "${first.keyword}" at ${at}: ${first.message}${more}, at ${doc.file.shown}:${position.line}:${position.col}; it would not be enforced`,
           urn, position,
         );
       }

@@ -18,6 +18,8 @@ export interface ExportOptions extends RegistryCliOptions {
 /** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
 function catalog(registry: Registry): CatalogEntry[] {
   return registry.entries.map((entry) => {
+    // The registry is strict: a malformed keyword is refused here, not published as if enforced.
+    registry.compiled(entry.urn);
     const out: CatalogEntry = { urn: entry.urn, schema: registry.document(entry.urn).value };
     if (entry.owner !== undefined) out.owner = entry.owner;
     if (entry.status !== undefined) out.status = entry.status;

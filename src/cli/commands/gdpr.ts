@@ -271,7 +271,7 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
   for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
     seen++;
     if (doc.kind === 'error') {
-      if (doc.line === undefined) throw new UsageError(`${doc.file}: ${doc.message}`);
+      if (doc.line === undefined) throw new GateError(`${doc.file}: ${doc.message}`);
       process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
       run.failed = true;
       continue;
@@ -281,7 +281,7 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
       try {
         value = parseText(doc.text, doc.file, 'json');
       } catch (err) {
-        if (err instanceof ParseFailure) throw new UsageError(err.message);
+        if (err instanceof ParseFailure) throw err; // a message that does not parse: exit 1 like any bad input
         throw err;
       }
       const result = masker.mask(value, doc.text, true);

@@ -25,7 +25,8 @@ export interface TypesOptions {
 
 /** A TypesSource over a registry: its entries and each one's parsed schema (a RegistryError when unreadable). */
 export function sourceFromRegistry(registry: Registry): TypesSource {
-  return { entries: registry.entries, document: (urn) => registry.document(urn).value };
+  // The registry is strict: a malformed keyword is refused, not typed as if it were enforced.
+  return { entries: registry.entries, document: (urn) => (registry.compiled(urn), registry.document(urn).value) };
 }
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
