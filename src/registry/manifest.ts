@@ -29,7 +29,7 @@ export interface ManifestProblem {
 }
 
 export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id'];
-export const MANIFEST_KEYS: readonly string[] = ['$schema', 'schemas'];
+export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
