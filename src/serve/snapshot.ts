@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CompiledSchema } from '../validator/index.js';
 
 /** A registered URN with its explicit schema id, when the manifest gives one. */
@@ -71,9 +71,29 @@ export const SCHEMA_TYPE = 'JSON';
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
+/**
+ * A schema as JSON text. JSON.stringify writes ±Infinity as `null`, which would publish `{"const":
+ * 1e400}` as `{"const": null}`: they are written as `1e999`/`-1e999`, JSON numbers that every
+ * parser reads back as the same infinity (CLARIFICATIONS 13).
+ */
+export function schemaJson(schema: unknown): string | undefined {
+  const marker = `\u0000bqschema-infinity-${randomBytes(8).toString('hex')}`;
+  let infinite = false;
+  const text = JSON.stringify(schema, (_key, v: unknown) => {
+    if (v === Infinity || v === -Infinity) {
+      infinite = true;
+      return v > 0 ? `${marker}+` : `${marker}-`;
+    }
+    return v;
+  }) as string | undefined;
+  if (!infinite || text === undefined) return text;
+  const quoted = JSON.stringify(marker).slice(0, -1);
+  return text.split(`${quoted}+"`).join('1e999').split(`${quoted}-"`).join('-1e999');
+}
+
 function schemaText(compiled: CompiledSchema | null | undefined): string {
   if (compiled === undefined || compiled === null) throw new Error('the provider has no schema for it');
-  const text = JSON.stringify(compiled.schema) as string | undefined;
+  const text = schemaJson(compiled.schema);
   if (text === undefined) throw new Error('the schema cannot be written as JSON');
   return text;
 }
