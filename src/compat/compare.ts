@@ -4,7 +4,7 @@ import {
   parsePointer, parseSchema, type SchemaNode,
 } from '../validator/index.js';
 import { ARRAY, FRACTION, NUMBERS, OBJECT, STRING, kindOf, typeKinds } from './kinds.js';
-import { PAIRS, ruleMessage, ruleOrder, type RulePair } from './rules.js';
+import { PAIRS, ruleMessage, ruleOrder, type RuleId, type RulePair } from './rules.js';
 
 export type CompatMode = 'backward' | 'forward' | 'full';
 
@@ -15,7 +15,7 @@ export interface CompatOptions {
 
 export interface Change {
   /** Stable kebab-case rule id (see RULES). */
-  rule: string;
+  rule: RuleId;
   breaking: boolean;
   /** RFC 6901 pointer into the schemas, e.g. `/properties/amount/minimum`. */
   path: string;

@@ -1,4 +1,4 @@
 export { compareSchemas } from './compare.js';
 export type { Change, CompatMode, CompatOptions, CompatResult } from './compare.js';
-export { RULES } from './rules.js';
-export type { Breaks, CompatRule } from './rules.js';
+export { RULES, isRuleId, listRules, rulesMarkdown } from './rules.js';
+export type { Breaks, CompatPolicy, CompatRule, RuleId } from './rules.js';
