@@ -2,3 +2,6 @@ export { compareSchemas } from './compare.js';
 export type { Change, CompatMode, CompatOptions, CompatResult } from './compare.js';
 export { RULES, isRuleId, listRules, rulesMarkdown } from './rules.js';
 export type { Breaks, CompatPolicy, CompatRule, RuleId } from './rules.js';
+export { assessChange, rolloutOrder } from './rollout.js';
+export type { Assessment, Rollout, RolloutOrder } from './rollout.js';
+export type { Witness, WitnessReason } from './witness.js';
