@@ -37,6 +37,8 @@ export interface Change {
   witnessReason?: WitnessReason;
   /** With `witnessReason: 'policy'`: a payload that breaks the other way (what the old schema rejects, for a backward break), where one exists. */
   otherWitness?: Witness;
+  /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
+  subject?: unknown;
 }
 
 export interface CompatResult {
@@ -144,7 +146,7 @@ class Comparison {
     let message = ruleMessage(rule, oldValue, newValue, subject);
     if (narrowing && !breaking) message += excuse ?? this.harmless();
     const key = `${rule}\u0000${path}\u0000${subjectKey(subject)}`;
-    const finding: Finding = { rule, breaking, path, message, key, policy, dir: this.dir };
+    const finding: Finding = { rule, breaking, path, message, key, policy, dir: this.dir, subject };
     if (breaking) finding.proof = { steps: at ? [...this.stack, at] : this.stack.slice(), subject };
     this.findings.push(finding);
     return finding;
@@ -383,10 +385,14 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : ruleOrder(a.rule) - ruleOrder(b.rule)))
     .map((f): Change => {
       const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.message };
+      if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
       return f.breaking && witnesses ? { ...change, ...provers.prove(f) } : change;
     });
   return { compatible: changes.every((c) => !c.breaking), changes };
 }
+
+/** Rules whose path is shared by several changes (one per name or value): their Change names its subject. */
+const SUBJECT_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['required-added', 'required-removed', 'enum-value-removed', 'enum-value-added']);
 
 type Proven = Pick<Change, 'witness' | 'witnessReason' | 'otherWitness'>;
 

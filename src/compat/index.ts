@@ -7,3 +7,5 @@ export type { Assessment, Rollout, RolloutOrder } from './rollout.js';
 export type { Witness, WitnessReason } from './witness.js';
 export { COMPAT_LEVELS, COMPAT_POLICIES, CompatNameError, parseCompatLevel, parseCompatPolicy } from './levels.js';
 export type { CompatLevel } from './levels.js';
+export { ExceptionsError, applyExceptions, exceptionPath, parseExceptions, schemaFingerprint } from './exceptions.js';
+export type { ApplyOptions, CompatException, ExceptionNotice, ExceptionsOutcome } from './exceptions.js';
