@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSchemas, type Change, type CompatMode } from '../src/compat/index.js';
+import { compareSchemas, previewPayload, type Change, type CompatMode } from '../src/compat/index.js';
 import { compile } from '../src/validator/index.js';
 import { applyEdits, editsArb, rootArb } from './helpers/compat-arbitraries.js';
 
@@ -195,5 +195,23 @@ describe('every witness verifies (fast-check)', () => {
     expect(witnessed).toBeGreaterThan(breaking * 0.8);
     expect(policy).toBeGreaterThan(0);
     expect(notFound, missed.join('\n')).toBeLessThan(breaking * 0.02);
+  });
+});
+
+describe('previewPayload', () => {
+  it('one line of JSON, cut with an ellipsis', () => {
+    expect(previewPayload({ a: 'x\ny' })).toBe('{"a":"x\\ny"}');
+    expect(previewPayload('\u2028\u2029')).toBe('"\\u2028\\u2029"');
+    expect(previewPayload(null)).toBe('null');
+    const long = previewPayload({ s: 'a'.repeat(500) }, 40);
+    expect(long).toHaveLength(40);
+    expect(long.endsWith('…')).toBe(true);
+    expect(previewPayload('a'.repeat(10), 12)).toBe('"aaaaaaaaaa"');
+  });
+
+  it('never splits a surrogate pair', () => {
+    const p = previewPayload('😀😀😀😀😀😀', 5); // 4 code units kept would end inside the second pair
+    expect(p).toBe('"😀…');
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(p)).toBe(false);
   });
 });

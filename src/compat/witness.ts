@@ -297,3 +297,16 @@ export function fits(node: SchemaNode, v: unknown): boolean {
 }
 
 const fitter = (node: SchemaNode) => (v: unknown): boolean => fits(node, v);
+
+/**
+ * A payload on one line for text and markdown reports: its JSON (U+2028/U+2029 escaped too), cut
+ * to at most `max` characters with `…`, never inside a surrogate pair. JSON output prints it whole.
+ */
+export function previewPayload(payload: unknown, max = 80): string {
+  const json = (JSON.stringify(payload) ?? 'null').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  if (json.length <= max) return json;
+  let cut = Math.max(max - 1, 0);
+  const code = json.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return json.slice(0, cut) + '…';
+}
