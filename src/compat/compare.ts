@@ -60,8 +60,8 @@ interface Finding extends Change {
   /** Breaking by registry policy rather than by data. */
   policy: boolean;
   dir: Direction;
-  /** Breaking findings: where the change is (root first) and its subject, for the witness. */
-  proof?: { steps: Step[]; subject: unknown };
+  /** Breaking findings: the node pairs from the root to the change, for the witness. */
+  steps?: Step[];
 }
 
 /** A set of JSON values under the validator's equality (`1` and `1.0` are one value). */
@@ -147,7 +147,7 @@ class Comparison {
     if (narrowing && !breaking) message += excuse ?? this.harmless();
     const key = `${rule}\u0000${path}\u0000${subjectKey(subject)}`;
     const finding: Finding = { rule, breaking, path, message, key, policy, dir: this.dir, subject };
-    if (breaking) finding.proof = { steps: at ? [...this.stack, at] : this.stack.slice(), subject };
+    if (breaking) finding.steps = at ? [...this.stack, at] : this.stack.slice();
     this.findings.push(finding);
     return finding;
   }
@@ -412,11 +412,10 @@ class Provers {
   }
 
   prove(f: Finding): Proven {
-    const proof = f.proof;
-    if (proof === undefined) return { witness: null, witnessReason: 'not-found' };
+    if (f.steps === undefined) return { witness: null, witnessReason: 'not-found' };
     let found: unknown;
     try {
-      found = this.get(f.dir).prove(proof.steps, f.rule, proof.subject);
+      found = this.get(f.dir).prove(f.steps, f.rule, f.subject);
     } catch (err) {
       // Too deep a document to validate is a witness not found, never a crash of the comparison.
       if (!(err instanceof RangeError)) throw err;
@@ -426,10 +425,10 @@ class Provers {
     if (found !== NONE) return { witness: { payload: found, validUnder } };
     if (!f.policy) return { witness: null, witnessReason: 'not-found' };
     const reverse: Direction = f.dir === 'backward' ? 'forward' : 'backward';
-    const steps = proof.steps.map((st) => ({ ...st, s: st.t, t: st.s }));
+    const steps = f.steps.map((st) => ({ ...st, s: st.t, t: st.s }));
     let other: unknown = NONE;
     try {
-      other = this.get(reverse).prove(steps, f.rule, proof.subject);
+      other = this.get(reverse).prove(steps, f.rule, f.subject);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
     }
