@@ -45,7 +45,7 @@ const MAX_TRIES = 200;
 /** Nesting the search and the filler values go down to. */
 const MAX_DEPTH = 6;
 /** Strings longer than this are not built (a bound that high is not worth a payload). */
-const MAX_STRING = 4096;
+const MAX_STRING = 65_536;
 
 /** An own data property, even for names such as `__proto__`. */
 function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
@@ -238,7 +238,7 @@ function integers(k: SchemaNode, o: SchemaNode): number[] {
   else out.add(0);
   if (o.minimum !== undefined) out.add(zero(Math.ceil(o.minimum) - 1));
   for (const n of [0, 1, -1]) out.add(n);
-  return [...out].filter((n) => n >= lo && Number.isSafeInteger(n));
+  return [...out].filter((n) => n >= lo && Number.isFinite(n));
 }
 
 /** Non-integers at `k`'s minimum, just under `o`'s, and around zero. */
