@@ -215,3 +215,61 @@ describe('previewPayload', () => {
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(p)).toBe(false);
   });
 });
+
+describe('every rule that can break has a witness (or is a break by policy)', () => {
+  const o = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
+  // [rule, old, new, mode]: the rule breaks in that mode.
+  const CASES: Array<[string, unknown, unknown, CompatMode]> = [
+    ['schema-became-false', o({ a: {} }), o({ a: false }), 'backward'],
+    ['schema-no-longer-false', o({ a: false }), o({ a: {} }), 'forward'],
+    ['type-narrowed', { type: ['string', 'integer'] }, { type: 'string' }, 'backward'],
+    ['type-widened', { type: 'string' }, { type: ['string', 'integer'] }, 'forward'],
+    ['required-added', o({ a: {} }), o({ a: {} }, { required: ['a'] }), 'backward'],
+    ['required-removed', o({ a: {} }, { required: ['a'] }), o({ a: {} }), 'forward'],
+    ['property-removed', o({ a: { type: 'string' } }, { additionalProperties: false }), o({}, { additionalProperties: false }), 'backward'],
+    ['property-added', o({}, { additionalProperties: false }), o({ a: { type: 'string' } }, { additionalProperties: false }), 'forward'],
+    ['additional-properties-closed', o({}), o({}, { additionalProperties: false }), 'backward'],
+    ['additional-properties-opened', o({}, { additionalProperties: false }), o({}), 'forward'],
+    ['enum-added', { type: 'string' }, { type: 'string', enum: ['a'] }, 'backward'],
+    ['enum-removed', { type: 'string', enum: ['a'] }, { type: 'string' }, 'forward'],
+    ['enum-value-removed', { enum: ['a', 'b'] }, { enum: ['a'] }, 'backward'],
+    ['enum-value-added', { enum: ['a'] }, { enum: ['a', 'b'] }, 'forward'],
+    ['const-added', { type: 'integer' }, { type: 'integer', const: 3 }, 'backward'],
+    ['const-removed', { type: 'integer', const: 3 }, { type: 'integer' }, 'forward'],
+    ['const-changed', { const: 3 }, { const: 4 }, 'backward'],
+    ['const-changed', { const: 3 }, { const: 4 }, 'forward'],
+    ['min-length-raised', { type: 'string', minLength: 1 }, { type: 'string', minLength: 3 }, 'backward'],
+    ['min-length-lowered', { type: 'string', minLength: 3 }, { type: 'string', minLength: 1 }, 'forward'],
+    ['max-length-lowered', { type: 'string', maxLength: 3 }, { type: 'string', maxLength: 1 }, 'backward'],
+    ['max-length-raised', { type: 'string', maxLength: 1 }, { type: 'string' }, 'forward'],
+    ['minimum-raised', { type: 'number', minimum: 0.5 }, { type: 'number', minimum: 0.75 }, 'backward'],
+    ['minimum-lowered', { type: 'integer', minimum: 5 }, { type: 'integer', minimum: -5 }, 'forward'],
+  ];
+  for (const [rule, a, b, mode] of CASES) {
+    it(`${rule} (${mode})`, () => {
+      const c = only(a, b, { mode });
+      expect(c.rule).toBe(rule);
+      expect(c.witness, JSON.stringify(c)).not.toBeNull();
+      expect(verifies(c.witness!, a, b)).toBe(true);
+      expect(c.witness!.validUnder).toBe(mode === 'backward' ? 'old' : 'new');
+    });
+  }
+});
+
+describe('liveness: a change below a node that accepts nothing breaks nothing', () => {
+  it('a property of an object no value satisfies (a required name that only false admits)', () => {
+    const a = { type: 'object', required: ['x'], properties: { x: false, n: { type: 'number' } } };
+    const b = { type: 'object', required: ['x'], properties: { x: false, n: { type: 'integer' } } };
+    expect(compareSchemas(a, b).compatible).toBe(true);
+  });
+
+  it('a string node whose minLength exceeds its maxLength', () => {
+    expect(compareSchemas({ type: 'string', minLength: 3, maxLength: 1 }, { type: 'string', minLength: 3, maxLength: 1, enum: ['a'] }).compatible).toBe(true);
+  });
+
+  it('null or booleans only: judged by those values', () => {
+    expect(compareSchemas({ type: 'null' }, { type: 'null', const: null }).compatible).toBe(true);
+    const c = only({ type: 'boolean' }, { type: 'boolean', enum: [true] });
+    expect(c.witness?.payload).toBe(false);
+  });
+});
