@@ -180,7 +180,7 @@ export class Prover {
    * one break rather than several.
    */
   private object(k: SchemaNode, o: SchemaNode, skip: string | undefined, depth: number): Found | typeof NONE {
-    if ((typeTest(k) & OBJECT) === 0 || depth > MAX_DEPTH) return NONE;
+    if ((typeKinds(k.types) & OBJECT) === 0 || depth > MAX_DEPTH) return NONE;
     const obj: Record<string, unknown> = {};
     for (const name of k.required ?? []) {
       if (name === skip || hasOwn(obj, name)) continue;
@@ -227,8 +227,6 @@ export class Prover {
     }
   }
 }
-
-const typeTest = (n: SchemaNode): number => typeKinds(n.types);
 
 /** Integers at `k`'s minimum, just under `o`'s, and around zero; all at or above `k`'s minimum. */
 function integers(k: SchemaNode, o: SchemaNode): number[] {
