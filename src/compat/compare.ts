@@ -1,25 +1,44 @@
 import {
   canonicalKey, hasOwn,
-  ANNOTATION_KEYWORDS, SUPPORTED_KEYWORDS, SchemaError, compile, isSchemaObject, joinPointer, jsonEqual,
-  parsePointer, parseSchema, type SchemaNode,
+  ANNOTATION_KEYWORDS, SUPPORTED_KEYWORDS, SchemaError, isSchemaObject, joinPointer, jsonEqual, type SchemaNode,
 } from '../validator/index.js';
-import { ARRAY, FRACTION, NUMBERS, OBJECT, STRING, kindOf, typeKinds } from './kinds.js';
-import { PAIRS, ruleMessage, ruleOrder, type RulePair } from './rules.js';
+import { ARRAY, BOOLEAN, FRACTION, NULL, NUMBERS, OBJECT, STRING, typeKinds } from './kinds.js';
+import { PAIRS, ruleMessage, ruleOrder, type CompatPolicy, type RuleId, type RulePair } from './rules.js';
+import { ANY, Side } from './side.js';
+import { NONE, Prover, type Step, type Via, type Witness, type WitnessReason } from './witness.js';
 
 export type CompatMode = 'backward' | 'forward' | 'full';
 
 export interface CompatOptions {
   /** `backward` (default): old data stays valid; `forward`: new data is valid under old; `full`: both. */
   mode?: CompatMode;
+  /**
+   * `bqschema` (default): the registry's rules (a declared property is never removed; adding an
+   * optional one is compatible). `confluent`: Confluent's JSON Schema content-model rules as far as
+   * the ten keywords express them (see each rule's `note`).
+   */
+  policy?: CompatPolicy;
+  /** Build a witness for every breaking change (default true). */
+  witnesses?: boolean;
 }
 
 export interface Change {
   /** Stable kebab-case rule id (see RULES). */
-  rule: string;
+  rule: RuleId;
   breaking: boolean;
   /** RFC 6901 pointer into the schemas, e.g. `/properties/amount/minimum`. */
   path: string;
   message: string;
+  /**
+   * Breaking changes only: a whole payload that proves the break, checked with the validator (valid
+   * under the schema `validUnder` names, rejected by the other), or null with `witnessReason`.
+   */
+  witness?: Witness | null;
+  witnessReason?: WitnessReason;
+  /** With `witnessReason: 'policy'`: a payload that breaks the other way (what the old schema rejects, for a backward break), where one exists. */
+  otherWitness?: Witness;
+  /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
+  subject?: unknown;
 }
 
 export interface CompatResult {
@@ -34,81 +53,31 @@ export interface CompatResult {
  * in role terms, and `emit` names the edit (old → new) the finding stands for.
  */
 type Direction = 'backward' | 'forward';
-type Via = 'root' | 'properties' | 'additionalProperties' | 'items';
-
-/** An absent `additionalProperties` or `items`: no constraint. */
-const ANY: SchemaNode = Object.freeze({ pointer: '', always: true });
 
 interface Finding extends Change {
   /** Identifies the edit across directions, so `full` reports it once. */
   key: string;
   /** Breaking by registry policy rather than by data. */
   policy: boolean;
-}
-
-const acceptAll = (): boolean => true;
-const acceptNone = (): boolean => false;
-const ignoreWarning = (): void => {};
-
-/** One schema: its parsed tree, the raw sub-schemas behind the nodes, and their validators. */
-class Side {
-  readonly root: SchemaNode;
-  private readonly raws = new WeakMap<SchemaNode, unknown>();
-  private readonly validators = new WeakMap<SchemaNode, (v: unknown) => boolean>();
-
-  constructor(private readonly schema: unknown) {
-    this.root = parseSchema(schema).root;
-  }
-
-  /** The raw sub-schema a node was parsed from; `undefined` for ANY (an absent keyword). */
-  raw(node: SchemaNode): unknown {
-    if (node === ANY) return undefined;
-    if (this.raws.has(node)) return this.raws.get(node);
-    let cur: unknown = this.schema;
-    for (const token of parsePointer(node.pointer)) {
-      cur = isSchemaObject(cur) && hasOwn(cur, token) ? cur[token] : undefined;
-    }
-    this.raws.set(node, cur);
-    return cur;
-  }
-
-  /** Whether `node` accepts `v`: cheap checks first, then the validator itself. */
-  admits(node: SchemaNode, v: unknown): boolean {
-    if ((kindOf(v) & typeKinds(node.types)) === 0) return false;
-    if (node.hasConst && !jsonEqual(v, node.constValue)) return false;
-    return this.accepts(node)(v);
-  }
-
-  /** The validator's own verdict for a node, compiled on first use. */
-  accepts(node: SchemaNode): (v: unknown) => boolean {
-    if (node.always === true) return acceptAll;
-    if (node.always === false) return acceptNone;
-    let fn = this.validators.get(node);
-    if (fn === undefined) {
-      fn = compile(this.raw(node), { onWarning: ignoreWarning }).isValid;
-      this.validators.set(node, fn);
-    }
-    return fn;
-  }
+  dir: Direction;
+  /** Breaking findings: the node pairs from the root to the change, for the witness. */
+  steps?: Step[];
 }
 
 /**
  * A set of JSON values under the validator's equality (`1` and `1.0` are one value). Objects and
- * arrays are held by canonical key, so membership is a hash lookup: a request with two 100k-entry
- * enums must not compare them pairwise (issue 10).
+ * arrays are kept by canonical key, so membership is a hash lookup: comparing two 100k-entry enums
+ * of objects is linear, not pairwise (a DoS on serve's /compatibility otherwise).
  */
 class ValueSet {
   readonly values: unknown[] = [];
   private readonly primitives = new Set<unknown>();
   private readonly objects = new Set<string>();
-  /** The canonical key of each object in `values`, by position (kept so `missingFrom` hashes nothing twice). */
-  private readonly keys: Array<string | undefined> = [];
 
   constructor(values: readonly unknown[]) {
     for (const v of values) {
-      let key: string | undefined;
       if (typeof v === 'object' && v !== null) {
-        key = canonicalKey(v);
+        const key = canonicalKey(v);
         if (this.objects.has(key)) continue;
         this.objects.add(key);
       } else {
@@ -116,19 +85,12 @@ class ValueSet {
         this.primitives.add(v);
       }
       this.values.push(v);
-      this.keys.push(key);
     }
   }
 
-  /** The values of this set that `other` lacks, in order. */
-  missingFrom(other: ValueSet): unknown[] {
-    const out: unknown[] = [];
-    for (let i = 0; i < this.values.length; i++) {
-      const key = this.keys[i];
-      const v = this.values[i];
-      if (key === undefined ? !other.primitives.has(v) : !other.objects.has(key)) out.push(v);
-    }
-    return out;
+  has(v: unknown): boolean {
+    if (typeof v === 'object' && v !== null) return this.objects.has(canonicalKey(v));
+    return this.primitives.has(v);
   }
 }
 
@@ -159,11 +121,14 @@ const sign = (a: number, b: number): number => (a > b ? 1 : a < b ? -1 : 0);
 
 class Comparison {
   readonly findings: Finding[] = [];
+  /** The node pairs from the root to the one being compared. */
+  private readonly stack: Step[] = [];
 
   constructor(
     private readonly dir: Direction,
     private readonly src: Side,
     private readonly tgt: Side,
+    private readonly policy: CompatPolicy,
   ) {}
 
   run(): Finding[] {
@@ -176,31 +141,47 @@ class Comparison {
     return ` (no value valid under the ${this.dir === 'backward' ? 'old' : 'new'} schema is affected)`;
   }
 
+  /**
+   * `at`: the step below the current node the change is about (a property), when it is not the node
+   * itself; `excuse`: why a narrowing does not break, when it is policy rather than unreachable data.
+   */
   private emit(
     pair: RulePair, narrowing: boolean, breaking: boolean, path: string,
-    srcValue: unknown, tgtValue: unknown, subject?: unknown, policy = false,
-  ): void {
+    srcValue: unknown, tgtValue: unknown, subject?: unknown, policy = false, at?: Step, excuse?: string,
+  ): Finding {
     const backward = this.dir === 'backward';
     const rule = backward === narrowing ? pair.narrow : pair.widen;
     const [oldValue, newValue] = backward ? [srcValue, tgtValue] : [tgtValue, srcValue];
     let message = ruleMessage(rule, oldValue, newValue, subject);
-    if (narrowing && !breaking) message += this.harmless();
+    if (narrowing && !breaking) message += excuse ?? this.harmless();
     const key = `${rule}\u0000${path}\u0000${subjectKey(subject)}`;
-    this.findings.push({ rule, breaking, path, message, key, policy });
+    const finding: Finding = { rule, breaking, path, message, key, policy, dir: this.dir, subject };
+    if (breaking) finding.steps = at ? [...this.stack, at] : this.stack.slice();
+    this.findings.push(finding);
+    return finding;
   }
 
   /**
    * Compares one pair of nodes. `live` is false where no value valid under `src` can reach (e.g. the
    * properties of a schema that admits no object): changes there are reported but never break.
    */
-  private node(s: SchemaNode, t: SchemaNode, path: string, live: boolean, via: Via): void {
+  private node(s: SchemaNode, t: SchemaNode, path: string, live: boolean, via: Via, key?: string): void {
+    this.stack.push({ via, key, s, t });
+    try {
+      this.compareNodes(s, t, path, live, via);
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  private compareNodes(s: SchemaNode, t: SchemaNode, path: string, live: boolean, via: Via): void {
     // With an enum or const, the values valid under src are among a finite list the validator can test.
-    const finite = s.enum ?? (s.hasConst ? [s.constValue] : undefined);
+    let finite = s.enum ?? (s.hasConst ? [s.constValue] : undefined);
     if (s.always === false || t.always === false) {
       if (s.always === t.always) return;
       const narrowing = t.always === false;
       const pair = via === 'additionalProperties' ? PAIRS.additional : PAIRS.falseSchema;
-      const breaking = narrowing && live && (finite === undefined || finite.some((v) => this.src.admits(s, v)));
+      const breaking = narrowing && live && this.src.kinds(s) !== 0;
       this.emit(pair, narrowing, breaking, path, this.src.raw(s), this.tgt.raw(t));
       return;
     }
@@ -208,7 +189,13 @@ class Comparison {
     const start = this.findings.length;
     const ts = typeKinds(s.types);
     // Kinds of value valid under src (an over-approximation).
-    const kinds = finite === undefined ? ts : ts & this.kindsOf(s, finite);
+    const kinds = this.src.kinds(s);
+    // Nothing valid under src reaches a node that accepts nothing: no change below it can break.
+    if (kinds === 0) live = false;
+    // Only null and booleans: as finite as an enum.
+    if (finite === undefined && kinds !== 0 && (kinds & ~(NULL | BOOLEAN)) === 0) {
+      finite = [...((kinds & NULL) !== 0 ? [null] : []), ...((kinds & BOOLEAN) !== 0 ? [true, false] : [])];
+    }
     const tt = typeKinds(t.types);
     const typePath = joinPointer(path, 'type');
     if ((ts & ~tt) !== 0) this.emit(PAIRS.type, true, live && (kinds & ~tt) !== 0, typePath, s.types, t.types);
@@ -240,12 +227,6 @@ class Comparison {
     if (order !== 0) this.emit(pair, order > 0, order > 0 && breaking, path, sv, tv);
   }
 
-  private kindsOf(s: SchemaNode, values: readonly unknown[]): number {
-    let mask = 0;
-    for (const v of values) if (!s.hasConst || jsonEqual(v, s.constValue)) mask |= kindOf(v);
-    return mask;
-  }
-
   /** When every value valid under a finite src passes tgt, no data narrowing below it can break. */
   private settleFinite(s: SchemaNode, t: SchemaNode, finite: readonly unknown[], start: number): void {
     const open = (f: Finding): boolean => f.breaking && !f.policy;
@@ -261,35 +242,72 @@ class Comparison {
   }
 
   private objects(s: SchemaNode, t: SchemaNode, path: string, live: boolean): void {
+    const confluent = this.policy === 'confluent';
     const reqPath = joinPointer(path, 'required');
     const sReq = new Set(s.required ?? []);
     const tReq = new Set(t.required ?? []);
-    for (const name of tReq) if (!sReq.has(name)) this.emit(PAIRS.required, true, live, reqPath, undefined, undefined, name);
+    const tProps = new Map(t.properties ?? []);
+    for (const name of tReq) {
+      if (sReq.has(name)) continue;
+      // Confluent: a required property that declares a default is compatible (REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED).
+      const tp = tProps.get(name);
+      const raw = tp === undefined ? undefined : this.tgt.raw(tp);
+      const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
+      const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
+      this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+    }
     for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
 
     const sProps = new Map(s.properties ?? []);
-    const tProps = new Map(t.properties ?? []);
     for (const [name, sp] of sProps) {
       const p = joinPointer(path, 'properties', name);
       const tp = tProps.get(name);
-      if (tp !== undefined) this.node(sp, tp, p, live, 'properties');
-      else this.emit(PAIRS.property, true, live, p, undefined, undefined, name, true);
+      if (tp !== undefined) this.node(sp, tp, p, live, 'properties', name);
+      else if (confluent) this.removedUnderConfluent(sp, t, p, live, name);
+      else this.emit(PAIRS.property, true, live, p, undefined, undefined, name, true, this.at(name, sp, t.additional ?? ANY));
     }
     for (const [name, tp] of tProps) {
       if (sProps.has(name)) continue;
       const p = joinPointer(path, 'properties', name);
+      const governed = s.additional ?? ANY;
+      if (confluent && governed.always === true) {
+        // An open model: any non-empty schema for the name breaks (PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL).
+        const breaking = live && tp.always !== true;
+        this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, true, this.at(name, governed, tp));
+        continue;
+      }
       this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
       // additionalProperties governed the name before: a schema there is compared, and so is a new
       // `false` (a prohibition, not a field); otherwise an open schema leaves the name to policy.
-      const governed = s.additional ?? ANY;
       if (governed.always === undefined || (tp.always === false && governed.always === true)) {
-        this.node(governed, tp, p, live, 'properties');
+        this.node(governed, tp, p, live, 'properties', name);
       }
     }
     if (s.additional !== undefined || t.additional !== undefined) {
       const p = joinPointer(path, 'additionalProperties');
       this.node(s.additional ?? ANY, t.additional ?? ANY, p, live, 'additionalProperties');
     }
+  }
+
+  /** The step to property `name`, governed by `s` in src and `t` in tgt (for a property only one side declares). */
+  private at(name: string, s: SchemaNode, t: SchemaNode): Step {
+    return { via: 'properties', key: name, s, t };
+  }
+
+  /**
+   * A property src declares and tgt does not, by Confluent's content models: removed from an open
+   * model it is compatible; a schema in `additionalProperties` is compared with it; a closed model
+   * breaks unless the property was `false`.
+   */
+  private removedUnderConfluent(sp: SchemaNode, t: SchemaNode, p: string, live: boolean, name: string): void {
+    const governed = t.additional ?? ANY;
+    if (governed.always === undefined) {
+      this.emit(PAIRS.property, true, false, p, undefined, undefined, name, true);
+      this.node(sp, governed, p, live, 'properties', name);
+      return;
+    }
+    const breaking = live && governed.always === false && sp.always !== false;
+    this.emit(PAIRS.property, true, breaking, p, undefined, undefined, name, false, this.at(name, sp, governed));
   }
 
   private values(s: SchemaNode, t: SchemaNode, path: string, live: boolean): void {
@@ -301,10 +319,12 @@ class Comparison {
     } else if (t.enum !== undefined && s.enum !== undefined) {
       const sv = new ValueSet(s.enum);
       const tv = new ValueSet(t.enum);
-      for (const v of sv.missingFrom(tv)) {
-        this.emit(PAIRS.enumValue, true, live && this.src.admits(s, v), enumPath, undefined, undefined, v);
+      for (const v of sv.values) {
+        if (!tv.has(v)) this.emit(PAIRS.enumValue, true, live && this.src.admits(s, v), enumPath, undefined, undefined, v);
       }
-      for (const v of tv.missingFrom(sv)) this.emit(PAIRS.enumValue, false, false, enumPath, undefined, undefined, v);
+      for (const v of tv.values) {
+        if (!sv.has(v)) this.emit(PAIRS.enumValue, false, false, enumPath, undefined, undefined, v);
+      }
     }
 
     const constPath = joinPointer(path, 'const');
@@ -344,6 +364,10 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   if (mode !== 'backward' && mode !== 'forward' && mode !== 'full') {
     throw new TypeError(`unknown compat mode ${JSON.stringify(mode)} (expected backward, forward or full)`);
   }
+  const policy = options.policy ?? 'bqschema';
+  if (policy !== 'bqschema' && policy !== 'confluent') {
+    throw new TypeError(`unknown compat policy ${JSON.stringify(policy)} (expected bqschema or confluent)`);
+  }
   const oldSide = new Side(oldSchema);
   const newSide = new Side(newSchema);
   const merged = new Map<string, Finding>();
@@ -351,24 +375,74 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     let findings: Finding[];
     try {
       findings = dir === 'backward'
-        ? new Comparison(dir, oldSide, newSide).run()
-        : new Comparison(dir, newSide, oldSide).run();
+        ? new Comparison(dir, oldSide, newSide, policy).run()
+        : new Comparison(dir, newSide, oldSide, policy).run();
     } catch (err) {
       if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compare');
       throw err;
     }
     for (const f of findings) {
       const seen = merged.get(f.key);
-      if (seen === undefined) merged.set(f.key, f);
-      else if (f.breaking && !seen.breaking) {
-        seen.breaking = true;
-        seen.message = f.message;
-      }
+      // The breaking direction's finding wins: its message and its witness.
+      if (seen === undefined || (f.breaking && !seen.breaking)) merged.set(f.key, f);
     }
   }
+  const witnesses = options.witnesses ?? true;
+  const provers = new Provers(oldSide, newSide);
   // Grouped by location, then in RULES order, so the report does not depend on the direction.
   const changes = [...merged.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : ruleOrder(a.rule) - ruleOrder(b.rule)))
-    .map(({ rule, breaking, path, message }) => ({ rule, breaking, path, message }));
+    .map((f): Change => {
+      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.message };
+      if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
+      return f.breaking && witnesses ? { ...change, ...provers.prove(f) } : change;
+    });
   return { compatible: changes.every((c) => !c.breaking), changes };
+}
+
+/** Rules whose path is shared by several changes (one per name or value): their Change names its subject. */
+const SUBJECT_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['required-added', 'required-removed', 'enum-value-removed', 'enum-value-added']);
+
+type Proven = Pick<Change, 'witness' | 'witnessReason' | 'otherWitness'>;
+
+/** The witness of each breaking finding, in the direction it breaks; for a policy break, the other way too. */
+class Provers {
+  private readonly cache = new Map<Direction, Prover>();
+
+  constructor(private readonly oldSide: Side, private readonly newSide: Side) {}
+
+  private get(dir: Direction): Prover {
+    let p = this.cache.get(dir);
+    if (p === undefined) {
+      p = dir === 'backward' ? new Prover(this.oldSide, this.newSide) : new Prover(this.newSide, this.oldSide);
+      this.cache.set(dir, p);
+    }
+    return p;
+  }
+
+  prove(f: Finding): Proven {
+    if (f.steps === undefined) return { witness: null, witnessReason: 'not-found' };
+    let found: unknown;
+    try {
+      found = this.get(f.dir).prove(f.steps, f.rule, f.subject);
+    } catch (err) {
+      // Too deep a document to validate is a witness not found, never a crash of the comparison.
+      if (!(err instanceof RangeError)) throw err;
+      found = NONE;
+    }
+    const validUnder = f.dir === 'backward' ? 'old' : 'new';
+    if (found !== NONE) return { witness: { payload: found, validUnder } };
+    if (!f.policy) return { witness: null, witnessReason: 'not-found' };
+    const reverse: Direction = f.dir === 'backward' ? 'forward' : 'backward';
+    const steps = f.steps.map((st) => ({ ...st, s: st.t, t: st.s }));
+    let other: unknown = NONE;
+    try {
+      other = this.get(reverse).prove(steps, f.rule, f.subject);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+    }
+    const proven: Proven = { witness: null, witnessReason: 'policy' };
+    if (other !== NONE) proven.otherWitness = { payload: other, validUnder: validUnder === 'old' ? 'new' : 'old' };
+    return proven;
+  }
 }

@@ -1,7 +1,15 @@
 export { compareSchemas } from './compare.js';
 export type { Change, CompatMode, CompatOptions, CompatResult } from './compare.js';
-export { RULES } from './rules.js';
-export type { Breaks, CompatRule } from './rules.js';
+export { RULES, isRuleId, listRules, rulesMarkdown } from './rules.js';
+export type { Breaks, CompatPolicy, CompatRule, RuleId } from './rules.js';
+export { assessChange, rolloutOrder } from './rollout.js';
+export type { Assessment, Rollout, RolloutOrder } from './rollout.js';
+export { previewPayload } from './witness.js';
+export type { Witness, WitnessReason } from './witness.js';
+export { COMPAT_LEVELS, COMPAT_POLICIES, CompatNameError, parseCompatLevel, parseCompatPolicy } from './levels.js';
+export type { CompatLevel } from './levels.js';
+export { ExceptionsError, applyExceptions, exceptionPath, parseExceptions, schemaFingerprint } from './exceptions.js';
+export type { ApplyOptions, CompatException, ExceptionNotice, ExceptionsOutcome } from './exceptions.js';
 export {
   compareRegistries, comparePair, malformedKeywords, nextUrn, remedyText, breakingFirst,
   type UrnReport, type UrnStatus, type Remedy, type SchemaProblem, type PairResult,

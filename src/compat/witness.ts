@@ -1,0 +1,310 @@
+import { codePointLength, hasOwn, jsonEqual, type SchemaNode } from '../validator/index.js';
+import { ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING, kindOf, typeKinds } from './kinds.js';
+import type { RuleId } from './rules.js';
+import { ANY, governing, type Side } from './side.js';
+
+/*
+ * Witnesses: a whole data document that one schema accepts and the other rejects, the proof of a
+ * breaking change. A comparison records, for each breaking finding, the chain of node pairs from
+ * the root to where it found the change; the prover searches a small set of values at the end of
+ * the chain (boundary values of the two nodes, built from their keywords), wraps each in the
+ * least the enclosing schemas need (their required properties), and returns the first document
+ * the validator itself confirms: valid under one root, invalid under the other.
+ *
+ * The search itself reads the parsed nodes (`fits`), since compiling a validator for every sub-schema
+ * it visits costs more than the comparison; only the final check of a whole document compiles.
+ */
+
+export type Via = 'root' | 'properties' | 'additionalProperties' | 'items';
+
+/** One level of the path to a change: how data reaches it, and the node of each role there. */
+export interface Step {
+  via: Via;
+  /** The property name, for `properties`. */
+  key?: string;
+  /** The node of the schema whose valid data must stay valid (`keep`). */
+  s: SchemaNode;
+  /** The node of the schema that must accept it (`other`). */
+  t: SchemaNode;
+}
+
+/** A payload that proves a break: valid under the schema named, rejected by the other. */
+export interface Witness {
+  payload: unknown;
+  validUnder: 'old' | 'new';
+}
+
+/** Why a breaking change has no witness: a break by policy no data shows, or none was found (rare). */
+export type WitnessReason = 'policy' | 'not-found';
+
+export const NONE: unique symbol = Symbol('none');
+type Found = unknown;
+
+/** Candidate values tried at the end of a chain before giving up. */
+const MAX_TRIES = 200;
+/** Nesting the search and the filler values go down to. */
+const MAX_DEPTH = 6;
+/** Strings longer than this are not built (a bound that high is not worth a payload). */
+const MAX_STRING = 65_536;
+
+/** An own data property, even for names such as `__proto__`. */
+function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A property name neither node declares, to reach `additionalProperties`. */
+function freshKey(a: SchemaNode, b: SchemaNode): string {
+  const taken = new Set([...(a.properties ?? []), ...(b.properties ?? [])].map(([n]) => n));
+  let key = 'extra';
+  for (let i = 2; taken.has(key); i++) key = `extra${i}`;
+  return key;
+}
+
+const zero = (n: number): number => n + 0; // folds -0
+
+export class Prover {
+  private tries = 0;
+
+  /** `keep`: the schema whose valid data must stay valid; `other`: the one that rejects the witness. */
+  constructor(private readonly keep: Side, private readonly other: Side) {}
+
+  /** A root document `keep` accepts and `other` rejects, reached through `steps`; NONE when none is found. */
+  prove(steps: readonly Step[], rule: RuleId, subject: unknown): Found | typeof NONE {
+    const last = steps[steps.length - 1];
+    // Nothing to find where the other schema accepts anything (a property removed from an open model).
+    if (last === undefined || last.t.always === true || last.s.always === false) return NONE;
+    const keepRoot = this.keep.accepts(this.keep.root);
+    const otherRoot = this.other.accepts(this.other.root);
+    const keepLocal = fitter(last.s);
+    const otherLocal = fitter(last.t);
+    this.tries = 0;
+    for (const v of this.local(last.s, last.t, rule, subject)) {
+      if (++this.tries > MAX_TRIES) break;
+      if (!keepLocal(v) || otherLocal(v)) continue;
+      const doc = this.embed(v, steps);
+      if (doc !== NONE && keepRoot(doc) && !otherRoot(doc)) return structuredClone(doc);
+    }
+    return NONE;
+  }
+
+  /** Candidates at the change itself: the rule's own subject first, then boundary values. */
+  private *local(k: SchemaNode, o: SchemaNode, rule: RuleId, subject: unknown): Generator<unknown> {
+    if ((rule === 'required-added' || rule === 'required-removed') && typeof subject === 'string') {
+      const obj = this.object(k, o, subject, 0);
+      if (obj !== NONE) yield obj;
+    }
+    if (rule === 'enum-value-removed' || rule === 'enum-value-added') yield subject;
+    yield* this.candidates(k, o, 0);
+  }
+
+  /** Values `k` may accept, those at the edges of `o` early, smallest first. */
+  private *candidates(k: SchemaNode, o: SchemaNode, depth: number): Generator<unknown> {
+    if (k.always === false) return;
+    if (k.enum !== undefined) yield* k.enum;
+    if (k.hasConst) yield k.constValue;
+    const kinds = typeKinds(k.types);
+    if (kinds & NULL) yield null;
+    if (kinds & BOOLEAN) yield* [true, false];
+    if (kinds & INTEGER) yield* integers(k, o);
+    if (kinds & FRACTION) yield* fractions(k, o);
+    if (kinds & STRING) yield* strings(k, o);
+    if (kinds & ARRAY) {
+      yield [];
+      if (depth < 2) {
+        const ki = k.items ?? ANY;
+        const oi = o.items ?? ANY;
+        const one = this.sample(ki, oi, depth + 1, false);
+        if (one !== NONE) yield [one];
+        for (const v of this.distinct(ki, oi, depth + 1)) yield [v];
+      }
+    }
+    if (kinds & OBJECT) {
+      const base = this.object(k, o, undefined, depth);
+      if (base === NONE) return;
+      yield base;
+      if (depth >= 2) return;
+      const fresh = freshKey(k, o);
+      const extra = this.sample(governing(k, fresh), governing(o, fresh), depth + 1, false);
+      if (extra !== NONE) {
+        const obj = this.object(k, o, fresh, depth);
+        if (obj !== NONE) {
+          setOwn(obj as Record<string, unknown>, fresh, extra);
+          yield obj;
+        }
+      }
+      const names = new Set([...(k.properties ?? []), ...(o.properties ?? [])].map(([n]) => n));
+      names.add(fresh);
+      for (const name of names) {
+        for (const v of this.distinct(governing(k, name), governing(o, name), depth + 1)) {
+          const obj = this.object(k, o, name, depth);
+          if (obj === NONE) break;
+          setOwn(obj as Record<string, unknown>, name, v);
+          yield obj;
+        }
+      }
+    }
+  }
+
+  /** Values `k` accepts and `o` rejects (for nested positions). */
+  private *distinct(k: SchemaNode, o: SchemaNode, depth: number): Generator<unknown> {
+    const keep = fitter(k);
+    const other = fitter(o);
+    for (const v of this.candidates(k, o, depth)) {
+      if (++this.tries > MAX_TRIES) return;
+      if (keep(v) && !other(v)) yield v;
+    }
+  }
+
+  /** Wraps the value found at the end of `steps` into a root document, level by level. */
+  private embed(v: unknown, steps: readonly Step[]): Found | typeof NONE {
+    let value = v;
+    for (let i = steps.length - 1; i >= 1; i--) {
+      const step = steps[i]!;
+      const parent = steps[i - 1]!;
+      if (step.via === 'items') {
+        value = [value];
+        continue;
+      }
+      const key = step.via === 'properties' && step.key !== undefined ? step.key : freshKey(parent.s, parent.t);
+      const obj = this.object(parent.s, parent.t, key, 0);
+      if (obj === NONE) return NONE;
+      setOwn(obj as Record<string, unknown>, key, value);
+      value = obj;
+    }
+    return value;
+  }
+
+  /**
+   * The least object `k` accepts (its required properties, filled), leaving `skip` to the caller;
+   * properties `o` requires are filled too where a value both accept exists, so the witness shows
+   * one break rather than several.
+   */
+  private object(k: SchemaNode, o: SchemaNode, skip: string | undefined, depth: number): Found | typeof NONE {
+    if ((typeKinds(k.types) & OBJECT) === 0 || depth > MAX_DEPTH) return NONE;
+    const obj: Record<string, unknown> = {};
+    for (const name of k.required ?? []) {
+      if (name === skip || hasOwn(obj, name)) continue;
+      const v = this.sample(governing(k, name), governing(o, name), depth + 1, false);
+      if (v === NONE) return NONE;
+      setOwn(obj, name, v);
+    }
+    for (const name of o.required ?? []) {
+      if (name === skip || hasOwn(obj, name)) continue;
+      const v = this.sample(governing(k, name), governing(o, name), depth + 1, true);
+      if (v !== NONE) setOwn(obj, name, v);
+    }
+    return obj;
+  }
+
+  /** A value `k` accepts, one `o` accepts too when there is one; with `both`, only such a value. */
+  private sample(k: SchemaNode, o: SchemaNode, depth: number, both: boolean): Found | typeof NONE {
+    if (depth > MAX_DEPTH || k.always === false) return NONE;
+    const keep = fitter(k);
+    const other = fitter(o);
+    let fallback: unknown = NONE;
+    for (const v of this.basics(k, o, depth)) {
+      if (!keep(v)) continue;
+      if (other(v)) return v;
+      if (fallback === NONE) fallback = v;
+    }
+    return both ? NONE : fallback;
+  }
+
+  /** A short list of plain values `k` may accept, one or two of each kind. */
+  private *basics(k: SchemaNode, o: SchemaNode, depth: number): Generator<unknown> {
+    if (k.enum !== undefined) yield* k.enum;
+    if (k.hasConst) yield k.constValue;
+    const kinds = typeKinds(k.types);
+    if (kinds & NULL) yield null;
+    if (kinds & BOOLEAN) yield true;
+    if (kinds & INTEGER) yield* integers(k, o);
+    if (kinds & FRACTION) yield* fractions(k, o);
+    if (kinds & STRING) yield* strings(k, o);
+    if (kinds & ARRAY) yield [];
+    if (kinds & OBJECT) {
+      const obj = this.object(k, o, undefined, depth);
+      if (obj !== NONE) yield obj;
+    }
+  }
+}
+
+/** Integers at `k`'s minimum, just under `o`'s, and around zero; all at or above `k`'s minimum. */
+function integers(k: SchemaNode, o: SchemaNode): number[] {
+  const lo = k.minimum ?? -Infinity;
+  const out = new Set<number>();
+  if (k.minimum !== undefined) out.add(zero(Math.ceil(k.minimum)));
+  else out.add(0);
+  if (o.minimum !== undefined) out.add(zero(Math.ceil(o.minimum) - 1));
+  for (const n of [0, 1, -1]) out.add(n);
+  return [...out].filter((n) => n >= lo && Number.isFinite(n));
+}
+
+/** Non-integers at `k`'s minimum, just under `o`'s, and around zero. */
+function fractions(k: SchemaNode, o: SchemaNode): number[] {
+  const lo = k.minimum ?? -Infinity;
+  const out = new Set<number>();
+  if (k.minimum !== undefined) for (const d of [0, 0.5, 0.25]) out.add(k.minimum + d);
+  if (o.minimum !== undefined) for (const d of [0.5, 0.25]) out.add(o.minimum - d);
+  for (const n of [0.5, -0.5, 1.5]) out.add(n);
+  return [...out].filter((n) => n >= lo && Number.isFinite(n) && !Number.isInteger(n));
+}
+
+/** Strings at the length bounds of both nodes (just past `o`'s), within `k`'s. */
+function strings(k: SchemaNode, o: SchemaNode): string[] {
+  const lo = Math.max(k.minLength ?? 0, 0);
+  const hi = Math.max(k.maxLength ?? Infinity, 0); // a negative maxLength acts as 0
+  const lengths = new Set<number>([lo]);
+  if (o.minLength !== undefined) lengths.add(o.minLength - 1);
+  if (o.maxLength !== undefined) lengths.add(o.maxLength + 1);
+  if (hi !== Infinity) lengths.add(hi);
+  lengths.add(0);
+  lengths.add(1);
+  return [...lengths].filter((n) => n >= lo && n <= hi && n <= MAX_STRING).map((n) => 'a'.repeat(n));
+}
+
+/**
+ * Whether `v` satisfies `node`, read from the parsed node: the ten keywords as the validator applies
+ * them (lengths in code points, bounds as parsed). It only steers the search; every document
+ * returned is checked with the compiled validator.
+ */
+export function fits(node: SchemaNode, v: unknown): boolean {
+  if (node.always !== undefined) return node.always;
+  const kind = kindOf(v);
+  if ((kind & typeKinds(node.types)) === 0) return false;
+  if (node.enum !== undefined && !node.enum.some((e) => jsonEqual(e, v))) return false;
+  if (node.hasConst && !jsonEqual(node.constValue, v)) return false;
+  if (typeof v === 'string') {
+    if (node.minLength !== undefined || node.maxLength !== undefined) {
+      const n = codePointLength(v);
+      if (node.minLength !== undefined && n < node.minLength) return false;
+      if (node.maxLength !== undefined && n > Math.max(node.maxLength, 0)) return false;
+    }
+  } else if (typeof v === 'number') {
+    if (node.minimum !== undefined && v < node.minimum) return false;
+  } else if (Array.isArray(v)) {
+    const items = node.items;
+    if (items !== undefined && !v.every((x) => fits(items, x))) return false;
+  } else if (kind === OBJECT) {
+    const o = v as Record<string, unknown>;
+    for (const name of node.required ?? []) if (!hasOwn(o, name)) return false;
+    if (node.properties !== undefined || node.additional !== undefined) {
+      for (const key of Object.keys(o)) if (!fits(governing(node, key), o[key])) return false;
+    }
+  }
+  return true;
+}
+
+const fitter = (node: SchemaNode) => (v: unknown): boolean => fits(node, v);
+
+/**
+ * A payload on one line for text and markdown reports: its JSON (U+2028/U+2029 escaped too), cut
+ * to at most `max` characters with `…`, never inside a surrogate pair. JSON output prints it whole.
+ */
+export function previewPayload(payload: unknown, max = 80): string {
+  const json = (JSON.stringify(payload) ?? 'null').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  if (json.length <= max) return json;
+  let cut = Math.max(max - 1, 0);
+  const code = json.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return json.slice(0, cut) + '…';
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { assessChange, rolloutOrder } from '../src/compat/index.js';
+
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type: 'object', properties, ...extra,
+});
+
+describe('rolloutOrder', () => {
+  it('maps the two verdicts to the four orders', () => {
+    expect(rolloutOrder(true, true).order).toBe('either');
+    expect(rolloutOrder(true, false).order).toBe('consumers-first');
+    expect(rolloutOrder(false, true).order).toBe('producers-first');
+    expect(rolloutOrder(false, false).order).toBe('new-urn');
+  });
+
+  it('gives one sentence per order, naming who goes first', () => {
+    const sentences = [rolloutOrder(true, true), rolloutOrder(true, false), rolloutOrder(false, true), rolloutOrder(false, false)]
+      .map((r) => r.sentence);
+    expect(new Set(sentences).size).toBe(4);
+    for (const s of sentences) expect(s).not.toMatch(/\n/);
+    expect(sentences[1]).toMatch(/^Deploy consumers first/);
+    expect(sentences[2]).toMatch(/^Deploy producers first/);
+    expect(sentences[3]).toMatch(/new URN/);
+  });
+});
+
+describe('assessChange', () => {
+  it('a widened type: backward only, consumers first', () => {
+    const a = assessChange(obj({ n: { type: 'integer' } }), obj({ n: { type: 'number' } }));
+    expect([a.backward.compatible, a.forward.compatible]).toEqual([true, false]);
+    expect(a.rollout.order).toBe('consumers-first');
+    // The forward break carries its witness: new data the old schema rejects.
+    expect(a.forward.changes[0]!.witness).toEqual({ payload: { n: 0.5 }, validUnder: 'new' });
+  });
+
+  it('a narrowed bound: forward only, producers first', () => {
+    const a = assessChange({ type: 'string', maxLength: 9 }, { type: 'string', maxLength: 5 });
+    expect(a.rollout.order).toBe('producers-first');
+    expect(a.backward.changes[0]!.witness?.payload).toBe('aaaaaa');
+  });
+
+  it('an annotation only: either order', () => {
+    expect(assessChange({ type: 'string' }, { type: 'string', title: 'T' }).rollout.order).toBe('either');
+  });
+
+  it('a changed const: a new URN', () => {
+    expect(assessChange({ const: 1 }, { const: 2 }).rollout.order).toBe('new-urn');
+  });
+
+  it('the policy applies to both directions', () => {
+    // An optional property added to an open model: bqschema breaks forward (a field old consumers
+    // lack), Confluent backward (old data may carry the name with another type).
+    const a = obj({});
+    const b = obj({ extra: { type: 'string' } });
+    expect(assessChange(a, b).rollout.order).toBe('consumers-first');
+    const confluent = assessChange(a, b, { policy: 'confluent' });
+    expect(confluent.rollout.order).toBe('producers-first');
+    expect(confluent.backward.changes[0]!.witness).toEqual({ payload: { extra: null }, validUnder: 'old' });
+  });
+});

@@ -1,0 +1,107 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import type { ReportInput } from '../src/cli/report/findings.js';
+import { renderJunit, xmlAttr, xmlText } from '../src/cli/report/junit.js';
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  htmlEntities: true, // decode numeric character references (&#10;) too
+  isArray: (name) => name === 'testsuite' || name === 'testcase',
+});
+
+interface Case { name: string; classname: string; file?: string; line?: string; failure?: { message: string; type: string; '#text': string }; 'system-out'?: string }
+interface Suite { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] }
+interface Doc { testsuites: { name: string; tests: string; failures: string; errors: string; testsuite?: Suite[] } }
+
+function parse(xml: string): Doc {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return parser.parse(xml) as Doc;
+}
+
+const INPUT: ReportInput = {
+  tool: { name: 'bqschema', version: '0.1.0' },
+  results: [
+    { ruleId: 'type-narrowed', level: 'error', message: 'type narrowed', file: 'schemas/orders.json', line: 12, col: 7 },
+    { ruleId: 'required-added', level: 'warning', message: 'now required', file: 'schemas/orders.json', line: 3 },
+    { ruleId: 'BQ_INVALID_ENVELOPE', level: 'error', message: 'no urn', file: 'in.ndjson', line: 4, col: 1 },
+    { ruleId: 'urn-removed', level: 'note', message: 'removed' },
+  ],
+  artifacts: ['schemas/orders.json', 'schemas/clean.json', 'in.ndjson'],
+};
+
+describe('renderJunit', () => {
+  it('testsuites / testsuite per file / testcase per finding, with counts that add up', () => {
+    const doc = parse(renderJunit(INPUT));
+    const root = doc.testsuites;
+    expect(root).toMatchObject({ name: 'bqschema 0.1.0', tests: '5', failures: '2', errors: '0' });
+    const suites = root.testsuite!;
+    expect(suites.map((s) => s.name)).toEqual(['schemas/orders.json', 'in.ndjson', 'bqschema', 'schemas/clean.json']);
+    expect(suites.map((s) => [s.tests, s.failures])).toEqual([['2', '1'], ['1', '1'], ['1', '0'], ['1', '0']]);
+    let cases = 0;
+    let failed = 0;
+    for (const s of suites) {
+      expect(Number(s.tests)).toBe(s.testcase!.length);
+      expect(Number(s.failures)).toBe(s.testcase!.filter((c) => c.failure).length);
+      cases += s.testcase!.length;
+      failed += s.testcase!.filter((c) => c.failure).length;
+    }
+    expect([cases, failed]).toEqual([5, 2]);
+  });
+
+  it('errors are failures; warnings and notes pass with their text', () => {
+    const [orders, ndjson, none, clean] = parse(renderJunit(INPUT)).testsuites.testsuite!;
+    const [err, warn] = orders!.testcase!;
+    expect(err).toMatchObject({ name: 'type-narrowed at schemas/orders.json:12:7', classname: 'bqschema.type-narrowed', file: 'schemas/orders.json', line: '12' });
+    expect(err!.failure).toEqual({ message: 'type narrowed', type: 'type-narrowed', '#text': 'schemas/orders.json:12:7: type narrowed' });
+    expect(warn!.failure).toBeUndefined();
+    expect(warn!['system-out']).toBe('warning: schemas/orders.json:3: now required');
+    expect(ndjson!.testcase![0]!.failure!.type).toBe('BQ_INVALID_ENVELOPE');
+    expect(none!.testcase![0]).toMatchObject({ name: 'urn-removed', 'system-out': 'note: removed' });
+    expect(none!.testcase![0]!.file).toBeUndefined();
+    expect(clean!.testcase![0]).toMatchObject({ name: 'schemas/clean.json: no findings', file: 'schemas/clean.json' });
+  });
+
+  it('hostile text is escaped: the document stays well-formed and reads back', () => {
+    const msg = 'a ]]> b <script>alert(1)</script> & "q" \'s\' tab\tnl\ncr\r end';
+    const xml = renderJunit({
+      tool: { name: 'bq<"&>', version: '1' },
+      results: [{ ruleId: 'r"]]>', level: 'error', message: msg, file: 'a&b<c>.json', line: 1 }],
+    });
+    expect(xml).not.toContain(']]>');
+    expect(xml).not.toContain('<script>');
+    const s = parse(xml).testsuites.testsuite![0]!;
+    expect(s.name).toBe('a&b<c>.json');
+    const c = s.testcase![0]!;
+    expect(c.failure!.message).toBe(msg);
+    expect(c.failure!.type).toBe('r"]]>');
+    expect(c.classname).toBe('bq<"&>.r"]]>');
+    expect(c.failure!['#text']).toBe(`a&b<c>.json:1: ${msg}`);
+  });
+
+  it('characters XML cannot carry are shown as \\u escapes, never emitted raw', () => {
+    const msg = 'nul\u0000 ctl\u0001 esc\u001b lone\uD800 fffe\uFFFE ok\u{1F600} ls\u2028';
+    const xml = renderJunit({ tool: { name: 't', version: '1' }, results: [{ ruleId: 'r', level: 'error', message: msg }] });
+    expect(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]/.test(xml)).toBe(false);
+    const c = parse(xml).testsuites.testsuite![0]!.testcase![0]!;
+    expect(c.failure!.message).toBe('nul\\u0000 ctl\\u0001 esc\\u001B lone\\uD800 fffe\\uFFFE ok\u{1F600} ls\u2028');
+  });
+
+  it('escapers: text and attribute forms', () => {
+    expect(xmlText('a]]>b&<\r\n')).toBe('a]]&gt;b&amp;&lt;&#13;\n');
+    expect(xmlAttr('"\'\t\n\r')).toBe('&quot;&apos;&#9;&#10;&#13;');
+  });
+
+  it('no findings and no files: an empty, valid report', () => {
+    const xml = renderJunit({ tool: { name: 't', version: '1' }, results: [] });
+    expect(parse(xml).testsuites).toMatchObject({ tests: '0', failures: '0' });
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+  });
+
+  it('is deterministic', () => {
+    expect(renderJunit(INPUT)).toBe(renderJunit(INPUT));
+  });
+});
