@@ -186,7 +186,7 @@ describe.concurrent('check: a broken registry', () => {
     const tail = '; it would not be enforced';
     expect(lines).toContain(`::error file=schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
     expect(lines).toContain(`::error file=schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: malformed keyword "type": unknown type name "strin"${tail}`);
-    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: malformed keyword "minLength": must be a number, got the string "3"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
   });
 
   it('github: lint errors in a YAML schema are placed on the keyword value', async () => {

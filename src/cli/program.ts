@@ -176,7 +176,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
   program
     .command('conformance')
     .description("run the cross-SDK conformance suite through another implementation's adapter")
-    .requiredOption('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
+    .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
     .option('--out <file>', 'results file to write', 'results.json')
     .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
     .option('--timeout <ms>', 'time one answer may take', '10000')
