@@ -310,13 +310,13 @@ describe.concurrent('gdpr --mask', () => {
     expectNoLeak(anonymous);
   });
 
-  it('malformed JSON: exit 2, one line with file:line:col, nothing echoed', async () => {
+  it('malformed JSON or a missing file: exit 1 (a bad input, as in validate), one line with file:line:col, nothing echoed', async () => {
     const r = await gdpr(['--mask', 'messages/malformed.json']);
-    expectOneLineError(r, /^bqschema: messages\/malformed\.json:3:42: invalid JSON: property name expected$/);
+    expectOneLineError(r, /^bqschema: messages\/malformed\.json:3:42: invalid JSON: property name expected$/, 1);
     expect(r.stdout).toBe('');
     expectNoLeak(r);
     const missing = await gdpr(['--mask', 'messages/none.json']);
-    expectOneLineError(missing, /^bqschema: messages\/none\.json: no such file or directory$/);
+    expectOneLineError(missing, /^bqschema: messages\/none\.json: no such file or directory$/, 1);
   });
 
   it('NDJSON: each line masked in order; unmaskable lines reported as file:line and left out; exit 1', async () => {
