@@ -123,7 +123,7 @@ describe('the run step, from this repository as `uses: ./`', () => {
   it('runs the built CLI from source: a valid message passes with the summary', () => {
     expect(existsSync(join(root, 'dist', 'cli', 'main.js')), 'dist/ is not built: run npm run build').toBe(true);
     const r = runAction(
-      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/order-created.json', format: 'github', dir: root },
+      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/valid/order-created.json', format: 'github', dir: root },
       ctx(),
     );
     expect(r.code, r.stderr).toBe(0);
@@ -134,11 +134,11 @@ describe('the run step, from this repository as `uses: ./`', () => {
 
   it('an invalid message fails with exit 1 and one ::error annotation per violation', () => {
     const r = runAction(
-      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/order-created-invalid.json', dir: root },
+      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/invalid/order-created-invalid.json', dir: root },
       ctx(),
     );
     expect(r.code).toBe(1);
-    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error file=examples/messages/order-created-invalid.json,line='));
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error file=examples/messages/invalid/order-created-invalid.json,line='));
     expect(errors).toHaveLength(4);
     expect(r.stdout).toContain('FAILED: 1 message: 0 valid, 1 invalid');
     expect(r.calls).toEqual([]);
