@@ -25,6 +25,16 @@ function fences(text: string): Array<{ lang: string; body: string }> {
 const artifacts = join(ROOT, 'test', 'artifacts', 'docs-readme');
 afterAll(() => rmSync(artifacts, { recursive: true, force: true }));
 
+/** GitHub's heading anchors of a Markdown file: lower case, punctuation dropped, spaces as dashes. */
+function anchors(path: string): Set<string> {
+  const text = readFileSync(path, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+  return new Set(
+    [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'),
+    ),
+  );
+}
+
 describe('README.md', () => {
   it('is at most 10 KB', () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(10 * 1024);
@@ -68,16 +78,17 @@ describe('README.md', () => {
     expect(r.stdout).toBe('/order_id must be >= 1, got 0\n/reason must be one of "customer_request", "payment_failed", "out_of_stock"\ncancelled 1042\n');
   });
 
-  it('every relative link in README.md and docs/ leads to a file that exists', () => {
+  it('every relative link in README.md and docs/ leads to a file that exists, and to a heading when it names one', () => {
     const files = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
     const broken: string[] = [];
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const target = m[1]!.split('#')[0]!;
-        if (target === '' || /^[a-z]+:/.test(target)) continue;
-        const path = resolve(dirname(join(ROOT, file)), target);
+        const [target = '', anchor] = m[1]!.split('#');
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = target === '' ? join(ROOT, file) : resolve(dirname(join(ROOT, file)), target);
         if (!existsSync(path) || !(statSync(path).isFile() || statSync(path).isDirectory())) broken.push(`${file}: ${m[1]}`);
+        else if (anchor !== undefined && path.endsWith('.md') && !anchors(path).has(anchor)) broken.push(`${file}: ${m[1]} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
