@@ -72,6 +72,10 @@ describe('bqschema init', () => {
       ['validate', 'messages/'],
       ['compat', '--against origin/main'],
     ]);
+    // The action is this repository, as package.json names it.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const repo = /github\.com\/([^/]+\/[^/.]+)(\.git)?$/.exec(pkg.repository.url)![1];
+    for (const s of steps.slice(1)) expect(s.uses).toBe(`${repo}@v1`);
     // Each step's inputs are ones action.yml declares.
     const action = YAML.parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
     for (const s of steps.slice(1)) for (const k of Object.keys(s.with!)) expect(Object.keys(action.inputs)).toContain(k);
