@@ -74,9 +74,10 @@ describe('catalog of the example registry', () => {
     expect(t).toContain('captured_at string format: "date-time" not enforced');
     expect(t).toContain('/properties/captured_at format');
     expect(t).toContain('From the schema ( examples[0] ) valid');
-    // order-created-invalid.json (message 1 of orders:created) breaks four rules; traffic.ndjson has a bad reason.
+    // invalid/order-created-invalid.json (message 1 of orders:created) breaks four rules; invalid/traffic.ndjson has a bad reason.
     expect(t).toContain('Example message 1 (its data) invalid /order_id must be >= 1, got 0 /currency must be one of "USD", "EUR", "TRY" /lines/1/sku');
-    expect(t).toContain('Example message 2 (its data) invalid /reason must be one of');
+    // valid/orders-cancelled.ndjson comes first (two valid messages), then the invalid traffic.
+    expect(t).toContain('Example message 4 (its data) invalid /reason must be one of');
     expect(t).toContain('Example message 2 (its data) valid { "job": "urn:babel:orders:created"');
   });
 });

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../src/registry/index.js';
+import { readManifest, STATUSES } from '../src/registry/index.js';
 
 // registry.schema.json is the editor's view of registry.json; readManifest is what bqschema enforces.
 // Every manifest the reader refuses must also be refused by the editor schema.
@@ -59,6 +59,10 @@ describe('registry.schema.json', () => {
     'an owner that is not a string': { schemas: [{ ...entry, owner: 7 }] },
     'a status that is not a string': { schemas: [{ ...entry, status: null }] },
     'a description that is not a string': { schemas: [{ ...entry, description: { text: 'x' } }] },
+    'an id that is not an integer': { schemas: [{ ...entry, id: 1.5 }] },
+    'an id of 0': { schemas: [{ ...entry, id: 0 }] },
+    'an id beyond 2^31-1': { schemas: [{ ...entry, id: 2147483648 }] },
+    'an id given as a string': { schemas: [{ ...entry, id: '7' }] },
   };
   for (const [name, manifest] of Object.entries(refusedByBoth)) {
     it(`refuses ${name}`, () => {
@@ -83,6 +87,17 @@ describe('registry.schema.json', () => {
       expect(isValid(manifest)).toBe(false);
     });
   }
+
+  // An unknown status: bqschema reads the manifest, `check` reports it, the editor flags it.
+  it('flags a status outside active, deprecated, experimental, as check does', () => {
+    const manifest = { schemas: [{ ...entry, status: 'retired' }] };
+    const problems = readManifest(manifest).problems;
+    expect(problems.map((p) => [p.pointer, p.fatal])).toEqual([['/schemas/0/status', false]]);
+    expect(isValid(manifest)).toBe(false);
+    const defs = schema.definitions as { entry: { properties: { status: { enum: string[] } } } };
+    expect(defs.entry.properties.status.enum).toEqual(STATUSES);
+    for (const status of STATUSES) expect(isValid({ schemas: [{ ...entry, status }] }), status).toBe(true);
+  });
 
   it('names the offending entry and key in its errors', () => {
     expect(isValid({ schemas: [entry, { ...entry, urn: '', onwer: 'x' }] })).toBe(false);

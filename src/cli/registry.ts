@@ -9,7 +9,7 @@ export interface RegistryCliOptions {
 
 /**
  * The working tree's registry for a command: `--registry`, $BQSCHEMA_REGISTRY or discovery. Its
- * gates are strict (a malformed keyword makes the URN's schema unusable, CLARIFICATIONS 8). A
+ * gates are strict (a malformed keyword makes the URN's schema unusable, docs/contract.md §8). A
  * manifest that cannot be used is refused unless `lenient` (check reports its problems itself).
  */
 export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
