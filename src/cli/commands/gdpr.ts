@@ -262,7 +262,7 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
     } catch {
       // a missing file is reported by documents()
     }
-    if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${input} is a directory`);
+    if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${clean(input)} is a directory`);
   }
   const masker = new Masker(registry, options.urn);
   const out = new Out();
@@ -271,7 +271,8 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
   for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
     seen++;
     if (doc.kind === 'error') {
-      if (doc.line === undefined) throw new UsageError(`${doc.file}: ${doc.message}`);
+      // Escaped here, whole: main keeps one line, and a file name may hold a newline.
+      if (doc.line === undefined) throw new UsageError(clean(`${doc.file}: ${doc.message}`));
       process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
       run.failed = true;
       continue;
@@ -281,12 +282,12 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
       try {
         value = parseText(doc.text, doc.file, 'json');
       } catch (err) {
-        if (err instanceof ParseFailure) throw new UsageError(err.message);
+        if (err instanceof ParseFailure) throw new UsageError(clean(err.message));
         throw err;
       }
       const result = masker.mask(value, doc.text, true);
       warn(doc.file, result.warnings);
-      if ('error' in result) throw new GateError(`${doc.file}: ${result.error}`);
+      if ('error' in result) throw new GateError(clean(`${doc.file}: ${result.error}`));
       out.line(result.text);
       await out.flush();
       return EXIT_OK;
