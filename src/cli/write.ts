@@ -119,10 +119,12 @@ export function writeFileAtomic(target: string, text: string): void {
     }
     throw writeError(target, err);
   } finally {
-    // Removed on the next turn, so a signal that arrived during the write still finds its handler.
-    setImmediate(() => {
+    // A signal that arrived during the write is read from libuv's signal pipe in the next poll
+    // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
+    // would drop the signal with its listener; the second runs after it.
+    setImmediate(() => setImmediate(() => {
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
-    });
+    }));
   }
 }
