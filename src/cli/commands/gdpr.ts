@@ -100,8 +100,9 @@ async function inventory(schemas: Loaded[], format: Format): Promise<number> {
     for (const { urn, file, fields } of urns) {
       out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
       if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
-      const width = Math.max(0, ...fields.map((f) => label(f.path).length));
-      for (const { path, category } of fields) out.line(`    ${label(path).padEnd(width)}  ${category === '' ? c.dim('(no category)') : category}`);
+      // Field names and categories come from the schema: escaped like every other input.
+      const width = Math.max(0, ...fields.map((f) => clean(label(f.path)).length));
+      for (const { path, category } of fields) out.line(`    ${clean(label(path)).padEnd(width)}  ${category === '' ? c.dim('(no category)') : clean(category)}`);
     }
     out.line(`\n${summaryLine}`);
   }
