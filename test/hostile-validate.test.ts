@@ -174,6 +174,10 @@ describe('validate: unreadable directories, resolution errors, invalid UTF-8 (it
     expect(r.stdout.match(/✓ valid/g)).toHaveLength(1);
   });
 
+  // src/cli/inputs.ts walk(): an entry whose stat fails is skipped as "a dangling symlink" whatever
+  // the error; only ENOENT should be skipped, ELOOP/EACCES should be an error result like a directory's.
+  it.todo('a symlink loop named x.json inside a walked directory is an error result, not silently skipped (inputs.ts walk)');
+
   it('a schema path that resolves with an error other than ENOENT is not read as missing (ELOOP)', async () => {
     const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:order', schema: 's/x1' }] }), 'm.json': ORDER_VALID });
     mkdirSync(join(dir, 's'));
