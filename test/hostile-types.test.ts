@@ -35,6 +35,16 @@ describe('types: hostile registries', { timeout: 60_000 }, () => {
     expectRun(manifest, 1, /^bqschema: m\/registry\.yaml:3:13: invalid YAML: the alias \*s refers to a node that contains it/);
   });
 
+  it('--check against a FIFO or /dev/zero refuses at once instead of reading it', async () => {
+    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }), 'a.json': '{"type":"object"}' });
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [`${dir}/t.ts`]);
+    for (const target of ['t.ts', '/dev/zero']) {
+      const r = await run(['types', '--check', '-o', target], { cwd: dir, timeoutMs: 10_000 });
+      expectRun(r, 2, /^bqschema: cannot write .+: it is not a regular file \(a device, FIFO or socket\); nothing was written$/);
+    }
+  });
+
   it('a 2,000-level schema is one line naming its URN, and nothing is written', async () => {
     let s: unknown = { type: 'string' };
     for (let i = 0; i < 2000; i++) s = { type: 'object', properties: { a: s } };
