@@ -1,7 +1,7 @@
 // Shared by the hostile-input tests (issue 10): run the built CLI under a watch, and prove that it
 // ended promptly, said one line, and changed nothing outside the test's temp directory.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -192,7 +192,7 @@ export function listing(dir: string): string[] {
     }
     if (rel !== '') out.push(rel);
     if (st.isDirectory() && (st.mode & 0o500) === 0o500) {
-      for (const name of execFileSync('ls', ['-A', full], { encoding: 'buffer' }).toString('utf8').split('\n').filter(Boolean)) walk(rel === '' ? name : join(rel, name));
+      for (const name of readdirSync(full)) walk(rel === '' ? name : join(rel, name));
     }
   };
   walk('');
