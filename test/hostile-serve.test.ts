@@ -7,7 +7,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CYCLIC_SCHEMA_YAML, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree, type Run, type RunOptions } from './helpers/hostile.js';
 import { call } from './serve-helpers.js';
 
-afterAll(removeTrees);
+// A server a failed test left running is ended here (the runner's own timeout dies with the worker).
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  removeTrees();
+});
 
 let before: string;
 beforeEach(() => {
@@ -35,6 +40,7 @@ async function startServe(args: string[], options: Omit<RunOptions, 'onSpawn'>):
     ...options,
     onSpawn: (c) => {
       child = c;
+      started.push(c);
       c.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     },
   });

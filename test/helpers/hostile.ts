@@ -169,6 +169,10 @@ export function tree(files: Record<string, string | Buffer> = {}): string {
 }
 
 export function removeTrees(): void {
+  if (preloadFile !== undefined) {
+    rmSync(dirname(preloadFile), { recursive: true, force: true });
+    preloadFile = undefined;
+  }
   for (const dir of dirs.splice(0)) {
     try {
       execFileSync('chmod', ['-R', 'u+rwx', dir], { stdio: 'ignore' });
