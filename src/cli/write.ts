@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { display } from '../registry/index.js';
 import { UsageError } from './errors.js';
@@ -28,10 +28,24 @@ export function outputTarget(target: string): string {
   try {
     st = statSync(path);
   } catch {
-    return path; // the link's target is missing: a new file there
+    // The link resolved to a name that does not exist: only a kernel-made link does that, such as
+    // `/dev/stdout` → `/proc/self/fd/1` → `pipe:[…]`. There is no file to write through to.
+    throw new UsageError(`cannot write ${target}: it is a symbolic link to something that is not a file (such as /dev/stdout on a pipe); nothing was written`);
   }
   if (st.isDirectory()) throw new UsageError(`cannot write ${target}: it is a directory; nothing was written`);
   if (!st.isFile()) throw new UsageError(`cannot write ${target}: it is not a regular file (a device, FIFO or socket); nothing was written`);
+  // `-o /dev/stdout >> build.log` resolves to build.log: renaming over it would replace the log
+  // the shell opened (and lose what it held) instead of appending to it.
+  for (const [fd, name] of [[1, 'standard output'], [2, 'standard error']] as const) {
+    try {
+      const open = fstatSync(fd);
+      if (open.dev === st.dev && open.ino === st.ino) {
+        throw new UsageError(`cannot write ${target}: it is this process's ${name}; leave out -o to write to standard output; nothing was written`);
+      }
+    } catch (err) {
+      if (err instanceof UsageError) throw err; // a closed descriptor is nobody's file
+    }
+  }
   return path;
 }
 
@@ -105,10 +119,12 @@ export function writeFileAtomic(target: string, text: string): void {
     }
     throw writeError(target, err);
   } finally {
-    // Removed on the next turn, so a signal that arrived during the write still finds its handler.
-    setImmediate(() => {
+    // A signal that arrived during the write is read from libuv's signal pipe in the next poll
+    // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
+    // would drop the signal with its listener; the second runs after it.
+    setImmediate(() => setImmediate(() => {
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
-    });
+    }));
   }
 }

@@ -41,12 +41,12 @@ const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
 
 /** Backslash-escapes what markdown would read as markup; a table cell holds one line. */
 function md(s: string): string {
-  return s.replace(/[\\`*_[\]<>|~&]/g, (ch) => '\\' + ch).replace(/\r?\n/g, ' ');
+  return clean(s.replace(/\r?\n/g, ' ')).replace(/[\\`*_[\]<>|~&]/g, (ch) => '\\' + ch);
 }
 
 /** A code span that survives a table cell: `|` escaped, backticks fenced by longer runs. */
 function mdCode(s: string): string {
-  const body = s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  const body = clean(s.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = longest > 0 || body.startsWith(' ') ? ' ' : '';
@@ -97,7 +97,8 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const breakingChanges = changes.filter((c) => c.breaking).length;
   const remedy: Remedy | undefined = breakingChanges > 0 ? { kind: 'new-urn' } : undefined;
   const others = changes.length - breakingChanges;
-  const span = `from ${oldFile} to ${newFile}`;
+  // File names come from the command line: escaped, so a name cannot forge the summary line.
+  const span = `from ${clean(oldFile)} to ${clean(newFile)}`;
   const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
   const summary = compatible
     ? `OK: no breaking change ${span}: ${others} compatible change(s) (${options.mode})`
@@ -117,7 +118,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
     for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
     const locate = await locator(newDoc, changes.length > 0);
     for (const ch of changes) out.line(githubChange(ch, newFile, locate, '', remedy));
-    out.line(summary);
+    out.line(clean(summary));
   } else if (options.format === 'markdown') {
     const files = `from ${mdCode(oldFile)} to ${mdCode(newFile)}`;
     const heading = compatible ? `no breaking change ${files}` : `${breakingChanges} breaking change(s)${problemNote} ${files}`;
@@ -226,7 +227,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
       const locate = await locator(doc, r.changes.length > 0);
       for (const ch of r.changes) out.line(githubChange(ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
     }
-    out.line(verdict);
+    out.line(clean(verdict));
   } else if (options.format === 'markdown') {
     const heading = compatible ? 'no breaking change' : `${failing} URN(s) fail`;
     out.line(`### bqschema compat: ${heading} against ${mdCode(ref)}`);

@@ -43,6 +43,25 @@ function describeIssue(issue: AsyncApiIssue, registry: Registry, keys: Map<strin
   return `${issue.urn === undefined ? '' : issue.urn + ': '}${issue.pointer || '(root)'}: ${issue.message}${where}`;
 }
 
+const TOO_DEEP = /nested too deeply/;
+
+/**
+ * A document too deep to check is one issue at its root, naming no schema: each entry is then
+ * checked alone (only on this failure path) so the issue names the URN and its schema file.
+ */
+async function nameTooDeep(issues: AsyncApiIssue[], entries: CatalogEntry[], registry: Registry, options: ExportOptions): Promise<AsyncApiIssue[]> {
+  const i = issues.findIndex((x) => x.pointer === '' && x.urn === undefined && TOO_DEEP.test(x.message));
+  if (i < 0) return issues;
+  const named: AsyncApiIssue[] = [];
+  for (const entry of entries) {
+    const alone = await validateAsyncApi(buildAsyncApi([entry], { title: options.title, version: options.docVersion }));
+    if (alone.some((x) => x.pointer === '' && TOO_DEEP.test(x.message))) {
+      named.push({ urn: entry.urn, pointer: '', message: `the schema (schema file ${registry.file(entry.urn).shown}) is nested too deeply to be checked against the AsyncAPI schema` });
+    }
+  }
+  return named.length === 0 ? issues : [...issues.slice(0, i), ...named, ...issues.slice(i + 1)];
+}
+
 const plainCache = new Map<string, boolean>();
 
 /**
@@ -90,7 +109,7 @@ export async function run(options: ExportOptions): Promise<number> {
   const doc = buildAsyncApi(entries, { title: options.title, version: options.docVersion });
   // Our own output is gated like any other: an invalid document is never written.
   const keys = catalogKeys(entries.map((e) => e.urn));
-  const issues = [...(await validateAsyncApi(doc)), ...mergeKeyIssues(entries)];
+  const issues = [...(await nameTooDeep(await validateAsyncApi(doc), entries, registry, options)), ...mergeKeyIssues(entries)];
   if (issues.length > 0) {
     for (const issue of issues) {
       process.stderr.write(`bqschema: ${clean(describeIssue(issue, registry, keys))}\n`);

@@ -100,8 +100,9 @@ async function inventory(schemas: Loaded[], format: Format): Promise<number> {
     for (const { urn, file, fields } of urns) {
       out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
       if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
-      const width = Math.max(0, ...fields.map((f) => label(f.path).length));
-      for (const { path, category } of fields) out.line(`    ${label(path).padEnd(width)}  ${category === '' ? c.dim('(no category)') : category}`);
+      // Field names and categories come from the schema: escaped like every other input.
+      const width = Math.max(0, ...fields.map((f) => clean(label(f.path)).length));
+      for (const { path, category } of fields) out.line(`    ${clean(label(path)).padEnd(width)}  ${category === '' ? c.dim('(no category)') : clean(category)}`);
     }
     out.line(`\n${summaryLine}`);
   }
@@ -262,7 +263,7 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
     } catch {
       // a missing file is reported by documents()
     }
-    if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${input} is a directory`);
+    if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${clean(input)} is a directory`);
   }
   const masker = new Masker(registry, options.urn);
   const out = new Out();
@@ -271,7 +272,8 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
   for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
     seen++;
     if (doc.kind === 'error') {
-      if (doc.line === undefined) throw new GateError(`${doc.file}: ${doc.message}`);
+      // Escaped here, whole: main keeps one line, and a file name may hold a newline.
+      if (doc.line === undefined) throw new GateError(clean(`${doc.file}: ${doc.message}`));
       process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
       run.failed = true;
       continue;
@@ -281,12 +283,13 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
       try {
         value = parseText(doc.text, doc.file, 'json');
       } catch (err) {
-        if (err instanceof ParseFailure) throw err; // a message that does not parse: exit 1 like any bad input
+        // A message that does not parse: exit 1 like any bad input, escaped whole.
+        if (err instanceof ParseFailure) throw new GateError(clean(err.message));
         throw err;
       }
       const result = masker.mask(value, doc.text, true);
       warn(doc.file, result.warnings);
-      if ('error' in result) throw new GateError(`${doc.file}: ${result.error}`);
+      if ('error' in result) throw new GateError(clean(`${doc.file}: ${result.error}`));
       out.line(result.text);
       await out.flush();
       return EXIT_OK;
