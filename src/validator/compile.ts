@@ -188,10 +188,13 @@ class Generator {
     const properties = (node.properties ?? []).filter(([, sub]) => sub.always !== true);
     // A value read from an object whose prototype is Object.prototype, under a name that
     // Object.prototype lacks (checked at run time: it may be polluted later), is an own property;
-    // that saves a hasOwnProperty call per name, the dominant cost on small objects.
+    // that saves a hasOwnProperty call per name, the dominant cost on small objects. The prototype
+    // test is made lazily, after a property of `d` has been read: the optimiser then knows `d`'s
+    // map and folds getPrototypeOf to a constant (measured: ~1.5x on the orders bench).
+    // `plain` is 0 until tested, then 1 (plain) or 2 (not).
     const plain = this.id('o');
-    const own = (name: string): Code => code`(${plain}&&!(${name} in O)||h(${d},${name}))`;
-    if (required.length + properties.length > 0) out.push(code`const ${plain}=G(${d})===O;`);
+    const own = (name: string): Code => code`(!(${name} in O)&&(${plain}||(${plain}=G(${d})===O?1:2))===1||h(${d},${name}))`;
+    if (required.length + properties.length > 0) out.push(code`let ${plain}=0;`);
     for (const name of required) {
       const msg = code`${`must have required property ${JSON.stringify(name)}`}`;
       out.push(code`if(${d}[${name}]===undefined||!${own(name)}){${this.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`);
