@@ -129,8 +129,16 @@ describe('validate is compiled lazily', () => {
       expect(spy).toHaveBeenCalledTimes(1);
       expect(s.isValid({})).toBe(false);
       expect(spy).toHaveBeenCalledTimes(1);
+      const early = s.validate;
+      expect(Object.isFrozen(s)).toBe(false);
       expect(s.validate({})).toHaveLength(1);
       expect(s.validate({ a: 1 })).toEqual([]);
+      expect(spy).toHaveBeenCalledTimes(2);
+      // Built once: the built function took the stub's place, the object is frozen, and a
+      // reference taken before the first call still works without building again.
+      expect(s.validate).not.toBe(early);
+      expect(Object.isFrozen(s)).toBe(true);
+      expect(early({})).toHaveLength(1);
       expect(spy).toHaveBeenCalledTimes(2);
     } finally {
       spy.mockRestore();
