@@ -6,9 +6,7 @@ import { canonicalKey, jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapePointerToken, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
-import { describeWarning, reportWarnings } from './warnings.js';
-
-export { numberLiteral } from './codegen.js';
+import { malformedMessage, reportWarnings } from './warnings.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: the
@@ -328,7 +326,7 @@ export function compile(schema: unknown, options: CompileOptions = {}): Compiled
   const { root, warnings: found } = parseSchema(schema);
   if (options.strict) {
     const first = found.find((w) => w.kind === 'malformed');
-    if (first !== undefined) throw new SchemaError(describeWarning(first).replace(/; it is not enforced$/, ''), first);
+    if (first !== undefined) throw new SchemaError(malformedMessage(first), first);
   }
   const urn = options.urn;
   const warnings: SchemaWarning[] = urn === undefined ? found : found.map((w) => ({ ...w, urn }));
