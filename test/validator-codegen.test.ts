@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { escapeKey } from '../src/validator/pointer.js';
 import { compile, escapePointerToken, SchemaError } from '../src/validator/index.js';
 import { code, childPath, dynamicPath, pathCode, ROOT_PATH, sourceUrl, stringLiteral } from '../src/validator/codegen.js';
 
@@ -78,6 +80,12 @@ describe('hostile names and values', () => {
 });
 
 describe('the code builder', () => {
+  it('escapeKey (used for run-time paths) escapes exactly as escapePointerToken', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', 'é') }), (k) => {
+      expect(escapeKey(k)).toBe(escapePointerToken(k));
+    }));
+  });
+
   it('writes every interpolated value as a literal and Code as code', () => {
     const name = '"+alert(1)+"';
     expect(code`x[${name}]`.source).toBe('x["\\"+alert(1)+\\""]');

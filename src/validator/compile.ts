@@ -4,7 +4,7 @@ import {
 } from './codegen.js';
 import { canonicalKey, jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
-import { escapePointerToken, joinPointer } from './pointer.js';
+import { escapeKey, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
 import { malformedMessage, reportWarnings } from './warnings.js';
 
@@ -287,13 +287,13 @@ type Helpers = {
   E: typeof jsonEqual;
   K: typeof canonicalKey;
   L: typeof codePointLength;
-  P: typeof escapePointerToken;
+  P: typeof escapeKey;
   t: typeof jsonType;
 };
 
 const helpers: Helpers = {
   h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapePointerToken, t: jsonType,
+  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapeKey, t: jsonType,
 };
 
 function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, urn: string | undefined): T {
