@@ -1,5 +1,5 @@
 import { escapePointerToken } from './pointer.js';
-import { SchemaError } from './keywords.js';
+import { SchemaError } from './errors.js';
 
 /*
  * The typed builder for generated validator source. A `Code` is JavaScript this module vouches
