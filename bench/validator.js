@@ -178,12 +178,13 @@ const prepared = cases.map((c) => {
 const rows = [];
 for (const c of prepared) {
   const v = compare(runner(c.mine.isValid, c.data, boolBody), runner(c.fast, c.data, boolBody));
-  rows.push({ name: c.name, api: 'isValid', target: 1.0, ...v });
+  // Targets from issue 12.
+  rows.push({ name: c.name, api: 'isValid', target: 1.1, ...v });
   const e = compare(
     runner(c.mine.validate, c.data, 'c+=fn(data).length;'),
     runner(c.all, c.data, 'if(!fn(data))c+=fn.errors.length;'),
   );
-  rows.push({ name: c.name, api: 'validate', target: 0.8, ...e });
+  rows.push({ name: c.name, api: 'validate', target: 1.0, ...e });
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');

@@ -89,6 +89,14 @@ describe('canonicalKey', () => {
     expect(canonicalKey(Object.create({ inherited: 1 }))).toBe(canonicalKey({}));
   });
 
+  it('writes the same key format past the depth where it stops recursing', () => {
+    let v: unknown = { b: [1, 's'], a: null };
+    for (let i = 0; i < 300; i++) v = i % 2 ? [v, -0] : { k: v };
+    let expected = '{1:an1:b[d1;s1:s]}';
+    for (let i = 0; i < 300; i++) expected = i % 2 ? `[${expected}d0;]` : `{1:k${expected}}`;
+    expect(canonicalKey(v)).toBe(expected);
+  });
+
   it('handles data nested 100,000 levels deep without overflowing the stack', () => {
     let a: unknown = 1;
     let b: unknown = 1;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/validator/index.js';
-import { numberLiteral } from '../src/validator/compile.js';
+import { numberLiteral } from '../src/validator/codegen.js';
 
 /*
  * docs/contract.md §13: ±Infinity in a schema is a number (JSON 1e400, YAML .inf) and equals only

@@ -74,7 +74,7 @@ const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf
 /**
  * A schema as JSON text. JSON.stringify writes ±Infinity as `null`, which would publish `{"const":
  * 1e400}` as `{"const": null}`: they are written as `1e999`/`-1e999`, JSON numbers that every
- * parser reads back as the same infinity (CLARIFICATIONS 13).
+ * parser reads back as the same infinity (docs/contract.md §13).
  */
 export function schemaJson(schema: unknown): string | undefined {
   const marker = `\u0000bqschema-infinity-${randomBytes(8).toString('hex')}`;

@@ -8,5 +8,5 @@ export {
   lengthBound, minimumBound, isSchemaObject, jsonType, describe, hasOwn, parseSchema,
 } from './keywords.js';
 export type { SchemaNode } from './keywords.js';
-export { describeWarning, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
+export { malformedMessage, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
 export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';

@@ -1,3 +1,5 @@
+import { SchemaError } from './errors.js';
+import { assertJson, containsNaN } from './json-value.js';
 import { joinPointer } from './pointer.js';
 import type { LintIssue, SchemaWarning } from './types.js';
 
@@ -65,18 +67,6 @@ export interface ParseResult {
   lint: LintIssue[];
 }
 
-export class SchemaError extends Error {
-  override name = 'SchemaError';
-  /** Where the problem is, when it is one keyword (strict mode's malformed keyword). */
-  readonly pointer: string | undefined;
-  readonly keyword: string | undefined;
-
-  constructor(message: string, where?: { pointer: string; keyword: string }) {
-    super(message);
-    this.pointer = where?.pointer;
-    this.keyword = where?.keyword;
-  }
-}
 
 /**
  * Walks a schema once: builds its node tree and collects its warnings, unsupported and malformed
@@ -88,7 +78,8 @@ export function parseSchema(schema: unknown): ParseResult {
   }
   const warnings: SchemaWarning[] = [];
   try {
-    const root = parseNode(schema, '', warnings);
+    const nan = assertJson(schema);
+    const root = parseNode(schema, '', { warnings, nan });
     const lint: LintIssue[] = [];
     for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
     return { root, warnings, lint };
@@ -98,25 +89,16 @@ export function parseSchema(schema: unknown): ParseResult {
   }
 }
 
-/** True when a NaN is anywhere in `value` (iterative: values nested deep do not overflow). */
-function containsNaN(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (Number.isNaN(v)) return true;
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push(v[i]);
-    } else if (typeof v === 'object' && v !== null) {
-      for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-    }
-  }
-  return false;
-}
-
 const NAN_MESSAGE = 'contains NaN, which is not a JSON number';
 
-function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]): SchemaNode {
+interface ParseContext {
+  readonly warnings: SchemaWarning[];
+  /** Whether the schema has a NaN anywhere (most have none, and are then not searched for one). */
+  readonly nan: boolean;
+}
+
+function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaNode {
+  const { warnings } = ctx;
   // Null-prototype nodes: a polluted Object.prototype (say `minimum`) must not read as a constraint.
   const node: SchemaNode = Object.assign(Object.create(null) as SchemaNode, { pointer });
   if (schema === true || schema === false) return Object.assign(node, { always: schema });
@@ -156,31 +138,31 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]):
               bad(key, `property ${JSON.stringify(name)} must be a schema (object or boolean), got ${describe(sub)}`);
               continue;
             }
-            node.properties.push([name, parseNode(sub, p, warnings)]);
+            node.properties.push([name, parseNode(sub, p, ctx)]);
           }
         }
         break;
       case 'additionalProperties':
         if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
-        } else node.additional = parseNode(value, joinPointer(pointer, key), warnings);
+        } else node.additional = parseNode(value, joinPointer(pointer, key), ctx);
         break;
       case 'items':
         if (Array.isArray(value)) {
           // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
-          if (containsNaN(value)) bad(key, NAN_MESSAGE);
+          if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
-        } else node.items = parseNode(value, joinPointer(pointer, key), warnings);
+        } else node.items = parseNode(value, joinPointer(pointer, key), ctx);
         break;
       case 'enum':
         if (!Array.isArray(value)) bad(key, `must be an array, got ${describe(value)}`);
-        else if (containsNaN(value)) bad(key, NAN_MESSAGE);
+        else if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         else node.enum = value;
         break;
       case 'const':
-        if (containsNaN(value)) bad(key, NAN_MESSAGE);
+        if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         else {
           node.hasConst = true;
           node.constValue = value;
@@ -198,7 +180,7 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]):
         break;
       default:
         if (!ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')) warnings.push({ kind: 'unsupported', pointer, keyword: key });
-        if (containsNaN(value)) bad(key, NAN_MESSAGE);
+        if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
     }
   }
   if (
@@ -231,4 +213,4 @@ export function jsonType(v: unknown): string {
   return t;
 }
 
-export { hasOwn };
+export { hasOwn, SchemaError };

@@ -45,7 +45,10 @@ export interface CompiledSchema {
   readonly urn: string | undefined;
   /** Unsupported and malformed keywords, one per occurrence, in schema order. */
   readonly warnings: readonly SchemaWarning[];
-  /** Every violation, in a stable order; `[]` when the data is valid. */
+  /**
+   * Every violation, in a stable order; `[]` when the data is valid. Compiled on its first call
+   * (the object is frozen from then on; sealed before).
+   */
   validate(data: unknown): Violation[];
   /** The fast path: stops at the first failure and allocates nothing. */
   isValid(data: unknown): boolean;

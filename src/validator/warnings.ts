@@ -3,17 +3,18 @@ import type { CompileOptions, SchemaWarning } from './types.js';
 export const WARNING_CODE = 'BABELQUEUE_UNSUPPORTED_SCHEMA_KEYWORD';
 export const MALFORMED_WARNING_CODE = 'BABELQUEUE_MALFORMED_SCHEMA_KEYWORD';
 
+const where = (w: Pick<SchemaWarning, 'pointer'>): string => (w.pointer === '' ? 'the schema root' : w.pointer);
+
 /** The human text of a warning; it names the URN when there is one. */
 export function warningMessage(w: SchemaWarning): string {
   const whose = w.urn === undefined ? '' : `schema for ${w.urn}: `;
-  return whose + describeWarning(w);
+  if (w.kind === 'malformed') return `${whose}${malformedMessage(w)}; it is not enforced`;
+  return `${whose}unsupported keyword "${w.keyword}" at ${where(w)} is not enforced`;
 }
 
-/** A warning's text without the URN: `malformed keyword "required" at /properties/x: must be …`. */
-export function describeWarning(w: Pick<SchemaWarning, 'kind' | 'pointer' | 'keyword' | 'message'>): string {
-  const where = w.pointer === '' ? 'the schema root' : w.pointer;
-  if (w.kind === 'malformed') return `malformed keyword "${w.keyword}" at ${where}: ${w.message ?? 'wrong shape'}; it is not enforced`;
-  return `unsupported keyword "${w.keyword}" at ${where} is not enforced`;
+/** What is wrong with a malformed keyword: `malformed keyword "required" at /properties/x: must be …`. */
+export function malformedMessage(w: Pick<SchemaWarning, 'pointer' | 'keyword' | 'message'>): string {
+  return `malformed keyword "${w.keyword}" at ${where(w)}: ${w.message ?? 'wrong shape'}`;
 }
 
 // process.emitWarning is told each distinct message once per process, as the contract's Node row says.

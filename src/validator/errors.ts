@@ -1,0 +1,13 @@
+/** A schema that cannot be compiled (or, under `strict`, has a malformed keyword). */
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+  /** Where the problem is, when it is one keyword (strict mode's malformed keyword). */
+  readonly pointer: string | undefined;
+  readonly keyword: string | undefined;
+
+  constructor(message: string, where?: { pointer: string; keyword: string }) {
+    super(message);
+    this.pointer = where?.pointer;
+    this.keyword = where?.keyword;
+  }
+}
