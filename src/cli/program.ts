@@ -71,16 +71,23 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .description('gate schema changes: two schema files, or the registry against a git ref')
     .argument('[old]', 'the old schema file')
     .argument('[new]', 'the new schema file')
-    .addOption(new Option('-m, --mode <mode>', 'compatibility mode').choices(['backward', 'forward', 'full']).default('backward'))
+    .option('-m, --mode <level>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+    .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
     .addOption(registryOption())
     .option('--against <ref>', 'compare the registry with the one at this git ref')
-    .addOption(formatOption(['text', 'json', 'github', 'markdown'], 'text'))
+    .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
+    .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
+    .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present)')
+    .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
+    .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
     .addOption(outsideOption())
     .addHelpText('after', examples([
       'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
       'bqschema compat --registry registry.json --against origin/main',
-      'bqschema compat --against origin/main --format markdown > compat.md',
-    ]))
+      'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
+      'bqschema compat --against origin/main --format sarif > compat.sarif',
+      'bqschema compat --list-rules --format json',
+    ]) + '\nExceptions are in date until the end of their `expires` day (UTC); set BQSCHEMA_NOW=YYYY-MM-DD to evaluate them as of another day.\n')
     .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
       const { run } = await import('./commands/compat.js');
       setCode(await run(oldFile, newFile, opts));
