@@ -138,11 +138,8 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .addOption(registryOption())
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on', '8081')
-    .addOption(
-      new Option('--compatibility <level>', 'compatibility level reported and used by /compatibility')
-        .choices(['BACKWARD', 'FORWARD', 'FULL', 'NONE'])
-        .default('BACKWARD'),
-    )
+    .option('--compatibility <level>', 'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case', 'BACKWARD')
+    .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
     .option('--verbose', 'log one line per request to stderr')
     .option('--catalog', 'also serve the HTML event catalog at /catalog')
     .addOption(outsideOption())
