@@ -57,10 +57,10 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .command('check')
     .description('self-check the registry: every entry, schema file and example')
     .addOption(registryOption())
-    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
     .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
     .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json']))
+    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
     .action(async (opts) => {
       const { run } = await import('./commands/check.js');
       setCode(await run(opts));
@@ -102,11 +102,12 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
     .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
     .option('--ndjson', 'with --mask -: stdin holds one message per line')
-    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
     .addOption(outsideOption())
     .addHelpText('after', examples([
       'bqschema gdpr --registry registry.json',
       'bqschema gdpr --require --format github',
+      'bqschema gdpr --require --format sarif > gdpr.sarif',
       'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
     ]))
     .action(async (opts) => {
