@@ -12,6 +12,11 @@ export interface PairOptions {
   witnesses?: boolean;
 }
 
+export interface RegistriesOptions extends PairOptions {
+  /** Give each URN present on both sides its `baseline` fingerprint (for exceptions; it hashes every old schema). */
+  fingerprints?: boolean;
+}
+
 /** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
 export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
 
@@ -45,7 +50,7 @@ export interface UrnReport {
   index?: number;
   /** A changed URN (compatible or breaking): the order its producers and consumers deploy in. */
   rollout?: Rollout;
-  /** `schemaFingerprint` of the old schema, for URNs present on both sides (what exceptions are scoped to). */
+  /** With `fingerprints`: `schemaFingerprint` of the old schema, for URNs present on both sides (what exceptions are scoped to). */
   baseline?: string;
 }
 
@@ -146,7 +151,7 @@ function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: un
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
  */
-export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatLevel, options: PairOptions = {}): UrnReport[] {
+export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
   const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
   const reports: UrnReport[] = [];
   for (const entry of current.entries) {
@@ -165,20 +170,20 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
       continue;
     }
-    const baseline = schemaFingerprint(was.value);
+    const baseline = options.fingerprints ? schemaFingerprint(was.value) : undefined;
     if (jsonEqual(was.value, now.value)) {
       // The document, not its path: a schema file that moved with the same content is unchanged.
-      reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, baseline });
+      reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
     const result = comparePair(was.value, now.value, mode, options);
     if (result.problems.length > 0) {
-      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, baseline });
+      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
     const breaking = !result.compatible;
     reports.push({
-      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems, baseline,
+      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems, ...(baseline ? { baseline } : {}),
       ...(result.rollout ? { rollout: result.rollout } : {}),
       ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
     });

@@ -471,10 +471,10 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true });
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
-  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy });
+  const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
+  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined });
 
   const v: Verdicts = {};
-  const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
   if (exceptionsFile !== undefined) {
     await preparePositions();
     const loaded = loadExceptions(exceptionsFile.path, exceptionsFile.shown);
