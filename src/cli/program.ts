@@ -77,7 +77,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .option('--against <ref>', 'compare the registry with the one at this git ref')
     .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
     .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
-    .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present)')
+    .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
     .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
     .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
     .addOption(outsideOption())
@@ -87,7 +87,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
       'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
       'bqschema compat --against origin/main --format sarif > compat.sarif',
       'bqschema compat --list-rules --format json',
-    ]) + '\nExceptions are in date until the end of their `expires` day (UTC); set BQSCHEMA_NOW=YYYY-MM-DD to evaluate them as of another day.\n')
+    ]))
     .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
       const { run } = await import('./commands/compat.js');
       setCode(await run(oldFile, newFile, opts));
