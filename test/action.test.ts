@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 
 // action.yml's run script is executed with bash the way the runner does (bash --noprofile --norc
-// -eo pipefail), with the step's env mapping evaluated from the inputs. Fake `npm` and `npx` on PATH
-// record their calls, so no test reaches the network.
+// -eo pipefail), with the step's env mapping evaluated from the inputs and GITHUB_ACTION_PATH set.
+// Fake `npm` and `npx` on PATH record their calls, so no test reaches the network and none can
+// fetch bqschema from a package registry: the action runs from its own checkout.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,7 +46,7 @@ beforeAll(() => {
   fakeBin = join(work, 'fake-bin');
   callLog = join(work, 'calls.log');
   mkdirSync(fakeBin);
-  // npx fails with 3 so a run that reaches it is told apart from one that runs the source.
+  // npx fails with 3: a run that reaches for a package registry is told apart from one that does not.
   // `npm run build` creates dist/cli/main.js in its working directory, like the real build.
   const fake = (name: string, body: string): void => {
     writeFileSync(join(fakeBin, name), `#!/usr/bin/env bash\nprintf '%s\\n' "$PWD ${name} $*" >> "$BQ_TEST_CALLS"\n${body}\n`);
@@ -70,7 +71,7 @@ function stepEnv(inputs: Record<string, string>): Record<string, string> {
   return env;
 }
 
-function runAction(inputs: Record<string, string>, ctx: { actionPath: string; workspace?: string; cwd: string }): Result {
+function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cwd: string }): Result {
   writeFileSync(callLog, '');
   const script = join(work, 'step.sh');
   writeFileSync(script, main.run!);
@@ -82,7 +83,6 @@ function runAction(inputs: Record<string, string>, ctx: { actionPath: string; wo
     GITHUB_ACTION_PATH: ctx.actionPath,
     ...stepEnv(inputs),
   };
-  if (ctx.workspace !== undefined) env.GITHUB_WORKSPACE = ctx.workspace;
   const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: ctx.cwd, env, encoding: 'utf8' });
   if (r.error) throw r.error;
   const calls = readFileSync(callLog, 'utf8').split('\n').filter((l) => l !== '');
@@ -94,11 +94,12 @@ describe('action.yml', () => {
     expect(action.runs.using).toBe('composite');
     expect(action.runs.steps.map((s) => s.uses ?? s.shell)).toEqual(['actions/setup-node@v4', 'bash']);
     expect(action.runs.steps[0]!.with!['node-version']).toBe('${{ inputs.node-version }}');
-    expect(action.inputs.command!.required).toBe(true);
     for (const [name, input] of Object.entries(action.inputs)) {
       expect(input.description, name).toBeTruthy();
-      if (name !== 'command') expect(typeof input.default, name).toBe('string');
+      expect(input.required ?? false, name).toBe(false);
+      expect(typeof input.default, name).toBe('string');
     }
+    expect(action.inputs.command!.default).toBe('check');
   });
 
   it('references only declared inputs, and uses every one of them', () => {
@@ -114,31 +115,42 @@ describe('action.yml', () => {
     const read = new Set([...main.run!.matchAll(/\$\{?(BQ_\w+)/g)].map((m) => m[1]!));
     expect([...read].sort()).toEqual(Object.keys(main.env!).sort());
   });
+
+  it('never fetches bqschema from a package registry', () => {
+    expect(main.run!).not.toMatch(/\bnpx\b|npm (install|i|exec)\b|bqschema@/);
+    expect(main.run!).toContain('node "$GITHUB_ACTION_PATH/bin/bqschema.js"');
+  });
 });
 
-describe('the run step, from this repository as `uses: ./`', () => {
-  // The runner's action path for `uses: ./` is the workspace followed by `/./`.
-  const ctx = (): { actionPath: string; workspace: string; cwd: string } => ({ actionPath: `${root}/./`, workspace: root, cwd: work });
+describe('the run step, from this repository (dist/ built)', () => {
+  const ctx = (): { actionPath: string; cwd: string } => ({ actionPath: root, cwd: work });
 
-  it('runs the built CLI from source: a valid message passes with the summary', () => {
+  it('the default command is check, with github annotations', () => {
     expect(existsSync(join(root, 'dist', 'cli', 'main.js')), 'dist/ is not built: run npm run build').toBe(true);
+    const r = runAction({ registry: 'registry.example.json', dir: root }, ctx());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=50,title=not enforced::/m);
+    expect(r.stdout).toContain('OK: 4 URN(s), 0 error(s), 1 warning(s)');
+    expect(r.calls).toEqual([]); // neither npm nor npx: dist/ was already built
+  });
+
+  it('a valid message passes with the summary', () => {
     const r = runAction(
-      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/order-created.json', format: 'github', dir: root },
+      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/valid/', format: 'github', dir: root },
       ctx(),
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('OK: 1 message: 1 valid, 0 invalid, 0 skipped, 0 errors');
-    expect(r.stderr).toContain(`bqschema from source: ${root}`);
-    expect(r.calls).toEqual([]); // neither npm ci nor npx: dist/ was already built
+    expect(r.stdout).toContain('OK: 5 messages: 5 valid, 0 invalid, 0 skipped, 0 errors');
+    expect(r.calls).toEqual([]);
   });
 
   it('an invalid message fails with exit 1 and one ::error annotation per violation', () => {
     const r = runAction(
-      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/order-created-invalid.json', dir: root },
+      { command: 'validate', registry: 'registry.example.json', args: 'examples/messages/invalid/order-created-invalid.json', dir: root },
       ctx(),
     );
     expect(r.code).toBe(1);
-    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error file=examples/messages/order-created-invalid.json,line='));
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error file=examples/messages/invalid/order-created-invalid.json,line='));
     expect(errors).toHaveLength(4);
     expect(r.stdout).toContain('FAILED: 1 message: 0 valid, 1 invalid');
     expect(r.calls).toEqual([]);
@@ -147,80 +159,99 @@ describe('the run step, from this repository as `uses: ./`', () => {
   it('passes the format input to the CLI', () => {
     const check = runAction({ command: 'check', registry: 'registry.example.json', dir: root, format: 'json' }, ctx());
     expect(check.code, check.stderr).toBe(0);
-    expect(() => JSON.parse(check.stdout)).not.toThrow();
-  });
-
-  it('use-local: false runs the npm package even here', () => {
-    const r = runAction({ command: 'check', 'use-local': 'false', dir: root }, ctx());
-    expect(r.code).toBe(3);
-    expect(r.calls).toEqual([`${root} npx --yes --package bqschema@latest -- bqschema check --registry registry.json --format github`]);
+    expect(JSON.parse(check.stdout).summary.urns).toBe(4);
   });
 });
 
-describe('the run step, used from another repository', () => {
+describe('the run step, used from another repository (uses: owner/bqschema@ref)', () => {
   let actionPath = '';
   let workspace = '';
   beforeAll(() => {
-    // The downloaded action: the bqschema source without dist/, outside the workspace.
-    actionPath = join(work, '_actions', 'bqschema');
-    mkdirSync(join(actionPath, 'src'), { recursive: true });
-    mkdirSync(join(actionPath, 'bin'));
-    writeFileSync(join(actionPath, 'package.json'), JSON.stringify({ name: 'bqschema' }));
-    writeFileSync(join(actionPath, 'bin', 'bqschema.js'), 'console.log(JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }));\n');
+    // The downloaded action: the bqschema checkout outside the workspace, without dist/. Its
+    // dependencies are linked in (npm ci is faked); `npm run build` is replaced by a copy of the
+    // real build, so the real CLI runs afterwards.
+    actionPath = join(work, '_actions', 'babelqueue', 'bqschema', 'v1');
+    mkdirSync(actionPath, { recursive: true });
+    cpSync(join(root, 'bin'), join(actionPath, 'bin'), { recursive: true });
+    cpSync(join(root, 'package.json'), join(actionPath, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(actionPath, 'node_modules'));
+    writeFileSync(join(fakeBin, 'npm'), `#!/usr/bin/env bash\nprintf '%s\\n' "$PWD npm $*" >> "$BQ_TEST_CALLS"\nif [ "$1" = run ] && [ "$2" = build ]; then cp -R ${JSON.stringify(join(root, 'dist'))} dist; fi\n`);
+    // A user's repository, scaffolded by bqschema init, with main as origin/main.
     workspace = join(work, 'workspace');
-    mkdirSync(join(workspace, 'services', 'orders'), { recursive: true });
+    mkdirSync(workspace);
+    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], { cwd: workspace, encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    const git = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: workspace, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'registry');
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
   });
 
-  it('runs bqschema@version from npm with the inputs as separate arguments', () => {
-    const r = runAction(
-      { command: 'compat', version: '1.2.3', registry: 'reg.json', args: '  --against origin/main\n\t--mode   full ' },
-      { actionPath, workspace, cwd: workspace },
-    );
-    expect(r.code).toBe(3); // npx's exit code is the action's
-    expect(r.calls).toEqual([
-      `${workspace} npx --yes --package bqschema@1.2.3 -- bqschema compat --registry reg.json --format github --against origin/main --mode full`,
-    ]);
+  // The workflow bqschema init writes: check, validate messages/, compat --against origin/main.
+  it('builds once in the action path, then runs the init workflow: check, validate, compat all pass', () => {
+    const first = runAction({}, { actionPath, cwd: workspace });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
+    expect(first.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
+
+    const validate = runAction({ command: 'validate', args: 'messages/' }, { actionPath, cwd: workspace });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toContain('OK: 1 message: 1 valid');
+    const compat = runAction({ command: 'compat', args: '--against origin/main' }, { actionPath, cwd: workspace });
+    expect(compat.code, compat.stderr).toBe(0);
+    expect(compat.stdout).toMatch(/no breaking change against origin\/main/);
+    expect([...validate.calls, ...compat.calls]).toEqual([]); // built once per job
   });
 
-  it('gives export-asyncapi no --format (its --format is json or yaml)', () => {
-    const r = runAction({ command: 'export-asyncapi', args: '-o catalog.yaml' }, { actionPath, workspace, cwd: workspace });
-    expect(r.calls).toEqual([`${workspace} npx --yes --package bqschema@latest -- bqschema export-asyncapi --registry registry.json -o catalog.yaml`]);
+  it('a breaking change fails compat with exit 1', () => {
+    const schema = join(workspace, 'schemas', 'orders-created.json');
+    const before = readFileSync(schema, 'utf8');
+    try {
+      const s = JSON.parse(before);
+      s.required.push('note');
+      writeFileSync(schema, JSON.stringify(s));
+      const r = runAction({ command: 'compat', args: '--against origin/main' }, { actionPath, cwd: workspace });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^::error .*required/m);
+    } finally {
+      writeFileSync(schema, before);
+    }
   });
 
   it('interprets no quotes, globs or command substitutions in args, and runs in dir', () => {
+    mkdirSync(join(workspace, 'services', 'orders'), { recursive: true });
     const r = runAction(
       { command: 'validate', args: `'a b' *.json $(touch pwned) \`touch pwned2\` ;rm`, dir: 'services/orders', format: '' },
-      { actionPath, workspace, cwd: workspace },
+      { actionPath, cwd: workspace },
     );
-    expect(r.code).toBe(3);
-    expect(r.calls).toEqual([
-      `${join(workspace, 'services', 'orders')} npx --yes --package bqschema@latest -- bqschema validate --registry registry.json 'a b' *.json $(touch pwned) \`touch pwned2\` ;rm`,
-    ]);
+    expect(r.code).toBe(1); // the arguments name files that do not exist
+    expect(r.stdout + r.stderr).toContain("'a");
     expect(existsSync(join(workspace, 'services', 'orders', 'pwned'))).toBe(false);
     expect(existsSync(join(workspace, 'services', 'orders', 'pwned2'))).toBe(false);
+    expect(r.calls).toEqual([]);
   });
 
-  it('use-local: true builds the action source once, then runs its bin', () => {
-    const inputs = { command: 'gdpr', 'use-local': 'true', args: '--require' };
-    const first = runAction(inputs, { actionPath, workspace, cwd: workspace });
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
-    expect(JSON.parse(first.stdout)).toEqual({ cwd: workspace, argv: ['gdpr', '--registry', 'registry.json', '--format', 'github', '--require'] });
-    const second = runAction(inputs, { actionPath, workspace, cwd: workspace });
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.calls).toEqual([]);
+  it('gives export-asyncapi and types no --format', () => {
+    const out = join(work, 'catalog.yaml');
+    const r = runAction({ command: 'export-asyncapi', args: `-o ${out}` }, { actionPath, cwd: workspace });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^asyncapi: 3\.0\.0/m);
+    const types = runAction({ command: 'types' }, { actionPath, cwd: workspace });
+    expect(types.code, types.stderr).toBe(0);
+    expect(types.stdout).toContain('BqMessages');
   });
 
-  it('refuses an unknown command, an unknown use-local and use-local: true without a source', () => {
-    const bad = runAction({ command: 'serve' }, { actionPath, workspace, cwd: workspace });
+  it('refuses an unknown command, and an action path without bqschema', () => {
+    const bad = runAction({ command: 'serve' }, { actionPath, cwd: workspace });
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toMatch(/^::error title=bqschema action::input 'command' must be/m);
-    const mode = runAction({ command: 'check', 'use-local': 'yes' }, { actionPath, workspace, cwd: workspace });
-    expect(mode.code).toBe(2);
-    expect(mode.stdout).toContain("input 'use-local' must be auto, true or false");
-    const none = runAction({ command: 'check', 'use-local': 'true' }, { actionPath: workspace, workspace, cwd: workspace });
+    expect(bad.stdout).toMatch(/^::error title=bqschema action::input 'command' must be check, validate/m);
+    const none = runAction({}, { actionPath: workspace, cwd: workspace });
     expect(none.code).toBe(2);
-    expect(none.stdout).toContain('holds no bqschema source');
-    expect([...bad.calls, ...mode.calls, ...none.calls]).toEqual([]);
+    expect(none.stdout).toContain('GITHUB_ACTION_PATH does not hold bqschema');
+    expect([...bad.calls, ...none.calls]).toEqual([]);
   });
 });

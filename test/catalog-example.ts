@@ -1,7 +1,7 @@
 // Loads the example registry for the catalog tests. The lead's registry layer will do this for the
 // CLI; the tests parse JSON, JSONC and YAML themselves for now.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import YAML from 'yaml';
@@ -23,7 +23,7 @@ function parseSchemaFile(file: string): unknown {
 
 const blank = (v: unknown): boolean => typeof v !== 'string' || /^[ \t\n\v\f\r]*$/.test(v);
 
-/** The envelope's URN as CLARIFICATIONS 11 reads it. */
+/** The envelope's URN as docs/contract.md §11 reads it. */
 function urnOf(msg: unknown): string | undefined {
   if (typeof msg !== 'object' || msg === null) return undefined;
   const m = msg as Record<string, unknown>;
@@ -33,9 +33,14 @@ function urnOf(msg: unknown): string | undefined {
 }
 
 export function exampleMessages(): Map<string, unknown[]> {
+  // examples/messages holds valid/ and invalid/; ordered by file name, so each URN's messages keep
+  // the order the catalog tests name them by (order-created-invalid.json before order-created.json).
   const dir = join(ROOT, 'examples/messages');
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(json|ndjson)$/.test(f))
+    .sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0));
   const byUrn = new Map<string, unknown[]>();
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of files) {
     const text = readFileSync(join(dir, name), 'utf8');
     const messages = name.endsWith('.ndjson') ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)) : [JSON.parse(text)];
     for (const m of messages) {

@@ -144,6 +144,8 @@ describe('export-asyncapi: output', { timeout: 180_000 }, () => {
 });
 
 describe('export-asyncapi: failures', { timeout: 180_000 }, () => {
+  // typo.json's `"maximum": "ten"` is an unsupported keyword to bqschema (a warning), but the AsyncAPI
+  // document's JSON Schema requires a number there: the export's own gate catches it.
   it('an invalid document is not written: exit 1, each problem names the URN, the pointer and the schema file', async () => {
     const dir = tempTree({ 'catalog.json': 'previous contents\n' });
     const target = join(dir, 'catalog.json');
@@ -152,9 +154,9 @@ describe('export-asyncapi: failures', { timeout: 180_000 }, () => {
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines.slice(0, -1)) {
+    for (const line of lines.slice(0, -1).filter((l) => !l.startsWith('bqschema: warning:'))) {
       expect(line).toMatch(
-        /^bqschema: urn:test:bad\/typo: \/channels\/urn_test_bad_typo\/messages\/urn_test_bad_typo\/payload\/schema\/properties\/amount\/type: .+ \(schema file .*invalid\/schemas\/typo\.json at \/properties\/amount\/type\)$/,
+        /^bqschema: urn:test:bad\/typo: \/channels\/urn_test_bad_typo\/messages\/urn_test_bad_typo\/payload\/schema\/properties\/amount\/maximum: .+ \(schema file .*invalid\/schemas\/typo\.json at \/properties\/amount\/maximum\)$/,
       );
     }
     expect(lines.at(-1)).toMatch(/^bqschema: the AsyncAPI document is invalid \(\d+ problem\(s\)\); nothing was written$/);

@@ -311,7 +311,7 @@ describe.concurrent('gdpr --mask', () => {
     expectNoLeak(anonymous);
   });
 
-  it('malformed JSON: exit 1 (an input that does not parse), one line with file:line:col, nothing echoed', async () => {
+  it('malformed JSON or a missing file: exit 1 (a bad input, as in validate), one line with file:line:col, nothing echoed', async () => {
     const r = await gdpr(['--mask', 'messages/malformed.json']);
     expectOneLineError(r, /^bqschema: messages\/malformed\.json:3:42: invalid JSON: property name expected$/, 1);
     expect(r.stdout).toBe('');

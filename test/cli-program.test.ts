@@ -5,7 +5,7 @@ import { BOM, bq, CAN_TTY, expectCheckError, expectErrorResult, expectExit, expe
 
 // The program as a whole (help, version, exit codes, colour) and registry loading, shared by every command.
 
-const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve'];
+const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'catalog', 'init', 'conformance'];
 const ANSI = /\u001b\[/;
 
 afterAll(removeTempTrees);
@@ -63,7 +63,8 @@ describe.concurrent('program', () => {
   });
 
   it('an unknown option exits 2, for every command', async () => {
-    const results = await Promise.all(COMMANDS.map((c) => bq([c, '--no-such-option'])));
+    // conformance's --impl is required, and commander reports a missing one first.
+    const results = await Promise.all(COMMANDS.map((c) => bq(c === 'conformance' ? [c, '--impl', 'x', '--no-such-option'] : [c, '--no-such-option'])));
     results.forEach((r) => {
       expectExit(r, 2);
       expect(r.stderr).toMatch(/unknown option '--no-such-option'/);

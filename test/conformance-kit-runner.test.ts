@@ -24,9 +24,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function conformance(options: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const code = `
     const { run } = await import(${JSON.stringify(command)});
-    const { CliError } = await import(${JSON.stringify(errors)});
+    const { exitCodeFor, EXIT_INTERNAL } = await import(${JSON.stringify(errors)});
     try { process.exitCode = await run(${JSON.stringify(options)}); }
-    catch (err) { if (!(err instanceof CliError)) throw err; process.stderr.write('bqschema: ' + err.message + '\\n'); process.exitCode = err.exitCode; }`;
+    catch (err) { if (exitCodeFor(err) === EXIT_INTERNAL) throw err; process.stderr.write('bqschema: ' + err.message + '\\n'); process.exitCode = exitCodeFor(err); }`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

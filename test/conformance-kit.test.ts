@@ -57,14 +57,14 @@ describe('broken providers fail with the right scenario named', () => {
   it('one that loses warnings', async () => {
     const err = await failure(silentFactory);
     expect(err.scenario).toBe(SCENARIOS.warnings);
-    expect(err.message).toContain('expected warnings [["","pattern"]], got []');
+    expect(err.message).toContain('expected warnings [["","pattern","unsupported"]], got []');
   });
   it('one that loads a URN once per lookup', async () => {
     // Each load registers the schema again, so its warnings repeat: the warnings scenario sees it first.
     const factory: ProviderFactory = (f) => lazyAsync(f, { noSharing: true });
     const err = await failure(factory, { async: true });
     expect(err.scenario).toBe(SCENARIOS.warnings);
-    expect(err.message).toContain('expected warnings [["","pattern"]], got [["","pattern"], ["","pattern"]]');
+    expect(err.message).toContain('expected warnings [["","pattern","unsupported"]], got [["","pattern","unsupported"], ["","pattern","unsupported"]]');
     const concurrent = providerScenarios(factory, { async: true }).find((s) => s.name === SCENARIOS.concurrent)!;
     await expect(concurrent.run()).rejects.toThrow(/answered 100 distinct schemas: it was loaded 100 times/);
   });

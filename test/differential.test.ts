@@ -12,11 +12,11 @@ import { SUPPORTED_KEYWORDS, codePointLength, compile, isSchemaObject, jsonEqual
  * - `""` in `required`: ajv never reports it missing (ajv-validator/ajv#2077, open: its generated
  *   `&& (missing0 = "")` is falsy). `""` stays a `properties` name and a data key.
  * - lone surrogates in property NAMES: ajv refuses to compile such a schema ("URI malformed").
- *   Lone surrogates stay in string VALUES: ajv counts one as one code point, like CLARIFICATIONS 6
+ *   Lone surrogates stay in string VALUES: ajv counts one as one code point, like docs/contract.md §6
  *   (checked below).
  * - `enum: []`, duplicate `enum`/`required`/`type` entries, empty `type` arrays and non-integer
  *   length bounds: ajv rejects those schemas against the draft-07 meta-schema, while the contract
- *   gives them a meaning (CLARIFICATIONS 8, lint) that is tested elsewhere.
+ *   gives them a meaning (docs/contract.md §8, lint) that is tested elsewhere.
  * `enum`/`const` equality needs no exclusion: for JS values ajv's deep equal and our jsonEqual
  * agree (1.0 is 1, -0 === 0, key order ignored), except on objects with an own `constructor`,
  * `toString` or `valueOf` key, where ajv's fast-deep-equal calls or compares the inherited method
@@ -209,7 +209,7 @@ function objectFor(s: { [k: string]: Json }, depth: number, plain: boolean): fc.
 const caseArb = schemaArb(3, true).chain((schema) => dataFor(schema, 4, false).map((data) => ({ schema, data })));
 
 describe('differential against ajv', () => {
-  it('ajv counts a lone surrogate as one code point, as CLARIFICATIONS 6 does', () => {
+  it('ajv counts a lone surrogate as one code point, as docs/contract.md §6 does', () => {
     const ajv = new Ajv({ strict: false });
     const v = ajv.compile({ minLength: 2, maxLength: 2 });
     for (const s of ['\ud800a', 'a\udc00', '\udc00\ud800']) {

@@ -170,14 +170,14 @@ console.log(JSON.stringify({ bad: bad.map((v) => [v.instancePath, v.keyword]), g
         types: [],
       };
       writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'bad.ts'] }));
-      const head = `import { check, wrap, MapProvider, type Provider, type Violation } from 'bqschema';
+      const head = `import { check, wrap, MapProvider, type Envelope, type Provider, type Violation } from 'bqschema';
 const provider: Provider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'] } });
 `;
       writeFileSync(
         join(project, 'consumer.ts'),
         `${head}const v: Violation[] = check(provider, 'urn:t:order', { id: 0 });
 const where: string | undefined = v[0]?.instancePath;
-const handler: (env: unknown) => Promise<number> = wrap(provider, async (env: unknown) => 1);
+const handler: (env: Envelope<{ id: number }>) => Promise<number> = wrap(provider, async (env: Envelope<{ id: number }>) => env.data.id);
 export { where, handler };
 `,
       );

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../src/index.js';
+import { readManifest, STATUSES } from '../src/registry/index.js';
 
 // registry.schema.json is the editor's view of registry.json; readManifest is what bqschema enforces.
 // Every manifest the reader refuses must also be refused by the editor schema.
@@ -32,7 +32,7 @@ describe('registry.schema.json', () => {
     'an empty list': { schemas: [] },
     'every optional key': {
       $schema: './node_modules/bqschema/registry.schema.json',
-      schemas: [{ ...entry, owner: 'orders', status: 'any words', description: 'An order was placed.' }],
+      schemas: [{ ...entry, owner: 'orders', status: 'deprecated', description: 'An order was placed.', id: 42 }],
     },
     'x- extension keys on the manifest and on entries': { 'x-team': { a: 1 }, schemas: [{ ...entry, 'x-since': 3 }] },
   };
@@ -59,6 +59,10 @@ describe('registry.schema.json', () => {
     'an owner that is not a string': { schemas: [{ ...entry, owner: 7 }] },
     'a status that is not a string': { schemas: [{ ...entry, status: null }] },
     'a description that is not a string': { schemas: [{ ...entry, description: { text: 'x' } }] },
+    'an id that is not an integer': { schemas: [{ ...entry, id: 1.5 }] },
+    'an id of 0': { schemas: [{ ...entry, id: 0 }] },
+    'an id beyond 2^31-1': { schemas: [{ ...entry, id: 2147483648 }] },
+    'an id given as a string': { schemas: [{ ...entry, id: '7' }] },
   };
   for (const [name, manifest] of Object.entries(refusedByBoth)) {
     it(`refuses ${name}`, () => {
@@ -67,18 +71,33 @@ describe('registry.schema.json', () => {
     });
   }
 
-  // Hints only: bqschema reads these manifests, the editor flags the keys it does not know.
-  const flaggedInEditor: Record<string, unknown> = {
+  // Usable manifests with a slip: `check` reports them (not fatal for other commands), the editor flags them.
+  const flaggedByBoth: Record<string, unknown> = {
     'an unknown key on an entry': { schemas: [{ ...entry, onwer: 'orders' }] },
     'an unknown top-level key': { schemas: [entry], version: 2 },
     '$schema that is not a string': { $schema: true, schemas: [entry] },
+    'an unknown status': { schemas: [{ ...entry, status: 'retired' }] },
+    'a URN not in URN syntax': { schemas: [{ ...entry, urn: 'orders created' }] },
   };
-  for (const [name, manifest] of Object.entries(flaggedInEditor)) {
+  for (const [name, manifest] of Object.entries(flaggedByBoth)) {
     it(`flags ${name}`, () => {
-      expect(readManifest(manifest).problems).toEqual([]);
+      const { problems } = readManifest(manifest);
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.every((p) => !p.fatal)).toBe(true);
       expect(isValid(manifest)).toBe(false);
     });
   }
+
+  // An unknown status: bqschema reads the manifest, `check` reports it, the editor flags it.
+  it('flags a status outside active, deprecated, experimental, as check does', () => {
+    const manifest = { schemas: [{ ...entry, status: 'retired' }] };
+    const problems = readManifest(manifest).problems;
+    expect(problems.map((p) => [p.pointer, p.fatal])).toEqual([['/schemas/0/status', false]]);
+    expect(isValid(manifest)).toBe(false);
+    const defs = schema.definitions as { entry: { properties: { status: { enum: string[] } } } };
+    expect(defs.entry.properties.status.enum).toEqual(STATUSES);
+    for (const status of STATUSES) expect(isValid({ schemas: [{ ...entry, status }] }), status).toBe(true);
+  });
 
   it('names the offending entry and key in its errors', () => {
     expect(isValid({ schemas: [entry, { ...entry, urn: '', onwer: 'x' }] })).toBe(false);
@@ -91,7 +110,7 @@ describe('registry.schema.json', () => {
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'description', 'owner', 'schema', 'schemas', 'status', 'urn']);
+    expect(Object.keys(props).sort()).toEqual(['$schema', 'description', 'id', 'owner', 'schema', 'schemas', 'status', 'urn']);
     for (const [key, p] of Object.entries(props)) {
       expect(p.title, key).toBeTruthy();
       expect(p.description, key).toBeTruthy();

@@ -4,7 +4,7 @@ import {
 } from '../src/validator/index.js';
 
 /*
- * CLARIFICATIONS 8: a supported keyword with a value of the wrong shape (or a NaN anywhere) has no
+ * docs/contract.md §8: a supported keyword with a value of the wrong shape (or a NaN anywhere) has no
  * effect on the verdict, is reported through the warning channel as `malformed`, and `strict`
  * makes it a SchemaError. Unsupported keywords keep their channel and never throw.
  */

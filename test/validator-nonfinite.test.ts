@@ -4,7 +4,7 @@ import { compile } from '../src/validator/index.js';
 import { numberLiteral } from '../src/validator/compile.js';
 
 /*
- * CLARIFICATIONS 13: ±Infinity in a schema is a number (JSON 1e400, YAML .inf) and equals only
+ * docs/contract.md §13: ±Infinity in a schema is a number (JSON 1e400, YAML .inf) and equals only
  * itself; in data, NaN and ±Infinity are not JSON numbers and fail `type: number`/`integer`.
  */
 

@@ -415,7 +415,7 @@ describe('schemas that cannot compile', () => {
   });
 });
 
-describe('lintSchema (CLARIFICATIONS 8)', () => {
+describe('lintSchema (docs/contract.md §8)', () => {
   // [schema, pointer, keyword, data the keyword would reject if it took effect]
   const MALFORMED: Array<[string, unknown, string, string, unknown]> = [
     ['unknown type name', { type: 'text' }, '', 'type', 5],

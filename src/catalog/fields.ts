@@ -117,7 +117,10 @@ export function fieldsView(schema: unknown): FieldsView {
   const size = expandedSize(schema, subSchemas, MAX_SCHEMA_NODES);
   if (size === 'circular') throw new SchemaError('the schema contains itself (circular)');
   if (size > MAX_SCHEMA_NODES) throw new SchemaError(`the schema has more than ${MAX_SCHEMA_NODES} sub-schemas once its shared parts are expanded`);
-  const { root, warnings, lint } = parseSchema(schema);
+  const parsed = parseSchema(schema);
+  const { root, lint } = parsed;
+  // Malformed keywords come back in `lint` (and as warnings of kind 'malformed'): listed once, as malformed.
+  const warnings = parsed.warnings.filter((w) => w.kind !== 'malformed');
   const unsupportedAt = new Map<string, string[]>();
   for (const w of warnings) unsupportedAt.set(w.pointer, [...(unsupportedAt.get(w.pointer) ?? []), w.keyword]);
   const malformedAt = new Map<string, LintIssue[]>();

@@ -47,7 +47,7 @@ function unshowable(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Numbers JSON cannot write (YAML `.inf`, CLARIFICATIONS 13) keep their name instead of becoming `null`. */
+/** Numbers JSON cannot write (YAML `.inf`, docs/contract.md §13) keep their name instead of becoming `null`. */
 function replacer(_key: string, v: unknown): unknown {
   return typeof v === 'number' && !Number.isFinite(v) ? `<${String(v)}>` : v;
 }

@@ -179,9 +179,19 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     });
 
   program
+    .command('init')
+    .description('scaffold a registry: registry.json, one schema, one valid example message and a CI workflow')
+    .argument('[dir]', 'the directory to scaffold (created when missing)', '.')
+    .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry']))
+    .action(async (dir: string) => {
+      const { run } = await import('./commands/init.js');
+      setCode(run({ dir }));
+    });
+
+  program
     .command('conformance')
     .description("run the cross-SDK conformance suite through another implementation's adapter")
-    .requiredOption('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
+    .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
     .option('--out <file>', 'results file to write', 'results.json')
     .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
     .option('--timeout <ms>', 'time one answer may take', '10000')

@@ -9,11 +9,13 @@ export interface RegistryCliOptions {
 
 /**
  * The working tree's registry for a command: `--registry`, $BQSCHEMA_REGISTRY or discovery. Its
- * gates are strict (a malformed keyword makes the URN's schema unusable, CLARIFICATIONS 8). A
+ * gates are strict (a malformed keyword makes the URN's schema unusable, docs/contract.md §8). A
  * manifest that cannot be used is refused unless `lenient` (check reports its problems itself).
  */
 export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
-  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, ...extra });
+  // Warnings are each command's to report (validate and serve print them, check lists them); by
+  // default they are not sent to process.emitWarning, whose format is not bqschema's one line.
+  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, onWarning: () => {}, ...extra });
   return extra.lenient ? registry : registry.requireUsable();
 }
 

@@ -78,7 +78,7 @@ export function remedyText(r: Remedy, code: (s: string) => string = (s) => s): s
 }
 
 /**
- * The malformed keywords of a schema (CLARIFICATIONS 8): they would not be enforced, so a
+ * The malformed keywords of a schema (docs/contract.md §8): they would not be enforced, so a
  * comparison that ignored them could call a typo `compatible`.
  */
 export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaProblem[] {

@@ -10,7 +10,7 @@ import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
  * single property "a.b" and `\*` a property literally named "*". A root-level property named ""
  * is written `.` so that it differs from the root.
  * Only these three keywords are walked; the tuple form of `items` is not (it has no effect on
- * validation either, CLARIFICATIONS 4).
+ * validation either, docs/contract.md §4).
  */
 
 const MARKER = 'x-gdpr-sensitive';

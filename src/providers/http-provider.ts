@@ -3,6 +3,23 @@ import { RegistryError } from '../registry/errors.js';
 import type { ProviderOptions } from './map-provider.js';
 import type { AsyncProvider } from './provider.js';
 
+/**
+ * The part of `fetch` HttpProvider uses, declared here so the package's types need neither the DOM
+ * library nor @types/node: the global fetch (Node 18+) satisfies it.
+ */
+export type FetchLike = (
+  url: string,
+  /** `signal` is an AbortSignal (typed loosely so the declarations need no DOM or Node types). */
+  init: { headers: Record<string, string>; signal: unknown; redirect: 'error' },
+) => Promise<FetchAnswer>;
+
+/** The part of a fetch Response HttpProvider reads. */
+export interface FetchAnswer {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: AsyncIterable<Uint8Array> | null;
+}
+
 export interface HttpProviderOptions extends ProviderOptions {
   /**
    * How old a cached answer may get before a lookup revalidates it (a conditional GET with
@@ -17,7 +34,7 @@ export interface HttpProviderOptions extends ProviderOptions {
   /** Told when a revalidation fails and the last good schema keeps being served. */
   onStale?: (urn: string, error: Error) => void;
   /** The fetch to use (default: the global fetch). */
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
 }
 
 interface Entry {
@@ -45,20 +62,20 @@ export class HttpProvider implements AsyncProvider {
   private readonly refreshMs: number;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
-  private readonly fetcher: typeof fetch;
+  private readonly fetcher: FetchLike;
 
   constructor(
-    baseUrl: string | URL,
+    baseUrl: string | { readonly href: string },
     readonly options: HttpProviderOptions = {},
   ) {
-    const url = new URL(baseUrl);
+    const url = new URL(typeof baseUrl === 'string' ? baseUrl : baseUrl.href);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`HttpProvider needs an http: or https: URL, got ${url.protocol}`);
     if (url.search !== '' || url.hash !== '') throw new TypeError('HttpProvider: the registry URL must have no query or fragment');
     this.base = url.href.replace(/\/+$/, '');
     this.refreshMs = options.refreshMs ?? 60_000;
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
-    this.fetcher = options.fetch ?? fetch;
+    this.fetcher = options.fetch ?? (fetch as unknown as FetchLike);
   }
 
   async schemaFor(urn: string): Promise<CompiledSchema | undefined> {
@@ -148,13 +165,13 @@ function parseJson(text: string): unknown {
 }
 
 /** The body as UTF-8 text, refusing more than `limit` bytes while reading. */
-async function readCapped(res: Response, limit: number): Promise<string> {
+async function readCapped(res: FetchAnswer, limit: number): Promise<string> {
   const declared = Number(res.headers.get('content-length'));
   if (declared > limit) throw new Error(`the answer is larger than ${limit} bytes`);
   if (res.body === null) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res.body) {
     size += chunk.byteLength;
     if (size > limit) throw new Error(`the answer is larger than ${limit} bytes`);
     chunks.push(chunk);

@@ -3,7 +3,7 @@
  * `manifest`: the manifest does not parse or has a problem that makes it unusable; `outside`: a
  * schema path leaves the registry directory; `missing`/`unreadable`: a schema file cannot be read;
  * `malformed`: a schema file does not parse, or is not a schema; `invalid-schema`: a supported
- * keyword has the wrong shape (CLARIFICATIONS 8: the CLI's gates fail on it); `git`: git cannot
+ * keyword has the wrong shape (docs/contract.md §8: the CLI's gates fail on it); `git`: git cannot
  * be run, or the ref names no commit.
  */
 export type RegistryErrorKind = 'not-found' | 'manifest' | 'outside' | 'missing' | 'unreadable' | 'malformed' | 'invalid-schema' | 'git';

@@ -61,6 +61,7 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
       problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
     }
   }
+  if (hasOwn(value, '$schema') && typeof value.$schema !== 'string') problem('/$schema', '"$schema" must be a string (the editor schema\'s path)', false);
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);

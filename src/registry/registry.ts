@@ -11,7 +11,7 @@ import { display, MemorySource, readRegularFile, WorkingTree, type FileRef, type
 
 export interface RegistryOptions {
   /**
-   * A supported keyword with the wrong shape (CLARIFICATIONS 8) makes the URN's schema unusable
+   * A supported keyword with the wrong shape (docs/contract.md §8) makes the URN's schema unusable
    * (`compiled` throws a RegistryError of kind `invalid-schema`). Every gate of the CLI sets it.
    */
   strict?: boolean;

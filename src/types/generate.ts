@@ -255,7 +255,7 @@ export function schemaType(schema: unknown, indent = ''): string {
 function declare(schema: unknown, indent: string): { type: string; doc: Doc } {
   const { root, warnings, lint } = parseSchema(schema);
   const ctx: Context = {
-    warnings: new Map([...byPointer<SchemaWarning>(warnings)].map(([p, ws]) => [p, ws.map((w) => w.keyword)])),
+    warnings: new Map([...byPointer<SchemaWarning>(warnings.filter((w) => w.kind !== 'malformed'))].map(([p, ws]) => [p, ws.map((w) => w.keyword)])),
     lint: byPointer(lint),
   };
   try {

@@ -1,6 +1,6 @@
 /**
  * Length in Unicode code points: a surrogate pair counts once, a lone surrogate counts as one
- * (CLARIFICATIONS 6). Not bytes, not UTF-16 units, not grapheme clusters.
+ * (docs/contract.md §6). Not bytes, not UTF-16 units, not grapheme clusters.
  */
 export function codePointLength(s: string): number {
   const n = s.length;

@@ -92,7 +92,7 @@ class Generator {
     switch (name) {
       case 'string':
         return `typeof ${d}==="string"`;
-      // NaN and ±Infinity are not JSON numbers (CLARIFICATIONS 13); both tests also reject non-numbers.
+      // NaN and ±Infinity are not JSON numbers (docs/contract.md §13); both tests also reject non-numbers.
       case 'number':
         return `Number.isFinite(${d})`;
       case 'integer':
@@ -178,7 +178,7 @@ class Generator {
         const live = blocks.filter(([t]) => allowed(t));
         code += single ? live.map(([, , body]) => body).join('') : guarded(live);
       } else if (single) {
-        // Every keyword applies by the instance's own type (CLARIFICATIONS 1), even when `type` fails.
+        // Every keyword applies by the instance's own type (docs/contract.md §1), even when `type` fails.
         const own = blocks.find(([t]) => t === single)?.[2] ?? '';
         const others = guarded(blocks.filter(([t]) => t !== single || !exact));
         code += own === '' ? `if(!(${test})){${typeFail}${others}}` : `if(${test}){${own}}else{${typeFail}${others}}`;

@@ -20,7 +20,7 @@ export function isSchemaObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Own-property test: data and schemas are read through own properties only (CLARIFICATIONS 5). */
+/** Own-property test: data and schemas are read through own properties only (docs/contract.md §5). */
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
@@ -33,7 +33,7 @@ export function lengthBound(v: unknown): number | undefined {
 }
 
 /**
- * A `minimum` as applied: any number but NaN, `±Infinity` included (CLARIFICATIONS 13: compared
+ * A `minimum` as applied: any number but NaN, `±Infinity` included (docs/contract.md §13: compared
  * literally, so `Infinity` admits no finite number); anything else is ignored.
  */
 export function minimumBound(v: unknown): number | undefined {
@@ -121,7 +121,7 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]):
   const node: SchemaNode = Object.assign(Object.create(null) as SchemaNode, { pointer });
   if (schema === true || schema === false) return Object.assign(node, { always: schema });
   const s = schema as Record<string, unknown>;
-  // Malformed: no effect on the verdict, but reported (CLARIFICATIONS 8).
+  // Malformed: no effect on the verdict, but reported (docs/contract.md §8).
   const bad = (keyword: string, message: string): void => {
     warnings.push({ kind: 'malformed', pointer, keyword, message });
   };
@@ -167,7 +167,7 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]):
         break;
       case 'items':
         if (Array.isArray(value)) {
-          // The tuple form is outside the subset (CLARIFICATIONS 4): warned, never enforced.
+          // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
           if (containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
@@ -188,7 +188,7 @@ function parseNode(schema: unknown, pointer: string, warnings: SchemaWarning[]):
         break;
       case 'minLength':
       case 'maxLength':
-        // A non-finite length bound is ignored (the contract), and reported (CLARIFICATIONS 8).
+        // A non-finite length bound is ignored (the contract), and reported (docs/contract.md §8).
         if (typeof value !== 'number' || !Number.isFinite(value)) bad(key, `must be a finite number, got ${describe(value)}`);
         else node[key] = lengthBound(value);
         break;

@@ -2,7 +2,7 @@ import { parseSchema } from './keywords.js';
 import type { LintIssue } from './types.js';
 
 /**
- * Supported keywords whose values have the wrong shape (CLARIFICATIONS 8): they have no effect at
+ * Supported keywords whose values have the wrong shape (docs/contract.md §8): they have no effect at
  * validation time, so the registry self-check reports them. A root that is neither an object nor a
  * boolean is reported at `""`.
  */

@@ -11,7 +11,7 @@ export interface Violation {
 /**
  * A keyword found when a schema is compiled that is not enforced: `unsupported` (outside the ten
  * the contract enforces) or `malformed` (one of the ten with a value of the wrong shape, or a NaN
- * anywhere; CLARIFICATIONS 8). Neither changes a verdict.
+ * anywhere; docs/contract.md §8). Neither changes a verdict.
  */
 export interface SchemaWarning {
   kind: 'unsupported' | 'malformed';

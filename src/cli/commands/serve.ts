@@ -33,7 +33,9 @@ function parsePort(raw: string): number {
 
 /** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
 function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry } {
-  const registry = openRegistry(options, { onWarning: (_w, message) => say(`warning: ${message}`) });
+  // Served as DirProvider reads it: a malformed keyword is a logged warning, not a broken subject, so
+  // an HttpProvider client gets the runtime's verdicts; `check` is the gate that fails on it.
+  const registry = openRegistry(options, { strict: false, onWarning: (_w, message) => say(`warning: ${message}`) });
   const built = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id });
   if (!options.catalog) return { snapshot: built, registry };
   const entries: CatalogEntry[] = [];
