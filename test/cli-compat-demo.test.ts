@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bq, expectExit, ROOT } from './helpers/cli.js';
 
-// docs/cli/compat-demo.md holds a transcript of the example registry's breaking-change demo: the
+// docs/compat-demo.md holds a transcript of the example registry's breaking-change demo: the
 // command, its exact output and its exit code. This runs the command and compares.
 
-const DOC = readFileSync(join(ROOT, 'docs', 'cli', 'compat-demo.md'), 'utf8');
+const DOC = readFileSync(join(ROOT, 'docs', 'compat-demo.md'), 'utf8');
 
 function transcript(): { args: string[]; output: string; code: number } {
   const block = /```console\n([\s\S]*?)```/.exec(DOC);
-  if (block === null) throw new Error('docs/cli/compat-demo.md has no ```console block');
+  if (block === null) throw new Error('docs/compat-demo.md has no ```console block');
   const lines = block[1]!.replace(/\n$/, '').split('\n');
   const command = lines[0]!;
   expect(command.startsWith('$ bqschema ')).toBe(true);
@@ -23,7 +23,7 @@ function transcript(): { args: string[]; output: string; code: number } {
   };
 }
 
-describe('the compat demo in docs/cli/compat-demo.md', () => {
+describe('the compat demo in docs/compat-demo.md', () => {
   it('prints exactly the transcript, with its exit code', async () => {
     const t = transcript();
     const r = await bq(t.args);

@@ -71,7 +71,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .description('gate schema changes: two schema files, or the registry against a git ref')
     .argument('[old]', 'the old schema file')
     .argument('[new]', 'the new schema file')
-    .option('-m, --mode <level>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+    .option('-m, --mode <mode>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
     .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
     .addOption(registryOption())
     .option('--against <ref>', 'compare the registry with the one at this git ref')

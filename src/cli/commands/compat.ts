@@ -369,7 +369,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   if (s.format === 'json') {
     out.line(JSON.stringify({
       ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
-      summary: { breaking: breakingChanges, compatible: others, excepted, errors: problems.length },
+      summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
       changes: changes.map((ch) => jsonChange(v, ch)),
       problems: problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })),
       ...jsonRollout(rollout),
