@@ -193,6 +193,10 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(readJunit(ok.stdout).testsuites.failures).toBe('0');
   });
 
+  it('--corpus before the schema files takes them as corpus paths: the usage error says so', async () => {
+    expectOneLineError(await run('--corpus', 'corpus', 'old.json', 'new.json'), /give the schema files before --corpus$/);
+  });
+
   it('--exceptions with two files needs --urn (exit 2)', async () => {
     expectOneLineError(await run('old.json', 'new.json', '--exceptions', 'x.yaml'), /--exceptions with two schema files needs --urn/);
   });

@@ -705,6 +705,9 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');
     return compareRegistry(options.against, options, s);
   }
+  if (oldFile === undefined && (options.corpus?.length ?? 0) > 0) {
+    usage('compat needs two schema files (OLD NEW) or --against REF; --corpus takes every path after it, so give the schema files before --corpus');
+  }
   if (oldFile === undefined) usage('compat needs two schema files (OLD NEW), or --against REF to compare the registry with a git ref');
   if (newFile === undefined) usage(`compat needs the new schema file too: bqschema compat ${oldFile} NEW`);
   return compareFiles(oldFile, newFile, options, s);
