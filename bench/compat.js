@@ -1,12 +1,14 @@
 // compat benchmark: `bqschema compat --registry registry.json --against HEAD` on a 1,000-URN registry.
 //
 //   npm run bench:compat                    # build, then 5 timed runs; prints the median
-//   options: --urns N --rounds N --keep
+//   options: --urns N --rounds N --corpus N (messages, default 100000; 0: skip) --keep
 //
 // A temporary git repository holds the registry, committed; then ~10% of the schemas are edited
 // (half compatibly, half breakingly), 5 URNs are added and a dozen removed (most of them
 // deprecated), and every timed run is a fresh `node bin/bqschema.js` process, so the figure
-// includes node's startup, both manifests, 2,000 schema documents and the git reads.
+// includes node's startup, both manifests, 2,000 schema documents and the git reads. Witnesses are
+// on (compat builds and verifies one for every breaking change) and the rollout order is computed
+// for every changed URN. A second series adds `--corpus` with N generated envelopes (NDJSON).
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,13 +21,13 @@ const BQ = join(ROOT, 'bin', 'bqschema.js');
 const TARGET_SECONDS = 3;
 
 function parseArgs(argv) {
-  const o = { urns: 1000, rounds: 5, keep: false };
+  const o = { urns: 1000, rounds: 5, corpus: 100_000, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keep') o.keep = true;
-    else if (a === '--urns' || a === '--rounds') {
+    else if (a === '--urns' || a === '--rounds' || a === '--corpus') {
       const n = Number(argv[++i]);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`${a} needs a positive integer`);
+      if (!Number.isInteger(n) || n < (a === '--corpus' ? 0 : 1)) throw new Error(`${a} needs a positive integer`);
       o[a.slice(2)] = n;
     } else throw new Error(`unknown option ${a}`);
   }
@@ -134,33 +136,72 @@ function buildRepo(dir, urns) {
     expected.added++;
   }
   write(dir, 'registry.json', { schemas: kept });
-  return expected;
+  return { expected, kept, changed: new Set(entries.filter((e, i) => i % step === 1).map((e) => e.urn)) };
+}
+
+/** N envelopes over every kept URN; a few lack `amount` or carry a 3-letter currency, which the breaking edits reject. */
+function writeCorpus(dir, kept, n) {
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const urn = kept[(i * 7919) % kept.length].urn;
+    const data = { id: i + 1, occurred_at: '2026-01-01T00:00:00.000Z', status: 'active', currency: i % 3 === 0 ? 'EU' : 'EUR' };
+    if (i % 5 !== 0) data.amount = i % 1000;
+    lines.push(JSON.stringify({ job: urn, data, meta: { id: `m-${i}`, schema_version: 1 }, attempts: 0 }));
+  }
+  writeFileSync(join(dir, 'corpus.ndjson'), lines.join('\n') + '\n');
+  let expectedChecked = 0;
+  return (changed) => {
+    if (expectedChecked === 0) for (let i = 0; i < n; i++) if (changed.has(kept[(i * 7919) % kept.length].urn)) expectedChecked++;
+    return expectedChecked;
+  };
+}
+
+function timed(dir, args, rounds) {
+  const times = [];
+  let report;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.hrtime.bigint();
+    const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    if (run.status !== 1) throw new Error(`expected exit 1 (breaking changes), got ${run.status}: ${run.stderr}`);
+    report = JSON.parse(run.stdout);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { times, median: sorted[Math.floor(sorted.length / 2)], report };
 }
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const dir = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-compat-'));
   try {
-    const expected = buildRepo(dir, o.urns);
+    const { expected, kept, changed } = buildRepo(dir, o.urns);
     const args = [BQ, 'compat', '--registry', 'registry.json', '--against', 'HEAD', '--format', 'json'];
-    const times = [];
-    let report;
-    for (let r = 0; r < o.rounds; r++) {
-      const t0 = process.hrtime.bigint();
-      const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
-      times.push(Number(process.hrtime.bigint() - t0) / 1e9);
-      if (run.status !== 1) throw new Error(`expected exit 1 (breaking changes), got ${run.status}: ${run.stderr}`);
-      report = JSON.parse(run.stdout);
-    }
+    const plain = timed(dir, args, o.rounds);
+    const report = plain.report;
     const s = report.summary;
     for (const k of Object.keys(expected)) {
       if (s[k] !== expected[k]) throw new Error(`summary.${k} is ${s[k]}, expected ${expected[k]}`);
     }
-    const sorted = [...times].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
+    // Witnesses on: every breaking change has one (or says why not), and each changed URN a rollout.
+    const breaks = report.urns.flatMap((u) => u.changes.filter((c) => c.breaking));
+    const witnessed = breaks.filter((c) => c.witness !== undefined && c.witness !== null).length;
+    if (breaks.some((c) => c.witness === undefined)) throw new Error('a breaking change has no witness field');
+    if (report.urns.some((u) => (u.status === 'breaking' || u.status === 'compatible') && u.rollout === undefined)) throw new Error('a changed URN has no rollout');
     console.log(`registry: ${o.urns} URNs; working tree: ${s.breaking} breaking, ${s.compatible} compatible, ${s.added} added, ${s.removed} removed, ${s.unchanged} unchanged`);
-    console.log(`runs (s): ${times.map((t) => t.toFixed(3)).join(' ')}`);
-    console.log(`compat --against HEAD: median ${median.toFixed(3)} s over ${o.rounds} runs (target < ${TARGET_SECONDS} s): ${median < TARGET_SECONDS ? 'OK' : 'SLOW'}`);
+    console.log(`witnesses: ${witnessed} of ${breaks.length} breaking changes (the rest are breaks by policy, with the other direction's witness)`);
+    console.log(`runs (s): ${plain.times.map((t) => t.toFixed(3)).join(' ')}`);
+    console.log(`compat --against HEAD: median ${plain.median.toFixed(3)} s over ${o.rounds} runs (target < ${TARGET_SECONDS} s): ${plain.median < TARGET_SECONDS ? 'OK' : 'SLOW'}`);
+    if (o.corpus > 0) {
+      const checkedFor = writeCorpus(dir, kept, o.corpus);
+      const withCorpus = timed(dir, [...args, '--corpus', 'corpus.ndjson'], o.rounds);
+      const c = withCorpus.report;
+      const checked = c.urns.reduce((n, u) => n + (u.corpus?.checked ?? 0), 0);
+      if (checked !== checkedFor(changed)) throw new Error(`corpus: ${checked} messages checked, expected ${checkedFor(changed)}`);
+      if (c.corpus.documents !== o.corpus) throw new Error(`corpus: ${c.corpus.documents} documents read, expected ${o.corpus}`);
+      console.log(`corpus: ${o.corpus} envelopes, ${checked} of changed URNs checked, ${c.summary.corpusRejected} rejected, ${c.corpus.ignored} of unchanged URNs skipped`);
+      console.log(`runs (s): ${withCorpus.times.map((t) => t.toFixed(3)).join(' ')}`);
+      console.log(`compat --against HEAD --corpus (${o.corpus} messages): median ${withCorpus.median.toFixed(3)} s over ${o.rounds} runs`);
+    }
     if (o.keep) console.log(`kept: ${dir}`);
   } finally {
     if (!o.keep) rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckIssue as Issue } from '../src/cli/commands/check.js';
 import { bq, expectExit, FIXTURES, type CliResult } from './helpers/cli.js';
+import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema check` end to end: the example registry, and test/fixtures/cli/broken, which holds one
 // entry per problem the self-check must report.
@@ -193,5 +194,54 @@ describe.concurrent('check: a broken registry', () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
     expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: malformed keyword "type": unknown type name "strng"; it would not be enforced');
+  });
+});
+
+describe.concurrent('check: SARIF and JUnit', () => {
+  /** `file:line:col message` of each ::error line of the github format, the reference for positions. */
+  const githubErrors = async (): Promise<string[]> =>
+    (await broken('github')).stdout.split('\n').filter((l) => l.startsWith('::error ')).map((l) => {
+      const m = /^::error file=([^,]+)(?:,line=(\d+))?(?:,col=(\d+))?,title=[^:]+::(.*)$/.exec(l)!;
+      return `${m[1]}${m[2] ? `:${m[2]}` : ''}${m[3] ? `:${m[3]}` : ''}`;
+    });
+
+  it('sarif: valid SARIF 2.1.0, one error result per error at the same place github annotates', async () => {
+    const r = await bq(['check', '--format', 'sarif'], BROKEN);
+    expectExit(r, 1);
+    const log = readSarif(r.stdout);
+    const results = log.runs[0]!.results;
+    expect(results).toHaveLength(15);
+    expect(results.every((x) => x.level === 'error')).toBe(true);
+    expect(results.map(sarifAt).sort()).toEqual((await githubErrors()).sort());
+    expect(results.find((x) => sarifAt(x) === 'schemas/lint.json:5:23')).toMatchObject({
+      ruleId: 'malformed-keyword', message: { text: 'urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"; it would not be enforced' },
+    });
+    expect(results.find((x) => sarifAt(x) === 'registry.json:4:14')?.ruleId).toBe('manifest');
+    expect(new Set(results.map((x) => x.ruleId))).toEqual(new Set(['manifest', 'schema', 'malformed-keyword', 'example-fails-schema']));
+  });
+
+  it('sarif: the example registry\'s unsupported keyword is a warning (an error with --fail-on-unsupported)', async () => {
+    const ok = await bq(['check', '--format', 'sarif', '--registry', 'registry.example.json']);
+    expectExit(ok, 0);
+    const warning = readSarif(ok.stdout).runs[0]!.results;
+    expect(warning).toEqual([expect.objectContaining({ ruleId: 'unsupported-keyword', level: 'warning' })]);
+    expect(sarifAt(warning[0]!)).toBe('examples/schemas/payments-captured.jsonc:14:50');
+    const strict = await bq(['check', '--format', 'sarif', '--fail-on-unsupported', '--registry', 'registry.example.json']);
+    expectExit(strict, 1);
+    expect(readSarif(strict.stdout).runs[0]!.results).toEqual([expect.objectContaining({ ruleId: 'unsupported-keyword', level: 'error' })]);
+  });
+
+  it('junit: a failing testcase per error in a suite per file; clean schema files pass', async () => {
+    const r = await bq(['check', '--format', 'junit'], BROKEN);
+    expectExit(r, 1);
+    const doc = readJunit(r.stdout);
+    expect(doc.testsuites.failures).toBe('15');
+    const failing = junitCases(doc).filter((c) => c.failure);
+    expect(failing.map((c) => (c.line === undefined ? c.file! : `${c.file}:${c.line}`)).sort()).toEqual((await githubErrors()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
+    const ok = await bq(['check', '--format', 'junit', '--registry', 'registry.example.json']);
+    expectExit(ok, 0);
+    const okDoc = readJunit(ok.stdout);
+    expect(okDoc.testsuites.failures).toBe('0');
+    expect(junitCases(okDoc).filter((c) => c.name.endsWith(': no findings')).length).toBeGreaterThan(1);
   });
 });

@@ -28,6 +28,7 @@ interface UrnEntry {
   changes: Change[];
   remedy?: string;
   deprecated?: boolean;
+  rollout?: { order: string; sentence: string };
 }
 interface RegistryReport {
   compatible: boolean;
@@ -48,12 +49,20 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
     expectExit(r, 1);
     expect(lines(r)).toEqual([
       'breaking    /properties/coupon  property "coupon" removed  [property-removed]',
+      // Removing a property from an open model breaks by policy: old data still validates, so the
+      // witness shown is the other direction's (what a consumer on the old schema rejects).
+      `            no payload shows it: policy (a break by the registry's rules, not by data); the other way (valid under new, rejected by old): {"order_id":1,"amount":0,"coupon":null}`,
       'breaking    /properties/note/maxLength  maxLength lowered from 200 to 100  [max-length-lowered]',
+      // A long payload is cut to 80 characters with an ellipsis (JSON output has it whole).
+      `            witness (valid under old, rejected by new): {"order_id":1,"amount":0,"note":"${'a'.repeat(46)}…`,
       'breaking    /properties/status/enum  enum value "shipped" removed  [enum-value-removed]',
+      '            witness (valid under old, rejected by new): {"order_id":1,"amount":0,"status":"shipped"}',
       'breaking    /required  property "amount" is now required  [required-added]',
+      '            witness (valid under old, rejected by new): {"order_id":1}',
       'compatible  /properties/amount  property "amount" added  [property-added]',
       'compatible  /properties/order_id/minimum  minimum lowered from 1 to 0  [minimum-lowered]',
       '→ mint a new URN for the new schema (the URN with .v2 appended, or the next .vN) instead of changing the registered one',
+      'rollout: Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
       '',
       `FAILED: 4 breaking change(s) from ${V1} to ${V2}, 2 compatible (backward)`,
     ]);
@@ -122,7 +131,9 @@ describe.concurrent('compat OLD NEW: formats', () => {
     expectExit(r, 1);
     // Positions counted by hand in order-v2.json: the removed "coupon" points at the "properties" object.
     const at = (rule: string): string | undefined => lines(r).find((l) => l.includes(`(${rule})::`));
-    expect(at('property-removed')).toMatch(new RegExp(`^::error file=${V2},line=4,col=17,title=breaking change \\(property-removed\\)::/properties/coupon: property "coupon" removed\\. Remedy: mint a new URN`));
+    expect(at('property-removed')).toMatch(new RegExp(`^::error file=${V2},line=4,col=17,title=breaking change \\(property-removed\\)::/properties/coupon: property "coupon" removed\\. no payload shows it: policy .*; the other way \\(valid under new, rejected by old\\): \\{.*\\}\\. Remedy: mint a new URN`));
+    expect(at('required-added')).toContain('::/required: property "amount" is now required. witness (valid under old, rejected by new): {"order_id":1}. Remedy:');
+    expect(lines(r)).toContain(`::notice file=${V2},title=rollout order::Mint a new URN: no order is safe, since each schema rejects data valid under the other.`);
     expect(at('max-length-lowered')).toMatch(/^::error file=[^,]+,line=7,col=46,/);
     expect(at('enum-value-removed')).toMatch(/^::error file=[^,]+,line=6,col=43,/);
     expect(at('required-added')).toMatch(/^::error file=[^,]+,line=3,col=15,/);
@@ -152,7 +163,12 @@ describe.concurrent('compat OLD NEW: formats', () => {
     expect(out[header + 1]).toBe('| --- | --- | --- |');
     const rows = out.slice(header + 2, header + 8);
     expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| **breaking**', '| **breaking**', '| **breaking**', '| **breaking**', '| compatible', '| compatible']);
-    expect(rows[0]).toBe('| **breaking** | `/properties/coupon` | property "coupon" removed (`property-removed`) |');
+    expect(rows[0]).toBe(
+      '| **breaking** | `/properties/coupon` | property "coupon" removed (`property-removed`)<br>' +
+        'no payload shows it: policy (a break by the registry\'s rules, not by data); the other way (valid under new, rejected by old): `{"order_id":1,"amount":0,"coupon":null}` |',
+    );
+    expect(rows[3]).toBe('| **breaking** | `/required` | property "amount" is now required (`required-added`)<br>witness (valid under old, rejected by new): `{"order_id":1}` |');
+    expect(r.stdout).toMatch(/^\*\*Rollout:\*\* Mint a new URN: no order is safe/m);
     expect(r.stdout).toMatch(/^\*\*Remedy:\*\* mint a new URN for the new schema \(the URN with `\.v2` appended/m);
   });
 });
@@ -333,7 +349,12 @@ describe('compat --against: a registry with every kind of change', () => {
 
   it('breaking URNs carry their changes and a remedy naming the next URN: .v2 → .v3, none → .v2', async () => {
     const orders = await entry(ORDERS);
-    expect(orders?.changes).toEqual([{ rule: 'required-added', breaking: true, path: '/required', message: 'property "amount" is now required' }]);
+    // Each breaking change carries its subject and a witness: valid under the old schema, rejected by the new.
+    expect(orders?.changes).toEqual([{
+      rule: 'required-added', breaking: true, path: '/required', message: 'property "amount" is now required', subject: 'amount',
+      witness: { payload: { order_id: 0 }, validUnder: 'old' },
+    }]);
+    expect(orders?.rollout).toEqual({ order: 'producers-first', sentence: expect.stringMatching(/^Deploy producers first: /) });
     expect(orders?.remedy).toBe(`mint a new URN for the new schema, e.g. ${ORDERS.replace(/\.v2$/, '.v3')}, and leave ${ORDERS} as it is`);
     const users = await entry(USERS);
     expect(users?.changes.find((c) => c.breaking)).toMatchObject({ rule: 'type-narrowed', path: '/properties/user_id/type' });
@@ -363,7 +384,9 @@ describe('compat --against: a registry with every kind of change', () => {
     expect(r.stdout).toContain([
       `✗ ${ORDERS}  breaking  schemas/orders-created.json`,
       '    breaking    /required  property "amount" is now required  [required-added]',
+      '                witness (valid under old, rejected by new): {"order_id":0}',
       `    → mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
+      '    rollout: Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
     ].join('\n'));
     expect(r.stdout).toMatch(new RegExp(`^✗ ${SHIPPING} {2}removed\\n {4}→ keep ${SHIPPING} registered with "status": "deprecated"`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^- ${LEGACY} {2}removed \\(deprecated\\)$`, 'm'));
@@ -379,6 +402,7 @@ describe('compat --against: a registry with every kind of change', () => {
     const out = lines(r);
     expect(out).toContain(
       `::error file=schemas/orders-created.json,line=3,col=15,title=breaking change (required-added)::${ORDERS}: /required: property "amount" is now required. ` +
+        'witness (valid under old, rejected by new): {"order_id":0}. ' +
         `Remedy: mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
     );
     expect(out.find((l) => l.includes('(type-narrowed)'))).toMatch(/^::error file=schemas\/users-registered\.yaml,line=5,col=11,/);
@@ -403,7 +427,9 @@ describe('compat --against: a registry with every kind of change', () => {
     ]);
     expect(rows[0]).toBe(
       `| \`${ORDERS}\` | **✗ breaking** | **breaking** \`/required\` property "amount" is now required (\`required-added\`)` +
-        `<br>**Remedy:** mint a new URN for the new schema, e.g. \`urn:babel:orders:created.v3\`, and leave \`${ORDERS}\` as it is |`,
+        '<br>witness (valid under old, rejected by new): `{"order_id":0}`' +
+        `<br>**Remedy:** mint a new URN for the new schema, e.g. \`urn:babel:orders:created.v3\`, and leave \`${ORDERS}\` as it is` +
+        '<br>**Rollout:** Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight. |',
     );
     expect(rows[5]).toBe(`| \`${LEGACY}\` | - removed (deprecated) |  |`);
   });

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { schemaPointer, sensitivePaths } from '../src/gdpr/index.js';
 import { parsePointer } from '../src/validator/index.js';
 import { BIN, bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
+import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema gdpr` end to end, against test/fixtures/gdpr: urn:test:customer (JSON, every field
 // marked: nested objects, array items, union types, additionalProperties), urn:test:profile (YAML,
@@ -429,5 +430,34 @@ describe('schemaPointer (the gdpr path → schema pointer mapping behind --forma
     expect(schemaPointer('\\*')).toBe('/properties/*');
     expect(schemaPointer('a\\.b.c~/d')).toBe('/properties/a.b/properties/c~0~1d');
     for (const bad of ['a[', 'a]', 'a.*b', 'a\\', '[x]']) expect(() => schemaPointer(bad), bad).toThrow(/not a gdpr path/);
+  });
+});
+
+describe.concurrent('gdpr --require: SARIF and JUnit', () => {
+  it('sarif: valid SARIF 2.1.0, one error per unmarked field at its property in the schema file', async () => {
+    const r = await gdpr(['--require', '--format', 'sarif']);
+    expectExit(r, 1);
+    const results = readSarif(r.stdout).runs[0]!.results;
+    // The same positions as the github format (counted there by hand).
+    expect(results.map((x) => `${sarifAt(x)} ${x.ruleId} ${x.level}`)).toEqual([
+      'schemas/profile.yaml:24:11 gdpr-unmarked-pii error',
+      'schemas/profile.yaml:11:9 gdpr-unmarked-pii error',
+      'schemas/profile.yaml:17:7 gdpr-unmarked-pii error',
+    ]);
+    expect(results[1]!.message.text).toBe('urn:test:profile: contact.email looks like personal data but is not marked x-gdpr-sensitive');
+  });
+
+  it('junit: a failing testcase per unmarked field; the other schema files pass', async () => {
+    const r = await gdpr(['--require', '--format', 'junit']);
+    expectExit(r, 1);
+    const doc = readJunit(r.stdout);
+    expect(doc.testsuites.failures).toBe('3');
+    const cases = junitCases(doc);
+    expect(cases.filter((c) => c.failure).map((c) => `${c.file}:${c.line}`)).toEqual(['schemas/profile.yaml:24', 'schemas/profile.yaml:11', 'schemas/profile.yaml:17']);
+    expect(cases.filter((c) => !c.failure).map((c) => c.name).sort()).toEqual(expect.arrayContaining([expect.stringMatching(/: no findings$/)]));
+  });
+
+  it('sarif and junit report the --require gate only', async () => {
+    expectOneLineError(await gdpr(['--format', 'sarif']), /--format sarif reports the --require gate: add --require/);
   });
 });

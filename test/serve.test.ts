@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { MapProvider } from '../src/index.js';
+import { compile } from '../src/validator/index.js';
 import { buildSnapshot, createServer, schemaId, type LoadedSubject, type RegistryServer, type Snapshot } from '../src/serve/index.js';
 import { BIN, call, CONTENT_TYPE, manifest, registryDir, serve, stop, writeFiles, type Reply, type Served } from './serve-helpers.js';
 
@@ -177,8 +178,8 @@ describe('reads', () => {
   });
 
   it('reports the configured compatibility level globally and per known subject', async () => {
-    expect((await get('/config')).body).toEqual({ compatibilityLevel: 'BACKWARD' });
-    expect((await get('/config/urn%3Ababel%3AZeta')).body).toEqual({ compatibilityLevel: 'BACKWARD' });
+    expect((await get('/config')).body).toEqual({ compatibilityLevel: 'BACKWARD', compatibilityPolicy: 'bqschema' });
+    expect((await get('/config/urn%3Ababel%3AZeta')).body).toEqual({ compatibilityLevel: 'BACKWARD', compatibilityPolicy: 'bqschema' });
     expectError(await get('/config/urn%3Ababel%3Anope'), 404, 40401);
     expect((await get('/mode')).body).toEqual({ mode: 'READONLY' });
   });
@@ -243,7 +244,12 @@ describe('POST /compatibility/subjects/{subject}/versions/{version}', () => {
     const r = await post(`${path()}?verbose=true`, { schema: JSON.stringify(retyped) });
     expect(r.body.is_compatible).toBe(false);
     expect(r.body.messages.length).toBeGreaterThan(0);
-    expect(r.body.messages).toContainEqual(expect.stringMatching(/^\/properties\/order_id.*\(type-narrowed\)$/));
+    // Each message carries its witness: a payload the old schema accepts and the new one rejects.
+    const message = (r.body.messages as string[]).find((m) => /^\/properties\/order_id.*\(type-narrowed\); witness valid under old: \{/.test(m));
+    expect(message).toBeDefined();
+    const payload = JSON.parse(message!.slice(message!.indexOf('witness valid under old: ') + 'witness valid under old: '.length));
+    expect(compile(ORDERS).isValid(payload)).toBe(true);
+    expect(compile(retyped).isValid(payload)).toBe(false);
     expect((await post(`${path()}?verbose=true`, { schema: JSON.stringify(ORDERS) })).body).toEqual({ is_compatible: true, messages: [] });
   });
 
@@ -518,6 +524,26 @@ describe('the process', () => {
     expect(code).toBe(2);
     expect(err).toContain('--port');
   });
+
+  it('--compatibility in any case and --policy: /config reports them, /compatibility applies them', async () => {
+    const s = await serve(['--registry', join(dirs[0]!, 'registry.json'), '--compatibility', 'full', '--policy', 'Confluent']);
+    try {
+      expect((await call(s.port, 'GET', '/config')).body).toEqual({ compatibilityLevel: 'FULL', compatibilityPolicy: 'confluent' });
+    } finally {
+      await stop(s);
+    }
+  });
+
+  it('refuses an unknown --compatibility or --policy with one line and exit 2', async () => {
+    for (const args of [['--compatibility', 'BACKWARD_TRANSITIVE'], ['--policy', 'avro']]) {
+      const child = spawn(process.execPath, [BIN, 'serve', ...args, '--registry', join(dirs[0]!, 'registry.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(code).toBe(2);
+      expect(err).toMatch(args[0] === '--policy' ? /^bqschema: unknown compat policy "avro" \(expected bqschema, confluent, in any case\)\n$/ : /^bqschema: unknown compatibility level "BACKWARD_TRANSITIVE" .*transitive levels are not supported.*\n$/);
+    }
+  });
 });
 
 describe('the server core, in process', () => {
@@ -542,10 +568,28 @@ describe('the server core, in process', () => {
     const verdicts: Record<string, [boolean, boolean]> = {};
     for (const level of ['BACKWARD', 'FORWARD', 'FULL', 'NONE'] as const) {
       const port = await start(snapshot, level);
-      expect((await call(port, 'GET', '/config')).body).toEqual({ compatibilityLevel: level });
+      expect((await call(port, 'GET', '/config')).body).toEqual({ compatibilityLevel: level, compatibilityPolicy: 'bqschema' });
       verdicts[level] = [await compat(port, REQUIRED), await compat(port, { type: 'string' })];
     }
     expect(verdicts).toEqual({ BACKWARD: [false, false], FORWARD: [true, false], FULL: [false, false], NONE: [true, true] });
+  });
+
+  it('takes the level in any case and reports it upper case; the policy decides /compatibility and is in /config', async () => {
+    const snapshot = buildSnapshot(new MapProvider({ 'urn:x': OLD }));
+    const added = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
+    const verdicts: Record<string, boolean> = {};
+    for (const [level, policy] of [['backward', 'bqschema'], ['Backward', 'CONFLUENT']] as const) {
+      const api = createServer(snapshot, { compatibility: level, policy });
+      servers.push(api);
+      const port = (await api.listen(0, '127.0.0.1')).port;
+      const config = (await call(port, 'GET', '/config')).body;
+      expect(config).toEqual({ compatibilityLevel: 'BACKWARD', compatibilityPolicy: policy.toLowerCase() });
+      verdicts[policy] = await compat(port, added);
+    }
+    // Adding a property to an open content model: compatible by bqschema's rules, breaking by Confluent's.
+    expect(verdicts).toEqual({ bqschema: true, CONFLUENT: false });
+    expect(() => createServer(snapshot, { compatibility: 'sideways' })).toThrow(/unknown compatibility level "sideways"/);
+    expect(() => createServer(snapshot, { policy: 'avro' })).toThrow(/unknown compat policy "avro"/);
   });
 
   it('swaps snapshots with replace()', async () => {

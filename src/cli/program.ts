@@ -57,10 +57,10 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .command('check')
     .description('self-check the registry: every entry, schema file and example')
     .addOption(registryOption())
-    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
     .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
     .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json']))
+    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
     .action(async (opts) => {
       const { run } = await import('./commands/check.js');
       setCode(await run(opts));
@@ -71,15 +71,22 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .description('gate schema changes: two schema files, or the registry against a git ref')
     .argument('[old]', 'the old schema file')
     .argument('[new]', 'the new schema file')
-    .addOption(new Option('-m, --mode <mode>', 'compatibility mode').choices(['backward', 'forward', 'full']).default('backward'))
+    .option('-m, --mode <mode>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+    .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
     .addOption(registryOption())
     .option('--against <ref>', 'compare the registry with the one at this git ref')
-    .addOption(formatOption(['text', 'json', 'github', 'markdown'], 'text'))
+    .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
+    .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
+    .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
+    .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
+    .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
     .addOption(outsideOption())
     .addHelpText('after', examples([
       'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
       'bqschema compat --registry registry.json --against origin/main',
-      'bqschema compat --against origin/main --format markdown > compat.md',
+      'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
+      'bqschema compat --against origin/main --format sarif > compat.sarif',
+      'bqschema compat --list-rules --format json',
     ]))
     .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
       const { run } = await import('./commands/compat.js');
@@ -95,11 +102,12 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
     .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
     .option('--ndjson', 'with --mask -: stdin holds one message per line')
-    .addOption(formatOption(['text', 'json', 'github'], 'text'))
+    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
     .addOption(outsideOption())
     .addHelpText('after', examples([
       'bqschema gdpr --registry registry.json',
       'bqschema gdpr --require --format github',
+      'bqschema gdpr --require --format sarif > gdpr.sarif',
       'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
     ]))
     .action(async (opts) => {
@@ -131,11 +139,8 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .addOption(registryOption())
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on', '8081')
-    .addOption(
-      new Option('--compatibility <level>', 'compatibility level reported and used by /compatibility')
-        .choices(['BACKWARD', 'FORWARD', 'FULL', 'NONE'])
-        .default('BACKWARD'),
-    )
+    .option('--compatibility <level>', 'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case', 'BACKWARD')
+    .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
     .option('--verbose', 'log one line per request to stderr')
     .option('--catalog', 'also serve the HTML event catalog at /catalog')
     .addOption(outsideOption())

@@ -1,6 +1,21 @@
 import { RegistryError, type FileRef, type Registry } from '../registry/index.js';
 import { jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
+import { schemaFingerprint } from './exceptions.js';
+import type { CompatLevel } from './levels.js';
+import { rolloutOrder, type Rollout } from './rollout.js';
+import type { CompatPolicy } from './rules.js';
+
+/** How pairs are compared: the policy, and whether breaking changes get a witness (default true). */
+export interface PairOptions {
+  policy?: CompatPolicy;
+  witnesses?: boolean;
+}
+
+export interface RegistriesOptions extends PairOptions {
+  /** Give each URN present on both sides its `baseline` fingerprint (for exceptions; it hashes every old schema). */
+  fingerprints?: boolean;
+}
 
 /** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
 export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
@@ -33,6 +48,10 @@ export interface UrnReport {
   file?: FileRef;
   /** The entry's index in the new manifest (absent for a removed URN). */
   index?: number;
+  /** A changed URN (compatible or breaking): the order its producers and consumers deploy in. */
+  rollout?: Rollout;
+  /** With `fingerprints`: `schemaFingerprint` of the old schema, for URNs present on both sides (what exceptions are scoped to). */
+  baseline?: string;
 }
 
 /** Breaking changes first, each group in the engine's order (by path, then rule). */
@@ -71,22 +90,46 @@ export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaP
 
 export interface PairResult extends CompatResult {
   problems: SchemaProblem[];
+  /** When the schemas could be compared: both directions' verdicts as a deployment order. */
+  rollout?: Rollout;
+}
+
+/**
+ * Level `none` checks nothing: every change is listed, none breaks (and so none has a witness).
+ * The rollout still tells the truth about both directions.
+ */
+function levelNone(result: CompatResult): CompatResult {
+  return {
+    compatible: true,
+    changes: result.changes.map((c) => {
+      const { witness: _w, witnessReason: _r, otherWitness: _o, ...rest } = c;
+      return { ...rest, breaking: false };
+    }),
+  };
 }
 
 /**
  * Compares two schema documents; a malformed keyword on either side is a problem that makes the
  * pair incompatible (never `compatible` on a constraint nobody enforces).
  */
-export function comparePair(oldSchema: unknown, newSchema: unknown, mode: CompatMode): PairResult {
+export function comparePair(oldSchema: unknown, newSchema: unknown, level: CompatLevel, options: PairOptions = {}): PairResult {
   const problems = [...malformedKeywords(oldSchema, 'old'), ...malformedKeywords(newSchema, 'new')];
+  const policy = options.policy ?? 'bqschema';
   let result: CompatResult;
+  let rollout: Rollout;
   try {
-    result = compareSchemas(oldSchema, newSchema, { mode });
+    const mode: CompatMode = level === 'none' ? 'backward' : level;
+    result = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: level !== 'none' && options.witnesses !== false });
+    // The rollout needs each direction's verdict on its own; no witnesses for those.
+    const verdict = (m: CompatMode): boolean =>
+      m === mode && level !== 'none' ? result.compatible : compareSchemas(oldSchema, newSchema, { mode: m, policy, witnesses: false }).compatible;
+    rollout = rolloutOrder(verdict('backward'), verdict('forward'));
+    if (level === 'none') result = levelNone(result);
   } catch (err) {
     if (!(err instanceof SchemaError)) throw err;
     return { compatible: false, changes: [], problems: [...problems, { side: 'new', message: `cannot compare: ${err.message}` }] };
   }
-  return { ...result, compatible: result.compatible && problems.length === 0, changes: breakingFirst(result.changes), problems };
+  return { ...result, compatible: result.compatible && problems.length === 0, changes: breakingFirst(result.changes), problems, rollout };
 }
 
 const STATUS_RANK: Record<UrnStatus, number> = { invalid: 0, breaking: 1, compatible: 2, added: 3, removed: 4, unchanged: 5 };
@@ -108,7 +151,7 @@ function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: un
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
  */
-export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatMode): UrnReport[] {
+export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
   const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
   const reports: UrnReport[] = [];
   for (const entry of current.entries) {
@@ -127,19 +170,21 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
       continue;
     }
+    const baseline = options.fingerprints ? schemaFingerprint(was.value) : undefined;
     if (jsonEqual(was.value, now.value)) {
       // The document, not its path: a schema file that moved with the same content is unchanged.
-      reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems });
+      reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const result = comparePair(was.value, now.value, mode);
+    const result = comparePair(was.value, now.value, mode, options);
     if (result.problems.length > 0) {
-      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems });
+      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
     const breaking = !result.compatible;
     reports.push({
-      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems,
+      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems, ...(baseline ? { baseline } : {}),
+      ...(result.rollout ? { rollout: result.rollout } : {}),
       ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
     });
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { compareSchemas, type CompatMode } from '../compat/index.js';
+import { CompatNameError, compareSchemas, parseCompatLevel, parseCompatPolicy, previewPayload, type CompatMode, type CompatPolicy } from '../compat/index.js';
 import { hasOwn, isSchemaObject, jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
 import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, readBody } from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
@@ -26,8 +26,10 @@ export interface RequestLog {
 }
 
 export interface ServerOptions {
-  /** Reported by `/config` and applied by `/compatibility` (default BACKWARD). */
-  compatibility?: CompatibilityLevel;
+  /** Reported by `/config` and applied by `/compatibility` (default BACKWARD); any case (`backward`, `Full`). */
+  compatibility?: CompatibilityLevel | string;
+  /** The rules `/compatibility` applies (default `bqschema`); reported by `/config` as `compatibilityPolicy`. */
+  policy?: CompatPolicy | string;
   /** Largest request body read (default 1 MiB); larger ones are answered 413. */
   maxBodyBytes?: number;
   onRequest?: (entry: RequestLog) => void;
@@ -173,7 +175,7 @@ function lookUp(call: Call): Answer {
   return ok(entry.versionBody);
 }
 
-function makeCompatibility(level: CompatibilityLevel): Handler {
+function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy): Handler {
   const mode = MODES[level];
   return (call) => {
     const [subject, version = 'latest'] = call.params as [string, string?];
@@ -187,21 +189,28 @@ function makeCompatibility(level: CompatibilityLevel): Handler {
       // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
       const issue = lintSchema(schema)[0];
       if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
-      result = compareSchemas(entry.document, schema, { mode });
+      // Witnesses only when they are shown (verbose): the plain answer is a boolean.
+      result = compareSchemas(entry.document, schema, { mode, policy, witnesses: verbose });
     } catch (err) {
       // RangeError: a schema nested deeper than the stack; both are about the posted schema.
       if (err instanceof SchemaError || err instanceof RangeError) throw new ApiError('invalidSchema', `Invalid schema: ${err.message}`);
       throw err;
     }
     if (!verbose) return ok(json({ is_compatible: result.compatible }));
-    const messages = result.changes.filter((c) => c.breaking).map((c) => `${c.path || '/'}: ${c.message} (${c.rule})`);
+    const messages = result.changes.filter((c) => c.breaking).map((c) => {
+      const w = c.witness ?? c.otherWitness;
+      const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewPayload(w!.payload, 200)}`
+        : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewPayload(w.payload, 200)}` : ''}` : '';
+      return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
+    });
     return ok(json({ is_compatible: result.compatible, messages }));
   };
 }
 
-function routes(level: CompatibilityLevel): Route[] {
-  const config = json({ compatibilityLevel: level });
-  const compatibility = makeCompatibility(level);
+function routes(level: CompatibilityLevel, policy: CompatPolicy): Route[] {
+  // Confluent clients read compatibilityLevel (upper case) and ignore the rest.
+  const config = json({ compatibilityLevel: level, compatibilityPolicy: policy });
+  const compatibility = makeCompatibility(level, policy);
   const S = '{subject}';
   const V = '{version}';
   const I = '{id}';
@@ -292,10 +301,17 @@ function rawAnswer(kind: ErrorKind, message: string): string {
 
 /** The read-only, Confluent-compatible API over a registry snapshot. */
 export function createServer(initial: Snapshot, options: ServerOptions = {}): RegistryServer {
-  const level = options.compatibility ?? 'BACKWARD';
-  if (!COMPATIBILITY_LEVELS.includes(level)) throw new TypeError(`unknown compatibility level ${JSON.stringify(level)}`);
+  let level: CompatibilityLevel;
+  let policy: CompatPolicy;
+  try {
+    level = parseCompatLevel(options.compatibility ?? 'BACKWARD').toUpperCase() as CompatibilityLevel;
+    policy = parseCompatPolicy(options.policy ?? 'bqschema');
+  } catch (err) {
+    if (err instanceof CompatNameError) throw new TypeError(err.message);
+    throw err;
+  }
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const table = routes(level);
+  const table = routes(level, policy);
   const onRequest = options.onRequest;
   let current = initial;
   let closing = false;

@@ -4,10 +4,12 @@ import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, warningM
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import type { ReportFinding } from '../report/findings.js';
+import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface CheckOptions extends RegistryCliOptions {
-  format: Format;
+  format: Format | CiFormat;
   /** Unsupported keywords are errors, not warnings: `pattern` or `format` cannot pass for enforced. */
   failOnUnsupported?: boolean;
 }
@@ -32,6 +34,24 @@ interface UrnReport {
 }
 
 const noop = (): void => {};
+
+/** Issues about a keyword the validator does not enforce (warnings, or errors with --fail-on-unsupported). */
+const unsupported = new WeakSet<CheckIssue>();
+
+const CHECK_RULES = [
+  { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.' },
+  { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.' },
+  { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.' },
+  { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.' },
+  { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).' },
+];
+
+function checkRule(i: CheckIssue, manifest: string): string {
+  if (unsupported.has(i)) return 'unsupported-keyword';
+  if (i.keyword === 'examples') return 'example-fails-schema';
+  if (i.message.startsWith('malformed keyword')) return 'malformed-keyword';
+  return i.urn === undefined || i.file === manifest ? 'manifest' : 'schema';
+}
 
 /** Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be deep. */
 function checkExamples(root: unknown, report: (pointer: string, message: string) => void): void {
@@ -91,6 +111,7 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions): Urn
   for (const w of warnings) {
     if ((w as { kind?: string }).kind === 'malformed') continue; // reported above, as an error
     const issue: CheckIssue = { urn, file: shown, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }), ...at(joinPointer(w.pointer, w.keyword)) };
+    unsupported.add(issue);
     (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
   }
   if (schema === false) error('', 'the schema is false: no message can ever be valid');
@@ -139,6 +160,14 @@ export async function run(options: CheckOptions): Promise<number> {
 
   if (options.format === 'json') {
     out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
+  } else if (isCiFormat(options.format)) {
+    const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
+      ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
+      message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
+    });
+    const results = [...errors.map(finding('error')), ...warnings.map(finding('warning'))];
+    const artifacts = [manifestShown, ...reports.map((r) => r.file)];
+    out.line((await renderCi(options.format, { tool: tool(CHECK_RULES), results, artifacts })).replace(/\n$/, ''));
   } else if (options.format === 'github') {
     for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
       for (const i of list) {

@@ -1,17 +1,42 @@
 import {
-  compareRegistries, comparePair, remedyText,
-  type Change, type CompatMode, type Remedy, type SchemaProblem, type UrnReport, type UrnStatus,
+  CompatNameError, listRules, nextUrn, parseCompatLevel, parseCompatPolicy, previewPayload, remedyText, rulesMarkdown, schemaFingerprint,
+  type Change, type CompatLevel, type CompatPolicy, type Remedy, type Rollout, type SchemaProblem, type UrnReport, type UrnStatus,
+  type Witness,
 } from '../../compat/index.js';
+import { compareRegistries, comparePair } from '../../compat/registry.js';
 import { loadRegistryAtRef, readSchemaFile, RegistryError, type Position, type SchemaDocument } from '../../registry/index.js';
+import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, githubCommand, makeChalk, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import type { ReportFinding, ReportRule } from '../report/findings.js';
+import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import {
+  checkCorpus, corpusSentence, corpusWhere, exceptedText, exceptionsPath, loadExceptions, preparePositions, weighExceptions,
+  type CorpusReport, type CorpusUrn, type ExceptionsState,
+} from './compat-evidence.js';
+
+type CompatFormat = 'text' | 'json' | 'github' | 'markdown' | 'sarif' | 'junit';
 
 export interface CompatCliOptions extends RegistryCliOptions {
-  mode: CompatMode;
+  /** A compatibility level in any case: backward, forward, full or none. */
+  mode: string;
+  /** bqschema (default) or confluent, in any case. */
+  policy?: string;
   against?: string;
-  format: 'text' | 'json' | 'github' | 'markdown';
+  format: CompatFormat;
+  corpus?: string[];
+  /** Two-file mode: the URN the schemas are registered under (which corpus messages apply; exceptions). */
+  urn?: string;
+  exceptions?: string;
+  listRules?: boolean;
+}
+
+interface Settings {
+  level: CompatLevel;
+  policy: CompatPolicy;
+  format: CompatFormat;
 }
 
 /** One schema document as the renderers need it: its name as shown, and its text for positions. */
@@ -53,19 +78,27 @@ function mdCode(s: string): string {
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
-function mdChange(c: Change): string {
-  return `${c.breaking ? '**breaking**' : 'compatible'} ${mdCode(where(c.path))} ${md(c.message)} (${mdCode(c.rule)})`;
+const plain = (s: string): string => s;
+const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : 'old');
+
+/**
+ * The proof of a breaking change on one line: its witness (a payload valid under one schema and
+ * rejected by the other, previewed), or why there is none and the other direction's witness.
+ * `code` wraps a payload, `text` the words (markdown escapes them).
+ */
+export function witnessLine(c: Change, code: (s: string) => string = plain, text: (s: string) => string = plain): string | undefined {
+  if (c.witness === undefined) return undefined;
+  const shown = (w: Witness): string => `${text(`valid under ${w.validUnder}, rejected by ${other(w)}`)}): ${code(previewPayload(w.payload))}`;
+  if (c.witness !== null) return `${text('witness (')}${shown(c.witness)}`;
+  const why = c.witnessReason === 'policy'
+    ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
+    : 'no witness found';
+  if (c.otherWitness === undefined) return text(why);
+  return `${text(`${why}; the other way (`)}${shown(c.otherWitness)}`;
 }
 
 /** Where a change is in the NEW schema's source: the keyword, or its nearest ancestor there. */
 type Locate = (pointer: string) => Position | undefined;
-
-function githubChange(c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): string {
-  const pos = locate(c.path);
-  const title = `${c.breaking ? 'breaking' : 'compatible'} change (${c.rule})`;
-  const tail = c.breaking && remedy ? `. Remedy: ${remedyText(remedy)}` : '';
-  return githubCommand(c.breaking ? 'error' : 'notice', { file, line: pos?.line, col: pos?.col, title }, `${prefix}${changeMessage(c)}${tail}`);
-}
 
 async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
   if (!wanted || doc === undefined) return noPositions;
@@ -73,9 +106,202 @@ async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
   return (pointer) => positions.of(pointer);
 }
 
+/** Everything that bears on one changed URN (or the one pair of files). */
+interface Verdicts {
+  exceptions?: ExceptionsState;
+  corpus?: CorpusReport;
+}
+
+const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
+/** A breaking change no exception excuses: it fails the gate. */
+const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
+
+function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
+  return !c.breaking ? 'compatible' : excusedBy(v, c) ? 'excepted' : 'breaking';
+}
+
+/** A change for JSON: the engine's fields (witness in full) and the exception that excuses it. */
+function jsonChange(v: Verdicts, c: Change): Change & { excepted?: object } {
+  const e = excusedBy(v, c);
+  if (e === undefined) return c;
+  return { ...c, excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } };
+}
+
+function jsonRollout(r: Rollout | undefined): object {
+  return r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence } };
+}
+
+function jsonExceptions(v: Verdicts): object {
+  const s = v.exceptions;
+  if (s === undefined) return {};
+  const notices = (list: Array<{ message: string }>): string[] => list.map((n) => n.message);
+  return {
+    exceptions: {
+      file: s.file, excepted: s.outcome.suppressed.length,
+      expired: notices(s.outcome.expired), stale: notices(s.outcome.stale), unused: notices(s.outcome.unused),
+    },
+  };
+}
+
+function jsonCorpus(c: CorpusReport | undefined): object {
+  if (c === undefined) return {};
+  return { corpus: { documents: c.documents, ignored: c.ignored, unreadable: c.unreadable, errors: c.errors, urns: c.urns } };
+}
+
+/** The notices about exceptions and the corpus as a whole, for text output. */
+function textNotices(v: Verdicts, out: Out, c: ReturnType<typeof makeChalk>): void {
+  const o = v.exceptions?.outcome;
+  for (const n of o?.expired ?? []) out.line(`${c.red('expired exception')}  ${clean(n.message)}`);
+  for (const n of o?.stale ?? []) out.line(`${c.yellow('stale exception')}  ${clean(n.message)}`);
+  for (const n of o?.unused ?? []) out.line(`${c.dim('unused exception')}  ${clean(n.message)}`);
+  const corpus = v.corpus;
+  if (corpus === undefined) return;
+  for (const e of corpus.errors) out.line(`${c.red('corpus error')}  ${clean(`${corpusWhere(e)}: ${e.message}`)}`);
+  if (corpus.unreadable > corpus.errors.length) out.line(`${c.red('corpus error')}  ${corpus.unreadable - corpus.errors.length} more unreadable document(s)`);
+}
+
+function mdNotices(v: Verdicts, out: Out): void {
+  const o = v.exceptions?.outcome;
+  const lines = [
+    ...(o?.expired ?? []).map((n) => `- **expired exception:** ${md(n.message)}`),
+    ...(o?.stale ?? []).map((n) => `- stale exception: ${md(n.message)}`),
+    ...(o?.unused ?? []).map((n) => `- unused exception: ${md(n.message)}`),
+    ...(v.corpus?.errors ?? []).map((e) => `- **corpus error:** ${mdCode(corpusWhere(e))}: ${md(e.message)}`),
+  ];
+  if (v.corpus && v.corpus.unreadable > v.corpus.errors.length) lines.push(`- **corpus error:** ${v.corpus.unreadable - v.corpus.errors.length} more unreadable document(s)`);
+  for (const l of lines) out.line(l);
+  if (lines.length > 0) out.line();
+}
+
+function githubNotices(v: Verdicts, out: Out): void {
+  const o = v.exceptions?.outcome;
+  const file = v.exceptions?.file;
+  for (const n of o?.expired ?? []) out.line(githubCommand('error', { file, title: 'expired compat exception' }, n.message));
+  for (const n of o?.stale ?? []) out.line(githubCommand('warning', { file, title: 'stale compat exception' }, n.message));
+  for (const n of o?.unused ?? []) out.line(githubCommand('notice', { file, title: 'unused compat exception' }, n.message));
+  for (const e of v.corpus?.errors ?? []) out.line(githubCommand('error', { file: e.file, line: e.line, col: e.col, title: 'corpus document unreadable' }, e.message));
+}
+
+function githubCorpus(u: CorpusUrn, prefix: string, out: Out): void {
+  for (const e of u.examples) {
+    out.line(githubCommand('error', { file: e.file, line: e.line, title: 'rejected by the new schema' }, `${prefix}${e.message} (${corpusSentence(u)})`));
+  }
+}
+
+/** Text lines under a change: its witness, or the exception that excuses it. */
+function textChangeLines(v: Verdicts, ch: Change, indent: string, c: ReturnType<typeof makeChalk>): string[] {
+  const lines: string[] = [];
+  const pad = `${indent}${' '.repeat(12)}`;
+  const e = excusedBy(v, ch);
+  if (e) lines.push(`${pad}${c.yellow(clean(exceptedText(e)))}`);
+  const w = ch.breaking ? witnessLine(ch) : undefined;
+  if (w !== undefined) lines.push(`${pad}${c.dim(clean(w))}`);
+  return lines;
+}
+
+function textCorpus(u: CorpusUrn | undefined, indent: string, out: Out, c: ReturnType<typeof makeChalk>): void {
+  if (u === undefined) return;
+  const sentence = `corpus: ${corpusSentence(u)}`;
+  out.line(`${indent}${u.rejected > 0 ? c.red(sentence) : sentence}`);
+  for (const e of u.examples) out.line(`${indent}    ${clean(corpusWhere(e))}  ${clean(e.message)}`);
+}
+
+function mdChangeCells(v: Verdicts, ch: Change): string[] {
+  const label = changeLabel(v, ch);
+  const status = label === 'breaking' ? '**breaking**' : label;
+  const lines = [`${status} ${mdCode(where(ch.path))} ${md(ch.message)} (${mdCode(ch.rule)})`];
+  const e = excusedBy(v, ch);
+  if (e) lines.push(md(exceptedText(e)));
+  const w = ch.breaking ? witnessLine(ch, mdCode, md) : undefined;
+  if (w !== undefined) lines.push(w);
+  return lines;
+}
+
+const mdCorpus = (u: CorpusUrn): string[] => [
+  `${u.rejected > 0 ? '**Corpus:**' : 'Corpus:'} ${md(corpusSentence(u))}`,
+  ...u.examples.map((e) => `${mdCode(corpusWhere(e))} ${md(e.message)}`),
+];
+
+function githubChange(v: Verdicts, c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): string {
+  const pos = locate(c.path);
+  const label = changeLabel(v, c);
+  const title = `${label} change (${c.rule})`;
+  const e = excusedBy(v, c);
+  const w = c.breaking ? witnessLine(c) : undefined;
+  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  return githubCommand(label === 'breaking' ? 'error' : 'notice', { file, line: pos?.line, col: pos?.col, title }, `${prefix}${changeMessage(c)}${tail}`);
+}
+
+// ---- SARIF and JUnit -----------------------------------------------------------------------------
+
+const EXTRA_RULES: readonly ReportRule[] = [
+  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword that would not be enforced.' },
+  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.' },
+  { id: 'urn-added', description: 'A URN was added to the registry.' },
+  { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.' },
+  { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.' },
+  { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.' },
+  { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.' },
+  { id: 'exception-unused', description: 'A compat exception matches no breaking change.' },
+];
+
+const ciRules = (): ReportRule[] => [...listRules().map((r) => ({ id: r.id, description: r.description })), ...EXTRA_RULES];
+
+function ciChange(v: Verdicts, c: Change, file: string | undefined, locate: Locate, prefix: string): ReportFinding {
+  const pos = locate(c.path);
+  const label = changeLabel(v, c);
+  const e = excusedBy(v, c);
+  const w = c.breaking ? witnessLine(c) : undefined;
+  const message = `${prefix}${label} change: ${changeMessage(c)}${e ? `. ${exceptedText(e)}` : ''}${w ? `. ${w}` : ''}`;
+  return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', message, ...(file ? { file, ...pos } : {}) };
+}
+
+function ciEvidence(v: Verdicts, results: ReportFinding[]): void {
+  const o = v.exceptions?.outcome;
+  const file = v.exceptions?.file;
+  for (const n of o?.expired ?? []) results.push({ ruleId: 'exception-expired', level: 'error', message: n.message, file });
+  for (const n of o?.stale ?? []) results.push({ ruleId: 'exception-stale', level: 'warning', message: n.message, file });
+  for (const n of o?.unused ?? []) results.push({ ruleId: 'exception-unused', level: 'note', message: n.message, file });
+  for (const e of v.corpus?.errors ?? []) results.push({ ruleId: 'corpus-unreadable', level: 'error', message: e.message, file: e.file, line: e.line, col: e.col });
+  for (const u of v.corpus?.urns ?? []) {
+    for (const e of u.examples) {
+      const prefix = u.urn === '*' ? '' : `${u.urn}: `;
+      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${prefix}${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line });
+    }
+  }
+}
+
+// ---- shared steps --------------------------------------------------------------------------------
+
+function settings(options: CompatCliOptions): Settings {
+  try {
+    return { level: parseCompatLevel(options.mode ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format };
+  } catch (err) {
+    if (err instanceof CompatNameError) usage(err.message);
+    throw err;
+  }
+}
+
+const levelNote = (s: Settings): string => (s.level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '');
+const modeWords = (s: Settings): string => (s.policy === 'bqschema' ? s.level : `${s.level}, policy ${s.policy}`);
+
+function corpusSummary(corpus: CorpusReport | undefined): string {
+  if (corpus === undefined) return '';
+  const rejected = corpus.urns.reduce((n, u) => n + u.rejected, 0);
+  const checked = corpus.urns.reduce((n, u) => n + u.checked, 0);
+  const unreadable = corpus.unreadable > 0 ? `, ${corpus.unreadable} unreadable` : '';
+  return `; corpus: ${checked} message(s) checked, ${rejected} rejected${unreadable}`;
+}
+
+function exceptionsSummary(e: ExceptionsState | undefined): string {
+  if (e === undefined) return '';
+  const o = e.outcome;
+  return `; exceptions: ${o.suppressed.length} excepted, ${o.expired.length} expired, ${o.stale.length} stale, ${o.unused.length} unused`;
+}
+
 // ---- two schema files ----------------------------------------------------------------------------
 
-async function compareFiles(oldFile: string, newFile: string, options: CompatCliOptions): Promise<number> {
+async function compareFiles(oldFile: string, newFile: string, options: CompatCliOptions, s: Settings): Promise<number> {
   const load = (file: string, side: 'old' | 'new'): SchemaDocument | SchemaProblem => {
     try {
       return readSchemaFile(file);
@@ -84,42 +310,89 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
       throw err;
     }
   };
+  if (options.exceptions !== undefined && options.urn === undefined) {
+    usage('--exceptions with two schema files needs --urn: exceptions are scoped to a URN');
+  }
   const older = load(oldFile, 'old');
   const newer = load(newFile, 'new');
   const unread = [older, newer].filter((d): d is SchemaProblem => 'side' in d);
   const result = unread.length > 0
-    ? { compatible: false, changes: [] as Change[], problems: unread }
-    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, options.mode);
-  const { compatible, problems } = result;
-  const changes = result.changes;
+    ? { compatible: false, changes: [] as Change[], problems: unread, rollout: undefined }
+    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, s.level, { policy: s.policy });
+  const { problems, changes, rollout } = result;
+
+  const v: Verdicts = {};
+  if (options.exceptions !== undefined) {
+    await preparePositions();
+    const loaded = loadExceptions(options.exceptions, options.exceptions);
+    const urn = options.urn!;
+    const fingerprints = new Map<string, string>('side' in older ? [] : [[urn, schemaFingerprint(older.value)]]);
+    v.exceptions = weighExceptions(loaded, new Map([[urn, changes]]), fingerprints);
+  }
+  if (options.corpus !== undefined && options.corpus.length > 0) {
+    let schema: CompiledSchema | undefined;
+    if (!('side' in newer)) {
+      try {
+        schema = compile(newer.value, { onWarning: () => {} });
+      } catch (err) {
+        if (!(err instanceof SchemaError)) throw err;
+      }
+    }
+    if (schema !== undefined) {
+      const key = options.urn ?? '*';
+      const target = { key, schema };
+      v.corpus = await checkCorpus(options.corpus, (urn) => (options.urn === undefined || urn === options.urn ? target : undefined), [key]);
+    }
+  }
+
+  const breakingChanges = changes.filter((ch) => fails(v, ch)).length;
+  const excepted = changes.filter((ch) => ch.breaking && !fails(v, ch)).length;
+  const compatible = breakingChanges === 0 && problems.length === 0 && !(v.exceptions?.outcome.expired.length) && !v.corpus?.failed;
   const code = compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
-  const breakingChanges = changes.filter((c) => c.breaking).length;
-  const remedy: Remedy | undefined = breakingChanges > 0 ? { kind: 'new-urn' } : undefined;
-  const others = changes.length - breakingChanges;
+  const remedy: Remedy | undefined = breakingChanges === 0 ? undefined
+    : options.urn === undefined ? { kind: 'new-urn' } : { kind: 'new-urn', urn: options.urn, next: nextUrn(options.urn, new Set([options.urn])) };
+  const others = changes.length - breakingChanges - excepted;
   // File names come from the command line: escaped, so a name cannot forge the summary line.
   const span = `from ${clean(oldFile)} to ${clean(newFile)}`;
   const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
+  const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
   const summary = compatible
-    ? `OK: no breaking change ${span}: ${others} compatible change(s) (${options.mode})`
-    : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible (${options.mode})`;
+    ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${modeWords(s)})${tail}`
+    : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${modeWords(s)})${tail}`;
   const out = new Out();
   const c = makeChalk();
   const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
+  const corpusUrn = v.corpus?.urns[0];
+  const note = levelNote(s);
 
-  if (options.format === 'json') {
+  if (s.format === 'json') {
     out.line(JSON.stringify({
-      ok: compatible, compatible, mode: options.mode,
-      summary: { breaking: breakingChanges, compatible: others, errors: problems.length },
-      changes, problems: problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })),
+      ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
+      summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
+      changes: changes.map((ch) => jsonChange(v, ch)),
+      problems: problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })),
+      ...jsonRollout(rollout),
       ...(remedy ? { remedy: remedyText(remedy) } : {}),
+      ...jsonCorpus(v.corpus), ...jsonExceptions(v),
     }, null, 2));
-  } else if (options.format === 'github') {
+  } else if (isCiFormat(s.format)) {
+    const results: ReportFinding[] = [];
+    for (const p of problems) results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file: p.side === 'old' ? oldFile : newFile });
+    const locate = await locator(newDoc, changes.length > 0);
+    for (const ch of changes) results.push(ciChange(v, ch, newDoc?.name ?? newFile, locate, ''));
+    ciEvidence(v, results);
+    out.line((await renderCi(s.format as CiFormat, { tool: tool(ciRules()), results, artifacts: [newDoc?.name ?? newFile] })).replace(/\n$/, ''));
+  } else if (s.format === 'github') {
     for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
     const locate = await locator(newDoc, changes.length > 0);
-    for (const ch of changes) out.line(githubChange(ch, newFile, locate, '', remedy));
+    for (const ch of changes) out.line(githubChange(v, ch, newFile, locate, '', remedy));
+    if (rollout) out.line(githubCommand('notice', { file: newFile, title: 'rollout order' }, rollout.sentence));
+    if (corpusUrn) githubCorpus(corpusUrn, '', out);
+    githubNotices(v, out);
     out.line(clean(summary));
-  } else if (options.format === 'markdown') {
+  } else if (s.format === 'markdown') {
     const files = `from ${mdCode(oldFile)} to ${mdCode(newFile)}`;
     const heading = compatible ? `no breaking change ${files}` : `${breakingChanges} breaking change(s)${problemNote} ${files}`;
     out.line(`### bqschema compat: ${heading}`);
@@ -130,7 +403,10 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
       out.line('| status | path | change |');
       out.line('| --- | --- | --- |');
       for (const ch of changes) {
-        out.line(`| ${ch.breaking ? '**breaking**' : 'compatible'} | ${mdCode(where(ch.path))} | ${md(ch.message)} (${mdCode(ch.rule)}) |`);
+        const label = changeLabel(v, ch);
+        const [, ...more] = mdChangeCells(v, ch);
+        const cell = [`${md(ch.message)} (${mdCode(ch.rule)})`, ...more].join('<br>');
+        out.line(`| ${label === 'breaking' ? '**breaking**' : label} | ${mdCode(where(ch.path))} | ${cell} |`);
       }
       out.line();
     } else if (problems.length === 0) {
@@ -141,16 +417,35 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
       out.line(`**Remedy:** ${remedyText(remedy, mdCode)}`);
       out.line();
     }
-    out.line(`Mode: ${options.mode}. ${breakingChanges} breaking, ${others} compatible change(s).`);
+    if (rollout) {
+      out.line(`**Rollout:** ${md(rollout.sentence)}`);
+      out.line();
+    }
+    if (corpusUrn) {
+      out.line(mdCorpus(corpusUrn).join('<br>'));
+      out.line();
+    }
+    mdNotices(v, out);
+    if (note) {
+      out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
+      out.line();
+    }
+    out.line(`Mode: ${md(modeWords(s))}. ${breakingChanges} breaking, ${others} compatible change(s)${exceptedNote}.`);
   } else {
     for (const p of problems) out.line(`${c.red('error     ')}  ${clean(problemLine(p))}`);
     for (const ch of changes) {
-      const label = ch.breaking ? c.red('breaking  ') : c.dim('compatible');
+      const l = changeLabel(v, ch);
+      const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
       out.line(`${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
+      for (const l2 of textChangeLines(v, ch, '', c)) out.line(l2);
     }
     if (remedy) out.line(`${c.yellow('→')} ${remedyText(remedy)}`);
-    if (changes.length > 0 || problems.length > 0) out.line();
-    out.line(compatible ? c.green(summary) : c.red(summary));
+    if (rollout && changes.length > 0) out.line(`rollout: ${rollout.sentence}`);
+    textCorpus(corpusUrn, '', out, c);
+    textNotices(v, out, c);
+    if (note) out.line(c.dim(note));
+    if (changes.length > 0 || problems.length > 0 || v.corpus || v.exceptions || note) out.line();
+    out.line(compatible ? c.green(clean(summary)) : c.red(clean(summary)));
   }
   await out.flush();
   return code;
@@ -159,36 +454,88 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
 // ---- the registry against a git ref --------------------------------------------------------------
 
 const MARK: Record<UrnStatus, string> = { breaking: '✗', invalid: '✗', removed: '-', compatible: '✓', added: '+', unchanged: '=' };
-const mark = (r: UrnReport): string => (r.breaking ? '✗' : MARK[r.status]);
 
-async function compareRegistry(ref: string, options: CompatCliOptions): Promise<number> {
+/** A URN's report with what the exceptions and the corpus made of it. */
+interface Row extends UrnReport {
+  /** Every breaking change is excused by an exception. */
+  excepted?: boolean;
+  corpus?: CorpusUrn;
+}
+
+/** A URN fails the gate: an unexcused break, a problem, or corpus messages its new schema rejects. */
+const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
+const mark = (r: Row): string => (rowFails(r) ? '✗' : r.excepted ? '!' : MARK[r.status]);
+
+async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings): Promise<number> {
+  if (options.urn !== undefined) usage('--urn applies to two schema files; with --against every changed URN is checked');
   const current = openRegistry(options);
   const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true });
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
-  const reports = compareRegistries(base, current, options.mode);
-  const compatible = reports.every((r) => !r.breaking);
+  const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
+  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined });
+
+  const v: Verdicts = {};
+  if (exceptionsFile !== undefined) {
+    await preparePositions();
+    const loaded = loadExceptions(exceptionsFile.path, exceptionsFile.shown);
+    const findings = new Map(rows.filter((r) => r.changes.length > 0).map((r) => [r.urn, r.changes] as const));
+    const fingerprints = new Map(rows.filter((r) => r.baseline !== undefined).map((r) => [r.urn, r.baseline!] as const));
+    v.exceptions = weighExceptions(loaded, findings, fingerprints);
+    for (const r of rows) {
+      if (r.status !== 'breaking' || r.problems.length > 0) continue;
+      if (r.changes.some((ch) => fails(v, ch))) continue;
+      r.breaking = false;
+      r.excepted = true;
+      delete r.remedy;
+    }
+  }
+  const changed = rows.filter((r) => r.status === 'compatible' || r.status === 'breaking');
+  if (options.corpus !== undefined && options.corpus.length > 0) {
+    const schemas = new Map<string, { key: string; schema: CompiledSchema }>();
+    const wanted = new Set(changed.map((r) => r.urn));
+    v.corpus = await checkCorpus(options.corpus, (urn) => {
+      if (!wanted.has(urn)) return undefined;
+      let t = schemas.get(urn);
+      if (t === undefined) {
+        t = { key: urn, schema: current.compiled(urn)! };
+        schemas.set(urn, t);
+      }
+      return t;
+    }, changed.map((r) => r.urn));
+    const byUrn = new Map(v.corpus.urns.map((u) => [u.urn, u]));
+    for (const r of changed) r.corpus = byUrn.get(r.urn);
+  }
+
+  const expired = v.exceptions?.outcome.expired.length ?? 0;
+  const compatible = rows.every((r) => !rowFails(r)) && expired === 0 && !(v.corpus && v.corpus.unreadable > 0);
   const code = compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
 
-  const count = (s: UrnStatus): number => reports.filter((r) => r.status === s).length;
+  const count = (st: UrnStatus): number => rows.filter((r) => r.status === st && !r.excepted).length;
   const summary = {
     breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
     unchanged: count('unchanged'), errors: count('invalid'),
+    ...(v.exceptions ? { excepted: rows.filter((r) => r.excepted).length } : {}),
+    ...(v.corpus ? { corpusRejected: v.corpus.urns.reduce((n, u) => n + u.rejected, 0) } : {}),
   };
-  const failing = reports.filter((r) => r.breaking).length;
+  const failing = rows.filter(rowFails).length;
   const commit = at.commit.slice(0, 12);
   const against = `${ref} (${commit})`;
   const invalidNote = summary.errors > 0 ? `, ${summary.errors} invalid` : '';
-  const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}`;
+  const exceptedNote = summary.excepted ? `, ${summary.excepted} excepted` : '';
+  const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
+  const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
   const verdict = compatible
-    ? `OK: no breaking change against ${against}: ${counts} (${options.mode})`
-    : `FAILED: ${failing} URN(s) fail against ${against}: ${counts} (${options.mode})`;
+    ? `OK: no breaking change against ${against}: ${counts} (${modeWords(s)})${tail}`
+    : `FAILED: ${why} against ${against}: ${counts} (${modeWords(s)})${tail}`;
   const absent = base === undefined ? `${manifestPath} does not exist at ${ref}: every URN is added` : undefined;
-  const listed = reports.filter((r) => r.status !== 'unchanged');
+  const listed = rows.filter((r) => r.status !== 'unchanged');
   const out = new Out();
   const c = makeChalk();
   const manifestName = current.manifest.shown;
+  const note = levelNote(s);
   const docOf = (r: UrnReport): Doc | undefined => {
     if (r.file === undefined) return undefined;
     try {
@@ -199,16 +546,48 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
     }
   };
 
-  if (options.format === 'json') {
-    const urns = reports.map((r) => ({
-      urn: r.urn, status: r.status, breaking: r.breaking, changes: r.changes,
+  if (s.format === 'json') {
+    const urns = rows.map((r) => ({
+      urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
       ...(r.problems.length > 0 ? { problems: r.problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })) } : {}),
       ...(r.deprecated ? { deprecated: true } : {}),
+      ...(r.excepted ? { excepted: true } : {}),
       ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
+      ...jsonRollout(r.rollout),
+      ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
     }));
     const atRef = { ref, commit: at.commit, registry: manifestPath, found: base !== undefined };
-    out.line(JSON.stringify({ ok: compatible, compatible, mode: options.mode, against: atRef, summary, urns }, null, 2));
-  } else if (options.format === 'github') {
+    const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
+    out.line(JSON.stringify({ ok: compatible, compatible, mode: s.level, policy: s.policy, against: atRef, summary, urns, ...corpus, ...jsonExceptions(v) }, null, 2));
+  } else if (isCiFormat(s.format)) {
+    const results: ReportFinding[] = [];
+    const artifacts: string[] = [];
+    const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
+    for (const r of listed) {
+      if (r.status === 'added' || r.status === 'removed') {
+        const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
+        const level = r.breaking ? 'error' : 'note';
+        const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
+        const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+        results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos });
+        continue;
+      }
+      const doc = docOf(r);
+      if (doc) artifacts.push(doc.name);
+      for (const p of r.problems) {
+        results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName });
+      }
+      const locate = await locator(doc, r.changes.length > 0);
+      for (const ch of r.changes) {
+        const f = ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `);
+        if (f.level === 'error' && r.remedy) f.message += `. Remedy: ${remedyText(r.remedy)}`;
+        if (r.rollout && f.level === 'error') f.message += `. ${r.rollout.sentence}`;
+        results.push(f);
+      }
+    }
+    ciEvidence(v, results);
+    out.line((await renderCi(s.format as CiFormat, { tool: tool(ciRules()), results, artifacts })).replace(/\n$/, ''));
+  } else if (s.format === 'github') {
     const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
     if (absent) out.line(githubCommand('notice', { file: manifestName }, absent));
     for (const r of listed) {
@@ -216,8 +595,8 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
         // Both are about the manifest: the new entry, or the list the entry was removed from.
         const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
         const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-        const tail = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-        out.line(githubCommand(r.breaking ? 'error' : 'notice', { file: manifestName, ...pos, title: `URN ${r.status}` }, `${r.urn}: ${what}${tail}`));
+        const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+        out.line(githubCommand(r.breaking ? 'error' : 'notice', { file: manifestName, ...pos, title: `URN ${r.status}` }, `${r.urn}: ${what}${rem}`));
         continue;
       }
       const doc = docOf(r);
@@ -225,11 +604,14 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
         out.line(githubCommand('error', { file: p.side === 'new' && doc ? doc.name : manifestName, title: 'schema problem' }, `${r.urn}: ${problemLine(p)}`));
       }
       const locate = await locator(doc, r.changes.length > 0);
-      for (const ch of r.changes) out.line(githubChange(ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
+      for (const ch of r.changes) out.line(githubChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
+      if (r.rollout) out.line(githubCommand('notice', { file: doc?.name ?? manifestName, title: 'rollout order' }, `${r.urn}: ${r.rollout.sentence}`));
+      if (r.corpus) githubCorpus(r.corpus, `${r.urn}: `, out);
     }
+    githubNotices(v, out);
     out.line(clean(verdict));
-  } else if (options.format === 'markdown') {
-    const heading = compatible ? 'no breaking change' : `${failing} URN(s) fail`;
+  } else if (s.format === 'markdown') {
+    const heading = compatible ? 'no breaking change' : why;
     out.line(`### bqschema compat: ${heading} against ${mdCode(ref)}`);
     out.line();
     if (absent) {
@@ -240,10 +622,13 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
       out.line('| URN | status | changes |');
       out.line('| --- | --- | --- |');
       for (const r of listed) {
-        const status = r.breaking ? `**${mark(r)} ${r.status}**` : `${mark(r)} ${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
-        const lines = [...r.problems.map((p) => `**error:** ${md(problemLine(p))}`), ...r.changes.map(mdChange)];
-        if (r.status === 'compatible' && lines.length === 0) lines.push('annotations only: no change that affects validation');
+        const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
+        const status = rowFails(r) ? `**${mark(r)} ${r.status}**` : `${mark(r)} ${st}`;
+        const lines = [...r.problems.map((p) => `**error:** ${md(problemLine(p))}`), ...r.changes.flatMap((ch) => mdChangeCells(v, ch))];
+        if (r.status === 'compatible' && r.changes.length === 0) lines.push('annotations only: no change that affects validation');
         if (r.remedy) lines.push(`**Remedy:** ${remedyText(r.remedy, mdCode)}`);
+        if (r.rollout) lines.push(`**Rollout:** ${md(r.rollout.sentence)}`);
+        if (r.corpus) lines.push(...mdCorpus(r.corpus));
         out.line(`| ${mdCode(r.urn)} | ${status} | ${lines.join('<br>')} |`);
       }
       out.line();
@@ -251,36 +636,80 @@ async function compareRegistry(ref: string, options: CompatCliOptions): Promise<
       out.line('No URN changed.');
       out.line();
     }
-    out.line(`${counts}; mode ${options.mode}; against ${mdCode(ref)} at ${mdCode(commit)}.`);
+    mdNotices(v, out);
+    if (note) {
+      out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
+      out.line();
+    }
+    out.line(`${md(counts + tail)}; mode ${md(modeWords(s))}; against ${mdCode(ref)} at ${mdCode(commit)}.`);
   } else {
     if (absent) out.line(c.yellow(clean(absent)));
     for (const r of listed) {
-      const sign = r.breaking ? c.red(mark(r)) : r.status === 'compatible' ? c.green(mark(r)) : mark(r);
+      const sign = rowFails(r) ? c.red(mark(r)) : r.excepted ? c.yellow(mark(r)) : r.status === 'compatible' ? c.green(mark(r)) : mark(r);
       const file = r.file ? `  ${c.dim(clean(r.file.shown))}` : '';
-      out.line(`${sign} ${c.bold(clean(r.urn))}  ${r.status}${r.deprecated ? ' (deprecated)' : ''}${file}`);
+      const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
+      out.line(`${sign} ${c.bold(clean(r.urn))}  ${st}${file}`);
       for (const p of r.problems) out.line(`    ${c.red('error     ')}  ${clean(problemLine(p))}`);
       for (const ch of r.changes) {
-        const label = ch.breaking ? c.red('breaking  ') : c.dim('compatible');
+        const l = changeLabel(v, ch);
+        const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
         out.line(`    ${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
+        for (const l2 of textChangeLines(v, ch, '    ', c)) out.line(l2);
       }
       if (r.status === 'compatible' && r.changes.length === 0) out.line(`    ${c.dim('annotations only: no change that affects validation')}`);
       if (r.remedy) out.line(`    ${c.yellow('→')} ${clean(remedyText(r.remedy))}`);
+      if (r.rollout && r.changes.length > 0) out.line(`    rollout: ${r.rollout.sentence}`);
+      textCorpus(r.corpus, '    ', out, c);
     }
-    if (listed.length > 0 || absent) out.line();
+    textNotices(v, out, c);
+    if (note) out.line(c.dim(note));
+    if (listed.length > 0 || absent || v.corpus || v.exceptions || note) out.line();
     out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
   }
   await out.flush();
   return code;
 }
 
+// ---- the rules -----------------------------------------------------------------------------------
+
+const BREAKS_WORDS = { backward: 'backward', forward: 'forward', both: 'backward and forward', never: 'never' } as const;
+
+async function printRules(format: CompatFormat): Promise<number> {
+  const out = new Out();
+  if (format === 'json') {
+    out.line(JSON.stringify({ rules: listRules() }, null, 2));
+  } else if (format === 'markdown') {
+    out.line(rulesMarkdown().replace(/\n$/, ''));
+  } else if (format === 'text') {
+    for (const r of listRules()) {
+      out.line(`${r.id}`);
+      out.line(`    ${r.description}`);
+      out.line(`    breaks: ${BREAKS_WORDS[r.breaks]} (bqschema), ${BREAKS_WORDS[r.confluentBreaks]} (confluent)`);
+      out.line(`    confluent: ${r.confluent ?? '—'}`);
+      if (r.note !== '') out.line(`    note: ${r.note}`);
+    }
+  } else {
+    usage(`--list-rules prints text, json or markdown, not ${format}`);
+  }
+  await out.flush();
+  return EXIT_OK;
+}
+
 /** `bqschema compat OLD NEW`, or `bqschema compat --against REF` for the whole registry. */
 export async function run(oldFile: string | undefined, newFile: string | undefined, options: CompatCliOptions): Promise<number> {
+  if (options.listRules) {
+    if (oldFile !== undefined || options.against !== undefined) usage('--list-rules takes no schema files and no --against');
+    return printRules(options.format);
+  }
+  const s = settings(options);
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');
-    return compareRegistry(options.against, options);
+    return compareRegistry(options.against, options, s);
+  }
+  if (oldFile === undefined && (options.corpus?.length ?? 0) > 0) {
+    usage('compat needs two schema files (OLD NEW) or --against REF; --corpus takes every path after it, so give the schema files before --corpus');
   }
   if (oldFile === undefined) usage('compat needs two schema files (OLD NEW), or --against REF to compare the registry with a git ref');
   if (newFile === undefined) usage(`compat needs the new schema file too: bqschema compat ${oldFile} NEW`);
-  return compareFiles(oldFile, newFile, options);
+  return compareFiles(oldFile, newFile, options, s);
 }
-

@@ -10,6 +10,7 @@ import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { documents, type Doc } from '../inputs.js';
 import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
+import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface GdprOptions extends RegistryCliOptions {
@@ -18,7 +19,7 @@ export interface GdprOptions extends RegistryCliOptions {
   mask?: string;
   urn?: string;
   ndjson?: boolean;
-  format: Format;
+  format: Format | CiFormat;
 }
 
 interface Loaded {
@@ -43,6 +44,7 @@ function checkCombination(o: GdprOptions): void {
     if (o.ndjson && o.mask !== '-') usage('--ndjson applies to stdin (--mask -); .ndjson and .jsonl files are read line by line anyway');
     return;
   }
+  if (isCiFormat(o.format) && !o.require) usage(`--format ${o.format} reports the --require gate: add --require`);
   if (o.urn !== undefined) usage('--urn applies to --mask');
   if (o.ndjson) usage('--ndjson applies to --mask -');
   if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
@@ -83,7 +85,7 @@ class SchemaPositions {
 
 const label = (path: string): string => (path === '' ? '(root)' : path);
 
-async function inventory(schemas: Loaded[], format: Format): Promise<number> {
+async function inventory(schemas: Loaded[], format: Format | CiFormat): Promise<number> {
   const out = new Out();
   const c = makeChalk();
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
@@ -110,7 +112,9 @@ async function inventory(schemas: Loaded[], format: Format): Promise<number> {
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format): Promise<number> {
+const UNMARKED_RULE = { id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.' };
+
+async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat): Promise<number> {
   const out = new Out();
   const c = makeChalk();
   const ok = findings.length === 0;
@@ -118,6 +122,17 @@ async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], forma
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
   if (format === 'json') {
     out.line(JSON.stringify({ ok, findings }, null, 2));
+  } else if (isCiFormat(format)) {
+    const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
+    const positions = new SchemaPositions();
+    const results = findings.map(({ urn, path }) => {
+      const schema = loaded.get(urn)!;
+      return {
+        ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
+        message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`,
+      };
+    });
+    out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), results, artifacts: schemas.map((sc) => sc.file) })).replace(/\n$/, ''));
   } else if (format === 'github') {
     const loaded = new Map(schemas.map((s) => [s.urn, s]));
     const positions = new SchemaPositions();

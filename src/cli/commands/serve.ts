@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { buildSnapshot, createServer, type CompatibilityLevel, type RequestLog, type Snapshot } from '../../serve/index.js';
+import { CompatNameError, parseCompatLevel, parseCompatPolicy } from '../../compat/index.js';
+import { buildSnapshot, createServer, type RequestLog, type Snapshot } from '../../serve/index.js';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCatalog, catalogHandler, type CatalogEntry } from '../../catalog/index.js';
@@ -11,7 +12,10 @@ import { openRegistry, type RegistryCliOptions } from '../registry.js';
 export interface ServeOptions extends RegistryCliOptions {
   host: string;
   port: string;
-  compatibility: CompatibilityLevel;
+  /** backward, forward, full or none, in any case. */
+  compatibility: string;
+  /** bqschema or confluent, in any case. */
+  policy?: string;
   verbose?: boolean;
   /** Also answer `GET /catalog` with the registry's HTML catalog. */
   catalog?: boolean;
@@ -115,9 +119,18 @@ function logRequest(entry: RequestLog): void {
  */
 export async function run(options: ServeOptions): Promise<number> {
   const port = parsePort(options.port);
+  let level: string;
+  let policy: string;
+  try {
+    level = parseCompatLevel(options.compatibility ?? 'BACKWARD').toUpperCase();
+    policy = parseCompatPolicy(options.policy ?? 'bqschema');
+  } catch (err) {
+    if (err instanceof CompatNameError) throw new UsageError(err.message);
+    throw err;
+  }
   const { snapshot } = load(options);
   for (const b of snapshot.broken) say(`warning: ${b.name} is answered with error 50001: ${b.error}`);
-  const api = createServer(snapshot, { compatibility: options.compatibility, onRequest: options.verbose ? logRequest : undefined });
+  const api = createServer(snapshot, { compatibility: level, policy, onRequest: options.verbose ? logRequest : undefined });
   let address: AddressInfo;
   try {
     address = await api.listen(port, options.host);
