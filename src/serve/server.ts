@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { CompatNameError, compareSchemas, parseCompatLevel, parseCompatPolicy, previewPayload, type CompatMode, type CompatPolicy } from '../compat/index.js';
-import { hasOwn, isSchemaObject, jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
+import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatMode, type CompatPolicy } from '../compat/index.js';
+import { jsonEqual } from '../validator/index.js';
 import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, readBody } from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
+import { postedSchema } from './judge.js';
+import { JudgePool } from './judge-pool.js';
 import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
 
 export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
@@ -88,7 +90,7 @@ interface Call {
   snapshot: Snapshot;
 }
 
-type Handler = (call: Call) => Answer;
+type Handler = (call: Call) => Answer | Promise<Answer>;
 
 interface Route {
   path: readonly string[];
@@ -144,30 +146,6 @@ function loaded(entry: SubjectEntry): LoadedSubject {
 }
 
 /** The schema of a `{schema: "<JSON text>", schemaType?: "JSON"}` body, parsed. */
-function postedSchema(body: Buffer | undefined): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(body === undefined ? '' : body.toString('utf8'));
-  } catch {
-    throw new ApiError('badRequest', 'the request body is not valid JSON');
-  }
-  if (!isSchemaObject(value)) throw new ApiError('badRequest', 'the request body must be a JSON object {"schema": "<schema as JSON text>"}');
-  const type = hasOwn(value, 'schemaType') ? value.schemaType : undefined;
-  if (type !== undefined && type !== null && type !== SCHEMA_TYPE) {
-    throw new ApiError('invalidSchema', `schemaType ${JSON.stringify(type)} is not served: this registry holds JSON schemas only`);
-  }
-  const text = hasOwn(value, 'schema') ? value.schema : undefined;
-  if (typeof text !== 'string') throw new ApiError('invalidSchema', 'Invalid schema: "schema" must hold the schema as a JSON string');
-  let schema: unknown;
-  try {
-    schema = JSON.parse(text);
-  } catch (err) {
-    throw new ApiError('invalidSchema', `Invalid schema: not valid JSON: ${(err as Error).message}`);
-  }
-  if (!isSchemaObject(schema)) throw new ApiError('invalidSchema', 'Invalid schema: a JSON schema must be a JSON object');
-  return schema;
-}
-
 function lookUp(call: Call): Answer {
   const schema = postedSchema(call.body);
   const entry = loaded(subjectEntry(call.snapshot, call.params[0]!));
@@ -175,42 +153,27 @@ function lookUp(call: Call): Answer {
   return ok(entry.versionBody);
 }
 
-function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy): Handler {
+function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool): Handler {
   const mode = MODES[level];
   return (call) => {
     const [subject, version = 'latest'] = call.params as [string, string?];
     parseVersion(version);
-    const schema = postedSchema(call.body);
     const entry = loaded(versionEntry(call.snapshot, subject, version));
     const verbose = new URLSearchParams(call.query).get('verbose')?.toLowerCase() === 'true';
-    if (mode === undefined) return ok(json(verbose ? { is_compatible: true, messages: [] } : { is_compatible: true }));
-    let result;
-    try {
-      // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
-      const issue = lintSchema(schema)[0];
-      if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
-      // Witnesses only when they are shown (verbose): the plain answer is a boolean.
-      result = compareSchemas(entry.document, schema, { mode, policy, witnesses: verbose });
-    } catch (err) {
-      // RangeError: a schema nested deeper than the stack; both are about the posted schema.
-      if (err instanceof SchemaError || err instanceof RangeError) throw new ApiError('invalidSchema', `Invalid schema: ${err.message}`);
-      throw err;
+    if (mode === undefined) {
+      postedSchema(call.body); // still a well-formed request
+      return ok(json(verbose ? { is_compatible: true, messages: [] } : { is_compatible: true }));
     }
-    if (!verbose) return ok(json({ is_compatible: result.compatible }));
-    const messages = result.changes.filter((c) => c.breaking).map((c) => {
-      const w = c.witness ?? c.otherWitness;
-      const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewPayload(w!.payload, 200)}`
-        : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewPayload(w.payload, 200)}` : ''}` : '';
-      return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
-    });
-    return ok(json({ is_compatible: result.compatible, messages }));
+    // A large question is judged in the worker thread: every other request keeps being answered.
+    const answer = pool.judge({ registered: entry.schema, body: call.body, mode, policy, verbose });
+    return answer instanceof Promise ? answer.then((a) => ok(json(a))) : ok(json(answer));
   };
 }
 
-function routes(level: CompatibilityLevel, policy: CompatPolicy): Route[] {
+function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool): Route[] {
   // Confluent clients read compatibilityLevel (upper case) and ignore the rest.
   const config = json({ compatibilityLevel: level, compatibilityPolicy: policy });
-  const compatibility = makeCompatibility(level, policy);
+  const compatibility = makeCompatibility(level, policy, pool);
   const S = '{subject}';
   const V = '{version}';
   const I = '{id}';
@@ -311,12 +274,13 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     throw err;
   }
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const table = routes(level, policy);
+  const pool = new JudgePool();
+  const table = routes(level, policy, pool);
   const onRequest = options.onRequest;
   let current = initial;
   let closing = false;
 
-  function route(method: string, url: string, call: Call): Answer {
+  function route(method: string, url: string, call: Call): Answer | Promise<Answer> {
     const q = url.indexOf('?');
     const parts = segments(q === -1 ? url : url.slice(0, q));
     const found = parts === undefined ? undefined : match(table, parts);
@@ -357,13 +321,21 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, body: Buffer | undefined): void {
-    let answer: Answer;
+    let answer: Answer | Promise<Answer>;
     const method = req.method ?? 'GET';
     try {
       answer = route(method, req.url ?? '/', { params: [], query: '', body, snapshot });
     } catch (err) {
       answer = errorAnswer(err);
     }
+    if (answer instanceof Promise) {
+      answer.then((a) => finish(req, res, method, a), (err: unknown) => finish(req, res, method, errorAnswer(err)));
+      return;
+    }
+    finish(req, res, method, answer);
+  }
+
+  function finish(req: IncomingMessage, res: ServerResponse, method: string, answer: Answer): void {
     // A successful read carries its entity tag; a client that already holds it gets 304.
     if (answer.status === 200 && (method === 'GET' || method === 'HEAD')) {
       const etag = etagOf(answer.body);
@@ -479,6 +451,8 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
         timer.unref();
         server.close(() => {
           clearTimeout(timer);
+          // In-flight questions have been answered: the worker can go.
+          void pool.close();
           resolve();
         });
         server.closeIdleConnections();
