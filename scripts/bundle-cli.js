@@ -1,9 +1,11 @@
 // Bundles the CLI (dist/cli, as tsc wrote it) into dist/cli-bundle/: one chunk per command, loaded
 // when that command runs, so a run reads a handful of files instead of ~50 modules. The library
-// entry (dist/index.js) is not bundled. bin/bqschema.js uses the bundle unless it is older than
-// dist/cli/main.js (a `tsc` run after this one), so a bare `tsc` never runs stale code.
+// entry (dist/index.js) is not bundled. The bundle is marked as made from this build by a last
+// line added to dist/cli/main.js; the next `tsc` rewrites that file without it, and bin/bqschema.js
+// then runs the modules tsc wrote instead of a stale bundle. (File times cannot say this: npm does
+// not keep them when it installs a package.)
 //   node scripts/bundle-cli.js     (part of `npm run build`)
-import { rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,3 +28,7 @@ await build({
   output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name].js' },
   logLevel: 'warn',
 });
+
+export const MARK = '//# bqschema: bundled into ../cli-bundle\n';
+const main = join(root, 'dist', 'cli', 'main.js');
+if (!readFileSync(main, 'utf8').endsWith(MARK)) appendFileSync(main, MARK);

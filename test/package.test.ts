@@ -123,6 +123,13 @@ describe('the installed package', () => {
     expect(out.trim()).toBe(pkg.version);
   });
 
+  it('runs the bundled CLI: the shipped dist/cli/main.js carries the mark bin/bqschema.js looks for', () => {
+    const installed = join(project, 'node_modules', 'bqschema');
+    const mark = /\n(\/\/# bqschema: bundled into \.\.\/cli-bundle\n)$/.exec(readFileSync(join(installed, 'dist', 'cli', 'main.js'), 'utf8'))?.[1];
+    expect(mark, 'dist/ is not what `npm run build` leaves: rm -rf dist && npm run build').toBeDefined();
+    expect(readFileSync(join(installed, 'bin', 'bqschema.js'), 'utf8')).toContain("const MARK = '//# bqschema: bundled into ../cli-bundle\\n';");
+  });
+
   it('brings its runtime dependencies: validate reads a YAML schema and fails bad data', () => {
     mkdirSync(join(project, 'reg'));
     writeFileSync(
