@@ -488,3 +488,32 @@ export async function* tasks(plan: InputPlan, options: TaskOptions): AsyncGenera
   }
   if (items.length > 0) yield take();
 }
+
+/** `documents()` over a plan already made (so a directory is walked once), for one thread. */
+export async function* documentsOf(plan: InputPlan, options: DocumentOptions = {}): AsyncGenerator<Doc[]> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  let batch: Doc[] = [];
+  for (const item of plan.items) {
+    if (item.kind === 'error') batch.push(item.doc);
+    else if (item.kind === 'whole') {
+      let doc: Doc;
+      try {
+        doc = wholeFile(item.file, limits);
+      } catch (err) {
+        if (batch.length > 0) yield batch;
+        throw err;
+      }
+      batch.push(doc);
+      if (batch.length >= 256) {
+        yield batch;
+        batch = [];
+      }
+    } else {
+      if (batch.length > 0) yield batch;
+      batch = [];
+      if (item.kind === 'stream') yield* streamFile(item.file, limits);
+      else yield* documents(['-'], options);
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

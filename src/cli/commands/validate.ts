@@ -3,7 +3,7 @@ import { closest, ParseFailure, parseJsonLine, parseText, RegistryError, type Re
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_LIMITS, documents, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -409,7 +409,8 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   exitWhenStdoutCloses(() => (failed() ? EXIT_GATE : EXIT_OK));
   try {
     if (jobs === 1 || plan === undefined) {
-      for await (const batch of documents(paths, { ndjson: options.ndjson, limits })) {
+      const docs = plan === undefined ? documents(paths, { ndjson: options.ndjson, limits }) : documentsOf(plan, { ndjson: options.ndjson, limits });
+      for await (const batch of docs) {
         let flush = false;
         for (const doc of batch) {
           const text = doc.kind === 'doc' ? doc.text : undefined;
