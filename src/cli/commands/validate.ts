@@ -1,8 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { readEnvelope, EnvelopeError } from '../../guard/index.js';
 import { closest, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry, type SourcePositions } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { availableParallelism } from 'node:os';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
@@ -277,7 +277,6 @@ export class Formatter {
     if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(label(v)))}  ${clean(v.message)}`);
     if (r.warnings !== undefined) for (const w of r.warnings) this.out.line(`${indent}${c.yellow('warning:')} ${clean(w)}`);
   }
-
 }
 
 /** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */
