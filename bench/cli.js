@@ -1,31 +1,38 @@
-// CLI benchmark: `bqschema validate` against ajv-cli on the same envelopes, `bqschema --version`
-// against bare node startup, and (with --rss) peak RSS while streaming a 1,000,000-line NDJSON file.
+// CLI benchmark, one run, every comparison in alternating rounds (medians; ratios within one run
+// are what count, absolute times drift with the machine):
+//   - 10,000 envelope files: bqschema validate (default --jobs, and --jobs 1) vs ajv-cli vs the
+//     read+parse floor (bench/floor-files.js: read each file, JSON.parse, nothing else);
+//   - 100,000 NDJSON lines, --jobs 1: bqschema vs the read+parse floor (bench/floor-ndjson.js),
+//     with peak RSS (through /usr/bin/time when it exists);
+//   - 1,000,000 NDJSON lines (~230 MB): --jobs 1 vs --jobs 2 throughput;
+//   - startup of every command (`--help`, and a trivial run where there is one) vs `node -e 0`.
 //
-//   npm run bench:cli                 # file, NDJSON and --version rounds
-//   npm run bench:cli -- --rss        # also the peak-RSS measurement (~200 MB temp file, takes a while)
-//   options: --files N --lines N --rounds N --version-rounds N --rss-lines N --keep
+//   npm run bench:cli
+//   options: --files N --lines N --big-lines N --rounds N --big-rounds N --startup-rounds N --keep
 //
-// Every measured run is a fresh process; the two sides of a comparison alternate within each round
-// (and swap which goes first) so background load hits both alike. Ratios within one run are what count.
+// Every measured run is a fresh process; the sides of a comparison alternate within each round
+// (rotating which goes first) so background load hits them alike. The load average is printed.
 
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
-import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT, setupRegistry, writeFiles, writeNdjson } from './data.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BQ = join(ROOT, 'bin', 'bqschema.js');
 const AJV = join(ROOT, 'node_modules', 'ajv-cli', 'dist', 'index.js');
-const URN = 'urn:babel:orders:created';
+const FLOOR_FILES = join(ROOT, 'bench', 'floor-files.js');
+const FLOOR_NDJSON = join(ROOT, 'bench', 'floor-ndjson.js');
+const TIME = '/usr/bin/time';
 
-const TARGET_FILES = 0.5;
-const TARGET_VERSION = 1.5;
-const TARGET_RSS_MB = 150;
+const TARGET_FILES_VS_AJV = 0.45;
+const TARGET_NDJSON_VS_FLOOR = 1.3;
+const TARGET_RSS_MB = 100;
+const TARGET_STARTUP = 1.4;
+const TARGET_JOBS2 = 1.6;
 
 function parseArgs(argv) {
-  const o = { files: 10_000, lines: 100_000, rounds: 5, versionRounds: 20, rssLines: 1_000_000, rss: false, keep: false };
+  const o = { files: 10_000, lines: 100_000, bigLines: 1_000_000, rounds: 5, bigRounds: 3, startupRounds: 10, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -33,137 +40,16 @@ function parseArgs(argv) {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${a} needs a positive integer`);
       return n;
     };
-    if (a === '--rss') o.rss = true;
-    else if (a === '--keep') o.keep = true;
+    if (a === '--keep') o.keep = true;
     else if (a === '--files') o.files = num();
     else if (a === '--lines') o.lines = num();
+    else if (a === '--big-lines') o.bigLines = num();
     else if (a === '--rounds') o.rounds = num();
-    else if (a === '--version-rounds') o.versionRounds = num();
-    else if (a === '--rss-lines') o.rssLines = num();
+    else if (a === '--big-rounds') o.bigRounds = num();
+    else if (a === '--startup-rounds') o.startupRounds = num();
     else throw new Error(`unknown option ${a}`);
   }
   return o;
-}
-
-// ---- data -------------------------------------------------------------------------------------
-
-/** mulberry32: a small seeded PRNG so every run validates the same bytes. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const CURRENCIES = ['USD', 'EUR', 'TRY'];
-const INVALID_RATE = 0.03;
-
-// Each breaks the orders:created schema in a different way (all are invalid for both validators).
-const BREAKS = [
-  (d) => { d.order_id = 0; },
-  (d) => { d.currency = 'GBP'; },
-  (d) => { d.lines[0].sku = 'X'; },
-  (d) => { d.lines[0].gift = true; },
-  (d) => { delete d.customer_id; },
-  (d) => { d.lines[0].quantity = 1.5; },
-  (d) => { d.coupon = 42; },
-  (d) => { d.extra = 'x'; },
-];
-
-/** Envelope generator: `next()` returns [jsonText, isInvalid]. */
-function envelopes(seed) {
-  const rnd = prng(seed);
-  const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
-  let n = 0;
-  return () => {
-    n++;
-    const lines = [];
-    for (let i = rnd() < 0.7 ? 1 : 2; i > 0; i--) lines.push({ sku: `SKU-${int(100, 99999)}`, quantity: int(1, 9) });
-    const data = {
-      order_id: n,
-      customer_id: `c-${int(1, 999999)}`,
-      amount: int(0, 99999) / 100,
-      currency: CURRENCIES[int(0, 2)],
-      lines,
-    };
-    if (rnd() < 0.2) data.coupon = rnd() < 0.5 ? `SAVE${int(5, 50)}` : null;
-    const invalid = rnd() < INVALID_RATE;
-    if (invalid) BREAKS[int(0, BREAKS.length - 1)](data);
-    const env = {
-      job: URN,
-      data,
-      meta: { id: `m-${n}`, schema_version: 1 },
-      attempts: 0,
-    };
-    return [JSON.stringify(env), invalid];
-  };
-}
-
-/** The envelope schema ajv-cli checks: the registry's data schema under properties.data. */
-function envelopeSchema(dataSchema) {
-  const { $schema, examples, ...data } = dataSchema; // $schema only belongs at the root
-  void $schema;
-  void examples;
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    required: ['job', 'data'],
-    properties: {
-      job: { const: URN },
-      data,
-      meta: { type: 'object', properties: { schema_version: { const: 1 } } },
-    },
-  };
-}
-
-function setupRegistry(dir) {
-  cpSync(join(ROOT, 'examples', 'schemas'), join(dir, 'examples', 'schemas'), { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8'));
-  delete manifest.$schema;
-  const registry = join(dir, 'registry.json');
-  writeFileSync(registry, JSON.stringify(manifest, null, 2));
-  const entry = manifest.schemas.find((e) => e.urn === URN);
-  const dataSchema = JSON.parse(readFileSync(join(dir, entry.schema), 'utf8'));
-  const envSchema = join(dir, 'envelope-schema.json');
-  writeFileSync(envSchema, JSON.stringify(envelopeSchema(dataSchema), null, 2));
-  return { registry, envSchema };
-}
-
-function writeFiles(dir, count) {
-  mkdirSync(dir);
-  const next = envelopes(1);
-  let invalid = 0;
-  const width = String(count).length;
-  for (let i = 0; i < count; i++) {
-    const [text, bad] = next();
-    if (bad) invalid++;
-    writeFileSync(join(dir, `msg-${String(i).padStart(width, '0')}.json`), text + '\n');
-  }
-  return invalid;
-}
-
-/** Streams `count` lines to disk in batches, respecting backpressure (the 1M-line file is ~200 MB). */
-async function writeNdjson(file, count, seed) {
-  const out = createWriteStream(file);
-  const next = envelopes(seed);
-  let invalid = 0;
-  let batch = [];
-  for (let i = 0; i < count; i++) {
-    const [text, bad] = next();
-    if (bad) invalid++;
-    batch.push(text);
-    if (batch.length === 2000 || i === count - 1) {
-      if (!out.write(batch.join('\n') + '\n')) await once(out, 'drain');
-      batch = [];
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-  return invalid;
 }
 
 // ---- running ----------------------------------------------------------------------------------
@@ -184,14 +70,25 @@ function childrenCpuMs() {
   }
 }
 
-function run(cmd, args, opts = {}) {
+const HAS_TIME = existsSync(TIME);
+
+/** One fresh process: wall and CPU time, and (with `rss`, through /usr/bin/time) its peak RSS in MB. */
+function run(cmd, args, opts = {}, rss = false) {
+  const [file, argv] = rss && HAS_TIME ? [TIME, ['-f', 'BQBENCH-RSS %M', cmd, ...args]] : [cmd, args];
   const c0 = childrenCpuMs();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' }, ...opts });
+  const r = spawnSync(file, argv, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' }, ...opts });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = childrenCpuMs() - c0;
   if (r.error) throw r.error;
-  return { ms, cpu, status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  let stderr = r.stderr ?? '';
+  let mb;
+  const m = /BQBENCH-RSS (\d+)\n?$/.exec(stderr);
+  if (m) {
+    mb = Number(m[1]) / 1024;
+    stderr = stderr.slice(0, m.index);
+  }
+  return { ms, cpu, mb, status: r.status, stdout: r.stdout ?? '', stderr };
 }
 
 /** The counts of bqschema's text summary line (`FAILED: N messages: a valid, b invalid, ...`). */
@@ -237,7 +134,7 @@ function fmt(label, runs) {
   const s = wall(runs).sort((a, b) => a - b);
   const m = median(s);
   const spread = ((s[s.length - 1] - s[0]) / m) * 100;
-  return `  ${label.padEnd(34)} wall median ${f1(m).padStart(8)} ms  min ${f1(s[0]).padStart(8)}  max ${f1(s[s.length - 1]).padStart(8)}  (spread ${spread.toFixed(0)}%)   cpu median ${f1(median(cpu(runs))).padStart(7)} ms`;
+  return `  ${label.padEnd(44)} wall median ${f1(m).padStart(8)} ms  min ${f1(s[0]).padStart(8)}  max ${f1(s[s.length - 1]).padStart(8)}  (spread ${spread.toFixed(0)}%)   cpu median ${f1(median(cpu(runs))).padStart(7)} ms`;
 }
 
 /** Median ratio of side a to side b, wall and CPU, with the per-round wall ratios. */
@@ -250,6 +147,7 @@ function ratio(a, b) {
 }
 
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+const rssOf = (runs) => Math.max(...runs.map((r) => r.mb ?? NaN));
 
 /** Runs the sides once each per round, rotating which goes first. */
 function alternate(rounds, sides) {
@@ -263,93 +161,116 @@ function alternate(rounds, sides) {
   return runs;
 }
 
-async function measureRss(tmp, registry, lines) {
-  const timeBin = '/usr/bin/time';
-  if (!existsSync(timeBin)) {
-    console.log(`\n--rss: ${timeBin} not found (apt-get install -y time); skipped`);
-    return undefined;
-  }
-  const file = join(tmp, 'big.ndjson');
-  process.stdout.write(`\nPeak RSS: generating ${lines.toLocaleString('en-US')} lines ... `);
-  const invalid = await writeNdjson(file, lines, 3);
-  console.log(`${(statSync(file).size / 1e6).toFixed(0)} MB, ${invalid} invalid`);
-  // stdout to a file: the parent must not buffer the child's output, and the summary is checked after.
-  const outFile = join(tmp, 'big.out');
-  const fd = openSync(outFile, 'w');
-  let r;
-  try {
-    r = run(timeBin, ['-v', process.execPath, BQ, 'validate', '--registry', registry, '--quiet', file], { stdio: ['ignore', fd, 'pipe'] });
-  } finally {
-    closeSync(fd);
-  }
-  const stdout = readFileSync(outFile, 'utf8');
-  rmSync(file);
-  rmSync(outFile);
-  checkBq('rss run', { ...r, stdout }, lines, invalid);
-  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-  if (!m) throw new Error(`no RSS in /usr/bin/time output:\n${r.stderr.slice(-500)}`);
-  const mb = Number(m[1]) / 1024;
-  console.log(`  bqschema validate --quiet, ${lines.toLocaleString('en-US')} lines: ${f1(r.ms / 1000)} s, ${Math.round(lines / (r.ms / 1000)).toLocaleString('en-US')} lines/s`);
-  console.log(`  peak RSS ${f1(mb)} MB (target < ${TARGET_RSS_MB} MB): ${verdict(mb < TARGET_RSS_MB)}`);
-  return mb;
-}
-
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-'));
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const results = [];
+  const target = (name, value, limit, ok) => results.push({ name, value, limit, ok });
   try {
-    console.log(`bqschema CLI benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(`bqschema CLI benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${load()}`);
     const { registry, envSchema } = setupRegistry(tmp);
     const dir = join(tmp, 'messages');
     const filesInvalid = writeFiles(dir, o.files);
     const ndjson = join(tmp, 'traffic.ndjson');
     const ndjsonInvalid = await writeNdjson(ndjson, o.lines, 2);
-    console.log(`data: ${o.files} files (${filesInvalid} invalid), ${o.lines} NDJSON lines (${ndjsonInvalid} invalid, ${(statSync(ndjson).size / 1e6).toFixed(1)} MB)`);
+    const big = join(tmp, 'big.ndjson');
+    const bigInvalid = await writeNdjson(big, o.bigLines, 3);
+    console.log(`data: ${o.files} files (${filesInvalid} invalid), ${o.lines} NDJSON lines (${ndjsonInvalid} invalid, ${(statSync(ndjson).size / 1e6).toFixed(1)} MB), ${o.bigLines} NDJSON lines (${(statSync(big).size / 1e6).toFixed(0)} MB)`);
 
-    const bqDir = () => run(process.execPath, [BQ, 'validate', '--registry', registry, '--quiet', dir]);
+    const bq = (args, rss = false) => run(process.execPath, [BQ, ...args], {}, rss);
+    const bqDir = () => bq(['validate', '--registry', registry, '--quiet', dir]);
+    const bqDir1 = () => bq(['validate', '--registry', registry, '--quiet', '--jobs', '1', dir]);
     // Quoted glob: ajv-cli expands it itself (glob.sync), the shell never sees 10,000 names.
     const ajvDir = () => run(process.execPath, [AJV, 'validate', '-s', envSchema, '-d', join(dir, '*.json'), '--spec=draft7', '--strict=false', '--all-errors', '--errors=line']);
-    const bqNdjson = () => run(process.execPath, [BQ, 'validate', '--registry', registry, '--quiet', ndjson]);
-    const bqVersion = () => run(process.execPath, [BQ, '--version']);
-    const bareNode = () => run(process.execPath, ['-e', '0']);
+    const floorDir = () => run(process.execPath, [FLOOR_FILES, dir]);
+    const bqNdjson = () => bq(['validate', '--registry', registry, '--quiet', '--jobs', '1', ndjson], true);
+    const floorNdjson = () => run(process.execPath, [FLOOR_NDJSON, ndjson], {}, true);
+    const bqBig = (jobs) => () => bq(['validate', '--registry', registry, '--quiet', '--jobs', String(jobs), big]);
 
-    // Warm-up doubles as the correctness check: both tools must find exactly the generated invalid ones.
+    // Warm-up doubles as the correctness check: every tool must count exactly the generated messages.
     checkBq('bqschema files', bqDir(), o.files, filesInvalid);
+    checkBq('bqschema files --jobs 1', bqDir1(), o.files, filesInvalid);
     checkAjv('ajv-cli files', ajvDir(), o.files, filesInvalid);
+    check('floor files', floorDir().stdout.trim(), `${o.files} files`);
     checkBq('bqschema ndjson', bqNdjson(), o.lines, ndjsonInvalid);
-    const v = bqVersion();
-    check('bqschema --version output', v.stdout.trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    console.log(`correctness: bqschema and ajv-cli both report exactly ${filesInvalid} invalid of ${o.files} files; bqschema ${ndjsonInvalid} invalid of ${o.lines} lines`);
+    check('floor ndjson', floorNdjson().stdout.trim(), `${o.lines} lines`);
+    console.log(`correctness: bqschema and ajv-cli both report exactly ${filesInvalid} invalid of ${o.files} files; bqschema ${ndjsonInvalid} invalid of ${o.lines} lines; the floors read every file and line`);
 
-    console.log(`\nValidate ${o.files} files, ${o.rounds} alternating rounds (NDJSON run rotated in; ajv-cli has no NDJSON mode, so the NDJSON figure stands alone):`);
-    const [tBq, tAjv, tNd] = alternate(o.rounds, [bqDir, ajvDir, bqNdjson]);
-    console.log(fmt(`bqschema validate --quiet DIR`, tBq));
+    console.log(`\n${o.files} files, ${o.rounds} alternating rounds (bqschema with its default --jobs: ${Math.min(os.availableParallelism(), 4)} here):`);
+    const [tBq, tBq1, tAjv, tFloor] = alternate(o.rounds, [bqDir, bqDir1, ajvDir, floorDir]);
+    console.log(fmt('bqschema validate --quiet DIR', tBq));
+    console.log(fmt('bqschema validate --quiet --jobs 1 DIR', tBq1));
     console.log(fmt(`ajv-cli validate -d 'DIR/*.json'`, tAjv));
-    console.log(fmt(`bqschema validate --quiet NDJSON`, tNd));
-    const files = ratio(tBq, tAjv);
-    const filesRatio = files.wall;
-    console.log(`  files ratio bqschema/ajv-cli: wall ${files.wall.toFixed(3)} (per round ${files.rounds}), cpu ${files.cpu.toFixed(3)}; target <= ${TARGET_FILES}: ${verdict(filesRatio <= TARGET_FILES)}`);
-    const perSec = (n, runs) => Math.round(n / (median(wall(runs)) / 1000)).toLocaleString('en-US');
-    console.log(`  throughput (wall): bqschema ${perSec(o.files, tBq)} files/s, ajv-cli ${perSec(o.files, tAjv)} files/s, bqschema NDJSON ${perSec(o.lines, tNd)} lines/s`);
+    console.log(fmt('read+parse floor (bench/floor-files.js)', tFloor));
+    const vsAjv = ratio(tBq, tAjv);
+    const vsAjv1 = ratio(tBq1, tAjv);
+    const vsFloor = ratio(tBq, tFloor);
+    console.log(`  bqschema / ajv-cli: wall ${vsAjv.wall.toFixed(3)} (per round ${vsAjv.rounds}), cpu ${vsAjv.cpu.toFixed(3)}; --jobs 1: wall ${vsAjv1.wall.toFixed(3)}, cpu ${vsAjv1.cpu.toFixed(3)}`);
+    console.log(`  bqschema / floor:   wall ${vsFloor.wall.toFixed(3)} (per round ${vsFloor.rounds}), cpu ${vsFloor.cpu.toFixed(3)}; --jobs 1: wall ${ratio(tBq1, tFloor).wall.toFixed(3)}`);
+    target('10k files vs ajv-cli (wall)', vsAjv.wall, `<= ${TARGET_FILES_VS_AJV}`, vsAjv.wall <= TARGET_FILES_VS_AJV);
 
-    console.log(`\nStartup, ${o.versionRounds} alternating rounds:`);
-    const [tV, tNode] = alternate(o.versionRounds, [bqVersion, bareNode]);
-    console.log(fmt('bqschema --version', tV));
-    console.log(fmt('node -e 0', tNode));
-    const startup = ratio(tV, tNode);
-    const versionRatio = startup.wall;
-    console.log(`  --version ratio: wall ${startup.wall.toFixed(3)}x bare node (per round ${startup.rounds}), cpu ${startup.cpu.toFixed(3)}x; target <= ${TARGET_VERSION}x: ${verdict(versionRatio <= TARGET_VERSION)}`);
+    console.log(`\n${o.lines} NDJSON lines, --jobs 1, ${o.rounds} alternating rounds:`);
+    const [tNd, tNdFloor] = alternate(o.rounds, [bqNdjson, floorNdjson]);
+    console.log(fmt('bqschema validate --quiet --jobs 1 NDJSON', tNd));
+    console.log(fmt('read+parse floor (bench/floor-ndjson.js)', tNdFloor));
+    const nd = ratio(tNd, tNdFloor);
+    const rss = rssOf(tNd);
+    console.log(`  bqschema / floor: wall ${nd.wall.toFixed(3)} (per round ${nd.rounds}), cpu ${nd.cpu.toFixed(3)}; peak RSS bqschema ${f1(rss)} MB, floor ${f1(rssOf(tNdFloor))} MB`);
+    target('100k NDJSON vs floor (wall)', nd.wall, `<= ${TARGET_NDJSON_VS_FLOOR}`, nd.wall <= TARGET_NDJSON_VS_FLOOR);
+    target('100k NDJSON peak RSS (MB)', rss, `<= ${TARGET_RSS_MB}`, rss <= TARGET_RSS_MB);
 
-    let rssOk = true;
-    if (o.rss) {
-      const mb = await measureRss(tmp, registry, o.rssLines);
-      rssOk = mb === undefined || mb < TARGET_RSS_MB;
-    } else {
-      console.log('\n(peak RSS over 1,000,000 NDJSON lines: run with --rss)');
+    console.log(`\n${o.bigLines} NDJSON lines, ${o.bigRounds} alternating rounds:`);
+    const [tJ1, tJ2] = alternate(o.bigRounds, [bqBig(1), bqBig(2)]);
+    for (const r of [...tJ1, ...tJ2]) checkBq('bqschema big', r, o.bigLines, bigInvalid);
+    console.log(fmt('bqschema validate --quiet --jobs 1 BIG', tJ1));
+    console.log(fmt('bqschema validate --quiet --jobs 2 BIG', tJ2));
+    const speedup = median(wall(tJ1)) / median(wall(tJ2));
+    const perSec = (runs) => Math.round(o.bigLines / (median(wall(runs)) / 1000)).toLocaleString('en-US');
+    console.log(`  throughput: --jobs 1 ${perSec(tJ1)} lines/s, --jobs 2 ${perSec(tJ2)} lines/s: ${speedup.toFixed(2)}x (cpu ratio jobs2/jobs1 ${ratio(tJ2, tJ1).cpu.toFixed(2)})`);
+    target('1M NDJSON --jobs 2 vs --jobs 1 throughput', speedup, `>= ${TARGET_JOBS2}`, speedup >= TARGET_JOBS2);
+
+    // Startup: every command's --help, and a trivial run on a one-URN JSON registry where there is one.
+    const schema = join(tmp, 'examples', 'schemas', 'orders-created.json');
+    writeFileSync(join(tmp, 'small.json'), JSON.stringify({ schemas: [{ urn: 'urn:babel:orders:created', schema: 'examples/schemas/orders-created.json' }] }));
+    const reg1 = join(tmp, 'small.json');
+    const one = join(dir, `msg-${'0'.padStart(String(o.files).length, '0')}.json`);
+    const commands = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'catalog', 'conformance'];
+    const sides = [
+      ['node -e 0', () => run(process.execPath, ['-e', '0'])],
+      ['bqschema --version', () => bq(['--version'])],
+      ...commands.map((c) => [`bqschema ${c} --help`, () => bq([c, '--help'])]),
+      ['bqschema validate FILE', () => bq(['validate', '-r', reg1, one])],
+      ['bqschema check', () => bq(['check', '-r', reg1])],
+      ['bqschema compat OLD NEW', () => bq(['compat', schema, schema])],
+      ['bqschema gdpr', () => bq(['gdpr', '-r', reg1])],
+      ['bqschema export-asyncapi', () => bq(['export-asyncapi', '-r', reg1])],
+      ['bqschema types', () => bq(['types', '-r', reg1])],
+      ['bqschema catalog --no-history', () => bq(['catalog', '-r', reg1, '--no-history'])],
+    ];
+    for (const [label, f] of sides) {
+      const r = f();
+      if (r.status !== 0 && !/validate FILE/.test(label)) throw new Error(`${label} exited ${r.status}: ${r.stderr}`);
     }
-    console.log(`\nload average at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    const ok = filesRatio <= TARGET_FILES && versionRatio <= TARGET_VERSION && rssOk;
-    console.log(`verdict: ${ok ? 'all targets met' : 'target(s) missed'}`);
+    console.log(`\nStartup, ${o.startupRounds} alternating rounds (ratios to node -e 0, wall medians):`);
+    const runs = alternate(o.startupRounds, sides.map(([, f]) => f));
+    const base = runs[0];
+    console.log(fmt('node -e 0', base));
+    let worst = 0;
+    let worstLabel = '';
+    for (let i = 1; i < sides.length; i++) {
+      const r = ratio(runs[i], base);
+      if (r.wall > worst) {
+        worst = r.wall;
+        worstLabel = sides[i][0];
+      }
+      console.log(`${fmt(sides[i][0], runs[i])}   ${r.wall.toFixed(2)}x (cpu ${r.cpu.toFixed(2)}x)`);
+    }
+    target(`startup, worst command (${worstLabel}) vs node -e 0`, worst, `<= ${TARGET_STARTUP}`, worst <= TARGET_STARTUP);
+
+    console.log(`\nload average at end ${load()}`);
+    console.log('\nTargets:');
+    for (const t of results) console.log(`  ${t.name.padEnd(58)} ${t.value.toFixed(3).padStart(8)}  (target ${t.limit}): ${verdict(t.ok)}`);
   } finally {
     if (o.keep) console.log(`kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });

@@ -101,11 +101,19 @@ describe('the npm tarball', () => {
   });
 
   it('ships exactly the build of src/ (no stale modules, none missing)', () => {
-    const shipped = entries.filter((f) => f.startsWith('package/dist/') && f.endsWith('.js')).map((f) => f.slice('package/dist/'.length, -3));
+    // dist/cli-bundle is the CLI bundled from that build (scripts/bundle-cli.js), checked below.
+    const shipped = entries
+      .filter((f) => f.startsWith('package/dist/') && !f.startsWith('package/dist/cli-bundle/') && f.endsWith('.js'))
+      .map((f) => f.slice('package/dist/'.length, -3));
     const sources = walk(join(root, 'src'))
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
       .map((f) => f.slice('src/'.length, -3));
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
+  });
+
+  it('ships the bundled CLI with its worker entry, and bin starts from it', () => {
+    for (const f of ['package/dist/cli-bundle/main.js', 'package/dist/cli-bundle/validate-worker.js']) expect(entries, f).toContain(f);
+    expect(readFileSync(join(root, 'bin', 'bqschema.js'), 'utf8')).toContain("'../dist/cli-bundle/main.js'");
   });
 });
 
@@ -113,6 +121,13 @@ describe('the installed package', () => {
   it('runs `bqschema --version` through its bin', () => {
     const out = must(run('npx', ['--no-install', 'bqschema', '--version'], project), 'npx bqschema --version');
     expect(out.trim()).toBe(pkg.version);
+  });
+
+  it('runs the bundled CLI: the shipped dist/cli/main.js carries the mark bin/bqschema.js looks for', () => {
+    const installed = join(project, 'node_modules', 'bqschema');
+    const mark = /\n(\/\/# bqschema: bundled into \.\.\/cli-bundle\n)$/.exec(readFileSync(join(installed, 'dist', 'cli', 'main.js'), 'utf8'))?.[1];
+    expect(mark, 'dist/ is not what `npm run build` leaves: rm -rf dist && npm run build').toBeDefined();
+    expect(readFileSync(join(installed, 'bin', 'bqschema.js'), 'utf8')).toContain("const MARK = '//# bqschema: bundled into ../cli-bundle\\n';");
   });
 
   it('brings its runtime dependencies: validate reads a YAML schema and fails bad data', () => {

@@ -95,11 +95,13 @@ const BLANK = /^[ \t\r\n\f\v]*$/;
 /**
  * The lines of a byte stream, in batches (one per chunk read), with readline's semantics: `\n`,
  * `\r\n` and a lone `\r` end a line; line numbers count every line, blank ones (skipped) included;
- * a BOM is dropped on line 1 only. A line longer than the limit stops the run.
+ * a BOM is dropped on line 1 only. A line longer than the limit stops the run, after every line
+ * before it (so what is reported does not depend on where a read happened to end). `start` lets a
+ * worker continue a stream from a line boundary.
  */
-async function* lines(stream: Readable, file: string, limits: InputLimits): AsyncGenerator<Doc[]> {
-  let line = 0;
-  let offset = 0; // byte offset of the pending line's start
+export async function* lines(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, start = { line: 0, offset: 0 }): AsyncGenerator<Doc[]> {
+  let line = start.line;
+  let offset = start.offset; // byte offset of the pending line's start
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const emit = (bytes: Buffer, batch: Doc[]): void => {
@@ -125,12 +127,15 @@ async function* lines(stream: Readable, file: string, limits: InputLimits): Asyn
     if (doc.kind === 'doc' && BLANK.test(doc.text)) return;
     batch.push(doc);
   };
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of stream) {
     const batch: Doc[] = [];
     let from = 0;
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
       const part = chunk.subarray(from, nl);
-      if (pendingBytes + part.length > limits.maxLineBytes) throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
+      if (pendingBytes + part.length > limits.maxLineBytes) {
+        if (batch.length > 0) yield batch;
+        throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
+      }
       const bytes = pending.length === 0 ? part : Buffer.concat([...pending, part], pendingBytes + part.length);
       pending = [];
       pendingBytes = 0;
@@ -140,7 +145,10 @@ async function* lines(stream: Readable, file: string, limits: InputLimits): Asyn
     }
     if (from < chunk.length) {
       const rest = chunk.subarray(from);
-      if (pendingBytes + rest.length > limits.maxLineBytes) throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
+      if (pendingBytes + rest.length > limits.maxLineBytes) {
+        if (batch.length > 0) yield batch;
+        throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
+      }
       pending.push(rest);
       pendingBytes += rest.length;
     }
@@ -153,7 +161,7 @@ async function* lines(stream: Readable, file: string, limits: InputLimits): Asyn
   }
 }
 
-async function readAll(stream: Readable, file: string, limits: InputLimits): Promise<Buffer> {
+export async function readAll(stream: Readable, file: string, limits: InputLimits): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -164,7 +172,7 @@ async function readAll(stream: Readable, file: string, limits: InputLimits): Pro
   return Buffer.concat(chunks, total);
 }
 
-function wholeText(bytes: Buffer, file: string): Doc {
+export function wholeText(bytes: Buffer, file: string): Doc {
   if (!isUtf8(bytes)) return { kind: 'error', file, message: `not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})` };
   return { kind: 'doc', file, text: bytes.toString('utf8') };
 }
@@ -173,7 +181,7 @@ function wholeText(bytes: Buffer, file: string): Doc {
 let shared = Buffer.allocUnsafe(1 << 20);
 
 /** A whole file: read into the shared buffer, at most the limit. */
-function wholeFile(file: string, limits: InputLimits): Doc {
+export function wholeFile(file: string, limits: InputLimits): Doc {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY);
@@ -267,7 +275,15 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
         batch = [];
         yield* streamFile(w.file, limits);
       } else {
-        batch.push(wholeFile(w.file, limits));
+        let doc: Doc;
+        try {
+          doc = wholeFile(w.file, limits);
+        } catch (err) {
+          // The files read before the one over the limit are reported, then the run stops.
+          if (batch.length > 0) yield batch;
+          throw err;
+        }
+        batch.push(doc);
         if (batch.length >= 256) {
           yield batch;
           batch = [];
@@ -278,3 +294,226 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
   }
 }
 
+
+// ---- work for validate --jobs: the same inputs, cut into pieces a worker thread can take ----------
+
+/** What the paths hold, found before any is read: the default `--jobs` depends on it. */
+export interface InputPlan {
+  items: Array<{ kind: 'stdin' } | { kind: 'whole'; file: string } | { kind: 'stream'; file: string } | { kind: 'error'; doc: Doc }>;
+  /** Whole files (stdin as a document counts as one). */
+  wholeFiles: number;
+  /** Bytes of the NDJSON files (and of stdin when it is a regular file). */
+  streamBytes: number;
+}
+
+/** Stats and walks the paths, in order; errors become items so they are reported where they were. */
+export function planInputs(paths: string[], ndjson: boolean | undefined): InputPlan {
+  const plan: InputPlan = { items: [], wholeFiles: 0, streamBytes: 0 };
+  const streamOf = (file: string, size: number): void => {
+    plan.items.push({ kind: 'stream', file });
+    plan.streamBytes += size;
+  };
+  for (const path of paths) {
+    if (path === '-') {
+      plan.items.push({ kind: 'stdin' });
+      let size = 0;
+      try {
+        const st = fstatSync(0);
+        if (st.isFile()) size = st.size;
+      } catch {
+        // unknown size: counted as small
+      }
+      if (ndjson) plan.streamBytes += size;
+      else plan.wholeFiles++;
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      plan.items.push({ kind: 'error', doc: { kind: 'error', file: path, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` } });
+      continue;
+    }
+    if (!st.isDirectory()) {
+      if (isStream(path)) streamOf(path, st.size);
+      else {
+        plan.items.push({ kind: 'whole', file: path });
+        plan.wholeFiles++;
+      }
+      continue;
+    }
+    const walked: Walked[] = [];
+    walk(path, new Set(), walked);
+    for (const w of walked) {
+      if ('error' in w) plan.items.push({ kind: 'error', doc: w.error });
+      else if (isStream(w.file)) {
+        let size = 0;
+        try {
+          size = statSync(w.file).size;
+        } catch {
+          // reported when it is read
+        }
+        streamOf(w.file, size);
+      } else {
+        plan.items.push({ kind: 'whole', file: w.file });
+        plan.wholeFiles++;
+      }
+    }
+  }
+  return plan;
+}
+
+/**
+ * A piece of work for a worker: documents (a string is a whole file the worker reads itself, so
+ * reading spreads over the threads too), or complete NDJSON lines of one stream with the number of
+ * lines and bytes before them, so the worker numbers lines and places byte offsets as one reader would.
+ */
+export type Task =
+  | { kind: 'docs'; items: Array<string | Doc> }
+  | { kind: 'lines'; file: string; bytes: Buffer; line: number; offset: number };
+
+/**
+ * How many lines `lines()` counts in these bytes: every \n, every \r not followed by \n (a lone \r
+ * ends a line too), and, at the end of the stream, a last line without a line break.
+ */
+export function countLines(bytes: Buffer, final: boolean): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
+  for (let i = bytes.indexOf(0x0d); i !== -1; i = bytes.indexOf(0x0d, i + 1)) {
+    if (i + 1 < bytes.length && bytes[i + 1] !== 0x0a) n++;
+  }
+  if (final && bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) n++;
+  return n;
+}
+
+/**
+ * Cuts a byte stream into tasks of about `taskBytes`, each ending at a \n (the last one at the end
+ * of the stream). Each task's bytes are a fresh buffer of their own, so they can be transferred to
+ * a worker rather than copied. A line without a \n longer than the limit stops the run after the
+ * complete lines before it, as `lines()` does.
+ */
+async function* streamTasks(stream: AsyncIterable<Buffer>, file: string, limits: InputLimits, taskBytes: number): AsyncGenerator<Task> {
+  let line = 0;
+  let offset = 0;
+  let parts: Buffer[] = [];
+  let size = 0;
+  let tail = 0; // bytes after the last \n in parts
+  const cut = (n: number, final: boolean): Task => {
+    const bytes = Buffer.allocUnsafeSlow(n);
+    let at = 0;
+    const rest: Buffer[] = [];
+    for (const p of parts) {
+      if (at >= n) rest.push(p);
+      else if (at + p.length <= n) {
+        p.copy(bytes, at);
+        at += p.length;
+      } else {
+        p.copy(bytes, at, 0, n - at);
+        rest.push(p.subarray(n - at));
+        at = n;
+      }
+    }
+    parts = rest;
+    size -= n;
+    const task: Task = { kind: 'lines', file, bytes, line, offset };
+    line += countLines(bytes, final);
+    offset += n;
+    return task;
+  };
+  try {
+    for await (const chunk of stream) {
+      const nl = chunk.lastIndexOf(0x0a);
+      tail = nl === -1 ? tail + chunk.length : chunk.length - nl - 1;
+      parts.push(chunk);
+      size += chunk.length;
+      if (tail > limits.maxLineBytes) {
+        if (size > tail) yield cut(size - tail, false);
+        throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
+      }
+      if (size - tail >= taskBytes) yield cut(size - tail, false);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || file === STDIN) throw err;
+    // A read error ends the stream; its complete lines are still judged, then the error is reported.
+    if (size > tail) yield cut(size - tail, false);
+    yield { kind: 'docs', items: [{ kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }] };
+    return;
+  }
+  if (size > 0) yield cut(size, true);
+}
+
+export interface TaskOptions {
+  ndjson?: boolean;
+  stdin?: Readable;
+  limits: InputLimits;
+  /** Bytes of NDJSON per task. */
+  taskBytes: number;
+  /** Whole files per task. */
+  filesPerTask: number;
+}
+
+/** The plan's inputs as tasks, in input order. */
+export async function* tasks(plan: InputPlan, options: TaskOptions): AsyncGenerator<Task> {
+  let items: Array<string | Doc> = [];
+  const take = (): Task => {
+    const t: Task = { kind: 'docs', items };
+    items = [];
+    return t;
+  };
+  for (const item of plan.items) {
+    if (item.kind === 'error') items.push(item.doc);
+    else if (item.kind === 'whole') {
+      items.push(item.file);
+      if (items.length >= options.filesPerTask) yield take();
+    } else {
+      if (items.length > 0) yield take();
+      if (item.kind === 'stdin') {
+        const stdin = options.stdin ?? process.stdin;
+        if (options.ndjson) yield* streamTasks(stdin, STDIN, options.limits, options.taskBytes);
+        else {
+          const doc = wholeText(await readAll(stdin, STDIN, options.limits), STDIN);
+          if (doc.kind === 'error' || doc.text.trim() !== '') items.push(doc);
+        }
+      } else {
+        let stream;
+        try {
+          stream = createReadStream(item.file, { highWaterMark: 65536 });
+          yield* streamTasks(stream, item.file, options.limits, options.taskBytes);
+        } finally {
+          stream?.destroy();
+        }
+      }
+    }
+  }
+  if (items.length > 0) yield take();
+}
+
+/** `documents()` over a plan already made (so a directory is walked once), for one thread. */
+export async function* documentsOf(plan: InputPlan, options: DocumentOptions = {}): AsyncGenerator<Doc[]> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  let batch: Doc[] = [];
+  for (const item of plan.items) {
+    if (item.kind === 'error') batch.push(item.doc);
+    else if (item.kind === 'whole') {
+      let doc: Doc;
+      try {
+        doc = wholeFile(item.file, limits);
+      } catch (err) {
+        if (batch.length > 0) yield batch;
+        throw err;
+      }
+      batch.push(doc);
+      if (batch.length >= 256) {
+        yield batch;
+        batch = [];
+      }
+    } else {
+      if (batch.length > 0) yield batch;
+      batch = [];
+      if (item.kind === 'stream') yield* streamFile(item.file, limits);
+      else yield* documents(['-'], options);
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, exitCodeFor } from './errors.js';
-import { clean } from './output.js';
 
-// Only what a command needs is loaded: `--version` reads package.json and nothing else, and each
-// command's module (with its dependencies) is imported when that command runs.
+// Only what a command needs is loaded: `--version` reads package.json and nothing else, each
+// command's module (with its dependencies) is imported when that command runs, and the exit-code
+// policy (which imports the registry's error classes) only when there is an error to report.
+const EXIT_OK = 0;
+const EXIT_USAGE = 2;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,12 +26,12 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {
-    return report(err);
+    return await report(err);
   }
 }
 
 /** One line on stderr for any error, and its exit code from the one policy (EXIT_POLICY). */
-function report(err: unknown): number {
+async function report(err: unknown): Promise<number> {
   const e = err as { code?: string; exitCode?: number; message?: string };
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     // Commander has already printed its (rewritten, one-line) message. Help and version are
@@ -40,6 +41,7 @@ function report(err: unknown): number {
     if (e.code === 'commander.help' && e.exitCode === 0) return EXIT_OK;
     return EXIT_USAGE;
   }
+  const [{ EXIT_INTERNAL, exitCodeFor }, { clean }] = await Promise.all([import('./errors.js'), import('./output.js')]);
   const code = exitCodeFor(err);
   const message = (err as Error)?.message ?? String(err);
   const line = clean(message.split('\n')[0] ?? '');

@@ -1,10 +1,49 @@
-import { Chalk, type ChalkInstance } from 'chalk';
 import type { Writable } from 'node:stream';
 
-/** Colour only on a TTY and never when NO_COLOR is set (https://no-color.org). */
-export function makeChalk(stream: { isTTY?: boolean } = process.stdout): ChalkInstance {
-  const off = (process.env.NO_COLOR ?? '') !== '' || !stream.isTTY;
-  return new Chalk({ level: off ? 0 : 1 });
+/** The five styles the CLI uses; each returns its text unchanged when colour is off. */
+export interface Colours {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+}
+
+/**
+ * Colour only on a TTY and never when NO_COLOR is set (https://no-color.org); FORCE_COLOR (set,
+ * and not `0` or `false`) turns it on for a pipe, e.g. a CI log that renders ANSI.
+ */
+export function colourWanted(stream: { isTTY?: boolean } = process.stdout): boolean {
+  if ((process.env.NO_COLOR ?? '') !== '') return false;
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  return stream.isTTY === true;
+}
+
+// Basic 16-colour SGR codes, closed the way chalk closes them (22 ends bold and dim, 39 a colour):
+// a style nested inside another is reopened after the inner close, and each line is wrapped alone.
+function style(open: string, close: string): (s: string) => string {
+  return (s) => {
+    if (s === '') return s;
+    if (s.includes(close)) s = s.split(close).join(close + open);
+    if (s.includes('\n')) s = s.replace(/\r?\n/g, (nl) => close + nl + open);
+    return open + s + close;
+  };
+}
+
+const same = (s: string): string => s;
+const PLAIN: Colours = { bold: same, dim: same, red: same, green: same, yellow: same };
+const ANSI: Colours = {
+  bold: style('\x1b[1m', '\x1b[22m'),
+  dim: style('\x1b[2m', '\x1b[22m'),
+  red: style('\x1b[31m', '\x1b[39m'),
+  green: style('\x1b[32m', '\x1b[39m'),
+  yellow: style('\x1b[33m', '\x1b[39m'),
+};
+
+/** The styles for a stream (stdout by default), or for an explicit choice (a worker is told). */
+export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout): Colours {
+  return (typeof stream === 'boolean' ? stream : colourWanted(stream)) ? ANSI : PLAIN;
 }
 
 // C0 controls, DEL and C1 controls (ESC among them), plus the Unicode line and paragraph separators.
@@ -34,7 +73,20 @@ export function clean(s: string): string {
 /** Writes to a stream, waiting for 'drain' so a slow reader cannot make output pile up in memory. */
 export class Out {
   private pending = '';
-  constructor(private readonly stream: Writable = process.stdout) {}
+  /** Without a stream (in a worker), lines only collect, for `take()`. */
+  constructor(private readonly stream: Writable | undefined = process.stdout) {}
+
+  /** The buffered text, removed from the buffer. */
+  take(): string {
+    const text = this.pending;
+    this.pending = '';
+    return text;
+  }
+
+  /** Buffers text that already ends in a newline (a worker's lines). */
+  raw(text: string): void {
+    this.pending += text;
+  }
 
   line(text = ''): void {
     this.pending += text + '\n';
@@ -42,11 +94,12 @@ export class Out {
 
   /** Flushes buffered lines, respecting backpressure. */
   async flush(): Promise<void> {
-    if (this.pending === '') return;
+    if (this.pending === '' || this.stream === undefined) return;
     const chunk = this.pending;
     this.pending = '';
-    if (!this.stream.write(chunk)) {
-      await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+    const stream = this.stream;
+    if (!stream.write(chunk)) {
+      await new Promise<void>((resolve) => stream.once('drain', resolve));
     }
   }
 

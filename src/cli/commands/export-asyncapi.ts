@@ -1,6 +1,6 @@
-import YAML from 'yaml';
 import { buildAsyncApi, catalogKeys, mergeKeyIssues, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
-import type { Registry } from '../../registry/index.js';
+// yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
+import { yaml, type Registry } from '../../registry/index.js';
 import { escapePointerToken } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, Out } from '../output.js';
@@ -73,6 +73,7 @@ const plainCache = new Map<string, boolean>();
 function plainIsSafe(s: string): boolean {
   let safe = plainCache.get(s);
   if (safe === undefined) {
+    const YAML = yaml();
     try {
       safe = s !== '<<' && YAML.parse(s, { logLevel: 'silent' }) === s && YAML.parse(s, { version: '1.1', logLevel: 'silent' }) === s;
     } catch {
@@ -85,6 +86,7 @@ function plainIsSafe(s: string): boolean {
 
 /** The YAML rendering; refuses to return text that would not read back as the same JSON. */
 export function toYaml(doc: unknown): string {
+  const YAML = yaml();
   // No anchors: a schema that shares an object (a YAML alias in its source) is written out in full, as in JSON.
   const document = new YAML.Document(doc, { aliasDuplicateObjects: false });
   YAML.visit(document, {

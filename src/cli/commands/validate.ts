@@ -1,9 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { readEnvelope, EnvelopeError } from '../../guard/index.js';
 import { closest, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry, type SourcePositions } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents, type Doc, type InputLimits } from '../inputs.js';
-import { clean, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Format } from '../output.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
+import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
@@ -15,6 +16,7 @@ export interface ValidateOptions extends RegistryCliOptions {
   format: Format;
   maxFileBytes?: string;
   maxLineBytes?: string;
+  jobs?: string;
 }
 
 export type Status = 'valid' | 'invalid' | 'skipped' | 'error';
@@ -51,12 +53,22 @@ function result(file: string, line: number | undefined, urn: string | undefined,
   return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined };
 }
 
-/** Judges messages against the registry; prints each URN's schema warnings once, when first used. */
-class Judge {
+const printWarning = (w: SchemaWarning): void => {
+  process.stderr.write(`bqschema: warning: ${clean(warningMessage(w))}\n`);
+};
+
+/**
+ * Judges messages against the registry; hands each URN's schema warnings to `warn` once, when the
+ * schema is first used (by default: printed on stderr).
+ */
+export class Judge {
   private readonly pending: SchemaWarning[] = [];
   readonly registry: Registry;
 
-  constructor(private readonly options: ValidateOptions) {
+  constructor(
+    private readonly options: ValidateOptions,
+    private readonly warn: (w: SchemaWarning) => void = printWarning,
+  ) {
     this.registry = openRegistry(options, { onWarning: (w) => this.pending.push(w) });
     if (options.urn !== undefined) requireUrn(this.registry, options.urn);
   }
@@ -102,7 +114,7 @@ class Judge {
       r.warnings = warnings;
       return r;
     } finally {
-      if (this.pending.length > 0) for (const w of this.pending.splice(0)) process.stderr.write(`bqschema: warning: ${clean(warningMessage(w))}\n`);
+      if (this.pending.length > 0) for (const w of this.pending.splice(0)) this.warn(w);
     }
     if (schema === undefined) {
       const r = result(file, line, urn, 'skipped');
@@ -146,23 +158,32 @@ class Judge {
 
 const label = (p: Problem): string => (p.instancePath === '' ? DATA_ROOT : p.instancePath);
 
-class Reporter {
-  private readonly out = new Out();
-  private currentStreamFile: string | undefined;
-  private first = true;
+/**
+ * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats
+ * one task, not knowing what came before: `currentStreamFile` starts unknown (`null`), and the
+ * header it then prints first is named in `leadingHeader` so the main thread can drop it when it
+ * has printed that header already. JSON lines all start with a comma there, and the main thread
+ * drops the first one.
+ */
+export class Formatter {
+  currentStreamFile: string | undefined | null;
+  first: boolean;
+  leadingHeader: { file: string; length: number } | undefined;
   readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0 };
   // Colour marks are computed once, not per message.
-  private readonly c = makeChalk();
   private readonly marks: Record<Status, string>;
 
   constructor(
     private readonly options: ValidateOptions,
+    private readonly c: Colours,
     // Loaded only for --format github and json positions: it is needed only to place a violation.
     private readonly positions: typeof SourcePositions | undefined,
+    readonly out: Out,
+    partial = false,
   ) {
-    const c = this.c;
+    this.currentStreamFile = partial ? null : undefined;
+    this.first = !partial;
     this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
-    if (options.format === 'json') this.out.line('{"results":[');
   }
 
   /** Synchronous so a clean document costs no await; the caller flushes when this says so. */
@@ -173,10 +194,6 @@ class Reporter {
     else if (f === 'github') this.github(r, text);
     else this.text(r);
     return this.out.wantsFlush();
-  }
-
-  flush(): Promise<void> {
-    return this.out.flush();
   }
 
   private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
@@ -236,7 +253,9 @@ class Reporter {
     const file = clean(r.file);
     if (r.line !== undefined) {
       if (this.currentStreamFile !== r.file) {
-        this.out.line(c.bold(file));
+        const header = c.bold(file);
+        if (this.currentStreamFile === null) this.leadingHeader = { file: r.file, length: header.length + 1 };
+        this.out.line(header);
         this.currentStreamFile = r.file;
       }
       head = `  ${mark}  line ${r.line}`;
@@ -257,6 +276,70 @@ class Reporter {
     if (r.status === 'error') this.out.line(`${indent}${clean(r.error ?? '')}`);
     if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(label(v)))}  ${clean(v.message)}`);
     if (r.warnings !== undefined) for (const w of r.warnings) this.out.line(`${indent}${c.yellow('warning:')} ${clean(w)}`);
+  }
+}
+
+/** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */
+export interface TaskAnswer {
+  text: string;
+  counts: [valid: number, invalid: number, skipped: number, error: number];
+  /** Schema warnings met in this task, as [urn, line to print]. */
+  warnings: Array<[string, string]>;
+  leadingHeader: { file: string; length: number } | undefined;
+  /** The stream file of the last result printed; `null` when the task printed none. */
+  endStreamFile: string | undefined | null;
+  /** A usage error (an input over a size limit) after this task's results: the run stops. */
+  stop: string | undefined;
+}
+
+class Reporter {
+  private readonly out = new Out();
+  readonly formatter: Formatter;
+  readonly counts: Formatter['counts'];
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly options: ValidateOptions,
+    private readonly c: Colours,
+    positions: typeof SourcePositions | undefined,
+  ) {
+    this.formatter = new Formatter(options, c, positions, this.out);
+    this.counts = this.formatter.counts;
+    if (options.format === 'json') this.out.line('{"results":[');
+  }
+
+  add(r: Result, text: string | undefined): boolean {
+    return this.formatter.add(r, text);
+  }
+
+  flush(): Promise<void> {
+    return this.out.flush();
+  }
+
+  /** A worker's task, in input order: its text joined to what came before, as one reader would have written it. */
+  merge(a: TaskAnswer): boolean {
+    const f = this.formatter;
+    const fresh = new Set<string>();
+    for (const [urn, line] of a.warnings) {
+      if (this.warned.has(urn) && !fresh.has(urn)) continue; // another worker met this URN first
+      fresh.add(urn);
+      process.stderr.write(line);
+    }
+    for (const urn of fresh) this.warned.add(urn);
+    let text = a.text;
+    if (a.leadingHeader !== undefined && a.leadingHeader.file === f.currentStreamFile) text = text.slice(a.leadingHeader.length);
+    if (this.options.format === 'json' && text !== '') {
+      if (f.first) text = text.slice(1); // the comma before the first result
+      f.first = false;
+    }
+    if (a.endStreamFile !== null) f.currentStreamFile = a.endStreamFile;
+    this.out.raw(text);
+    const n = this.counts;
+    n.valid += a.counts[0];
+    n.invalid += a.counts[1];
+    n.skipped += a.counts[2];
+    n.error += a.counts[3];
+    return this.out.wantsFlush();
   }
 
   /** The summary; the JSON document is always completed, whatever stopped the run. */
@@ -284,6 +367,25 @@ function byteLimit(raw: string | undefined, fallback: number, option: string): n
   return n;
 }
 
+// Below these, one thread is faster: starting a worker and opening the registry again costs more
+// than it saves.
+const SMALL_FILES = 2000;
+const SMALL_STREAM_BYTES = 4 * 1024 * 1024;
+const MAX_DEFAULT_JOBS = 4;
+// A task: ~256 KB of NDJSON (about a thousand envelopes) or 128 whole files; two in flight per worker.
+const TASK_BYTES = 256 * 1024;
+const FILES_PER_TASK = 128;
+
+function jobsFor(raw: string | undefined, plan: InputPlan): number {
+  if (raw !== undefined) {
+    const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new UsageError(`--jobs must be a number of threads from 1 to 256, got ${JSON.stringify(raw)}`);
+    return n;
+  }
+  if (plan.wholeFiles < SMALL_FILES && plan.streamBytes < SMALL_STREAM_BYTES) return 1;
+  return Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_JOBS));
+}
+
 export async function run(paths: string[], options: ValidateOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError('validate needs at least one path (a file, a directory, or - for stdin)');
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
@@ -291,22 +393,32 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
     maxFileBytes: byteLimit(options.maxFileBytes, DEFAULT_LIMITS.maxFileBytes, '--max-file-bytes'),
     maxLineBytes: byteLimit(options.maxLineBytes, DEFAULT_LIMITS.maxLineBytes, '--max-line-bytes'),
   };
+  // The registry is opened here whatever the thread count: a missing registry or an unknown --urn
+  // is a usage error before any input is read.
   const judge = new Judge(options);
+  const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
+  const jobs = plan === undefined ? 1 : jobsFor(options.jobs, plan);
   const positions = options.format === 'text' ? undefined : (await import('../../registry/positions.js')).SourcePositions;
-  const reporter = new Reporter(options, positions);
+  const colour = colourWanted();
+  const reporter = new Reporter(options, makeChalk(colour), positions);
   const failed = (): boolean => {
     const n = reporter.counts;
     return n.invalid > 0 || n.error > 0 || (options.strict === true && n.skipped > 0);
   };
   exitWhenStdoutCloses(() => (failed() ? EXIT_GATE : EXIT_OK));
   try {
-    for await (const batch of documents(paths, { ndjson: options.ndjson, limits })) {
-      let flush = false;
-      for (const doc of batch) {
-        const text = doc.kind === 'doc' ? doc.text : undefined;
-        flush = reporter.add(judge.document(doc), text) || flush;
+    if (jobs === 1 || plan === undefined) {
+      const docs = plan === undefined ? documents(paths, { ndjson: options.ndjson, limits }) : documentsOf(plan, { ndjson: options.ndjson, limits });
+      for await (const batch of docs) {
+        let flush = false;
+        for (const doc of batch) {
+          const text = doc.kind === 'doc' ? doc.text : undefined;
+          flush = reporter.add(judge.document(doc), text) || flush;
+        }
+        if (flush) await reporter.flush();
       }
-      if (flush) await reporter.flush();
+    } else {
+      await inWorkers(plan, jobs, { options, limits, colour }, reporter);
     }
   } catch (err) {
     // Whatever stops the run, the summary is printed and a JSON document is complete.
@@ -321,4 +433,51 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   }
   await reporter.finish(!failed());
   return failed() ? EXIT_GATE : EXIT_OK;
+}
+
+/**
+ * The inputs cut into tasks and judged by `jobs` worker threads, each with its own registry; the
+ * answers are reported strictly in input order, so the output is the one a single thread writes.
+ */
+async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, reporter: Reporter): Promise<void> {
+  const { Pool } = await import('../workers/pool.js');
+  const pool = new Pool(jobs, init);
+  const queue: Promise<TaskAnswer>[] = [];
+  const report = async (answer: TaskAnswer): Promise<void> => {
+    if (reporter.merge(answer)) await reporter.flush();
+    if (answer.stop !== undefined) throw new UsageError(answer.stop);
+  };
+  // A test hook: tiny tasks put task boundaries everywhere in small fixtures ("bytes,files").
+  const [taskBytes, filesPerTask] = /^[1-9][0-9]*,[1-9][0-9]*$/.test(process.env.BQSCHEMA_TEST_TASK_SIZE ?? '')
+    ? process.env.BQSCHEMA_TEST_TASK_SIZE!.split(',').map(Number) as [number, number]
+    : [TASK_BYTES, FILES_PER_TASK];
+  const input = tasks(plan, { ndjson: init.options.ndjson, limits: init.limits, taskBytes, filesPerTask });
+  try {
+    let inputError: unknown;
+    for (;;) {
+      let next;
+      try {
+        next = await input.next();
+      } catch (err) {
+        // The input stopped (a line over the limit, say): everything before it is reported first.
+        inputError = err;
+        break;
+      }
+      if (next.done === true) break;
+      queue.push(pool.run(next.value));
+      while (queue.length >= jobs * 2) await report(await queue.shift()!);
+    }
+    while (queue.length > 0) await report(await queue.shift()!);
+    if (inputError !== undefined) throw inputError;
+  } finally {
+    await input.return(undefined); // closes a stream still open when a task's answer stopped the run
+    await pool.close();
+  }
+}
+
+/** What every worker is started with. */
+export interface WorkerInit {
+  options: ValidateOptions;
+  limits: InputLimits;
+  colour: boolean;
 }
