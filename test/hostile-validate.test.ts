@@ -146,9 +146,14 @@ describe('validate: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
     });
   }
 
-  // main.ts report() keeps only the message's first line (message.split('\n')[0]), so the rest of
-  // the message is lost: escaping the whole message there (clean(message)) would fix it.
-  it.todo('a usage error quoting a control-character --urn is one escaped line with the whole message (main.ts cuts it at the newline)');
+  it('a usage error quoting a control-character --urn is one escaped line with the whole message', async () => {
+    const { dir, manifest } = withRegistry({ 'm.json': ORDER_VALID });
+    const r = await run(['validate', '-r', manifest, '--urn', 'urn:x\n\u001b[2Jforged', 'm.json'], { cwd: dir });
+    expectRun(r, 2);
+    expect(r.stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
+    expect(r.stderr).toContain('--urn urn:x\\n\\x1b[2Jforged is not registered');
+    expectNoRawControls(r.stderr);
+  });
 });
 
 describe('validate: unreadable directories, resolution errors, invalid UTF-8 (item 10)', { timeout: 60_000 }, () => {
@@ -174,9 +179,18 @@ describe('validate: unreadable directories, resolution errors, invalid UTF-8 (it
     expect(r.stdout.match(/✓ valid/g)).toHaveLength(1);
   });
 
-  // src/cli/inputs.ts walk(): an entry whose stat fails is skipped as "a dangling symlink" whatever
-  // the error; only ENOENT should be skipped, ELOOP/EACCES should be an error result like a directory's.
-  it.todo('a symlink loop named x.json inside a walked directory is an error result, not silently skipped (inputs.ts walk)');
+  it('a symlink loop named x.json inside a walked directory is an error result, not silently skipped', async () => {
+    const { dir, manifest } = withRegistry({ 'msgs/a.json': ORDER_VALID });
+    symlinkSync('y.json', join(dir, 'msgs', 'x.json'));
+    symlinkSync('x.json', join(dir, 'msgs', 'y.json'));
+    symlinkSync('gone.json', join(dir, 'msgs', 'dangling.json'));
+    const r = await run(['validate', '-r', manifest, 'msgs'], { cwd: dir, timeoutMs: 15_000 });
+    expectRun(r, 1);
+    expect(r.stdout).toMatch(/! error +msgs\/x\.json +cannot be read: ELOOP/);
+    expect(r.stdout).toMatch(/! error +msgs\/y\.json +cannot be read: ELOOP/);
+    expect(r.stdout).not.toContain('dangling'); // nothing there: skipped
+    expect(r.stdout).toMatch(/FAILED: 3 messages: 1 valid, 0 invalid, 0 skipped, 2 errors/);
+  });
 
   it('a schema path that resolves with an error other than ENOENT is not read as missing (ELOOP)', async () => {
     const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:order', schema: 's/x1' }] }), 'm.json': ORDER_VALID });

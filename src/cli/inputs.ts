@@ -71,8 +71,14 @@ function walk(dir: string, seen: Set<string>, out: Walked[]): void {
         const st = statSync(full);
         isDir = st.isDirectory();
         isFile = st.isFile();
-      } catch {
-        continue; // a dangling symlink
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') continue; // a dangling symlink: nothing is there
+        // A symlink loop or a permission error hides a file the user may expect checked: say so.
+        if (WALK_EXT.some((e) => name.toLowerCase().endsWith(e))) {
+          out.push({ error: { kind: 'error', file: full, message: `cannot be read: ${code ?? (err as Error).message}` } });
+        }
+        continue;
       }
     }
     if (isDir) {

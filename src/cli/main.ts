@@ -44,12 +44,13 @@ async function report(err: unknown): Promise<number> {
   const [{ EXIT_INTERNAL, exitCodeFor }, { clean }] = await Promise.all([import('./errors.js'), import('./output.js')]);
   const code = exitCodeFor(err);
   const message = (err as Error)?.message ?? String(err);
-  const line = clean(message.split('\n')[0] ?? '');
   if (code === EXIT_INTERNAL) {
-    process.stderr.write(`bqschema: internal error: ${line}\n`);
+    // A foreign message may run over lines: its first line, escaped.
+    process.stderr.write(`bqschema: internal error: ${clean(message.split('\n')[0] ?? '')}\n`);
     if (process.env.BQSCHEMA_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
   } else {
-    process.stderr.write(`bqschema: ${line}\n`);
+    // Our own messages are whole sentences that may quote input: escaped whole, one line.
+    process.stderr.write(`bqschema: ${clean(message)}\n`);
   }
   return code;
 }
