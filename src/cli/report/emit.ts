@@ -8,10 +8,21 @@ export const isCiFormat = (f: string): f is CiFormat => f === 'sarif' || f === '
 
 let cached: string | undefined;
 
-/** The package version, for the SARIF driver and the JUnit suite name. */
+/**
+ * The package version, for the SARIF driver and the JUnit suite name: the nearest package.json
+ * above this module (it runs from dist/cli/report or, bundled, from dist/cli-bundle).
+ */
 export function toolVersion(): string {
-  cached ??= (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return cached;
+  if (cached !== undefined) return cached;
+  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'bqschema') return (cached = pkg.version);
+    } catch {
+      // not here: one level up
+    }
+    if (new URL('..', dir).href === dir.href) return (cached = '0.0.0');
+  }
 }
 
 export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
