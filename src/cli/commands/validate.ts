@@ -6,14 +6,23 @@ import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
+import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import type { ReportFinding } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+
+/** The rules validate's SARIF and JUnit findings cite. */
+const VALIDATE_RULES = [
+  { id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read." },
+  { id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.' },
+  { id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).' },
+];
 
 export interface ValidateOptions extends RegistryCliOptions {
   urn?: string;
   ndjson?: boolean;
   strict?: boolean;
   quiet?: boolean;
-  format: Format;
+  format: Format | CiFormat;
   maxFileBytes?: string;
   maxLineBytes?: string;
   jobs?: string;
@@ -192,8 +201,29 @@ export class Formatter {
     const f = this.options.format;
     if (f === 'json') this.json(r, text);
     else if (f === 'github') this.github(r, text);
+    else if (isCiFormat(f)) this.finding(r, text);
     else this.text(r);
     return this.out.wantsFlush();
+  }
+
+  /** SARIF and JUnit are whole documents: findings are kept (valid messages only as file names) and rendered at the end. */
+  readonly findings: ReportFinding[] = [];
+  readonly artifacts = new Set<string>();
+
+  private finding(r: Result, text: string | undefined): void {
+    // The renderers place each finding at its file, line and column; the message says what is wrong.
+    this.artifacts.add(r.file);
+    if (r.status === 'error') {
+      this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col });
+    } else if (r.status === 'skipped') {
+      this.findings.push({ ruleId: 'no-schema', level: this.options.strict ? 'error' : 'note', message: `no schema registered for ${r.urn}${hint(r)}`, file: r.file, line: r.line });
+    } else if (r.status === 'invalid') {
+      const place = this.where(r, text);
+      for (const v of r.violations ?? []) {
+        const pos = place?.(v);
+        this.findings.push({ ruleId: 'invalid-data', level: 'error', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col });
+      }
+    }
   }
 
   private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
@@ -349,6 +379,10 @@ class Reporter {
     if (this.options.format === 'json') {
       const summary = { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error };
       this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
+    } else if (isCiFormat(this.options.format)) {
+      const f = this.formatter;
+      const input = { tool: tool(VALIDATE_RULES), results: f.findings, artifacts: [...f.artifacts] };
+      this.out.line((await renderCi(this.options.format, input)).replace(/\n$/, ''));
     } else {
       const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped`, `${n.error} error${n.error === 1 ? '' : 's'}`];
       const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
@@ -397,7 +431,8 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   // is a usage error before any input is read.
   const judge = new Judge(options);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
-  const jobs = plan === undefined ? 1 : jobsFor(options.jobs, plan);
+  // SARIF and JUnit are assembled from every finding at the end: one thread keeps them in one place.
+  const jobs = plan === undefined || isCiFormat(options.format) ? 1 : jobsFor(options.jobs, plan);
   const positions = options.format === 'text' ? undefined : (await import('../../registry/positions.js')).SourcePositions;
   const colour = colourWanted();
   const reporter = new Reporter(options, makeChalk(colour), positions);

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { bq, expectExit } from './helpers/cli.js';
+import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
+
+// validate --format sarif|junit: the same findings as the github format, in CI documents, each at
+// the offending value (hand-counted positions as in cli-validate's github test).
+
+const ARGS = ['validate', '-r', 'test/fixtures/cli/reg/registry.json'];
+const F = 'test/fixtures/cli/messages/order-invalid.json';
+
+describe.concurrent('validate --format sarif', () => {
+  it('one schema-valid SARIF 2.1.0 log: each violation at its value, with its rule', async () => {
+    const r = await bq([...ARGS, '--format', 'sarif', F, 'test/fixtures/cli/messages/order-valid.json']);
+    expectExit(r, 1);
+    const log = readSarif(r.stdout);
+    const results = log.runs[0]!.results;
+    expect(results.map((x) => [x.ruleId, x.level, sarifAt(x), x.message.text])).toEqual([
+      ['invalid-data', 'error', `${F}:4:17`, 'urn:test:order: /order_id must be >= 1, got 0'],
+      ['invalid-data', 'error', `${F}:5:12`, 'urn:test:order: /sku must be at least 3 characters long, got 2'],
+      ['invalid-data', 'error', `${F}:8:7`, 'urn:test:order: /lines/1 must have required property "id"'],
+      ['invalid-data', 'error', `${F}:8:16`, 'urn:test:order: /lines/1/qty must be integer, got string'],
+    ]);
+    expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(['invalid-data', 'unreadable-input', 'no-schema']));
+  });
+
+  it('unreadable inputs are errors; an unregistered URN is a note, an error under --strict; a clean run has no results (exit 0)', async () => {
+    const [mixed, strict, clean] = await Promise.all([
+      bq([...ARGS, '--format', 'sarif', 'test/fixtures/cli/messages/malformed.json', 'test/fixtures/cli/messages/unregistered.json']),
+      bq([...ARGS, '--format', 'sarif', '--strict', 'test/fixtures/cli/messages/unregistered.json']),
+      bq([...ARGS, '--format', 'sarif', 'test/fixtures/cli/messages/order-valid.json']),
+    ]);
+    expectExit(mixed, 1);
+    expect(readSarif(mixed.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([['unreadable-input', 'error'], ['no-schema', 'note']]);
+    expectExit(strict, 1);
+    expect(readSarif(strict.stdout).runs[0]!.results.map((x) => x.level)).toEqual(['error']);
+    expectExit(clean, 0);
+    expect(readSarif(clean.stdout).runs[0]!.results).toEqual([]);
+  });
+});
+
+describe.concurrent('validate --format junit', () => {
+  it('a failing test case per violation, a passing one per clean file', async () => {
+    const r = await bq([...ARGS, '--format', 'junit', F, 'test/fixtures/cli/messages/order-valid.json']);
+    expectExit(r, 1);
+    const doc = readJunit(r.stdout);
+    const cases = junitCases(doc);
+    expect(cases.filter((c) => c.failure !== undefined)).toHaveLength(4);
+    expect(cases.filter((c) => c.failure === undefined).map((c) => c.file ?? c.name)).toEqual([expect.stringContaining('order-valid.json')]);
+    expect(doc.testsuites.failures).toBe('4');
+  });
+
+  it('--jobs is ignored for whole-document formats: the same document as one thread', async () => {
+    const [one, two] = await Promise.all([
+      bq([...ARGS, '--format', 'junit', '--jobs', '1', 'test/fixtures/cli/messages']),
+      bq([...ARGS, '--format', 'junit', '--jobs', '2', 'test/fixtures/cli/messages']),
+    ]);
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.code).toBe(one.code);
+  });
+});
