@@ -59,9 +59,9 @@ describe('export-asyncapi: output', { timeout: 180_000 }, () => {
       () => exportTo(EXAMPLE, ['-o', out('example.json')]),
       () => exportTo(EXAMPLE, ['-o', out('example.yml')]),
       () => exportTo(EXAMPLE, ['-o', out('again.YAML')]),
-      () => exportTo(EXAMPLE, ['-o', out('forced.yaml'), '--format', 'json']),
+      () => exportTo(EXAMPLE, ['-o', out('forced.yaml'), '--doc-format', 'json']),
       () => exportTo(AWKWARD, ['-o', out('awkward.json'), ...titled]),
-      () => exportTo(AWKWARD, ['-o', out('awkward.out'), '--format', 'yaml', ...titled]),
+      () => exportTo(AWKWARD, ['-o', out('awkward.out'), '--doc-format', 'yaml', ...titled]),
     ]);
     runs = { stdout: stdout!, json: json!, yml: yml!, yml2: yml2!, forced: forced!, awJson: awJson!, awYaml: awYaml! };
   }, 300_000);
@@ -93,7 +93,7 @@ describe('export-asyncapi: output', { timeout: 180_000 }, () => {
     expect(users.messages.urn_babel_users_registered.payload.schema).toEqual(sourceSchemas(EXAMPLE).get('urn:babel:users:registered'));
   });
 
-  it('YAML by the -o extension or --format yaml; --format json wins over a .yaml extension', () => {
+  it('YAML by the -o extension or --doc-format yaml; --doc-format json wins over a .yaml extension', () => {
     const json = JSON.parse(runs.stdout.stdout);
     const yaml = readFileSync(out('example.yml'), 'utf8');
     expect(yaml.startsWith('asyncapi: 3.0.0\n')).toBe(true);

@@ -59,11 +59,12 @@ describe.concurrent('gdpr: inventory', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('--format json: { urns: [{urn, fields: [{path, category}]}], summary }', async () => {
+  it('--format json: { ok, summary, urns: [{urn, fields: [{path, category}]}] }', async () => {
     const r = await gdpr(['--format', 'json']);
     expectExit(r, 0);
     const loc = { category: 'location' };
     expect(JSON.parse(r.stdout)).toEqual({
+      ok: true,
       urns: [
         {
           urn: 'urn:test:customer',
@@ -81,7 +82,7 @@ describe.concurrent('gdpr: inventory', () => {
         { urn: 'urn:test:plain', fields: [] },
         { urn: 'urn:test:profile', fields: [{ path: 'passport', category: 'id-document' }] },
       ],
-      summary: { urns: 3, fields: 9 },
+      summary: { urns: 3, fields: 9, errors: 0 },
     });
   });
 
@@ -137,14 +138,15 @@ describe.concurrent('gdpr --require', () => {
     expectExit(text, 0);
     expect(text.stdout).toBe('OK: no unmarked PII-named field; 1 URN(s) checked\n');
     expectExit(json, 0);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: true, findings: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ ok: true, summary: { urns: 1, errors: 0 }, findings: [] });
   });
 
-  it('--format json: { ok, findings: [{urn, path}] }', async () => {
+  it('--format json: { ok, summary, findings: [{urn, path}] }', async () => {
     const r = await gdpr(['--require', '--format', 'json']);
     expectExit(r, 1);
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
+      summary: { urns: 3, errors: 3 },
       findings: [
         { urn: 'urn:test:profile', path: 'billing.*.iban' },
         { urn: 'urn:test:profile', path: 'contact.email' },

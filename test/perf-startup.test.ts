@@ -74,7 +74,7 @@ describe('each command loads only what it uses', () => {
   }
 
   it('export-asyncapi loads yaml when it writes YAML, and only then', async () => {
-    const r = await loaded(['export-asyncapi', '-r', 'registry.json', '-f', 'yaml']);
+    const r = await loaded(['export-asyncapi', '-r', 'registry.json', '--doc-format', 'yaml']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^asyncapi: 3\.0\.0$/m);
     expect(r.packages.has('yaml')).toBe(true);

@@ -123,7 +123,8 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
     .option('--title <title>', 'info.title of the document')
     .option('--doc-version <version>', 'info.version of the document')
-    .addOption(new Option('-f, --format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+    // Not -f/--format, which names the output style (text, json, github, …) in every other command.
+    .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
     .addOption(outsideOption())
     .addHelpText('after', examples([
       'bqschema export-asyncapi --registry registry.json -o asyncapi.json',

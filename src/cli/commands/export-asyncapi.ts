@@ -12,7 +12,7 @@ export interface ExportOptions extends RegistryCliOptions {
   output?: string;
   title?: string;
   docVersion?: string;
-  format?: 'json' | 'yaml';
+  docFormat?: 'json' | 'yaml';
 }
 
 /** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
@@ -120,7 +120,7 @@ export async function run(options: ExportOptions): Promise<number> {
     return EXIT_GATE;
   }
   const output = options.output;
-  const format = options.format ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
+  const format = options.docFormat ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
   const text = format === 'yaml' ? toYaml(doc) : JSON.stringify(doc, null, 2) + '\n';
   if (output === undefined) {
     exitWhenStdoutCloses(() => EXIT_OK);

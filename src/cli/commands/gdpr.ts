@@ -92,7 +92,8 @@ async function inventory(schemas: Loaded[], format: Format | CiFormat): Promise<
   const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
   const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
   if (format === 'json') {
-    out.line(JSON.stringify({ urns: urns.map(({ urn, fields }) => ({ urn, fields })), summary }, null, 2));
+    // The envelope every command's JSON shares: ok, and a summary that counts errors.
+    out.line(JSON.stringify({ ok: true, summary: { ...summary, errors: 0 }, urns: urns.map(({ urn, fields }) => ({ urn, fields })) }, null, 2));
   } else if (format === 'github') {
     // One summary notice: a notice per field would bury a pull request's real annotations.
     const notice = summaryNotice(urns);
@@ -121,7 +122,7 @@ async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], forma
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
   if (format === 'json') {
-    out.line(JSON.stringify({ ok, findings }, null, 2));
+    out.line(JSON.stringify({ ok, summary: { urns: schemas.length, errors: findings.length }, findings }, null, 2));
   } else if (isCiFormat(format)) {
     const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
     const positions = new SchemaPositions();
