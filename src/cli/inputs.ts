@@ -272,31 +272,7 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
     }
     const walked: Walked[] = [];
     walk(path, new Set(), walked);
-    // Whole files go out in batches too: one async-generator hop per batch, not per file.
-    let batch: Doc[] = [];
-    for (const w of walked) {
-      if ('error' in w) batch.push(w.error);
-      else if (isStream(w.file)) {
-        if (batch.length > 0) yield batch;
-        batch = [];
-        yield* streamFile(w.file, limits);
-      } else {
-        let doc: Doc;
-        try {
-          doc = wholeFile(w.file, limits);
-        } catch (err) {
-          // The files read before the one over the limit are reported, then the run stops.
-          if (batch.length > 0) yield batch;
-          throw err;
-        }
-        batch.push(doc);
-        if (batch.length >= 256) {
-          yield batch;
-          batch = [];
-        }
-      }
-    }
-    if (batch.length > 0) yield batch;
+    yield* batches(walked.map((w): PlanItem => ('error' in w ? { kind: 'error', doc: w.error } : { kind: isStream(w.file) ? 'stream' : 'whole', file: w.file })), options);
   }
 }
 
@@ -304,8 +280,10 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
 // ---- work for validate --jobs: the same inputs, cut into pieces a worker thread can take ----------
 
 /** What the paths hold, found before any is read: the default `--jobs` depends on it. */
+type PlanItem = { kind: 'stdin' } | { kind: 'whole'; file: string } | { kind: 'stream'; file: string } | { kind: 'error'; doc: Doc };
+
 export interface InputPlan {
-  items: Array<{ kind: 'stdin' } | { kind: 'whole'; file: string } | { kind: 'stream'; file: string } | { kind: 'error'; doc: Doc }>;
+  items: PlanItem[];
   /** Whole files (stdin as a document counts as one). */
   wholeFiles: number;
   /** Bytes of the NDJSON files (and of stdin when it is a regular file). */
@@ -496,10 +474,18 @@ export async function* tasks(plan: InputPlan, options: TaskOptions): AsyncGenera
 }
 
 /** `documents()` over a plan already made (so a directory is walked once), for one thread. */
-export async function* documentsOf(plan: InputPlan, options: DocumentOptions = {}): AsyncGenerator<Doc[]> {
+export function documentsOf(plan: InputPlan, options: DocumentOptions = {}): AsyncGenerator<Doc[]> {
+  return batches(plan.items, options);
+}
+
+/**
+ * The documents of planned items in order. Whole files go out in batches (one async-generator hop
+ * per batch, not per file); a file over the limit stops the run after the files before it.
+ */
+async function* batches(items: Iterable<PlanItem>, options: DocumentOptions): AsyncGenerator<Doc[]> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   let batch: Doc[] = [];
-  for (const item of plan.items) {
+  for (const item of items) {
     if (item.kind === 'error') batch.push(item.doc);
     else if (item.kind === 'whole') {
       let doc: Doc;
