@@ -138,3 +138,16 @@ export type Format = 'text' | 'json' | 'github';
 /** How the data root and the envelope are labelled in every output. */
 export const DATA_ROOT = '(root)';
 export const ENVELOPE = '(envelope)';
+
+/**
+ * Prints a whole generated document (ending in a newline) on stdout, waiting for the reader;
+ * a reader that goes away ends the run quietly with success (the document was the whole job).
+ */
+export async function printDocument(text: string): Promise<number> {
+  const { exitWhenStdoutCloses } = await import('./stdout.js');
+  exitWhenStdoutCloses(() => 0);
+  const out = new Out();
+  out.line(text.endsWith('\n') ? text.slice(0, -1) : text);
+  await out.flush();
+  return 0;
+}

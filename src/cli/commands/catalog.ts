@@ -1,8 +1,7 @@
 import { buildCatalog, catalogHandler, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
 import { RegistryError } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
-import { Out } from '../output.js';
-import { exitWhenStdoutCloses } from '../stdout.js';
+import { printDocument } from '../output.js';
 import { writeFileAtomic } from '../write.js';
 
 export { catalogHandler };
@@ -54,13 +53,7 @@ function entriesOf(registry: CatalogRegistry): { entries: CatalogEntry[]; histor
 export async function run(options: CatalogOptions): Promise<number> {
   const { entries, history } = entriesOf(options.registry);
   const text = buildCatalog({ title: options.title, entries, history: history.size > 0 ? history : undefined });
-  if (options.output === undefined) {
-    exitWhenStdoutCloses(() => EXIT_OK);
-    const out = new Out();
-    out.line(text.slice(0, -1)); // the document ends with a newline; line() adds it back
-    await out.flush();
-    return EXIT_OK;
-  }
+  if (options.output === undefined) return printDocument(text);
   writeFileAtomic(options.output, text);
   const n = entries.length;
   const kb = Math.ceil(Buffer.byteLength(text, 'utf8') / 1024);

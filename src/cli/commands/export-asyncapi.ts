@@ -3,10 +3,9 @@ import { buildAsyncApi, catalogKeys, mergeKeyIssues, validateAsyncApi, type Asyn
 import { yaml, type Registry } from '../../registry/index.js';
 import { escapePointerToken } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
-import { clean, Out } from '../output.js';
+import { clean, printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { writeFileAtomic } from '../write.js';
-import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface ExportOptions extends RegistryCliOptions {
   output?: string;
@@ -122,13 +121,7 @@ export async function run(options: ExportOptions): Promise<number> {
   const output = options.output;
   const format = options.docFormat ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
   const text = format === 'yaml' ? toYaml(doc) : JSON.stringify(doc, null, 2) + '\n';
-  if (output === undefined) {
-    exitWhenStdoutCloses(() => EXIT_OK);
-    const out = new Out();
-    out.line(text.slice(0, -1));
-    await out.flush();
-    return EXIT_OK;
-  }
+  if (output === undefined) return printDocument(text);
   writeFileAtomic(output, text);
   const n = entries.length;
   process.stdout.write(`Wrote ${output}: AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}\n`);

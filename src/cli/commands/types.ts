@@ -3,9 +3,8 @@ import type { Registry } from '../../registry/index.js';
 import { generateTypes, type TypesEntry } from '../../types/index.js';
 import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
-import { Out } from '../output.js';
+import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { exitWhenStdoutCloses } from '../stdout.js';
 import { outputTarget, writeFileAtomic } from '../write.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
@@ -52,13 +51,7 @@ export async function run(options: TypesOptions): Promise<number> {
   const text = renderTypes(options.source);
   const n = options.source.entries.length;
 
-  if (output === undefined) {
-    exitWhenStdoutCloses(() => EXIT_OK);
-    const out = new Out();
-    out.line(text.slice(0, -1));
-    await out.flush();
-    return EXIT_OK;
-  }
+  if (output === undefined) return printDocument(text);
 
   const exists = existsSync(outputTarget(output));
   if (options.check) {
