@@ -231,6 +231,12 @@ async function* streamFile(file: string, limits: InputLimits): AsyncGenerator<Do
   }
 }
 
+/** A path named on the command line that cannot be stat'ed: an error result naming why. */
+function unreadable(path: string, err: unknown): Doc {
+  const code = (err as NodeJS.ErrnoException).code;
+  return { kind: 'error', file: path, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` };
+}
+
 export interface DocumentOptions {
   ndjson?: boolean;
   stdin?: Readable;
@@ -260,8 +266,7 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
     try {
       st = statSync(path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      yield [{ kind: 'error', file: path, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` }];
+      yield [unreadable(path, err)];
       continue;
     }
     if (!st.isDirectory()) {
@@ -315,8 +320,7 @@ export function planInputs(paths: string[], ndjson: boolean | undefined): InputP
     try {
       st = statSync(path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      plan.items.push({ kind: 'error', doc: { kind: 'error', file: path, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` } });
+      plan.items.push({ kind: 'error', doc: unreadable(path, err) });
       continue;
     }
     if (!st.isDirectory()) {
