@@ -1,5 +1,5 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../../registry/index.js';
-import { assignIds } from '../../serve/index.js';
+import { assignIds } from '../../serve/snapshot.js';
 import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
