@@ -205,3 +205,28 @@ describe('check: manifest problems are reported with file:line:col', () => {
     expect(strict.stdout).toMatch(/FAILED: 1 URN\(s\), 1 error\(s\), 0 warning\(s\)/);
   });
 });
+
+describe('a schema nested past the stack (20,000 levels)', () => {
+  const n = 20_000;
+  const deep = '{"type":"object","properties":{"a":'.repeat(n) + '{"type":"string"}' + '}}'.repeat(n);
+  it('is an error of its URN and file in validate, check and compat, never a bare line or a crash', async () => {
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:deep', schema: 'deep.json' }, { urn: 'urn:t:ok', schema: 'ok.json' }] }),
+      'deep.json': deep,
+      'ok.json': '{}',
+      'm.ndjson': '{"job":"urn:t:deep","data":{}}\n{"job":"urn:t:ok","data":{}}\n',
+    });
+    const [validate, check, compat] = await Promise.all([
+      bq(['validate', '--format', 'json', 'm.ndjson'], { cwd: dir }),
+      bq(['check', '--format', 'json'], { cwd: dir }),
+      bq(['compat', '--format', 'json', 'deep.json', 'ok.json'], { cwd: dir }),
+    ]);
+    for (const r of [validate, check, compat]) {
+      expectExit(r, 1);
+      expect(r.stderr).toBe('');
+    }
+    expect(JSON.parse(validate.stdout).results.map((x: { status: string }) => x.status)).toEqual(['error', 'valid']);
+    expect(JSON.parse(check.stdout).errors).toEqual([expect.objectContaining({ urn: 'urn:t:deep', file: 'deep.json', message: expect.stringMatching(/nested too deeply/) })]);
+    expect(JSON.parse(compat.stdout).problems[0]).toMatchObject({ side: 'old', message: expect.stringMatching(/nested too deeply/) });
+  });
+});

@@ -82,7 +82,15 @@ export function remedyText(r: Remedy, code: (s: string) => string = (s) => s): s
  * comparison that ignored them could call a typo `compatible`.
  */
 export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaProblem[] {
-  return lintSchema(schema).map((i) => ({
+  let lint: ReturnType<typeof lintSchema>;
+  try {
+    lint = lintSchema(schema);
+  } catch (err) {
+    // A schema the validator cannot read (nested past the stack): a problem of that side, not a crash.
+    if (err instanceof SchemaError) return [{ side, message: `${side} schema: ${err.message}` }];
+    throw err;
+  }
+  return lint.map((i) => ({
     side, pointer: i.pointer, keyword: i.keyword,
     message: `${side} schema: malformed keyword "${i.keyword}" at ${i.pointer === '' ? 'the schema root' : i.pointer}: ${i.message}; it would not be enforced`,
   }));

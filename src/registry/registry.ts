@@ -146,8 +146,18 @@ export class Registry {
     if (cached !== undefined) return cached;
     if (!this.byUrn.has(urn)) return undefined;
     const doc = this.document(urn);
+    // A schema the validator cannot read at all (nested past the stack, not JSON) is a registry error.
+    const unusable = (err: unknown): never => {
+      if (err instanceof SchemaError) throw new RegistryError('malformed', doc.file.path, `schema for ${urn} (${doc.file.shown}): ${err.message}`, urn);
+      throw err;
+    };
     if (this.options.strict) {
-      const issues = lintSchema(doc.value);
+      let issues: ReturnType<typeof lintSchema> = [];
+      try {
+        issues = lintSchema(doc.value);
+      } catch (err) {
+        unusable(err);
+      }
       const first = issues[0];
       if (first !== undefined) {
         const at = first.pointer === '' ? 'the schema root' : first.pointer;
@@ -160,14 +170,13 @@ export class Registry {
         );
       }
     }
-    let compiled: CompiledSchema;
+    let compiled: CompiledSchema | undefined;
     try {
       compiled = compile(doc.value, { urn, onWarning: this.options.onWarning });
     } catch (err) {
-      if (err instanceof SchemaError) throw new RegistryError('malformed', doc.file.path, `schema for ${urn} (${doc.file.shown}): ${err.message}`, urn);
-      throw err;
+      unusable(err);
     }
-    this.schemas.set(urn, compiled);
+    this.schemas.set(urn, compiled!);
     return compiled;
   }
 

@@ -97,7 +97,16 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions): Urn
   };
   const schema = doc.value;
   // Lint names the schema object and the keyword; the issue is at the keyword's value.
-  for (const issue of lintSchema(schema)) {
+  let lint: ReturnType<typeof lintSchema>;
+  try {
+    lint = lintSchema(schema);
+  } catch (err) {
+    // Nested past the stack, say: an error of this URN and file; the run goes on.
+    if (!(err instanceof SchemaError)) throw err;
+    error('', err.message);
+    return report;
+  }
+  for (const issue of lint) {
     error(issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`, issue.keyword);
   }
   let warnings: readonly SchemaWarning[] = [];
