@@ -178,3 +178,14 @@ describe('DirProvider', () => {
     expect(seen).toEqual(p.warnings);
   });
 });
+
+describe('strict providers (docs/contract.md §8)', () => {
+  const typo = { type: 'object', required: 'id', properties: { id: { type: 'integr' } } };
+  it('MapProvider: a malformed keyword is a warning of kind malformed, or with strict a SchemaError naming the URN', () => {
+    const warnings: Array<{ kind?: string; keyword: string }> = [];
+    const lenient = new MapProvider({ 'urn:t:typo': typo }, { onWarning: (w) => warnings.push(w) });
+    expect(lenient.schemaFor('urn:t:typo')!.isValid({})).toBe(true);
+    expect(warnings.map((w) => [w.kind, w.keyword])).toEqual([['malformed', 'required'], ['malformed', 'type']]);
+    expect(() => new MapProvider({ 'urn:t:typo': typo }, { strict: true, onWarning: () => {} })).toThrow(/^schema for urn:t:typo: .*(required|type)/);
+  });
+});
