@@ -9,5 +9,4 @@ export { yaml, jsonc, parseText, parseJsonLine, formatOf, lineCol, stripBom, Par
 export { SourcePositions, locateJson, type Position } from './positions.js';
 export { decodeUtf8, EncodingError, firstInvalidUtf8 } from './text.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
-export { GitSnapshot, type TreeEntry } from './git.js';
-export { schemaHistory, type SchemaChange } from './history.js';
+// git.ts and history.ts (child_process) are imported directly by the few modules that read git.

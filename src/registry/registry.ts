@@ -2,7 +2,6 @@ import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } fr
 import { realpathSync } from 'node:fs';
 import { compile, isSchemaObject, lintSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
-import { GitSnapshot } from './git.js';
 import { readManifest, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import { ParseFailure, parseText } from './parse.js';
 import { SourcePositions, type Position } from './positions.js';
@@ -243,6 +242,8 @@ export async function registryAtRef(
   manifestPath: string, ref: string, options: RegistryOptions & WorkingTreeOptions = {},
 ): Promise<RegistryAtRef> {
   const here = new WorkingTree(manifestPath, options);
+  // git (and child_process) load only when a ref is read: most commands never do.
+  const { GitSnapshot } = await import('./git.js');
   const git = await GitSnapshot.open(here.dir, ref);
   try {
     const path = manifestInRepo(here.manifest.path, here.manifest.shown, git.top);

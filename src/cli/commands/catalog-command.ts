@@ -1,8 +1,11 @@
 import { comparePair } from '../../compat/index.js';
 import { readEnvelope } from '../../guard/index.js';
-import { ParseFailure, parseJsonLine, parseText, schemaHistory, type Registry } from '../../registry/index.js';
+import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
 import { jsonEqual } from '../../validator/index.js';
 import type { HistoryEntry } from '../../catalog/index.js';
+import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
+
+type SchemaHistory = typeof SchemaHistoryFn;
 import { documents } from '../inputs.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { run } from './catalog.js';
@@ -37,7 +40,7 @@ async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
 }
 
 /** Each commit that changed the URN's schema, with the backward-compat verdict of that change. */
-function history(registry: Registry, urn: string): HistoryEntry[] {
+function history(registry: Registry, urn: string, schemaHistory: SchemaHistory): HistoryEntry[] {
   return schemaHistory(registry, urn).map((c) => {
     const base = { commit: c.commit, date: c.date, subject: c.subject };
     if (!c.existed) return { ...base, verdict: 'added' as const };
@@ -51,6 +54,8 @@ function history(registry: Registry, urn: string): HistoryEntry[] {
 /** `bqschema catalog`: the registry (and its example messages and git history) as one HTML file. */
 export async function runCatalog(options: CatalogCommandOptions): Promise<number> {
   const registry = openRegistry(options);
+  // git is read only for the history (and not at all with --no-history).
+  const schemaHistory = options.history === false ? undefined : (await import('../../registry/history.js')).schemaHistory;
   const examples = options.messages && options.messages.length > 0 ? await examplesByUrn(options.messages) : new Map<string, unknown[]>();
   return run({
     output: options.output,
@@ -60,7 +65,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
       document: (urn) => registry.document(urn).value,
       file: (urn) => registry.file(urn).shown,
       examples: (urn) => examples.get(urn) ?? [],
-      history: options.history === false ? undefined : (urn) => history(registry, urn),
+      history: schemaHistory === undefined ? undefined : (urn) => history(registry, urn, schemaHistory),
     },
   });
 }
