@@ -1,19 +1,13 @@
 // Issue 10 for `catalog`: -o targets, reads before refusing, self-referencing YAML, hostile messages.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree } from './helpers/hostile.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
 describeOutputTargets('catalog', (manifest) => ['catalog', '--no-history', '-r', manifest]);
 
 describe('catalog: hostile registries', { timeout: 60_000 }, () => {
-  let before: string;
-  beforeEach(() => {
-    before = repoSnapshot();
-  });
-  afterEach(() => {
-    expect(repoSnapshot()).toBe(before);
-  });
+  guardRepo();
 
   it('refuses /dev/zero, an outside FIFO and ../../etc/shadow before opening them', async () => {
     const { dir, outsideFifo } = hostileRegistry();

@@ -2,21 +2,15 @@
 // self-referencing YAML, deep schemas, invalid UTF-8, terminal spoofing, resolution errors.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DirProvider } from '../src/index.js';
 import {
-  AS_NOBODY, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree,
+  AS_NOBODY, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree,
 } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
-let before: string;
-beforeEach(() => {
-  before = repoSnapshot();
-});
-afterEach(() => {
-  expect(repoSnapshot()).toBe(before);
-});
+guardRepo();
 
 describe('check: nothing is opened before the outside-path rule (item 4)', { timeout: 60_000 }, () => {
   it('/dev/zero, FIFOs inside and outside, ../../etc/shadow: each is an error, promptly, the refused ones never opened', async () => {

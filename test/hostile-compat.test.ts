@@ -3,18 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree } from './helpers/hostile.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
-let before: string;
-beforeEach(() => {
-  before = repoSnapshot();
-});
-afterEach(() => {
-  expect(repoSnapshot()).toBe(before);
-});
+guardRepo();
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 

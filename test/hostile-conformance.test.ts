@@ -4,21 +4,15 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectRun, IS_ROOT, listing, removeTrees, repoSnapshot, ROOT, run, tree } from './helpers/hostile.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectRun, IS_ROOT, listing, removeTrees, guardRepo, ROOT, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
 const ADAPTER = `node ${JSON.stringify(join(ROOT, 'examples', 'conformance-adapter.mjs'))}`;
 
 describe('conformance --out: only a regular file or a new path', { timeout: 120_000 }, () => {
-  let before: string;
-  beforeEach(() => {
-    before = repoSnapshot();
-  });
-  afterEach(() => {
-    expect(repoSnapshot()).toBe(before);
-  });
+  guardRepo();
   const conformance = (dir: string, out: string) => run(['conformance', '--impl', ADAPTER, '--out', out], { cwd: dir, timeoutMs: 60_000 });
   const refused = (out: string): RegExp => new RegExp(`^bqschema: --out ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not a regular file: refusing to replace it$`);
 

@@ -3,9 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, listing, refusedOpens, removeTrees, repoSnapshot, ROOT, run, tree,
+  CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, listing, refusedOpens, removeTrees, guardRepo, ROOT, run, tree,
 } from './helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -13,13 +13,7 @@ afterAll(removeTrees);
 describeOutputTargets('export-asyncapi', (manifest) => ['export-asyncapi', '-r', manifest]);
 
 describe('export-asyncapi: hostile registries', { timeout: 60_000 }, () => {
-  let before: string;
-  beforeEach(() => {
-    before = repoSnapshot();
-  });
-  afterEach(() => {
-    expect(repoSnapshot()).toBe(before);
-  });
+  guardRepo();
 
   it('refuses /dev/zero, an outside FIFO and ../../etc/shadow before opening them; an inside FIFO is refused, not waited on', async () => {
     const { dir, outsideFifo } = hostileRegistry();

@@ -3,18 +3,12 @@
 // self-referencing YAML, terminal spoofing.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree } from './helpers/hostile.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
-let before: string;
-beforeEach(() => {
-  before = repoSnapshot();
-});
-afterEach(() => {
-  expect(repoSnapshot()).toBe(before);
-});
+guardRepo();
 
 const M = { 'x-gdpr-sensitive': true };
 const PII_SCHEMA = {

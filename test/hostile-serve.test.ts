@@ -3,8 +3,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectRun, hostileRegistry, refusedOpens, removeTrees, repoSnapshot, run, tree, type Run, type RunOptions } from './helpers/hostile.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CYCLIC_SCHEMA_YAML, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree, type Run, type RunOptions } from './helpers/hostile.js';
 import { call } from './serve-helpers.js';
 
 // A server a failed test left running is ended here (the runner's own timeout dies with the worker).
@@ -14,13 +14,7 @@ afterAll(() => {
   removeTrees();
 });
 
-let before: string;
-beforeEach(() => {
-  before = repoSnapshot();
-});
-afterEach(() => {
-  expect(repoSnapshot()).toBe(before);
-});
+guardRepo();
 
 interface Server {
   child: ChildProcess;

@@ -2,20 +2,14 @@
 // memory, terminal spoofing, unreadable directories, invalid UTF-8, and the cases that already hold.
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  AS_NOBODY, copyExampleRegistry, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, ORDER_VALID, refusedOpens, removeTrees, repoSnapshot, run, tree,
+  AS_NOBODY, copyExampleRegistry, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, ORDER_VALID, refusedOpens, removeTrees, guardRepo, run, tree,
 } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
-let before: string;
-beforeEach(() => {
-  before = repoSnapshot();
-});
-afterEach(() => {
-  expect(repoSnapshot()).toBe(before);
-});
+guardRepo();
 
 /** A temp dir with the example registry as reg/registry.json and the given files. */
 function withRegistry(files: Record<string, string | Buffer> = {}): { dir: string; manifest: string } {

@@ -207,6 +207,20 @@ export function listing(dir: string): string[] {
  * The repository's files (tracked and untracked, not ignored) with size and mtime: taken before and
  * after a test, equal when the CLI wrote nothing into the repository. /dev/null is checked too.
  */
+/**
+ * Registers, in the current suite (or file), a check that each test leaves the repository's tree
+ * (tracked and untracked files, sizes, mtimes) exactly as it found it.
+ */
+export function guardRepo(): void {
+  let before: string;
+  beforeEach(() => {
+    before = repoSnapshot();
+  });
+  afterEach(() => {
+    expect(repoSnapshot()).toBe(before);
+  });
+}
+
 export function repoSnapshot(): string {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
     .split('\0')
@@ -272,13 +286,7 @@ export function refusedOpens(r: Run, outsideFifo: string): string[] {
  */
 export function describeOutputTargets(name: string, args: (manifest: string) => string[]): void {
   describe(`${name} -o: only a regular file or a new path is written`, () => {
-    let before: string;
-    beforeEach(() => {
-      before = repoSnapshot();
-    });
-    afterEach(() => {
-      expect(repoSnapshot()).toBe(before);
-    });
+    guardRepo();
     const setup = (): { dir: string; manifest: string } => {
       const dir = tree();
       return { dir, manifest: copyExampleRegistry(dir) };
