@@ -96,74 +96,161 @@ function lineText(bytes: Buffer, file: string, line: number, offset: number): Do
   return { kind: 'doc', file, line, text: bytes.toString('utf8') };
 }
 
-const BLANK = /^[ \t\r\n\f\v]*$/;
-
 /**
  * The lines of a byte stream, in batches (one per chunk read), with readline's semantics: `\n`,
  * `\r\n` and a lone `\r` end a line; line numbers count every line, blank ones (skipped) included;
  * a BOM is dropped on line 1 only. A line longer than the limit stops the run, after every line
  * before it (so what is reported does not depend on where a read happened to end). `start` lets a
  * worker continue a stream from a line boundary.
+ *
+ * The complete lines of a chunk are decoded as one string and cut there (one native call per chunk,
+ * not four per line); a chunk that is not UTF-8 or may hold a line over the limit takes the byte
+ * path, which names the offending byte and line. Both give the same documents (test/lines.test.ts).
  */
 export async function* lines(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, start = { line: 0, offset: 0 }): AsyncGenerator<Doc[]> {
-  let line = start.line;
-  let offset = start.offset; // byte offset of the pending line's start
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const emit = (bytes: Buffer, batch: Doc[]): void => {
-    line++;
+  const cut = new LineCutter(file, limits, start.line, start.offset);
+  for await (const chunk of stream) {
+    const batch: Doc[] = [];
+    try {
+      cut.chunk(chunk, batch);
+    } catch (err) {
+      if (batch.length > 0) yield batch;
+      throw err;
+    }
+    if (batch.length > 0) yield batch;
+  }
+  const batch: Doc[] = [];
+  cut.end(batch);
+  if (batch.length > 0) yield batch;
+}
+
+const BLANK = /^[ \t\r\n\f\v]*$/;
+
+/** A line's text is skipped when it holds only whitespace (its first character is then one, ≤ U+0020). */
+const blank = (text: string): boolean => text.charCodeAt(0) <= 0x20 && BLANK.test(text);
+
+/** The state of `lines()` between chunks: the line count, the byte offset, a line not yet ended. */
+class LineCutter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly limits: InputLimits,
+    private line: number,
+    /** Byte offset of the pending line's start. */
+    private offset: number,
+  ) {}
+
+  chunk(chunk: Buffer, batch: Doc[]): void {
+    const nl = chunk.lastIndexOf(0x0a);
+    if (nl === -1) {
+      this.hold(chunk);
+      return;
+    }
+    // Every complete line in the chunk (with the pending start of the first), then the rest held.
+    const head = chunk.subarray(0, nl + 1);
+    const region = this.pending.length === 0 ? head : Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (region.length <= this.limits.maxLineBytes && isUtf8(region)) this.fast(region, batch);
+    else this.bytes(region, batch);
+    if (nl + 1 < chunk.length) this.hold(chunk.subarray(nl + 1));
+  }
+
+  end(batch: Doc[]): void {
+    if (this.pendingBytes === 0) return;
+    const rest = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.emit(rest, batch);
+  }
+
+  private hold(bytes: Buffer): void {
+    if (this.pendingBytes + bytes.length > this.limits.maxLineBytes) {
+      // The line so far can only grow: it is over the limit whatever follows.
+      throw tooLarge(`${this.file}:${this.line + 1}`, 'the line', this.limits.maxLineBytes, '--max-line-bytes');
+    }
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+  }
+
+  /** Complete lines, valid UTF-8, none over the limit (each is at most as long as the region). */
+  private fast(region: Buffer, batch: Doc[]): void {
+    const file = this.file;
+    const text = region.toString('utf8');
+    let from = this.line === 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const hasCr = text.indexOf('\r') !== -1;
+    for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', from)) {
+      if (hasCr) this.crLine(text.slice(from, nl), batch);
+      else {
+        this.line++;
+        if (nl > from) {
+          const t = text.slice(from, nl);
+          if (!blank(t)) batch.push({ kind: 'doc', file, line: this.line, text: t });
+        }
+      }
+      from = nl + 1;
+    }
+    this.offset += region.length;
+  }
+
+  /** A line that may hold `\r`s: a lone one ends a line, one at the end belongs to `\r\n`. */
+  private crLine(text: string, batch: Doc[]): void {
+    const file = this.file;
+    let rest = text;
+    for (let cr = rest.indexOf('\r'); cr !== -1 && cr < rest.length - 1; cr = rest.indexOf('\r')) {
+      this.line++;
+      const t = rest.slice(0, cr);
+      if (t.length > 0 && !blank(t)) batch.push({ kind: 'doc', file, line: this.line, text: t });
+      rest = rest.slice(cr + 1);
+    }
+    if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+    this.line++;
+    if (rest.length > 0 && !blank(rest)) batch.push({ kind: 'doc', file, line: this.line, text: rest });
+  }
+
+  /** The byte path: line by line, each checked for UTF-8 and the limit on its own. */
+  private bytes(region: Buffer, batch: Doc[]): void {
+    let from = 0;
+    for (let nl = region.indexOf(0x0a); nl !== -1; nl = region.indexOf(0x0a, from)) {
+      const part = region.subarray(from, nl);
+      if (part.length > this.limits.maxLineBytes) {
+        throw tooLarge(`${this.file}:${this.line + 1}`, 'the line', this.limits.maxLineBytes, '--max-line-bytes');
+      }
+      this.emit(part, batch);
+      this.offset += part.length + 1;
+      from = nl + 1;
+    }
+  }
+
+  /** One line's bytes (without its \n), for the byte path and the last line of a stream. */
+  private emit(bytes: Buffer, batch: Doc[]): void {
+    this.line++;
     let body = bytes;
-    if (line === 1 && body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) body = body.subarray(3);
+    let start = this.offset;
+    if (this.line === 1 && body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+      body = body.subarray(3);
+      start += 3; // offsets count the BOM's bytes: they are the file's
+    }
     // A lone \r inside the line also ends a line (readline does so); \r at the end is part of \r\n.
     let cr = body.indexOf(0x0d);
-    let start = offset;
     while (cr !== -1 && cr < body.length - 1) {
-      push(body.subarray(0, cr), start, batch);
-      line++;
+      this.push(body.subarray(0, cr), start, batch);
+      this.line++;
       start += cr + 1;
       body = body.subarray(cr + 1);
       cr = body.indexOf(0x0d);
     }
     if (cr === body.length - 1) body = body.subarray(0, cr);
-    push(body, start, batch);
-  };
-  const push = (bytes: Buffer, start: number, batch: Doc[]): void => {
-    if (bytes.length === 0) return;
-    const doc = lineText(bytes, file, line, start);
-    if (doc.kind === 'doc' && BLANK.test(doc.text)) return;
-    batch.push(doc);
-  };
-  for await (const chunk of stream) {
-    const batch: Doc[] = [];
-    let from = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
-      const part = chunk.subarray(from, nl);
-      if (pendingBytes + part.length > limits.maxLineBytes) {
-        if (batch.length > 0) yield batch;
-        throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
-      }
-      const bytes = pending.length === 0 ? part : Buffer.concat([...pending, part], pendingBytes + part.length);
-      pending = [];
-      pendingBytes = 0;
-      emit(bytes, batch);
-      offset += bytes.length + 1;
-      from = nl + 1;
-    }
-    if (from < chunk.length) {
-      const rest = chunk.subarray(from);
-      if (pendingBytes + rest.length > limits.maxLineBytes) {
-        if (batch.length > 0) yield batch;
-        throw tooLarge(`${file}:${line + 1}`, 'the line', limits.maxLineBytes, '--max-line-bytes');
-      }
-      pending.push(rest);
-      pendingBytes += rest.length;
-    }
-    if (batch.length > 0) yield batch;
+    this.push(body, start, batch);
   }
-  if (pendingBytes > 0) {
-    const batch: Doc[] = [];
-    emit(pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes), batch);
-    if (batch.length > 0) yield batch;
+
+  private push(bytes: Buffer, start: number, batch: Doc[]): void {
+    if (bytes.length === 0) return;
+    const doc = lineText(bytes, this.file, this.line, start);
+    if (doc.kind === 'doc' && blank(doc.text)) return;
+    batch.push(doc);
   }
 }
 
