@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bq, expectExit, expectOneLineError, FIXTURES, removeTempTrees, ROOT, tempTree, type CliResult } from './helpers/cli.js';
@@ -154,6 +155,28 @@ describe('validate --jobs on a generated 100,000-line stream', () => {
     await expectSame(['--quiet', 'traffic.ndjson'], { cwd: dir, env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' }, jobs: ['3'] });
     const input = readFileSync(join(dir, 'traffic.ndjson'));
     await expectSame(['--quiet', '--ndjson', '-'], { cwd: dir, input });
+  });
+});
+
+describe('a FIFO named as an NDJSON file', () => {
+  // Regular files are read directly; a FIFO goes through a stream. Both must give the same report.
+  it('is read to its end, with one thread and with two, as the same bytes in a regular file', async () => {
+    const ok = JSON.stringify({ job: 'urn:test:order', data: { order_id: 1, sku: 'ABC', lines: [] } });
+    const bad = JSON.stringify({ job: 'urn:test:order', data: { order_id: 0, sku: 'ABC', lines: [] } });
+    const body = Array.from({ length: 3000 }, (_, i) => (i % 97 === 5 ? bad : i % 89 === 7 ? '{broken' : ok)).join('\n') + '\n';
+    const dir = tempTree({ 'file/in.ndjson': body });
+    const fifo = join(dir, 'in.ndjson');
+    for (const jobs of ['1', '2']) {
+      rmSync(fifo, { force: true });
+      execFileSync('mkfifo', [fifo]);
+      const run = bq(['validate', '--jobs', jobs, '-r', join(FIXTURES, 'reg', 'registry.json'), fifo], { env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' } });
+      const writer = createWriteStream(fifo);
+      writer.end(body);
+      const [r, plain] = await Promise.all([run, bq(['validate', '--jobs', '1', '-r', join(FIXTURES, 'reg', 'registry.json'), join(dir, 'file', 'in.ndjson')])]);
+      expectExit(r, 1);
+      expect(r.stdout.split(fifo).join('X'), `--jobs ${jobs}`).toBe(plain.stdout.split(join(dir, 'file', 'in.ndjson')).join('X'));
+      expect(r.stdout).toMatch(/3000 messages: 2935 valid, 31 invalid, 0 skipped, 34 errors/);
+    }
   });
 });
 

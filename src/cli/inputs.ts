@@ -20,14 +20,14 @@ export interface InputLimits {
 /** Generous defaults: far beyond real messages, well below what would exhaust memory. */
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 256 * 1024 * 1024, maxLineBytes: 64 * 1024 * 1024 };
 
-const STREAM_EXT = ['.ndjson', '.jsonl'];
-const WALK_EXT = ['.json', ...STREAM_EXT];
+// The files a walk takes (*.json, *.ndjson, *.jsonl, in any ASCII case), and those read as streams.
+const WALK_NAME = /\.(json|ndjson|jsonl)$/i;
+const STREAM_NAME = /\.(ndjson|jsonl)$/i;
 
 export const STDIN = '<stdin>';
 
 function isStream(file: string): boolean {
-  const lower = file.toLowerCase();
-  return STREAM_EXT.some((e) => lower.endsWith(e));
+  return STREAM_NAME.test(file);
 }
 
 /** An input larger than the limit: the run stops (exit 2), since the limit is the caller's setting. */
@@ -35,7 +35,7 @@ export function tooLarge(file: string, what: string, limit: number, option: stri
   return new UsageError(`${file}: ${what} is larger than ${limit} bytes (raise the limit with ${option})`);
 }
 
-type Walked = { file: string } | { error: Doc };
+type Walked = { file: string; stream: boolean } | { error: Doc };
 
 /**
  * Expands a directory into its message files, sorted, following symlinks without looping.
@@ -60,9 +60,11 @@ function walk(dir: string, seen: Set<string>, out: Walked[]): void {
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // join(dir, name) for every name, with the directory normalised once rather than per entry.
+  const base = join(dir, '_').slice(0, -1);
   for (const entry of entries) {
     const name = entry.name;
-    const full = join(dir, name);
+    const full = base + name;
     // The entry's own type spares a stat per file; only symlinks (and unknown types) need one to be followed.
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
@@ -75,7 +77,7 @@ function walk(dir: string, seen: Set<string>, out: Walked[]): void {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') continue; // a dangling symlink: nothing is there
         // A symlink loop or a permission error hides a file the user may expect checked: say so.
-        if (WALK_EXT.some((e) => name.toLowerCase().endsWith(e))) {
+        if (WALK_NAME.test(name)) {
           out.push({ error: { kind: 'error', file: full, message: `cannot be read: ${code ?? (err as Error).message}` } });
         }
         continue;
@@ -84,7 +86,7 @@ function walk(dir: string, seen: Set<string>, out: Walked[]): void {
     if (isDir) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       walk(full, seen, out);
-    } else if (isFile && WALK_EXT.some((e) => name.toLowerCase().endsWith(e))) out.push({ file: full });
+    } else if (isFile && WALK_NAME.test(name)) out.push({ file: full, stream: STREAM_NAME.test(name) });
   }
 }
 
@@ -285,8 +287,11 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
   try {
     const st = fstatSync(fd);
     if (st.isFile() && st.size > limits.maxFileBytes) throw tooLarge(file, 'the file', limits.maxFileBytes, '--max-file-bytes');
+    // A regular file is read up to its size, as readFileSync does: one read, not a second for the end.
+    // Size 0 says nothing (procfs): such files, pipes and devices are read until the end.
+    const size = st.isFile() ? st.size : 0;
     let total = 0;
-    for (;;) {
+    while (size === 0 || total < size) {
       if (total === shared.length) {
         const bigger = Buffer.allocUnsafe(Math.min(shared.length * 2, limits.maxFileBytes + 1));
         shared.copy(bigger, 0, 0, total);
@@ -306,15 +311,53 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
   }
 }
 
-async function* streamFile(file: string, limits: InputLimits): AsyncGenerator<Doc[]> {
-  const stream = createReadStream(file, { highWaterMark: 65536 });
+// Regular stream files are read 256 KB at a time (a stream's 64 KB chunks cost 2.5x the CPU to read 232 MB).
+const READ_BYTES = 256 * 1024;
+
+/** A regular file's bytes in fresh chunks (a chunk is never reused: lines may still hold parts of it). */
+function* fileChunks(file: string): Generator<Buffer> {
+  const fd = openSync(file, constants.O_RDONLY);
   try {
-    yield* lines(stream, file, limits);
+    for (;;) {
+      const buf = Buffer.allocUnsafe(READ_BYTES);
+      const n = readSync(fd, buf, 0, READ_BYTES, null);
+      if (n === 0) return;
+      yield n === READ_BYTES ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a stream file: a regular file is read synchronously, which costs less CPU than a
+ * stream (100k lines, one thread: 540 vs 630 ms; wall time at the read+parse floor's). A FIFO or a
+ * device goes through a stream, so that opening and waiting on one does not block the thread.
+ */
+function streamOfFile(file: string): { chunks: AsyncIterable<Buffer> | Iterable<Buffer>; close: () => void } {
+  let regular = false;
+  try {
+    regular = statSync(file).isFile();
+  } catch {
+    // reported when it is opened
+  }
+  if (regular) {
+    const chunks = fileChunks(file);
+    return { chunks, close: () => void chunks.return(undefined) };
+  }
+  const stream = createReadStream(file, { highWaterMark: 65536 });
+  return { chunks: stream, close: () => void stream.destroy() };
+}
+
+async function* streamFile(file: string, limits: InputLimits): AsyncGenerator<Doc[]> {
+  const { chunks, close } = streamOfFile(file);
+  try {
+    yield* lines(chunks, file, limits);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     yield [{ kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }];
   } finally {
-    stream.destroy();
+    close();
   }
 }
 
@@ -364,7 +407,7 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
     }
     const walked: Walked[] = [];
     walk(path, new Set(), walked);
-    yield* batches(walked.map((w): PlanItem => ('error' in w ? { kind: 'error', doc: w.error } : { kind: isStream(w.file) ? 'stream' : 'whole', file: w.file })), options);
+    yield* batches(walked.map((w): PlanItem => ('error' in w ? { kind: 'error', doc: w.error } : { kind: w.stream ? 'stream' : 'whole', file: w.file })), options);
   }
 }
 
@@ -422,7 +465,7 @@ export function planInputs(paths: string[], ndjson: boolean | undefined): InputP
     walk(path, new Set(), walked);
     for (const w of walked) {
       if ('error' in w) plan.items.push({ kind: 'error', doc: w.error });
-      else if (isStream(w.file)) {
+      else if (w.stream) {
         let size = 0;
         try {
           size = statSync(w.file).size;
@@ -468,7 +511,7 @@ export function countLines(bytes: Buffer, final: boolean): number {
  * a worker rather than copied. A line without a \n longer than the limit stops the run after the
  * complete lines before it, as `lines()` does.
  */
-async function* streamTasks(stream: AsyncIterable<Buffer>, file: string, limits: InputLimits, taskBytes: number): AsyncGenerator<Task> {
+async function* streamTasks(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, taskBytes: number): AsyncGenerator<Task> {
   let line = 0;
   let offset = 0;
   let parts: Buffer[] = [];
@@ -551,12 +594,11 @@ export async function* tasks(plan: InputPlan, options: TaskOptions): AsyncGenera
           if (doc.kind === 'error' || doc.text.trim() !== '') items.push(doc);
         }
       } else {
-        let stream;
+        const { chunks, close } = streamOfFile(item.file);
         try {
-          stream = createReadStream(item.file, { highWaterMark: 65536 });
-          yield* streamTasks(stream, item.file, options.limits, options.taskBytes);
+          yield* streamTasks(chunks, item.file, options.limits, options.taskBytes);
         } finally {
-          stream?.destroy();
+          close();
         }
       }
     }

@@ -76,7 +76,8 @@ export class Judge {
 
   constructor(
     private readonly options: ValidateOptions,
-    private readonly warn: (w: SchemaWarning) => void = printWarning,
+    /** Where schema warnings go (a task runner collects them to travel with its answer). */
+    public warn: (w: SchemaWarning) => void = printWarning,
   ) {
     this.registry = openRegistry(options, { onWarning: (w) => this.pending.push(w) });
     if (options.urn !== undefined) requireUrn(this.registry, options.urn);
@@ -408,6 +409,8 @@ const MAX_DEFAULT_JOBS = 4;
 // A task: ~256 KB of NDJSON (about a thousand envelopes) or 128 whole files; two in flight per worker.
 const TASK_BYTES = 256 * 1024;
 const FILES_PER_TASK = 128;
+// Answers waiting to be reported in order: what bounds memory while one thread runs ahead of another.
+const QUEUED_ANSWERS = 32;
 
 function jobsFor(raw: string | undefined, plan: InputPlan): number {
   if (raw !== undefined) {
@@ -455,7 +458,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
         if (flush) await reporter.flush();
       }
     } else {
-      await inWorkers(plan, jobs, { options, limits, colour }, reporter);
+      await inWorkers(plan, jobs, { options, limits, colour }, judge, reporter);
     }
   } catch (err) {
     // Whatever stops the run, the summary is printed and a JSON document is complete.
@@ -473,12 +476,13 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
 }
 
 /**
- * The inputs cut into tasks and judged by `jobs` worker threads, each with its own registry; the
- * answers are reported strictly in input order, so the output is the one a single thread writes.
+ * The inputs cut into tasks and judged by `jobs` threads: `jobs - 1` workers, each with its own
+ * registry, and this one with `judge`. Answers are reported strictly in input order, so the output
+ * is the one a single thread writes.
  */
-async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, reporter: Reporter): Promise<void> {
-  const { Pool } = await import('../workers/pool.js');
-  const pool = new Pool(jobs, init);
+async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge: Judge, reporter: Reporter): Promise<void> {
+  const [{ Pool }, { TaskRunner }] = await Promise.all([import('../workers/pool.js'), import('../workers/task.js')]);
+  const pool = new Pool(jobs - 1, init, new TaskRunner(init, judge));
   const queue: Promise<TaskAnswer>[] = [];
   const report = async (answer: TaskAnswer): Promise<void> => {
     if (reporter.merge(answer)) await reporter.flush();
@@ -502,7 +506,8 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, report
       }
       if (next.done === true) break;
       queue.push(pool.run(next.value));
-      while (queue.length >= jobs * 2) await report(await queue.shift()!);
+      // Answers this thread made wait here for the workers' earlier ones, up to a bound.
+      while (queue.length >= QUEUED_ANSWERS) await report(await queue.shift()!);
     }
     while (queue.length > 0) await report(await queue.shift()!);
     if (inputError !== undefined) throw inputError;

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { TaskAnswer, WorkerInit } from '../commands/validate.js';
 import type { Task } from '../inputs.js';
+import type { TaskRunner } from './task.js';
 
 /** A worker's reply to one task: its answer, or the one line of an internal error. */
 export type Reply = { seq: number; answer: TaskAnswer } | { seq: number; error: string };
@@ -10,11 +11,15 @@ interface Slot {
   busy: number;
 }
 
+/** Tasks queued in a worker before the main thread takes the next one itself. */
+const IN_FLIGHT = 2;
+
 /**
- * `validate --jobs N`: N worker threads, each judging tasks in the order it gets them. `run` hands
- * a task to the least busy worker (NDJSON bytes transferred, not copied) and resolves to its
- * answer. A worker that throws or exits fails the whole pool: every pending task rejects with one
- * message, and so does every later one.
+ * `validate --jobs N`: worker threads, each judging tasks in the order it gets them, and the main
+ * thread (`local`), which judges a task itself when every worker has enough queued: N threads in
+ * all work, not N + 1 on N cores. `run` hands a task to the least busy worker (NDJSON bytes
+ * transferred, not copied) or runs it here, and resolves to its answer. A worker that throws or
+ * exits fails the whole pool: every pending task rejects with one message, and so does every later one.
  */
 export class Pool {
   private readonly slots: Slot[] = [];
@@ -23,7 +28,11 @@ export class Pool {
   private closing = false;
   failure: Error | undefined;
 
-  constructor(size: number, init: WorkerInit) {
+  constructor(
+    size: number,
+    init: WorkerInit,
+    private readonly local?: TaskRunner,
+  ) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL('./validate-worker.js', import.meta.url), { workerData: init });
       const slot: Slot = { worker, busy: 0 };
@@ -47,8 +56,14 @@ export class Pool {
     let p: Promise<TaskAnswer>;
     if (this.failure !== undefined) p = Promise.reject(this.failure);
     else {
-      let slot = this.slots[0]!;
-      for (const s of this.slots) if (s.busy < slot.busy) slot = s;
+      let slot = this.slots[0];
+      for (const s of this.slots) if (s.busy < slot!.busy) slot = s;
+      if (slot === undefined || (this.local !== undefined && slot.busy >= IN_FLIGHT)) {
+        if (this.local === undefined) throw new Error('a pool without threads');
+        p = this.local.answer(task);
+        p.catch(() => undefined);
+        return p;
+      }
       const seq = this.seq++;
       p = new Promise<TaskAnswer>((resolve, reject) => this.waiting.set(seq, { resolve, reject, slot }));
       slot.busy++;
