@@ -150,14 +150,25 @@ class LineCutter {
       this.hold(chunk);
       return;
     }
-    // Every complete line in the chunk (with the pending start of the first), then the rest held.
-    const head = chunk.subarray(0, nl + 1);
-    const region = this.pending.length === 0 ? head : Buffer.concat([...this.pending, head], this.pendingBytes + head.length);
-    this.pending = [];
-    this.pendingBytes = 0;
+    // The line held from earlier chunks ends at the first \n: it alone is copied to be joined.
+    let from = 0;
+    if (this.pendingBytes > 0) {
+      const first = chunk.indexOf(0x0a);
+      const line = Buffer.concat([...this.pending, chunk.subarray(0, first + 1)], this.pendingBytes + first + 1);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.region(line, batch);
+      from = first + 1;
+    }
+    // Every other complete line in the chunk, as it is; then the rest held.
+    if (from <= nl) this.region(from === 0 && nl + 1 === chunk.length ? chunk : chunk.subarray(from, nl + 1), batch);
+    if (nl + 1 < chunk.length) this.hold(chunk.subarray(nl + 1));
+  }
+
+  /** Complete lines (the region ends with \n). */
+  private region(region: Buffer, batch: Doc[]): void {
     if (region.length <= this.limits.maxLineBytes && isUtf8(region)) this.fast(region, batch);
     else this.bytes(region, batch);
-    if (nl + 1 < chunk.length) this.hold(chunk.subarray(nl + 1));
   }
 
   end(batch: Doc[]): void {

@@ -49,7 +49,8 @@ export interface ReadEnvelope {
 const ASCII_BLANK = /^[ \t\n\v\f\r]*$/;
 
 function usable(v: unknown): v is string {
-  return typeof v === 'string' && !ASCII_BLANK.test(v);
+  // A first character past U+0020 settles it without the pattern (checked once per message).
+  return typeof v === 'string' && v.length > 0 && (v.charCodeAt(0) > 0x20 || !ASCII_BLANK.test(v));
 }
 
 /** A value's JSON type, never the value itself: messages may carry secrets. */
