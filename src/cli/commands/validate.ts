@@ -505,6 +505,9 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge:
         break;
       }
       if (next.done === true) break;
+      // The workers' answers are events: let them in, so a worker that is free gets the next task
+      // rather than this thread (whose own tasks run without turning the event loop).
+      await new Promise(setImmediate);
       queue.push(pool.run(next.value));
       // Answers this thread made wait here for the workers' earlier ones, up to a bound.
       while (queue.length >= QUEUED_ANSWERS) await report(await queue.shift()!);
