@@ -30,10 +30,30 @@ const lazyChildProcess = {
   },
 };
 
+// node:crypto costs ~3 ms to load and most runs never hash: `compat` and `types` import it through
+// modules they use for other things (exceptions, atomic writes). The bundle gets it on first call.
+// Only functions are wrapped; importing any other name from node:crypto fails the build.
+const LAZY_CRYPTO = '\0bqschema-lazy-crypto';
+const CRYPTO_FUNCTIONS = ['createHash', 'randomBytes'];
+const lazyCrypto = {
+  name: 'bqschema-lazy-crypto',
+  resolveId(id, importer) {
+    if (id !== 'node:crypto' && id !== 'crypto') return null;
+    // The wrappers' own require is the real module.
+    return importer === LAZY_CRYPTO ? { id: 'node:crypto', external: true } : LAZY_CRYPTO;
+  },
+  load(id) {
+    if (id !== LAZY_CRYPTO) return null;
+    const fns = CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return (crypto ??= require('node:crypto')).${f}(...args); }`);
+    return ['let crypto;', ...fns].join('\n');
+  },
+};
+
 async function bundle() {
   const { build } = await import('rolldown');
   // yaml and jsonc-parser stay packages (loaded on first need through createRequire).
-  const external = (id) => id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id);
+  const external = (id) =>
+    !['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) && (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id));
   rmSync(out, { recursive: true, force: true });
   await build({
     cwd: root,
@@ -41,7 +61,7 @@ async function bundle() {
     input: { main: 'dist/cli/main.js', 'validate-worker': 'dist/cli/workers/validate-worker.js' },
     platform: 'node',
     external,
-    plugins: [lazyChildProcess],
+    plugins: [lazyChildProcess, lazyCrypto],
     // strict: the modules were ES modules, which are strict; CommonJS output is not unless told.
     output: { dir: out, format: 'cjs', strict: true, entryFileNames: '[name].js', chunkFileNames: '[name].js' },
     logLevel: 'warn',
