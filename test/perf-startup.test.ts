@@ -194,6 +194,25 @@ describe('the bundled CLI and its code cache (bin/load-bundle.js)', () => {
     expect(check.builtins.has('crypto')).toBe(true);
   });
 
+  it("the message reader (inputs) and the envelope rules (guard) load only where messages are read", async () => {
+    const chunks = (r: Loaded) => ['inputs', 'guard'].filter((c) => r.files.includes(`dist/cli-bundle/${c}.js`));
+    const [gdpr, mask, compat, catalog, catalogMessages] = await Promise.all([
+      loaded(['gdpr', '-r', 'registry.json']),
+      loaded(['gdpr', '-r', 'registry.json', '--mask', 'msg.json']),
+      loaded(['compat', 'order.json', 'order.json']),
+      loaded(['catalog', '-r', 'registry.json', '--no-history']),
+      loaded(['catalog', '-r', 'registry.json', '--no-history', '--messages', 'msg.json']),
+    ]);
+    for (const r of [gdpr, mask, compat, catalog, catalogMessages]) expect(r.code).toBe(0);
+    expect(chunks(gdpr)).toEqual([]);
+    expect(chunks(mask)).toEqual(['inputs', 'guard']);
+    expect(chunks(compat)).toEqual([]);
+    expect(chunks(catalog)).toEqual([]);
+    expect(chunks(catalogMessages)).toEqual(['inputs', 'guard']);
+    // catalog judges schema changes only for the history.
+    expect(catalog.files.some((f) => /\/compat[^/]*\.js$/.test(f))).toBe(false);
+  });
+
   it('validate loads neither node:child_process nor a command module it does not run', async () => {
     const r = await loaded(['validate', '-r', 'registry.json', 'msg.json']);
     expect(r.code).toBe(0);
