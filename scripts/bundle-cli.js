@@ -76,7 +76,11 @@ async function bundle() {
     // The tag that ties a code cache to this source.
     appendFileSync(file, `\n//# bqschema-cache ${createHash('sha256').update(source).digest('hex').slice(0, 32)}\n`);
   }
-  const trained = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--train'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  // V8 flags are part of what a cache is checked against: the caches are made by a plain `node`
+  // (no NODE_OPTIONS such as --max-old-space-size from the build's environment), as a user runs it.
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const trained = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--train'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (trained.status !== 0) throw new Error(`making the code cache failed:\n${trained.stderr}`);
   const main = join(root, 'dist', 'cli', 'main.js');
   if (!readFileSync(main, 'utf8').endsWith(MARK)) appendFileSync(main, MARK);
