@@ -48,6 +48,96 @@ function fingerprint(v) {
   return createHash('sha256').update(self).update(`\0${v.ajv}\0${v.specs}`).digest('hex').slice(0, 16);
 }
 
+/** The end (exclusive) of the JSON object or array that starts at `start` in `text`. */
+function jsonEnd(text, start) {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return fatal('unexpected standalone code layout (ajv upgrade?): a schema constant does not end');
+}
+
+/**
+ * The standalone code embeds whole schema objects (`const schema31 = {...};`, 370 KB) that it
+ * reads in two ways only: a value for an error's params (`schema31.properties.type.enum`) and the
+ * property names for additionalProperties (`func1.call(schema31.properties, key)`, func1 being
+ * Object.prototype.hasOwnProperty). Each constant is cut down to what is read: every referenced
+ * value whole, the objects on the way to it with only those keys, and a properties object read
+ * for its names with its names only (values `true`, unless read deeper too). Constants nothing
+ * reads are dropped. Any other use of a constant keeps it whole. Building these objects was most
+ * of the cost of loading the validator; what the code can observe of them is unchanged (test:
+ * test/asyncapi-standalone.test.ts compares every result and error with ajv at run time).
+ */
+function pruneSchemaConstants(code) {
+  if (!code.includes('const func1 = Object.prototype.hasOwnProperty;')) fatal('unexpected standalone code layout (ajv upgrade?): func1 is not hasOwnProperty');
+  const defs = [];
+  const defRe = /const (schema\d+) = /g;
+  for (let m; (m = defRe.exec(code)); ) {
+    const valueStart = m.index + m[0].length;
+    const end = jsonEnd(code, valueStart);
+    if (code[end] !== ';') fatal(`unexpected standalone code layout (ajv upgrade?): ${m[1]} is not one JSON value`);
+    defs.push({ name: m[1], start: m.index, end: end + 1, value: JSON.parse(code.slice(valueStart, end)) });
+    defRe.lastIndex = end;
+  }
+  let rest = '';
+  let at = 0;
+  for (const d of defs) {
+    rest += code.slice(at, d.start);
+    at = d.end;
+  }
+  rest += code.slice(at);
+  // Every read of a constant: its path of property names, and whether it only asks for own keys.
+  const reads = new Map(defs.map((d) => [d.name, []]));
+  const refRe = /\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*)/g;
+  for (let m; (m = refRe.exec(rest)); ) {
+    const list = reads.get(m[1]);
+    if (list === undefined) continue;
+    const path = [...m[2].matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)].map((p) => p[1] ?? (p[2] !== undefined ? Number(p[2]) : JSON.parse(p[3])));
+    const keysOnly = rest.slice(m.index - 'func1.call('.length, m.index) === 'func1.call(' && rest[m.index + m[0].length] === ',';
+    list.push({ path, keysOnly });
+  }
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  /** The part of `value` the reads (paths below it) need. */
+  const cut = (value, paths) => {
+    if (paths.some((p) => p.path.length === 0 && !p.keysOnly)) return value;
+    if (value === null || typeof value !== 'object') fatal('a schema constant is read below a value that is not an object');
+    const keysOnly = paths.some((p) => p.path.length === 0 && p.keysOnly);
+    const out = Array.isArray(value) ? [] : {};
+    const below = new Map();
+    for (const p of paths) if (p.path.length > 0) {
+      const [head, ...tail] = p.path;
+      if (!own(value, head)) fatal(`a schema constant is read at a missing key ${JSON.stringify(head)}`);
+      (below.get(head) ?? below.set(head, []).get(head)).push({ path: tail, keysOnly: p.keysOnly });
+    }
+    if (Array.isArray(value)) {
+      // Arrays keep their length and order; only read elements keep their content.
+      for (let i = 0; i < value.length; i++) out.push(below.has(i) ? cut(value[i], below.get(i)) : true);
+      return out;
+    }
+    for (const key of Object.keys(value)) {
+      if (below.has(key)) out[key] = cut(value[key], below.get(key));
+      else if (keysOnly) out[key] = true;
+    }
+    return out;
+  };
+  let pruned = '';
+  at = 0;
+  for (const d of defs) {
+    pruned += code.slice(at, d.start);
+    at = d.end;
+    const paths = reads.get(d.name);
+    if (paths.length > 0) pruned += `const ${d.name} = ${JSON.stringify(cut(d.value, paths))};`;
+  }
+  return pruned + code.slice(at);
+}
+
 export function generate() {
   const v = versions();
   const Ajv = require('ajv').default;
@@ -69,6 +159,7 @@ export function generate() {
     return '';
   });
   if (/\brequire\(/.test(code)) fatal('the standalone code has a require() this script does not replace');
+  code = pruneSchemaConstants(code);
   const head = 'export const validate = validate0;export default validate0;';
   if (!code.includes(head)) fatal('unexpected standalone code layout (ajv upgrade?): no default export found');
   code = code.replace(head, '').replace(/^"use strict";/, '');

@@ -1,34 +1,119 @@
-// Bundles the CLI (dist/cli, as tsc wrote it) into dist/cli-bundle/: one chunk per command, loaded
-// when that command runs, so a run reads a handful of files instead of ~50 modules. The library
-// entry (dist/index.js) is not bundled. The bundle is marked as made from this build by a last
-// line added to dist/cli/main.js; the next `tsc` rewrites that file without it, and bin/bqschema.js
-// then runs the modules tsc wrote instead of a stale bundle. (File times cannot say this: npm does
-// not keep them when it installs a package.)
+// Bundles the CLI (dist/cli, as tsc wrote it) into dist/cli-bundle/: CommonJS chunks, one per
+// command, loaded when that command runs, so a run reads a handful of files instead of ~50 modules
+// and never starts node's ES module loader. The library entry (dist/index.js) is not bundled. Then
+// it makes a V8 code cache for each chunk (bin/load-bundle.js) by running the CLI on the example
+// registry in a child process and saving what was compiled. The bundle is marked as made from this
+// build by a last line added to dist/cli/main.js; the next `tsc` rewrites that file without it, and
+// bin/bqschema.js then runs the modules tsc wrote instead of a stale bundle. (File times cannot say
+// this: npm does not keep them when it installs a package.)
 //   node scripts/bundle-cli.js     (part of `npm run build`)
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'cli-bundle');
-// yaml and jsonc-parser stay packages (loaded on first need through createRequire); the generated
-// AsyncAPI validator (1 MB) stays the one file in dist/asyncapi rather than a second copy.
-const external = (id) =>
-  id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id) || /[\\/]asyncapi[\\/]generated[\\/]spec-validator\.js$/.test(id);
-
-rmSync(out, { recursive: true, force: true });
-await build({
-  cwd: root,
-  // The worker is an entry of its own, next to the chunk that starts it (new URL('./validate-worker.js')).
-  input: { main: 'dist/cli/main.js', 'validate-worker': 'dist/cli/workers/validate-worker.js' },
-  platform: 'node',
-  external,
-  output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name].js' },
-  logLevel: 'warn',
-});
-
 export const MARK = '//# bqschema: bundled into ../cli-bundle\n';
-const main = join(root, 'dist', 'cli', 'main.js');
-if (!readFileSync(main, 'utf8').endsWith(MARK)) appendFileSync(main, MARK);
+
+// Commander requires node:child_process (and with it net, dgram, streams) when it loads, only to
+// run executable subcommands, which bqschema has none of: the bundle requires it on first use.
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'bqschema-lazy-child-process',
+  transform(code, id) {
+    if (!/[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+    if (!code.includes(CHILD_PROCESS)) throw new Error(`${id}: no \`${CHILD_PROCESS}\` to make lazy (commander changed?)`);
+    return code.replace(CHILD_PROCESS, "const childProcess = { get spawn() { return require('node:child_process').spawn; } };");
+  },
+};
+
+// node:crypto costs ~3 ms to load and most runs never hash: `compat` and `types` import it through
+// modules they use for other things (exceptions, atomic writes). The bundle gets it on first call.
+// Only functions are wrapped; importing any other name from node:crypto fails the build.
+const LAZY_CRYPTO = '\0bqschema-lazy-crypto';
+const CRYPTO_FUNCTIONS = ['createHash', 'randomBytes'];
+const lazyCrypto = {
+  name: 'bqschema-lazy-crypto',
+  resolveId(id, importer) {
+    if (id !== 'node:crypto' && id !== 'crypto') return null;
+    // The wrappers' own require is the real module.
+    return importer === LAZY_CRYPTO ? { id: 'node:crypto', external: true } : LAZY_CRYPTO;
+  },
+  load(id) {
+    if (id !== LAZY_CRYPTO) return null;
+    const fns = CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return (crypto ??= require('node:crypto')).${f}(...args); }`);
+    return ['let crypto;', ...fns].join('\n');
+  },
+};
+
+async function bundle() {
+  const { build } = await import('rolldown');
+  // yaml and jsonc-parser stay packages (loaded on first need through createRequire).
+  const external = (id) =>
+    !['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) && (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id));
+  rmSync(out, { recursive: true, force: true });
+  await build({
+    cwd: root,
+    // The worker is an entry of its own, next to the chunk that starts it (new URL('./validate-worker.js')).
+    input: { main: 'dist/cli/main.js', 'validate-worker': 'dist/cli/workers/validate-worker.js' },
+    platform: 'node',
+    external,
+    plugins: [lazyChildProcess, lazyCrypto],
+    // strict: the modules were ES modules, which are strict; CommonJS output is not unless told.
+    output: { dir: out, format: 'cjs', strict: true, entryFileNames: '[name].js', chunkFileNames: '[name].js' },
+    logLevel: 'warn',
+  });
+  // The chunks are CommonJS in a "type": "module" package.
+  writeFileSync(join(out, 'package.json'), '{\n  "type": "commonjs"\n}\n');
+  for (const name of readdirSync(out).filter((f) => f.endsWith('.js'))) {
+    const file = join(out, name);
+    const source = readFileSync(file, 'utf8');
+    // bin/load-bundle.js runs chunks in a vm.Script, which has no ES module loader for import().
+    if (/\bimport\(/.test(source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))) throw new Error(`${name}: a chunk has a dynamic import()`);
+    // The tag that ties a code cache to this source.
+    appendFileSync(file, `\n//# bqschema-cache ${createHash('sha256').update(source).digest('hex').slice(0, 32)}\n`);
+  }
+  // V8 flags are part of what a cache is checked against: the caches are made by a plain `node`
+  // (no NODE_OPTIONS such as --max-old-space-size from the build's environment), as a user runs it.
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const trained = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--train'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (trained.status !== 0) throw new Error(`making the code cache failed:\n${trained.stderr}`);
+  const main = join(root, 'dist', 'cli', 'main.js');
+  if (!readFileSync(main, 'utf8').endsWith(MARK)) appendFileSync(main, MARK);
+}
+
+/**
+ * Runs the bundled CLI through bin/load-bundle.js on the example registry (every command's usual
+ * path, and help), then saves the code cache of every chunk it loaded. Output is discarded; a
+ * command's exit code does not matter here, only what it compiled.
+ */
+async function train() {
+  const { loadBundled, saveCodeCache } = createRequire(import.meta.url)('../bin/load-bundle.js');
+  const { main } = loadBundled('main.js');
+  const reg = ['-r', 'registry.example.json'];
+  const runs = [
+    ['--help'],
+    ...['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'catalog', 'init', 'conformance'].map((c) => [c, '--help']),
+    ['validate', ...reg, 'examples/messages'],
+    ['validate', ...reg, '--format', 'json', 'examples/messages/valid'],
+    ['check', ...reg],
+    ['compat', 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.next.json'],
+    ['compat', 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.breaking.json'],
+    ['gdpr', ...reg],
+    ['export-asyncapi', ...reg],
+    ['types', ...reg],
+    ['catalog', ...reg, '--no-history'],
+    ['no-such-command'],
+  ];
+  for (const argv of runs) await main(argv);
+  const saved = saveCodeCache();
+  if (!saved.some((f) => f.endsWith('main.js'))) throw new Error('no code cache was saved');
+  process.exitCode = 0;
+}
+
+if (process.argv[2] === '--train') await train();
+else await bundle();

@@ -37,6 +37,11 @@ function documents(): Array<[string, unknown]> {
     doc.channels.urn_a.bindings = { amqp: { is: 'routingKey', exchange: { name, type: 'topic' } } };
     return doc;
   };
+  const withBinding = (bindings: unknown): unknown => {
+    const doc = baseDoc();
+    doc.channels.urn_a.bindings = bindings;
+    return doc;
+  };
   const mutate = (f: (d: Record<string, any>) => void): unknown => {
     const d = baseDoc();
     f(d);
@@ -58,18 +63,31 @@ function documents(): Array<[string, unknown]> {
     ['an unknown top-level key', mutate((d) => (d.unknown = 1))],
     ['a number as address', mutate((d) => (d.channels.urn_b.address = 5))],
     ['not an object', 'asyncapi'],
+    // What reads the schema constants the build script cuts down: enum values and types in errors,
+    // property names for additionalProperties.
+    ['an operation action outside its enum', mutate((d) => (d.operations.urn_a.action = 'publish'))],
+    ['a binding version outside its enum', withBinding({ amqp: { is: 'routingKey', bindingVersion: '9.9.9' } })],
+    ['a server with known keys only', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', title: 't', tags: [] } }))],
+    ['a server with an unknown key', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', nope: 1, 'x-ext': 2 } }))],
+    ['a server with a key from Object.prototype', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', toString: 1, constructor: 2 } }))],
+    ['a userPassword scheme of the wrong type', mutate((d) => (d.components = { securitySchemes: { up: { type: 'userPassword', description: 5, extra: 1 } } }))],
+    ['a channel address that is an array', mutate((d) => (d.channels.urn_b.address = ['x']))],
   ];
 }
 
 describe('the generated AsyncAPI 3.0.0 validator', () => {
   test('agrees with ajv compiling the spec at run time, errors included', () => {
     const runtime = runtimeValidator();
+    const keywords = new Set<string>();
     for (const [what, doc] of documents()) {
       const expected = runtime(doc);
       const expectedErrors = structuredClone(runtime.errors ?? null);
       expect(specValidator(doc), what).toBe(expected);
       expect(specValidator.errors ?? null, what).toEqual(expectedErrors);
+      for (const e of (specValidator.errors ?? []) as Array<{ keyword: string }>) keywords.add(e.keyword);
     }
+    // The documents reach errors whose params come from the embedded schema constants.
+    for (const k of ['enum', 'type', 'additionalProperties']) expect(keywords, k).toContain(k);
   });
 
   test('string lengths count code points, and uniqueItems compares JSON values', () => {

@@ -111,9 +111,18 @@ describe('the npm tarball', () => {
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
   });
 
-  it('ships the bundled CLI with its worker entry, and bin starts from it', () => {
-    for (const f of ['package/dist/cli-bundle/main.js', 'package/dist/cli-bundle/validate-worker.js']) expect(entries, f).toContain(f);
-    expect(readFileSync(join(root, 'bin', 'bqschema.js'), 'utf8')).toContain("'../dist/cli-bundle/main.js'");
+  it('ships the bundled CLI (CommonJS, with its code cache) with its worker entry, and bin starts from it', () => {
+    const files = [
+      'package/bin/package.json',
+      'package/bin/load-bundle.js',
+      'package/dist/cli-bundle/package.json',
+      'package/dist/cli-bundle/main.js',
+      'package/dist/cli-bundle/main.js.cache',
+      'package/dist/cli-bundle/validate.js.cache',
+      'package/dist/cli-bundle/validate-worker.js',
+    ];
+    for (const f of files) expect(entries, f).toContain(f);
+    expect(readFileSync(join(root, 'bin', 'bqschema.js'), 'utf8')).toContain("require('./load-bundle.js').loadBundled('main.js')");
   });
 });
 

@@ -22,7 +22,7 @@ export async function main(argv: string[]): Promise<number> {
     let code = EXIT_OK;
     const program = await buildProgram(version(), (c) => {
       code = c;
-    });
+    }, argv);
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {

@@ -18,8 +18,231 @@ function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-/** The commander program: every command's options; each command's code is imported only when it runs. */
-export async function buildProgram(version: string, setCode: SetCode): Promise<Command> {
+/** Each command: its name, and what adds it (options, help, action) to the program. */
+const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = [
+  [
+    'validate',
+    (program, setCode) => {
+      program
+        .command('validate')
+        .description("validate each message's data against the schema registered for its URN")
+        .argument('[paths...]', 'message files, directories (walked for *.json, *.ndjson, *.jsonl) or - for stdin')
+        .addOption(registryOption())
+        .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
+        .option('--ndjson', 'read stdin as one envelope per line')
+        .option('--strict', 'fail when a URN has no registered schema')
+        .option('-q, --quiet', 'print only problems and the summary (text format)')
+        .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
+        .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
+        .option('-j, --jobs <n>', 'worker threads that parse and validate (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
+        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .addOption(outsideOption())
+        .addHelpText('after', examples([
+          'bqschema validate --registry registry.json messages/',
+          'bqschema validate --format github messages/order-created.json',
+          'cat traffic.ndjson | bqschema validate --ndjson -',
+          'bqschema validate --urn urn:babel:orders:created data.json',
+        ]))
+        .action(async (paths: string[], opts) => {
+          const { run } = await import('./commands/validate.js');
+          setCode(await run(paths, opts));
+        });
+    },
+  ],
+  [
+    'check',
+    (program, setCode) => {
+      program
+        .command('check')
+        .description('self-check the registry: every entry, schema file and example')
+        .addOption(registryOption())
+        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
+        .action(async (opts) => {
+          const { run } = await import('./commands/check.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+  [
+    'compat',
+    (program, setCode) => {
+      program
+        .command('compat')
+        .description('gate schema changes: two schema files, or the registry against a git ref')
+        .argument('[old]', 'the old schema file')
+        .argument('[new]', 'the new schema file')
+        .option('-m, --mode <mode>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+        .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
+        .addOption(registryOption())
+        .option('--against <ref>', 'compare the registry with the one at this git ref')
+        .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
+        .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
+        .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
+        .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
+        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
+        .addOption(outsideOption())
+        .addHelpText('after', examples([
+          'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
+          'bqschema compat --registry registry.json --against origin/main',
+          'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
+          'bqschema compat --against origin/main --format sarif > compat.sarif',
+          'bqschema compat --list-rules --format json',
+        ]))
+        .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
+          const { run } = await import('./commands/compat.js');
+          setCode(await run(oldFile, newFile, opts));
+        });
+    },
+  ],
+  [
+    'gdpr',
+    (program, setCode) => {
+      program
+        .command('gdpr')
+        .description('inventory, gate (--require) or mask (--mask) the GDPR-sensitive fields of the registry')
+        .addOption(registryOption())
+        .option('--require', 'fail when a PII-named field is not marked x-gdpr-sensitive')
+        .option('--pattern <regex>', 'PII name pattern for --require (case-insensitive)')
+        .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
+        .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
+        .option('--ndjson', 'with --mask -: stdin holds one message per line')
+        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .addOption(outsideOption())
+        .addHelpText('after', examples([
+          'bqschema gdpr --registry registry.json',
+          'bqschema gdpr --require --format github',
+          'bqschema gdpr --require --format sarif > gdpr.sarif',
+          'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
+        ]))
+        .action(async (opts) => {
+          const { run } = await import('./commands/gdpr.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+  [
+    'export-asyncapi',
+    (program, setCode) => {
+      program
+        .command('export-asyncapi')
+        .description('write an AsyncAPI 3.0 event catalog of the registry')
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--title <title>', 'info.title of the document')
+        .option('--doc-version <version>', 'info.version of the document')
+        // Not -f/--format, which names the output style (text, json, github, …) in every other command.
+        .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+        .addOption(outsideOption())
+        .addHelpText('after', examples([
+          'bqschema export-asyncapi --registry registry.json -o asyncapi.json',
+          'bqschema export-asyncapi -o catalog.yaml --title "Orders events" --doc-version 2.1.0',
+        ]))
+        .action(async (opts) => {
+          const { run } = await import('./commands/export-asyncapi.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+  [
+    'serve',
+    (program, setCode) => {
+      program
+        .command('serve')
+        .description('serve the registry over a read-only Confluent-compatible REST API')
+        .addOption(registryOption())
+        .option('--host <host>', 'address to bind', '127.0.0.1')
+        .option('--port <port>', 'port to listen on', '8081')
+        .option('--compatibility <level>', 'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case', 'BACKWARD')
+        .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
+        .option('--verbose', 'log one line per request to stderr')
+        .option('--catalog', 'also serve the HTML event catalog at /catalog')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081']))
+        .action(async (opts) => {
+          const { run } = await import('./commands/serve.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+  [
+    'types',
+    (program, setCode) => {
+      program
+        .command('types')
+        .description('generate TypeScript types for every URN and a BqMessages map (for typed check/wrap)')
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check']))
+        .action(async (opts) => {
+          const { runTypes } = await import('./commands/types.js');
+          setCode(await runTypes(opts));
+        });
+    },
+  ],
+  [
+    'catalog',
+    (program, setCode) => {
+      program
+        .command('catalog')
+        .description('write a self-contained HTML event catalog of the registry')
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--title <title>', 'title of the catalog')
+        .option('--messages <paths...>', 'example messages (files or directories of envelopes) to show under their URN')
+        .option('--no-history', 'leave out the compat history read from git')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema catalog --registry registry.json --messages examples/messages -o catalog.html']))
+        .action(async (opts) => {
+          const { runCatalog } = await import('./commands/catalog-command.js');
+          setCode(await runCatalog(opts));
+        });
+    },
+  ],
+  [
+    'init',
+    (program, setCode) => {
+      program
+        .command('init')
+        .description('scaffold a registry: registry.json, one schema, one valid example message and a CI workflow')
+        .argument('[dir]', 'the directory to scaffold (created when missing)', '.')
+        .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry']))
+        .action(async (dir: string) => {
+          const { run } = await import('./commands/init.js');
+          setCode(run({ dir }));
+        });
+    },
+  ],
+  [
+    'conformance',
+    (program, setCode) => {
+      program
+        .command('conformance')
+        .description("run the cross-SDK conformance suite through another implementation's adapter")
+        .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
+        .option('--out <file>', 'results file to write', 'results.json')
+        .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
+        .option('--timeout <ms>', 'time one answer may take', '10000')
+        .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+        .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json']))
+        .action(async (opts) => {
+          const { run } = await import('./commands/conformance.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+];
+
+/**
+ * The commander program; each command's code is imported only when it runs. When `argv` starts
+ * with a command's name, only that command is defined (the others would only be listed by the
+ * program's own help, which such a run never shows); else all of them, in order.
+ */
+export async function buildProgram(version: string, setCode: SetCode, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('bqschema')
     .description('Validate BabelQueue message payloads against a git-tracked schema registry.')
     .version(version, '-V, --version')
@@ -29,180 +252,7 @@ export async function buildProgram(version: string, setCode: SetCode): Promise<C
     .configureOutput({ outputError: (message, write) => write(`bqschema: ${oneLine(message)}\n`) })
     .configureHelp({ sortSubcommands: false });
 
-  program
-    .command('validate')
-    .description("validate each message's data against the schema registered for its URN")
-    .argument('[paths...]', 'message files, directories (walked for *.json, *.ndjson, *.jsonl) or - for stdin')
-    .addOption(registryOption())
-    .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
-    .option('--ndjson', 'read stdin as one envelope per line')
-    .option('--strict', 'fail when a URN has no registered schema')
-    .option('-q, --quiet', 'print only problems and the summary (text format)')
-    .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
-    .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
-    .option('-j, --jobs <n>', 'worker threads that parse and validate (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
-    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-    .addOption(outsideOption())
-    .addHelpText('after', examples([
-      'bqschema validate --registry registry.json messages/',
-      'bqschema validate --format github messages/order-created.json',
-      'cat traffic.ndjson | bqschema validate --ndjson -',
-      'bqschema validate --urn urn:babel:orders:created data.json',
-    ]))
-    .action(async (paths: string[], opts) => {
-      const { run } = await import('./commands/validate.js');
-      setCode(await run(paths, opts));
-    });
-
-  program
-    .command('check')
-    .description('self-check the registry: every entry, schema file and example')
-    .addOption(registryOption())
-    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-    .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
-    .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
-    .action(async (opts) => {
-      const { run } = await import('./commands/check.js');
-      setCode(await run(opts));
-    });
-
-  program
-    .command('compat')
-    .description('gate schema changes: two schema files, or the registry against a git ref')
-    .argument('[old]', 'the old schema file')
-    .argument('[new]', 'the new schema file')
-    .option('-m, --mode <mode>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
-    .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
-    .addOption(registryOption())
-    .option('--against <ref>', 'compare the registry with the one at this git ref')
-    .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
-    .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
-    .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
-    .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
-    .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
-    .addOption(outsideOption())
-    .addHelpText('after', examples([
-      'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
-      'bqschema compat --registry registry.json --against origin/main',
-      'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
-      'bqschema compat --against origin/main --format sarif > compat.sarif',
-      'bqschema compat --list-rules --format json',
-    ]))
-    .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
-      const { run } = await import('./commands/compat.js');
-      setCode(await run(oldFile, newFile, opts));
-    });
-
-  program
-    .command('gdpr')
-    .description('inventory, gate (--require) or mask (--mask) the GDPR-sensitive fields of the registry')
-    .addOption(registryOption())
-    .option('--require', 'fail when a PII-named field is not marked x-gdpr-sensitive')
-    .option('--pattern <regex>', 'PII name pattern for --require (case-insensitive)')
-    .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
-    .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
-    .option('--ndjson', 'with --mask -: stdin holds one message per line')
-    .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-    .addOption(outsideOption())
-    .addHelpText('after', examples([
-      'bqschema gdpr --registry registry.json',
-      'bqschema gdpr --require --format github',
-      'bqschema gdpr --require --format sarif > gdpr.sarif',
-      'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
-    ]))
-    .action(async (opts) => {
-      const { run } = await import('./commands/gdpr.js');
-      setCode(await run(opts));
-    });
-
-  program
-    .command('export-asyncapi')
-    .description('write an AsyncAPI 3.0 event catalog of the registry')
-    .addOption(registryOption())
-    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-    .option('--title <title>', 'info.title of the document')
-    .option('--doc-version <version>', 'info.version of the document')
-    // Not -f/--format, which names the output style (text, json, github, …) in every other command.
-    .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
-    .addOption(outsideOption())
-    .addHelpText('after', examples([
-      'bqschema export-asyncapi --registry registry.json -o asyncapi.json',
-      'bqschema export-asyncapi -o catalog.yaml --title "Orders events" --doc-version 2.1.0',
-    ]))
-    .action(async (opts) => {
-      const { run } = await import('./commands/export-asyncapi.js');
-      setCode(await run(opts));
-    });
-
-  program
-    .command('serve')
-    .description('serve the registry over a read-only Confluent-compatible REST API')
-    .addOption(registryOption())
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'port to listen on', '8081')
-    .option('--compatibility <level>', 'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case', 'BACKWARD')
-    .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
-    .option('--verbose', 'log one line per request to stderr')
-    .option('--catalog', 'also serve the HTML event catalog at /catalog')
-    .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081']))
-    .action(async (opts) => {
-      const { run } = await import('./commands/serve.js');
-      setCode(await run(opts));
-    });
-
-  program
-    .command('types')
-    .description('generate TypeScript types for every URN and a BqMessages map (for typed check/wrap)')
-    .addOption(registryOption())
-    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-    .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
-    .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check']))
-    .action(async (opts) => {
-      const { runTypes } = await import('./commands/types.js');
-      setCode(await runTypes(opts));
-    });
-
-  program
-    .command('catalog')
-    .description('write a self-contained HTML event catalog of the registry')
-    .addOption(registryOption())
-    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-    .option('--title <title>', 'title of the catalog')
-    .option('--messages <paths...>', 'example messages (files or directories of envelopes) to show under their URN')
-    .option('--no-history', 'leave out the compat history read from git')
-    .addOption(outsideOption())
-    .addHelpText('after', examples(['bqschema catalog --registry registry.json --messages examples/messages -o catalog.html']))
-    .action(async (opts) => {
-      const { runCatalog } = await import('./commands/catalog-command.js');
-      setCode(await runCatalog(opts));
-    });
-
-  program
-    .command('init')
-    .description('scaffold a registry: registry.json, one schema, one valid example message and a CI workflow')
-    .argument('[dir]', 'the directory to scaffold (created when missing)', '.')
-    .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry']))
-    .action(async (dir: string) => {
-      const { run } = await import('./commands/init.js');
-      setCode(run({ dir }));
-    });
-
-  program
-    .command('conformance')
-    .description("run the cross-SDK conformance suite through another implementation's adapter")
-    .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
-    .option('--out <file>', 'results file to write', 'results.json')
-    .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
-    .option('--timeout <ms>', 'time one answer may take', '10000')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json']))
-    .action(async (opts) => {
-      const { run } = await import('./commands/conformance.js');
-      setCode(await run(opts));
-    });
-
+  const invoked = COMMANDS.find(([name]) => name === argv[0]);
+  for (const [, define] of invoked ? [invoked] : COMMANDS) define(program, setCode);
   return program;
 }

@@ -1,14 +1,13 @@
-import { comparePair } from '../../compat/index.js';
-import { readEnvelope } from '../../guard/index.js';
+import type { comparePair as ComparePairFn } from '../../compat/index.js';
 import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
 import { jsonEqual } from '../../validator/index.js';
 import type { HistoryEntry } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
-
-type SchemaHistory = typeof SchemaHistoryFn;
-import { documents } from '../inputs.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { run } from './catalog.js';
+
+type SchemaHistory = typeof SchemaHistoryFn;
+type ComparePair = typeof ComparePairFn;
 
 export interface CatalogCommandOptions extends RegistryCliOptions {
   output?: string;
@@ -21,6 +20,8 @@ export interface CatalogCommandOptions extends RegistryCliOptions {
 
 /** Example envelopes by URN, read with validate's reader; a message that does not parse is left out. */
 async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
+  // The message reader and the envelope rules load only when there are messages to read.
+  const [{ documents }, { readEnvelope }] = await Promise.all([import('../inputs.js'), import('../../guard/index.js')]);
   const byUrn = new Map<string, unknown[]>();
   for await (const batch of documents(paths)) {
     for (const doc of batch) {
@@ -40,7 +41,7 @@ async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
 }
 
 /** Each commit that changed the URN's schema, with the backward-compat verdict of that change. */
-function history(registry: Registry, urn: string, schemaHistory: SchemaHistory): HistoryEntry[] {
+function history(registry: Registry, urn: string, schemaHistory: SchemaHistory, comparePair: ComparePair): HistoryEntry[] {
   return schemaHistory(registry, urn).map((c) => {
     const base = { commit: c.commit, date: c.date, subject: c.subject };
     if (!c.existed) return { ...base, verdict: 'added' as const };
@@ -54,8 +55,12 @@ function history(registry: Registry, urn: string, schemaHistory: SchemaHistory):
 /** `bqschema catalog`: the registry (and its example messages and git history) as one HTML file. */
 export async function runCatalog(options: CatalogCommandOptions): Promise<number> {
   const registry = openRegistry(options);
-  // git is read only for the history (and not at all with --no-history).
-  const schemaHistory = options.history === false ? undefined : (await import('../../registry/history.js')).schemaHistory;
+  // git is read, and schema changes judged, only for the history (not at all with --no-history).
+  const [schemaHistory, comparePair] =
+    options.history === false ? [undefined, undefined] : await Promise.all([
+      import('../../registry/history.js').then((m) => m.schemaHistory),
+      import('../../compat/index.js').then((m) => m.comparePair),
+    ]);
   const examples = options.messages && options.messages.length > 0 ? await examplesByUrn(options.messages) : new Map<string, unknown[]>();
   return run({
     output: options.output,
@@ -65,7 +70,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
       document: (urn) => registry.document(urn).value,
       file: (urn) => registry.file(urn).shown,
       examples: (urn) => examples.get(urn) ?? [],
-      history: schemaHistory === undefined ? undefined : (urn) => history(registry, urn, schemaHistory),
+      history: schemaHistory === undefined || comparePair === undefined ? undefined : (urn) => history(registry, urn, schemaHistory, comparePair),
     },
   });
 }

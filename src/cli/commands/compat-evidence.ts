@@ -4,11 +4,9 @@ import {
   applyExceptions, ExceptionsError, parseExceptions,
   type Change, type CompatException, type ExceptionsOutcome,
 } from '../../compat/index.js';
-import { EnvelopeError, readEnvelope } from '../../guard/index.js';
 import { ParseFailure, parseJsonLine, parseText, readRegularFile } from '../../registry/index.js';
 import type { CompiledSchema } from '../../validator/index.js';
 import { GateError, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents } from '../inputs.js';
 import { DATA_ROOT } from '../output.js';
 
 /*
@@ -58,6 +56,8 @@ export interface CorpusReport {
 export async function checkCorpus(
   paths: string[], target: (urn: string) => { key: string; schema: CompiledSchema } | undefined, keys: readonly string[],
 ): Promise<CorpusReport> {
+  // The message reader and the envelope rules load only when there is a corpus to read.
+  const [{ DEFAULT_LIMITS, documents }, { EnvelopeError, readEnvelope }] = await Promise.all([import('../inputs.js'), import('../../guard/index.js')]);
   const report: CorpusReport = { documents: 0, ignored: 0, unreadable: 0, errors: [], urns: [], failed: false };
   const byKey = new Map<string, CorpusUrn>();
   for (const key of keys) {

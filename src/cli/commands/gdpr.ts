@@ -3,11 +3,11 @@ import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import {
   audit, mask, piiMatcher, schemaPointer, sensitivePaths, summaryNotice, type PiiMatcher, type UnmarkedField,
 } from '../../gdpr/index.js';
-import { EnvelopeError, readEnvelope } from '../../guard/index.js';
+import type * as Guard from '../../guard/index.js';
 import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, SourcePositions, stripBom, type Registry } from '../../registry/index.js';
 import { isSchemaObject } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
-import { documents, type Doc } from '../inputs.js';
+import type { Doc } from '../inputs.js';
 import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
@@ -161,6 +161,7 @@ class Masker {
   constructor(
     private readonly registry: Registry,
     private readonly urn: string | undefined,
+    private readonly guard: typeof Guard,
   ) {}
 
   /** `text` is the document's source; `pretty` picks the layout of the fallback rendering. */
@@ -174,9 +175,9 @@ class Masker {
       data = value;
     } else {
       try {
-        ({ urn, data, warnings } = readEnvelope(value));
+        ({ urn, data, warnings } = this.guard.readEnvelope(value));
       } catch (err) {
-        if (!(err instanceof EnvelopeError)) throw err;
+        if (!(err instanceof this.guard.EnvelopeError)) throw err;
         return { error: err.message, warnings: [...err.warnings] };
       }
     }
@@ -281,7 +282,9 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
     }
     if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${clean(input)} is a directory`);
   }
-  const masker = new Masker(registry, options.urn);
+  // The message reader and the envelope rules load only for --mask.
+  const [{ documents }, guard] = await Promise.all([import('../inputs.js'), import('../../guard/index.js')]);
+  const masker = new Masker(registry, options.urn, guard);
   const out = new Out();
   const live = input === '-';
   let seen = 0;
