@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { lines, type Doc } from '../dist/cli/inputs.js';
+import { lines, wholeText, type Doc } from '../dist/cli/inputs.js';
 import { firstInvalidUtf8 } from '../dist/registry/index.js';
 
 type Seen = { docs: Array<Record<string, unknown>>; stop?: string };
@@ -120,5 +120,26 @@ describe('lines(): both paths agree with the rules', () => {
         { kind: 'doc', line: 7, text: '{"d":4}' },
       ],
     });
+  });
+});
+
+describe('wholeText(): a whole file is an error exactly when its bytes are not UTF-8', () => {
+  // It decodes first and checks the bytes only when the text holds U+FFFD: a real U+FFFD must pass.
+  it('a real U+FFFD is text; a bad byte next to one is still an error', () => {
+    expect(wholeText(Buffer.from('{"a":"\ufffd"}'), 'F')).toEqual({ kind: 'doc', file: 'F', text: '{"a":"\ufffd"}' });
+    const bad = Buffer.concat([Buffer.from('{"a":"\ufffd'), Buffer.from([0xff]), Buffer.from('"}')]);
+    expect(wholeText(bad, 'F')).toEqual({ kind: 'error', file: 'F', message: 'not valid UTF-8 (byte offset 9)' });
+  });
+
+  it('random bytes', () => {
+    fc.assert(
+      fc.property(stream, (bytes) => {
+        const doc = wholeText(bytes, 'F');
+        expect(doc.kind).toBe(isUtf8(bytes) ? 'doc' : 'error');
+        if (doc.kind === 'doc') expect(doc.text).toBe(bytes.toString('utf8'));
+        else expect(doc.message).toBe(`not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})`);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

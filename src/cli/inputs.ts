@@ -279,8 +279,11 @@ export async function readAll(stream: Readable, file: string, limits: InputLimit
 }
 
 export function wholeText(bytes: Buffer, file: string): Doc {
-  if (!isUtf8(bytes)) return { kind: 'error', file, message: `not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})` };
-  return { kind: 'doc', file, text: bytes.toString('utf8') };
+  // Decoding turns every byte that is not UTF-8 into U+FFFD: text without one came from valid UTF-8,
+  // and only text with one (bad bytes, or a real U+FFFD) needs the bytes checked.
+  const text = bytes.toString('utf8');
+  if (text.includes('\ufffd') && !isUtf8(bytes)) return { kind: 'error', file, message: `not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})` };
+  return { kind: 'doc', file, text };
 }
 
 // One buffer, grown as needed, serves every whole-file read: a run over 10,000 files allocates once.
