@@ -52,13 +52,30 @@ function preview(values: unknown[]): string {
 class Generator {
   readonly consts: unknown[] = [];
   readonly functions: Code[] = [];
+  /** Memo variables (`m…`), declared once around every generated function. */
+  readonly memos: Code[] = [];
   private seq = 0;
 
   /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
   constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
 
-  private id(prefix: 'f' | 'i' | 'k' | 'o' | 'v'): Code {
+  private id(prefix: 'f' | 'i' | 'k' | 'm' | 'o' | 'v'): Code {
     return ident(prefix, this.seq++);
+  }
+
+  /**
+   * The string `text + show(value)`, remembered for the last value seen at this site: equal values
+   * (`===`; 0 and -0 print alike) give the same string, and a stream of messages tends to fail the
+   * same way, so the concatenation and its allocation, the dominant cost of a small schema's
+   * violations, is made once. `value` must be cheap and side-effect free: a miss evaluates it
+   * again. In the fast path there are no messages.
+   */
+  private memo(text: string, value: Code, show: (v: Code) => Code = (v) => v): Code {
+    if (this.mode === 'valid') return code`${text}+${show(value)}`;
+    const last = this.id('m');
+    const made = this.id('m');
+    this.memos.push(last, made);
+    return code`(${value}===${last}?${made}:(${made}=${text}+${show(code`(${last}=${value})`)}))`;
   }
 
   private constant(v: unknown): Code {
@@ -122,7 +139,7 @@ class Generator {
 
     let n = EMPTY;
     if (node.minimum !== undefined) {
-      const msg = code`${`must be >= ${node.minimum}, got `}+${d}`;
+      const msg = this.memo(`must be >= ${node.minimum}, got `, d);
       n = code`if(${d}<${node.minimum}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
     }
     blocks.push(['number', code`typeof ${d}==="number"`, n]);
@@ -147,7 +164,7 @@ class Generator {
     } else {
       const types = node.types.includes('number') ? node.types.filter((t) => t !== 'integer') : node.types;
       const test = join(types.map((t) => this.typeTest(t, d)), code`||`);
-      const msg = code`${`must be ${node.types.join(' or ')}, got `}+t(${d})`;
+      const msg = this.memo(`must be ${node.types.join(' or ')}, got `, code`t(${d})`);
       const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
       // With a single type, passing the type test fixes which block applies, so it runs unguarded.
       const single = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
@@ -217,7 +234,8 @@ class Generator {
       } else if (names.length > 0) {
         declared = code`${this.constant(new Set(names))}.has(${key})`;
       }
-      const subPath = dynamicPath(path, code`P(${key})`);
+      // Under a constant path, the extra property's own path is remembered for the last key.
+      const subPath: Path = 'constant' in path ? { expr: this.memo(path.constant + '/', key, (k) => code`P(${k})`) } : dynamicPath(path, code`P(${key})`);
       let body: Code;
       if (extra.always === false) {
         // A constant message: the instance path already names the property, and building a quoted
@@ -307,7 +325,8 @@ return true;};`
       : code`return function validate(d){const e=[];
 ${body}
 return e;};`;
-    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;
+    const memos = gen.memos.length > 0 ? code`let ${join(gen.memos, code`,`)};` : EMPTY;
+    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;${memos}
 ${join(gen.functions, NL)}
 ${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
     // eslint-disable-next-line no-new-func -- source is a Code: schema values enter only as literals (see top).
