@@ -3,16 +3,16 @@
  * (docs/contract.md §6). Not bytes, not UTF-16 units, not grapheme clusters.
  */
 export function codePointLength(s: string): number {
-  // One count per code point, stepping over a pair's low half. This shape (bound `i < n`, the
-  // pair test inside) measured ~13% faster on long strings than bounding the loop by `n - 1`.
   const n = s.length;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    count++;
+  let count = n;
+  for (let i = 0; i < n - 1; i++) {
     const u = s.charCodeAt(i);
-    if (u >= 0xd800 && u <= 0xdbff && i + 1 < n) {
+    if (u >= 0xd800 && u <= 0xdbff) {
       const v = s.charCodeAt(i + 1);
-      if (v >= 0xdc00 && v <= 0xdfff) i++;
+      if (v >= 0xdc00 && v <= 0xdfff) {
+        count--;
+        i++;
+      }
     }
   }
   return count;
