@@ -79,6 +79,56 @@ describe('hostile names and values', () => {
   });
 });
 
+describe('message parts remembered per site (the last value seen)', () => {
+  // Each site keeps the string made for its last value; every call must still describe its own data.
+  const v = (s: ReturnType<typeof compile>, d: unknown): string[] => s.validate(d).map((x) => `${x.instancePath} ${x.message}`);
+
+  it('a minimum message quotes the value of this call, across repeats and changes', () => {
+    const s = compile({ properties: { n: { type: 'integer', minimum: 1 }, x: { minimum: 0 } } }, quiet);
+    const seq: Array<[unknown, string]> = [
+      [0, 'must be >= 1, got 0'], [0, 'must be >= 1, got 0'], [-7, 'must be >= 1, got -7'], [-0, 'must be >= 1, got 0'],
+      [0.5, 'must be >= 1, got 0.5'], [-7, 'must be >= 1, got -7'], [-Infinity, 'must be >= 1, got -Infinity'],
+    ];
+    for (const [n, message] of seq) expect(s.validate({ n })).toContainEqual(expect.objectContaining({ instancePath: '/n', keyword: 'minimum', message }));
+    // Two sites do not share what they remember.
+    expect(v(s, { n: -1, x: -2 })).toEqual(['/n must be >= 1, got -1', '/x must be >= 0, got -2']);
+    expect(v(s, { n: -2, x: -1 })).toEqual(['/n must be >= 1, got -2', '/x must be >= 0, got -1']);
+  });
+
+  it('a type message names the type of this call', () => {
+    const s = compile({ type: 'integer' }, quiet);
+    for (const [d, got] of [['a', 'string'], ['a', 'string'], [null, 'null'], [1.5, 'number'], [[], 'array'], ['b', 'string'], [{}, 'object']] as const) {
+      expect(v(s, d)).toEqual([` must be integer, got ${got}`]);
+    }
+  });
+
+  it('an extra property\'s path is its own, escaped, under constant and run-time parents', () => {
+    const s = compile({
+      properties: { o: { additionalProperties: false }, list: { items: { additionalProperties: false } } },
+      additionalProperties: false,
+    }, quiet);
+    expect(v(s, { o: { a: 1 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a']);
+    expect(v(s, { o: { a: 1, b: 2 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a', '/o/b']);
+    expect(v(s, { o: { 'a/b': 1, 'a~b': 2 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a~1b', '/o/a~0b']);
+    expect(v(s, { o: { 'a/b': 1 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a~1b']);
+    expect(v(s, { z: 1, o: { z: 1 } }).map((x) => x.split(' ')[0])).toEqual(['/o/z', '/z']);
+    expect(v(s, { list: [{ a: 1 }, { a: 1 }, { b: 1 }] }).map((x) => x.split(' ')[0])).toEqual(['/list/0/a', '/list/1/a', '/list/2/b']);
+  });
+
+  it.each(HOSTILE.map((n) => [JSON.stringify(n), n]))('%s as the parent and the extra name of a remembered path', (_label, name) => {
+    const s = compile({ properties: own(name, { additionalProperties: false }) }, quiet);
+    const other = name === 'x' ? 'y' : 'x';
+    for (const extra of [name, other, name]) {
+      expect(s.validate(own(name, own(extra, 1)))).toEqual([{
+        instancePath: `/${escapePointerToken(name)}/${escapePointerToken(extra)}`,
+        schemaPath: `/properties/${escapePointerToken(name)}/additionalProperties`,
+        keyword: 'additionalProperties',
+        message: 'is not allowed (additionalProperties is false)',
+      }]);
+    }
+  });
+});
+
 describe('the code builder', () => {
   it('escapeKey (used for run-time paths) escapes exactly as escapePointerToken', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', 'é') }), (k) => {

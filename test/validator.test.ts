@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { compile, lintSchema, SchemaError, type SchemaWarning, type Violation } from '../src/validator/index.js';
+import { codePointLength, compile, lintSchema, SchemaError, type SchemaWarning, type Violation } from '../src/validator/index.js';
 
 /*
  * Unit tests of the validator beyond the shared cases (test/conformance.test.ts): violation shape
@@ -168,6 +168,32 @@ describe('isValid and validate agree', () => {
         for (const s of compiled) expect(s.isValid(v)).toBe(s.validate(v).length === 0);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('code point lengths (docs/contract.md §6)', () => {
+  // Any UTF-16 units: pairs, lone halves, reversed pairs, at either end.
+  const units = fc.string({ unit: fc.constantFrom('a', 'ğ', '\ud83d', '\ude00', '\ud800', '\udfff', '😀', 'e\u0301'), maxLength: 40 });
+
+  it('codePointLength counts what the string iterator counts', () => {
+    fc.assert(fc.property(units, (s) => {
+      expect(codePointLength(s)).toBe([...s].length);
+    }), { numRuns: 2000 });
+  });
+
+  it('both bounds and their messages count the same code points, counted once or not', () => {
+    fc.assert(
+      fc.property(units, fc.nat(12), fc.nat(12), (s, lo, width) => {
+        const n = [...s].length;
+        const sc = c({ minLength: lo, maxLength: lo + width });
+        const expected: string[] = [];
+        if (n < lo) expected.push(`minLength must be at least ${lo} characters long, got ${n}`);
+        if (n > lo + width) expected.push(`maxLength must be at most ${lo + width} characters long, got ${n}`);
+        expect(sc.validate(s).map((v) => `${v.keyword} ${v.message}`)).toEqual(expected);
+        expect(sc.isValid(s)).toBe(expected.length === 0);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
