@@ -3,7 +3,9 @@
 // Figures are ops per second of this process's CPU time (not wall time: other processes sharing
 // the cores would otherwise decide the result), medians over rounds that alternate between the
 // two sides. Absolute numbers drift with the machine; the ratios are what matter.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { Ajv } from 'ajv';
 import { compile } from '../dist/index.js';
@@ -81,25 +83,31 @@ const longSchema = {
 const longValid = { title: longText(2000, 1), body: longText(8000, 2), summary: longText(250, 3) };
 const longInvalid = { title: longText(2101, 1), body: longText(5999, 2), summary: longText(250, 3) };
 
+// Invalid messages differ from one another, as real failures do (another number, another stray
+// key, another length): a validator that remembered its last message must not win by it here.
+const ordersInvalid = (i) => ({ order_id: -i, amount: 10 + i, currency: ['GBP', 'JPY', 'CHF', 'AUD'][i % 4], [`coupon_${i}`]: 'X' });
+const longInvalidAt = (i) => ({ title: longText(2101 + i, 1 + i), body: longText(5999 - i, 2 + i), summary: longText(250, 3) });
+
 const cases = [
   { name: 'a orders valid', valid: true, schema: orders, data: { order_id: 1042, amount: 99.9, currency: 'USD' } },
-  { name: 'a orders invalid', valid: false, schema: orders, data: { order_id: 0, amount: 10, currency: 'GBP', coupon: 'X' } },
+  { name: 'a orders invalid', valid: false, schema: orders, data: ordersInvalid(0), variant: ordersInvalid },
   { name: 'b user (59 fields)', valid: true, schema: fixture('user.schema.json'), data: fixture('user.valid.json') },
   { name: 'c 1,000 items', valid: true, schema: { type: 'array', items: lineItem }, data: lineItems },
   { name: 'd long unicode valid', valid: true, schema: longSchema, data: longValid },
-  { name: 'd long unicode invalid', valid: false, schema: longSchema, data: longInvalid },
+  { name: 'd long unicode invalid', valid: false, schema: longSchema, data: longInvalid, variant: longInvalidAt },
 ];
 
 const ajvFast = new Ajv({ strict: false });
 const ajvAll = new Ajv({ strict: false, allErrors: true });
 
-// Each runner is its own function (its own inline caches), so one side's call sites never see
-// the other's validators. It cycles through parsed copies of the datum, as a consumer sees fresh
-// messages: one constant object would let the optimiser hoist reads out of the loop.
+// Each runner is its own function with its own source (V8 shares compiled code, and with it call-site
+// state, between functions of identical source), so one side's call sites never see the other's
+// validators. It cycles through parsed copies of the datum (or of its variants), as a consumer sees
+// fresh messages: one constant object would let the optimiser hoist reads out of the loop.
 const COPIES = 16;
-function runner(fn, datum, body) {
-  const pool = Array.from({ length: COPIES }, () => JSON.parse(JSON.stringify(datum)));
-  const make = new Function('fn', 'pool', `return function run(n){let c=0;for(let i=0;i<n;i++){const data=pool[i&${COPIES - 1}];${body}}return c;};`);
+function runner(side, fn, c, body) {
+  const pool = Array.from({ length: COPIES }, (_, i) => JSON.parse(JSON.stringify(c.variant ? c.variant(i) : c.data)));
+  const make = new Function('fn', 'pool', `/* ${side} */ return function run(n){let c=0;for(let i=0;i<n;i++){const data=pool[i&${COPIES - 1}];${body}}return c;};`);
   return make(fn, pool);
 }
 const boolBody = 'if(fn(data))c++;';
@@ -162,29 +170,46 @@ function compare(ours, theirs) {
   return { ours: median(oursOps), theirs: median(theirOps) };
 }
 
-// Same verdicts first, and the intended ones: a fast wrong answer is worth nothing.
-const prepared = cases.map((c) => {
+/** One case, measured in this process: both validators compiled here and nothing else run before. */
+function measureCase(c) {
   const mine = compile(c.schema, { onWarning() {} });
   const fast = ajvFast.compile(c.schema);
   const all = ajvAll.compile(c.schema);
-  const verdicts = [mine.isValid(c.data), mine.validate(c.data).length === 0, fast(c.data), all(c.data)];
-  if (verdicts.some((v) => v !== c.valid)) {
-    console.error(`wrong verdict on "${c.name}" (expected ${c.valid}): isValid, validate, ajv, ajv allErrors = ${verdicts.join(', ')}`);
-    process.exit(1);
+  // Same verdicts first, and the intended ones: a fast wrong answer is worth nothing.
+  for (let i = 0; i < (c.variant ? COPIES : 1); i++) {
+    const data = c.variant ? c.variant(i) : c.data;
+    const verdicts = [mine.isValid(data), mine.validate(data).length === 0, fast(data), all(data)];
+    if (verdicts.some((v) => v !== c.valid)) {
+      console.error(`wrong verdict on "${c.name}" (expected ${c.valid}): isValid, validate, ajv, ajv allErrors = ${verdicts.join(', ')}`);
+      process.exit(1);
+    }
   }
-  return { ...c, mine, fast, all };
-});
-
-const rows = [];
-for (const c of prepared) {
-  const v = compare(runner(c.mine.isValid, c.data, boolBody), runner(c.fast, c.data, boolBody));
+  const v = compare(runner('ours', mine.isValid, c, boolBody), runner('ajv', fast, c, boolBody));
+  const e = compare(runner('ours', mine.validate, c, 'c+=fn(data).length;'), runner('ajv', all, c, 'if(!fn(data))c+=fn.errors.length;'));
   // Targets from issue 12.
-  rows.push({ name: c.name, api: 'isValid', target: 1.1, ...v });
-  const e = compare(
-    runner(c.mine.validate, c.data, 'c+=fn(data).length;'),
-    runner(c.all, c.data, 'if(!fn(data))c+=fn.errors.length;'),
-  );
-  rows.push({ name: c.name, api: 'validate', target: 1.0, ...e });
+  return [
+    { name: c.name, api: 'isValid', target: 1.1, ...v },
+    { name: c.name, api: 'validate', target: 1.0, ...e },
+  ];
+}
+
+// Each case runs in a process of its own: helpers both sides share across schemas (ajv's string
+// length, our code-point count) would otherwise arrive warmed, or deoptimised, by earlier cases.
+const only = process.argv.indexOf('--case');
+if (only !== -1) {
+  process.stdout.write(JSON.stringify({ rows: measureCase(cases[Number(process.argv[only + 1])]), checksum }));
+  process.exit(0);
+}
+const rows = [];
+for (let i = 0; i < cases.length; i++) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--case', String(i), ...(quick ? ['--quick'] : [])], { encoding: 'utf8' });
+  if (child.status !== 0) {
+    process.stderr.write(child.stderr);
+    process.exit(child.status ?? 1);
+  }
+  const out = JSON.parse(child.stdout);
+  rows.push(...out.rows);
+  checksum += out.checksum;
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -197,4 +222,4 @@ const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].leng
 for (const row of table) {
   console.log(row.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd());
 }
-console.log(`\n${quick ? 'quick run, ' : ''}${ROUNDS} rounds × ${ROUND_MS} ms CPU per side; checksum ${checksum}`);
+console.log(`\n${quick ? 'quick run, ' : ''}each case in a process of its own; ${ROUNDS} rounds × ${ROUND_MS} ms CPU per side; checksum ${checksum}`);

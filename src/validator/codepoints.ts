@@ -3,17 +3,15 @@
  * (docs/contract.md §6). Not bytes, not UTF-16 units, not grapheme clusters.
  */
 export function codePointLength(s: string): number {
+  // One count per code point, stepping over a pair's low half (ajv's loop shape: measured the
+  // fastest of four on long strings).
   const n = s.length;
-  let count = n;
-  for (let i = 0; i < n - 1; i++) {
-    const u = s.charCodeAt(i);
-    if (u >= 0xd800 && u <= 0xdbff) {
-      const v = s.charCodeAt(i + 1);
-      if (v >= 0xdc00 && v <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
+  let count = 0;
+  let i = 0;
+  while (i < n) {
+    count++;
+    const u = s.charCodeAt(i++);
+    if (u >= 0xd800 && u <= 0xdbff && i < n && (s.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
   }
   return count;
 }

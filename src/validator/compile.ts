@@ -52,36 +52,13 @@ function preview(values: unknown[]): string {
 class Generator {
   readonly consts: unknown[] = [];
   readonly functions: Code[] = [];
-  /** Memo variables (`m…`), declared once around every generated function. */
-  readonly memos: Code[] = [];
   private seq = 0;
 
   /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
   constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
 
-  private id(prefix: 'f' | 'i' | 'k' | 'l' | 'm' | 'o' | 'v'): Code {
+  private id(prefix: 'f' | 'i' | 'k' | 'l' | 'o' | 'v'): Code {
     return ident(prefix, this.seq++);
-  }
-
-  /**
-   * The string `text + show(value)`, remembered per site: a later equal value (`===`; 0 and -0
-   * print alike) reuses the string, so the concatenation and its allocation, the dominant cost of
-   * a small schema's violations, is made once for a failure that repeats across a stream.
-   * `'last'` remembers the last value seen (an extra property's name, a type name: few distinct
-   * values); `'first'` only the first, since replacing it on every miss cost ~8% of validate when
-   * every message failed with a new number (a number message: values vary more).
-   * `value` must be cheap and side-effect free: a miss evaluates it again. The fast path has no
-   * messages.
-   */
-  private memo(text: string, value: Code, keep: 'first' | 'last', show: (v: Code) => Code = (v) => v): Code {
-    if (this.mode === 'valid') return code`${text}+${show(value)}`;
-    const last = this.id('m');
-    const made = this.id('m');
-    this.memos.push(last, made);
-    const remember = code`(${made}=${text}+${show(code`(${last}=${value})`)})`;
-    return keep === 'last'
-      ? code`(${value}===${last}?${made}:${remember})`
-      : code`(${value}===${last}?${made}:${last}===undefined?${remember}:${text}+${show(value)})`;
   }
 
   private constant(v: unknown): Code {
@@ -165,7 +142,7 @@ class Generator {
 
     let n = EMPTY;
     if (node.minimum !== undefined) {
-      const msg = this.memo(`must be >= ${node.minimum}, got `, d, 'first');
+      const msg = code`${`must be >= ${node.minimum}, got `}+${d}`;
       n = code`if(${d}<${node.minimum}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
     }
     blocks.push(['number', code`typeof ${d}==="number"`, n]);
@@ -190,7 +167,7 @@ class Generator {
     } else {
       const types = node.types.includes('number') ? node.types.filter((t) => t !== 'integer') : node.types;
       const test = join(types.map((t) => this.typeTest(t, d)), code`||`);
-      const msg = this.memo(`must be ${node.types.join(' or ')}, got `, code`t(${d})`, 'last');
+      const msg = code`${`must be ${node.types.join(' or ')}, got `}+t(${d})`;
       const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
       // With a single type, passing the type test fixes which block applies, so it runs unguarded.
       const single = types.length === 1 ? (types[0] === 'integer' ? 'number' : types[0]) : undefined;
@@ -260,8 +237,7 @@ class Generator {
       } else if (names.length > 0) {
         declared = code`${this.constant(new Set(names))}.has(${key})`;
       }
-      // Under a constant path, the extra property's own path is remembered for the last key.
-      const subPath: Path = 'constant' in path ? { expr: this.memo(path.constant + '/', key, 'last', (k) => code`P(${k})`) } : dynamicPath(path, code`P(${key})`);
+      const subPath = dynamicPath(path, code`P(${key})`);
       let body: Code;
       if (extra.always === false) {
         // A constant message: the instance path already names the property, and building a quoted
@@ -351,8 +327,7 @@ return true;};`
       : code`return function validate(d){const e=[];
 ${body}
 return e;};`;
-    const memos = gen.memos.length > 0 ? code`let ${join(gen.memos, code`,`)};` : EMPTY;
-    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;${memos}
+    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;
 ${join(gen.functions, NL)}
 ${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
     // eslint-disable-next-line no-new-func -- source is a Code: schema values enter only as literals (see top).
