@@ -186,7 +186,10 @@ describe('validate --jobs: stops and failures', () => {
     const long = JSON.stringify({ job: 'urn:test:order', data: { order_id: 1, sku: 'A'.repeat(400), lines: [] } });
     const inner = tempTree({ 'a.ndjson': [...Array(300).fill(ok), long, ...Array(300).fill(ok)].join('\n') + '\n' });
     const tail = tempTree({ 'a.ndjson': [...Array(300).fill(ok), long].join('\n') });
-    for (const dir of [inner, tail]) {
+    // Longer than a whole read: the reader for tasks stops on it before its end is read.
+    const huge = JSON.stringify({ job: 'urn:test:order', data: { order_id: 1, sku: 'A'.repeat(5000), lines: [] } });
+    const unread = tempTree({ 'a.ndjson': [...Array(300).fill(ok), huge, ...Array(300).fill(ok)].join('\n') + '\n' });
+    for (const dir of [inner, tail, unread]) {
       for (const format of FORMATS) {
         const r = await expectSame(['-r', join(FIXTURES, 'reg', 'registry.json'), '-f', format, '--max-line-bytes', '200', join(dir, 'a.ndjson')], {
           env: { BQSCHEMA_TEST_TASK_SIZE: '1000,1' },

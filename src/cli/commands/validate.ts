@@ -406,8 +406,9 @@ function byteLimit(raw: string | undefined, fallback: number, option: string): n
 // than it saves.
 const SMALL_STREAM_BYTES = 4 * 1024 * 1024;
 const MAX_DEFAULT_JOBS = 4;
-// A task: ~256 KB of NDJSON (about a thousand envelopes) or 128 whole files; two in flight per worker.
-const TASK_BYTES = 256 * 1024;
+// A task: ~1 MB of NDJSON (about four thousand envelopes) or 128 whole files; two in flight per
+// worker. (1M lines, --jobs 2: 1 MB tasks 1,962 ms, 256 KB 2,020 ms, 128 KB 2,065 ms.)
+const TASK_BYTES = 1024 * 1024;
 const FILES_PER_TASK = 128;
 // Answers waiting to be reported in order: what bounds memory while one thread runs ahead of another.
 const QUEUED_ANSWERS = 32;
