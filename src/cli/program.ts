@@ -34,7 +34,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('-q, --quiet', 'print only problems and the summary (text format)')
         .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
         .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
-        .option('-j, --jobs <n>', 'worker threads that parse and validate (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
+        .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
         .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
         .addOption(outsideOption())
         .addHelpText('after', examples([
