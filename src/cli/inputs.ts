@@ -299,13 +299,10 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
     return { kind: 'error', file, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` };
   }
   try {
-    const st = fstatSync(fd);
-    if (st.isFile() && st.size > limits.maxFileBytes) throw tooLarge(file, 'the file', limits.maxFileBytes, '--max-file-bytes');
-    // A regular file is read up to its size, as readFileSync does: one read, not a second for the end.
-    // Size 0 says nothing (procfs): such files, pipes and devices are read until the end.
-    const size = st.isFile() ? st.size : 0;
+    // Read to the end, the limit applied as the bytes arrive (memory stays under it): no fstat first,
+    // whose Stats object cost more than the extra read that finds the end (10k files: ~80 vs ~100 ms CPU).
     let total = 0;
-    while (size === 0 || total < size) {
+    for (;;) {
       if (total === shared.length) {
         const bigger = Buffer.allocUnsafe(Math.min(shared.length * 2, limits.maxFileBytes + 1));
         shared.copy(bigger, 0, 0, total);
