@@ -169,8 +169,18 @@ function objectType(node: SchemaNode, raw: unknown, indent: string, ctx: Context
     lines.push(`${inner}[key: string]: ${index.text};\n`);
   } else if (lines.length === 0) return '{ [key: string]: never }';
   if (lines.length === 1 && lines[0] === `${inner}[key: string]: unknown;\n`) return '{ [key: string]: unknown }';
+  // A closed type whose required keys are all members every array or primitive has (`constructor`,
+  // `toString`, ...) would admit arrays, strings and numbers: TypeScript types structurally, with no
+  // index signature to refuse them. `& object` refuses primitives, `length?: never` arrays.
+  if (closed && [...required].some((k) => APPARENT.has(k))) {
+    if (!declared.has('length') && !required.has('length')) lines.push(`${inner}length?: ${optionalType('length', 'never')};\n`);
+    return `({\n${lines.join('')}${indent}} & object)`;
+  }
   return `{\n${lines.join('')}${indent}}`;
 }
+
+/** The members TypeScript sees on every non-object JSON value (arrays, strings, numbers, booleans). */
+const APPARENT = new Set(['length', ...[Object, Array, String, Number, Boolean].flatMap((c) => Object.getOwnPropertyNames(c.prototype))]);
 
 /** JSDoc lines for a declaration: its own node, then the items / additionalProperties nodes under it (they have no declaration of their own). */
 interface Doc {
