@@ -172,7 +172,7 @@ function objectType(node: SchemaNode, raw: unknown, indent: string, ctx: Context
   // A closed type whose required keys are all members every array or primitive has (`constructor`,
   // `toString`, ...) would admit arrays, strings and numbers: TypeScript types structurally, with no
   // index signature to refuse them. `& object` refuses primitives, `length?: never` arrays.
-  if (closed && [...required].some((k) => APPARENT.has(k))) {
+  if (closed && required.size > 0 && [...required].every((k) => APPARENT.has(k))) {
     if (!declared.has('length') && !required.has('length')) lines.push(`${inner}length?: ${optionalType('length', 'never')};\n`);
     return `({\n${lines.join('')}${indent}} & object)`;
   }
