@@ -350,7 +350,7 @@ const OWNED = new WeakSet<Buffer>();
 /**
  * A regular file's bytes for --jobs tasks, in fresh buffers that end at a \n (the last one at the
  * end of the file): the bytes after the last \n are copied into the next read's buffer, so a task
- * takes its buffer whole instead of copying it (232 MB: ~30 ms less on the thread that reads).
+ * takes its buffer whole instead of copying it.
  */
 function* lineAlignedChunks(file: string, size: number, maxLineBytes: number): Generator<Buffer> {
   const fd = openSync(file, constants.O_RDONLY);
