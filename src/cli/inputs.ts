@@ -190,19 +190,12 @@ class LineCutter {
 
   /** Complete lines, valid UTF-8, none over the limit (each is at most as long as the region). */
   private fast(region: Buffer, batch: Doc[]): void {
-    const file = this.file;
     const text = region.toString('utf8');
     let from = this.line === 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const hasCr = text.indexOf('\r') !== -1;
     for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', from)) {
       if (hasCr) this.crLine(text.slice(from, nl), batch);
-      else {
-        this.line++;
-        if (nl > from) {
-          const t = text.slice(from, nl);
-          if (!blank(t)) batch.push({ kind: 'doc', file, line: this.line, text: t });
-        }
-      }
+      else this.take(text.slice(from, nl), batch);
       from = nl + 1;
     }
     this.offset += region.length;
@@ -210,17 +203,18 @@ class LineCutter {
 
   /** A line that may hold `\r`s: a lone one ends a line, one at the end belongs to `\r\n`. */
   private crLine(text: string, batch: Doc[]): void {
-    const file = this.file;
     let rest = text;
     for (let cr = rest.indexOf('\r'); cr !== -1 && cr < rest.length - 1; cr = rest.indexOf('\r')) {
-      this.line++;
-      const t = rest.slice(0, cr);
-      if (t.length > 0 && !blank(t)) batch.push({ kind: 'doc', file, line: this.line, text: t });
+      this.take(rest.slice(0, cr), batch);
       rest = rest.slice(cr + 1);
     }
-    if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+    this.take(rest.endsWith('\r') ? rest.slice(0, -1) : rest, batch);
+  }
+
+  /** One line's text: counted, and kept unless empty or blank. */
+  private take(text: string, batch: Doc[]): void {
     this.line++;
-    if (rest.length > 0 && !blank(rest)) batch.push({ kind: 'doc', file, line: this.line, text: rest });
+    if (text.length > 0 && !blank(text)) batch.push({ kind: 'doc', file: this.file, line: this.line, text });
   }
 
   /** The byte path: line by line, each checked for UTF-8 and the limit on its own. */

@@ -31,7 +31,7 @@ export class Pool {
   constructor(
     size: number,
     init: WorkerInit,
-    private readonly local?: TaskRunner,
+    private readonly local: TaskRunner,
   ) {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL('./validate-worker.js', import.meta.url), { workerData: init });
@@ -54,21 +54,17 @@ export class Pool {
 
   run(task: Task): Promise<TaskAnswer> {
     let p: Promise<TaskAnswer>;
+    let slot = this.slots[0];
+    for (const s of this.slots) if (s.busy < slot!.busy) slot = s;
     if (this.failure !== undefined) p = Promise.reject(this.failure);
+    else if (slot === undefined || slot.busy >= IN_FLIGHT) p = this.local.answer(task);
     else {
-      let slot = this.slots[0];
-      for (const s of this.slots) if (s.busy < slot!.busy) slot = s;
-      if (slot === undefined || (this.local !== undefined && slot.busy >= IN_FLIGHT)) {
-        if (this.local === undefined) throw new Error('a pool without threads');
-        p = this.local.answer(task);
-        p.catch(() => undefined);
-        return p;
-      }
       const seq = this.seq++;
-      p = new Promise<TaskAnswer>((resolve, reject) => this.waiting.set(seq, { resolve, reject, slot }));
-      slot.busy++;
-      if (task.kind === 'lines') slot.worker.postMessage({ seq, task }, [task.bytes.buffer as ArrayBuffer]);
-      else slot.worker.postMessage({ seq, task });
+      const to = slot;
+      p = new Promise<TaskAnswer>((resolve, reject) => this.waiting.set(seq, { resolve, reject, slot: to }));
+      to.busy++;
+      if (task.kind === 'lines') to.worker.postMessage({ seq, task }, [task.bytes.buffer as ArrayBuffer]);
+      else to.worker.postMessage({ seq, task });
     }
     // Awaited later, in input order; until then a rejection must not count as unhandled.
     p.catch(() => undefined);
