@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { CHUNK_UNITS } from '../src/validator/codepoints.js';
 import { codePointLength, compile, lintSchema, SchemaError, type SchemaWarning, type Violation } from '../src/validator/index.js';
 
 /*
@@ -180,6 +181,19 @@ describe('code point lengths (docs/contract.md §6)', () => {
     fc.assert(fc.property(units, (s) => {
       expect(codePointLength(s)).toBe([...s].length);
     }), { numRuns: 2000 });
+  });
+
+  it('counts long strings (copied in chunks) the same, a pair or lone half on any chunk boundary', () => {
+    // Long strings are counted from a copy, CHUNK_UNITS at a time: random units around each boundary.
+    const filler = fc.constantFrom('a', 'ğ', '😀', '\udc00', '\ud800');
+    fc.assert(
+      fc.property(units, fc.integer({ min: 0, max: 2 }), fc.integer({ min: -3, max: 3 }), filler, units, (head, chunks, shift, unit, tail) => {
+        const fill = Math.max(0, chunks * CHUNK_UNITS + shift - head.length);
+        const s = head + unit.repeat(Math.ceil(fill / unit.length)) + tail;
+        expect(codePointLength(s)).toBe([...s].length);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('both bounds and their messages count the same code points, counted once or not', () => {
