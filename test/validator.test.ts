@@ -403,6 +403,43 @@ describe('own properties only', () => {
     });
   });
 
+  // Objects built to trip an own-property shortcut: names own or inherited, enumerable or not,
+  // a prototype with or without Object.prototype behind it, Object.prototype itself polluted.
+  // Closed schemas with few names (validate's scanning path) and open ones (the shortcut path).
+  it('own properties decide, however an object is built: validate agrees with isValid and with an own-property copy', () => {
+    const NAMES = ['a', 'b', 'constructor', '__proto__', 'x'];
+    const value = fc.constantFrom<unknown>(1, -1, 'str', undefined, null);
+    const entry = fc.record({ name: fc.constantFrom(...NAMES), value, where: fc.constantFrom('own', 'own-hidden', 'proto', 'proto-hidden') });
+    const schema = fc.record({
+      properties: fc.dictionary(fc.constantFrom(...NAMES.slice(0, 4)), fc.constantFrom({ type: 'integer', minimum: 1 }, { type: 'string' }, {}), { maxKeys: 4 }),
+      required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
+      additionalProperties: fc.constantFrom<unknown>(false, { type: 'string' }, true),
+    });
+    const define = (o: object, e: { name: string; value: unknown }, enumerable: boolean): void => {
+      Object.defineProperty(o, e.name, { value: e.value, enumerable, configurable: true, writable: true });
+    };
+    fc.assert(
+      fc.property(schema, fc.array(entry, { maxLength: 6 }), fc.boolean(), fc.option(fc.constantFrom('a', 'b', 'x')), (sc, entries, bareProto, pollute) => {
+        const proto: object = bareProto ? Object.create(null) : {};
+        const d: object = Object.create(proto);
+        for (const e of entries) {
+          if (e.where.startsWith('own')) define(d, e, e.where === 'own');
+          else define(proto, e, e.where === 'proto');
+        }
+        const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(d));
+        const run = (): void => {
+          const s = c(sc);
+          const found = s.validate(d);
+          expect(s.isValid(d)).toBe(found.length === 0);
+          expect(found).toEqual(s.validate(copy));
+        };
+        if (pollute === null) run();
+        else polluted(pollute, 'polluted', run);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('a property whose value is undefined counts as absent (as on the wire: JSON.stringify drops it)', () => {
     expect(JSON.stringify({ a: undefined })).toBe('{}');
     expect(c({ required: ['a'] }).isValid({ a: undefined })).toBe(false);

@@ -69,7 +69,7 @@ export function code(strings: TemplateStringsArray, ...values: unknown[]): Code 
 }
 
 /** A generated identifier: a fixed prefix and a sequence number. */
-export function ident(prefix: 'c' | 'f' | 'i' | 'k' | 'l' | 'o' | 'v', n: number): Code {
+export function ident(prefix: 'c' | 'f' | 'i' | 'k' | 'l' | 'o' | 'v' | 'x', n: number): Code {
   return new Code(TOKEN, prefix + String(n));
 }
 
