@@ -46,6 +46,14 @@ describe.concurrent('validate: inputs', () => {
   it('walks a directory for *.json, *.ndjson and *.jsonl in sorted order, ignoring other extensions', async () => {
     const msg = envelope('urn:test:order', ORDER_OK) + '\n';
     const dir = tempTree({
+      // Extensions in any ASCII case, a dot-file named only by its extension, a directory with a
+      // message extension (walked into), and names that merely end in "json".
+      'd/UP.JSON': msg,
+      'd/Up.NDJSON': msg,
+      'd/.json': msg,
+      'd/dir.json/e.json': msg,
+      'd/a.xjson': '{',
+      'd/json': '{',
       'd/b.json': msg,
       'd/a.ndjson': msg + msg,
       'd/10.json': msg,
@@ -61,7 +69,9 @@ describe.concurrent('validate: inputs', () => {
     const r = await bq(['validate', '--format', 'json', 'd'], { cwd: dir });
     expectExit(r, 0);
     const seen = report(r).results.map((x) => (x.line === undefined ? x.file : `${x.file}:${x.line}`));
-    expect(seen).toEqual(['d/10.json', 'd/9.json', 'd/Z/z.jsonl:1', 'd/a.ndjson:1', 'd/a.ndjson:2', 'd/b.json', 'd/sub/c.json']);
+    expect(seen).toEqual([
+      'd/.json', 'd/10.json', 'd/9.json', 'd/UP.JSON', 'd/Up.NDJSON:1', 'd/Z/z.jsonl:1', 'd/a.ndjson:1', 'd/a.ndjson:2', 'd/b.json', 'd/dir.json/e.json', 'd/sub/c.json',
+    ]);
   });
 
   it('a symlink loop in a walked directory finishes and reads each file once', async () => {
