@@ -131,13 +131,14 @@ describe('wholeText(): a whole file is an error exactly when its bytes are not U
     expect(wholeText(bad, 'F')).toEqual({ kind: 'error', file: 'F', message: 'not valid UTF-8 (byte offset 9)' });
   });
 
-  it('random bytes', () => {
+  it('random bytes, alone or at the start of a larger buffer (the reader passes its shared buffer and the length read)', () => {
     fc.assert(
-      fc.property(stream, (bytes) => {
+      fc.property(stream, fc.uint8Array({ maxLength: 8 }), (bytes, after) => {
         const doc = wholeText(bytes, 'F');
         expect(doc.kind).toBe(isUtf8(bytes) ? 'doc' : 'error');
         if (doc.kind === 'doc') expect(doc.text).toBe(bytes.toString('utf8'));
         else expect(doc.message).toBe(`not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})`);
+        expect(wholeText(Buffer.concat([bytes, after]), 'F', bytes.length)).toEqual(doc);
       }),
       { numRuns: 3000 },
     );

@@ -282,11 +282,22 @@ export async function readAll(stream: Readable, file: string, limits: InputLimit
   return Buffer.concat(chunks, total);
 }
 
-export function wholeText(bytes: Buffer, file: string): Doc {
+// Buffer's UTF-8 decoder without toString's argument handling and without a subarray per file
+// (10k files: ~3 ms): utf8Slice is what toString('utf8') calls. A runtime without it gets toString.
+type Utf8Slice = { utf8Slice(start: number, end: number): string };
+const decode: (bytes: Buffer, end: number) => string = typeof (Buffer.prototype as Partial<Utf8Slice>).utf8Slice === 'function'
+  ? (bytes, end) => (bytes as unknown as Utf8Slice).utf8Slice(0, end)
+  : (bytes, end) => bytes.toString('utf8', 0, end);
+
+/** A whole document from its bytes (the first `end` of them). */
+export function wholeText(bytes: Buffer, file: string, end = bytes.length): Doc {
   // Decoding turns every byte that is not UTF-8 into U+FFFD: text without one came from valid UTF-8,
   // and only text with one (bad bytes, or a real U+FFFD) needs the bytes checked.
-  const text = bytes.toString('utf8');
-  if (text.includes('\ufffd') && !isUtf8(bytes)) return { kind: 'error', file, message: `not valid UTF-8 (byte offset ${firstInvalidUtf8(bytes)})` };
+  const text = decode(bytes, end);
+  if (text.includes('\ufffd')) {
+    const used = bytes.subarray(0, end);
+    if (!isUtf8(used)) return { kind: 'error', file, message: `not valid UTF-8 (byte offset ${firstInvalidUtf8(used)})` };
+  }
   return { kind: 'doc', file, text };
 }
 
@@ -317,7 +328,7 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
       total += n;
       if (total > limits.maxFileBytes) throw tooLarge(file, 'the file', limits.maxFileBytes, '--max-file-bytes');
     }
-    return wholeText(shared.subarray(0, total), file);
+    return wholeText(shared, file, total);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     return { kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
