@@ -704,7 +704,9 @@ async function* batches(items: Iterable<PlanItem>, options: DocumentOptions): As
         throw err;
       }
       batch.push(doc);
-      if (batch.length >= 256) {
+      // 64 documents a hop: the texts of a batch stay alive until it is judged, and the young
+      // generation's collector copies what is alive (10k files: 256 a batch 194 ms, 64 191 ms).
+      if (batch.length >= 64) {
         yield batch;
         batch = [];
       }
