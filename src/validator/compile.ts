@@ -49,6 +49,24 @@ function preview(values: unknown[]): string {
   return parts.join(', ');
 }
 
+/**
+ * Whether `d` has `name` as an own property, given `d[name]` is defined. A value read from an
+ * object whose prototype is Object.prototype, under a name that Object.prototype lacks (checked at
+ * run time: it may be polluted later), is an own property; that saves a hasOwnProperty call per
+ * name, the dominant cost on small objects. The prototype test is made lazily, after a property of
+ * `d` has been read: the optimiser then knows `d`'s map and folds getPrototypeOf to a constant
+ * when shapes repeat (measured: ~1.5x on the orders bench). `plain` is 0 until tested, then 1
+ * (plain) or 2 (not).
+ */
+function ownTest(d: Code, plain: Code, name: string): Code {
+  return code`(!(${name} in O)&&(${plain}||(${plain}=G(${d})===O?1:2))===1||h(${d},${name}))`;
+}
+
+/** In a for-in over `d`: skips a key whose value is undefined or that is not own (an inherited one). */
+function undeclared(d: Code, key: Code, v: Code): Code {
+  return code`const ${v}=${d}[${key}];if(${v}===undefined||!h(${d},${key}))continue;`;
+}
+
 class Generator {
   readonly consts: unknown[] = [];
   readonly functions: Code[] = [];
@@ -213,14 +231,8 @@ class Generator {
     const out: Code[] = [];
     const required = node.required ?? [];
     const properties = (node.properties ?? []).filter(([, sub]) => sub.always !== true);
-    // A value read from an object whose prototype is Object.prototype, under a name that
-    // Object.prototype lacks (checked at run time: it may be polluted later), is an own property;
-    // that saves a hasOwnProperty call per name, the dominant cost on small objects. The prototype
-    // test is made lazily, after a property of `d` has been read: the optimiser then knows `d`'s
-    // map and folds getPrototypeOf to a constant (measured: ~1.5x on the orders bench).
-    // `plain` is 0 until tested, then 1 (plain) or 2 (not).
     const plain = this.id('o');
-    const own = (name: string): Code => code`(!(${name} in O)&&(${plain}||(${plain}=G(${d})===O?1:2))===1||h(${d},${name}))`;
+    const own = (name: string): Code => ownTest(d, plain, name);
     if (required.length + properties.length > 0) out.push(code`let ${plain}=0;`);
     for (const name of required) {
       const msg = code`${`must have required property ${JSON.stringify(name)}`}`;
@@ -245,29 +257,28 @@ class Generator {
         declared = code`${this.constant(new Set(names))}.has(${key})`;
       }
       const subPath = dynamicPath(path, code`P(${key})`);
-      let body: Code;
-      if (extra.always === false) {
-        // A constant message: the instance path already names the property, and building a quoted
-        // name per violation costs more than the rest of validate on small schemas.
-        const msg = code`${'is not allowed (additionalProperties is false)'}`;
-        body = this.fail(subPath, joinPointer(sp, 'additionalProperties'), 'additionalProperties', msg);
-      } else {
-        body = this.node(extra, v, subPath, 'additionalProperties', depth + 1);
-      }
+      const body = extra.always === false ? this.notAllowed(sp, subPath) : this.node(extra, v, subPath, 'additionalProperties', depth + 1);
       const skip = declared.empty ? EMPTY : code`if(${declared})continue;`;
-      out.push(code`for(const ${key} in ${d}){${skip}const ${v}=${d}[${key}];if(${v}===undefined||!h(${d},${key}))continue;${body}}`);
+      out.push(code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${body}}`);
     }
     return join(out, NL);
   }
 
+  /** additionalProperties: false, for one undeclared property at `p`. */
+  private notAllowed(sp: string, p: Path): Code {
+    // A constant message: the instance path already names the property, and building a quoted
+    // name per violation costs more than the rest of validate on small schemas.
+    return this.fail(p, joinPointer(sp, 'additionalProperties'), 'additionalProperties', code`${'is not allowed (additionalProperties is false)'}`);
+  }
+
   /**
    * validate's object whose undeclared properties are constrained (a for-in loop is needed
-   * anyway), with few declared names: a for-in pass first notes which declared names are own (inside the loop
-   * that needs no call) and finds the undeclared ones; the checks then run in the usual order,
-   * reading each value by name (a load the optimiser specialises to the object's shape). A
-   * declared name the loop did not see as own (absent, non-enumerable or inherited) is tested with
-   * hasOwnProperty when it has a value. objectBody's plain-object shortcut needs a prototype test
-   * instead, a call that costs ~10% on the orders bench when messages differ in shape.
+   * anyway), with few declared names: a for-in pass first notes which declared names are own
+   * (inside the loop that needs no call) and finds the undeclared ones; the checks then run in the
+   * usual order, reading each value by name (a load the optimiser specialises to the object's
+   * shape). A declared name the loop did not see as own (absent, non-enumerable or inherited) is
+   * tested with hasOwnProperty when it has a value. objectBody's plain-object shortcut needs a
+   * prototype test instead, a call that costs ~10% on the orders bench when messages differ in shape.
    */
   private scannedObjectBody(node: SchemaNode, extra: SchemaNode, names: string[], d: Code, path: Path, depth: number): Code {
     const sp = node.pointer;
@@ -284,7 +295,7 @@ class Generator {
     const plain = this.id('o');
     const own = (name: string): Code => {
       const flag = seen.get(name);
-      return flag ? code`(${flag}===1||h(${d},${name}))` : code`(!(${name} in O)&&(${plain}||(${plain}=G(${d})===O?1:2))===1||h(${d},${name}))`;
+      return flag ? code`(${flag}===1||h(${d},${name}))` : ownTest(d, plain, name);
     };
     const flags = [...seen.values()].map((f) => code`${f}=0`);
     if (required.some((n) => !declared.has(n))) flags.push(code`${plain}=0`);
@@ -293,11 +304,7 @@ class Generator {
     const v = this.id('v');
     const subPath = dynamicPath(path, code`P(${key})`);
     const fixed = extra.always === false;
-    // A constant message: the instance path already names the property, and building a quoted
-    // name per violation costs more than the rest of validate on small schemas.
-    const extraFail = (p: Path): Code => this.fail(p, joinPointer(sp, 'additionalProperties'), 'additionalProperties', code`${'is not allowed (additionalProperties is false)'}`);
-    const extraBody = fixed ? extraFail(subPath) : this.node(extra, v, subPath, 'additionalProperties', depth + 1);
-    const undeclared = code`const ${v}=${d}[${key}];if(${v}===undefined||!h(${d},${key}))continue;`;
+    const extraBody = fixed ? this.notAllowed(sp, subPath) : this.node(extra, v, subPath, 'additionalProperties', depth + 1);
 
     const scan: Code[] = [];
     for (const [name, flag] of seen) scan.push(code`if(${key}===${name}){if(h(${d},${key}))${flag}=1;continue;}`);
@@ -309,7 +316,7 @@ class Generator {
     const first = this.id('x');
     flags.push(code`${count}=0`);
     if (fixed) flags.push(first);
-    scan.push(undeclared, fixed ? code`if(${count}++===0)${first}=${key};` : code`${count}=1;`);
+    scan.push(undeclared(d, key, v), fixed ? code`if(${count}++===0)${first}=${key};` : code`${count}=1;`);
     if (flags.length > 0) out.push(code`let ${join(flags, code`,`)};`);
     out.push(code`for(const ${key} in ${d}){${join(scan)}}`);
 
@@ -332,9 +339,9 @@ class Generator {
       out.push(code`{${load}if(${pv}!==undefined&&${own(name)}){${check}}}`);
     }
     const skip = names.length > 0 ? code`if(${join(names.map((n) => code`${key}===${n}`), code`||`)})continue;` : EMPTY;
-    const again = code`for(const ${key} in ${d}){${skip}${undeclared}${extraBody}}`;
+    const again = code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${extraBody}}`;
     out.push(fixed
-      ? code`if(${count}===1){${extraFail(dynamicPath(path, code`P(${first})`))}}else if(${count}>1){${again}}`
+      ? code`if(${count}===1){${this.notAllowed(sp, dynamicPath(path, code`P(${first})`))}}else if(${count}>1){${again}}`
       : code`if(${count}!==0){${again}}`);
     return join(out, NL);
   }
