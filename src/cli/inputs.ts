@@ -110,6 +110,7 @@ function nameKind(name: string): 'whole' | 'stream' | undefined {
   return STREAM_NAME.test(name) ? 'stream' : 'whole';
 }
 
+/** Text of a line's bytes; bytes that are not UTF-8 are an error naming the offset in the file. */
 function lineText(bytes: Buffer, file: string, line: number, offset: number): Doc {
   if (!isUtf8(bytes)) {
     return { kind: 'error', file, line, message: `not valid UTF-8 (byte offset ${offset + firstInvalidUtf8(bytes)})` };
@@ -492,8 +493,10 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
 
 // ---- work for validate --jobs: the same inputs, cut into pieces a worker thread can take ----------
 
-/** What the paths hold, found before any is read: the default `--jobs` depends on it. */
-/** A whole file is its path alone (a walk of 10,000 files makes strings, not objects to collect). */
+/**
+ * What the paths hold, found before any is read: the default `--jobs` depends on it. A whole file
+ * named on the command line is its path; a walked directory's run of whole files is one item.
+ */
 type PlanItem = string | { kind: 'files'; base: string; names: string[] } | { kind: 'stdin' } | { kind: 'stream'; file: string } | { kind: 'error'; doc: Doc };
 
 export interface InputPlan {
