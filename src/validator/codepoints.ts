@@ -5,16 +5,16 @@
 export function codePointLength(s: string): number {
   const n = s.length;
   if (n < NATIVE_FROM) return countLoop(s);
-  const units = scratch();
-  if (units === undefined) return countLoop(s);
+  const copy = scratch();
+  if (copy === undefined) return countLoop(s);
   // n minus the pairs: each pair is found by its low half, whose predecessor is its high half.
   let pairs = 0;
   let before = 0;
   for (let start = 0; start < n; start += CHUNK_UNITS) {
     const len = Math.min(CHUNK_UNITS, n - start);
-    units.writer.write(len === n ? s : s.substring(start, start + len), 0, len * 2, 'utf16le');
-    pairs += pairsIn(units.units, units.words, len, before);
-    before = units.units[len - 1]!;
+    copy.writer.write(len === n ? s : s.substring(start, start + len), 0, len * 2, 'utf16le');
+    pairs += pairsIn(copy.units, copy.words, len, before);
+    before = copy.units[len - 1]!;
   }
   return n - pairs;
 }
