@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Bytes held by request bodies still arriving, over every connection (64 bodies at the limit). */
+export const MAX_PENDING_BYTES = 64 * MAX_BODY_BYTES;
 /** How long a connection being closed after a refused body is still read (and the bytes dropped). */
 const LINGER_MS = 2_000;
 
@@ -18,34 +20,61 @@ export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
   return length !== undefined && Number(length) > limit;
 }
 
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; aborted: boolean };
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'aborted' | 'tooLarge' | 'busy' };
+
+/** The bytes every body still arriving holds, shared by a server's requests and capped. */
+export class PendingBytes {
+  held = 0;
+  peak = 0;
+  /** Bodies being read now. */
+  bodies = 0;
+  constructor(readonly cap: number) {}
+
+  /** Counts `n` more bytes as held, unless that would pass the cap. */
+  take(n: number): boolean {
+    if (this.held + n > this.cap) return false;
+    this.held += n;
+    if (this.held > this.peak) this.peak = this.held;
+    return true;
+  }
+}
 
 /**
- * Reads the body up to `limit` bytes. Past the limit it resolves `{ok: false}` at once and drops
- * whatever else arrives, so the socket keeps draining while the refusal is sent.
+ * Reads the body up to `limit` bytes, each chunk counted in `pending` while the body is incomplete.
+ * Past the limit, or past `pending`'s cap, it resolves `{ok: false}` at once and drops whatever else
+ * arrives, so the socket keeps draining while the refusal is sent.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, limit: number, pending: PendingBytes): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    pending.bodies++;
     const finish = (result: BodyResult): void => {
       if (done) return;
       done = true;
+      chunks.length = 0;
+      pending.held -= size;
+      pending.bodies--;
       resolve(result);
     };
     req.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        finish({ ok: false, aborted: false });
-      } else chunks.push(chunk);
+      if (size + chunk.length > limit) finish({ ok: false, reason: 'tooLarge' });
+      else if (!pending.take(chunk.length)) finish({ ok: false, reason: 'busy' });
+      else {
+        size += chunk.length;
+        chunks.push(chunk);
+      }
     });
-    req.on('end', () => finish({ ok: true, body: Buffer.concat(chunks, size) }));
+    req.on('end', () => {
+      if (done) return;
+      const body = Buffer.concat(chunks, size);
+      finish({ ok: true, body });
+    });
     // An aborted upload: nobody is left to answer, and the socket is already gone.
-    req.on('error', () => finish({ ok: false, aborted: true }));
-    req.on('close', () => finish({ ok: false, aborted: true }));
+    req.on('error', () => finish({ ok: false, reason: 'aborted' }));
+    req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });
 }
 

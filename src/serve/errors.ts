@@ -24,6 +24,8 @@ export const ERROR = {
   headersTooLarge: { status: 431, code: 43101 },
   /** A registered schema that failed to load, or an unexpected failure. */
   backend: { status: 500, code: 50001 },
+  /** The request bodies still arriving hold as many bytes as the server keeps (`--max-pending-bytes`). */
+  busy: { status: 503, code: 50301 },
 } as const;
 
 export type ErrorKind = keyof typeof ERROR;

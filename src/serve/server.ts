@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatMode, type CompatPolicy } from '../compat/index.js';
 import { jsonEqual } from '../validator/index.js';
-import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, readBody } from './body.js';
+import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, MAX_PENDING_BYTES, PendingBytes, readBody } from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
 import { postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
@@ -34,6 +34,13 @@ export interface ServerOptions {
   policy?: CompatPolicy | string;
   /** Largest request body read (default 1 MiB); larger ones are answered 413. */
   maxBodyBytes?: number;
+  /** Most connections open at once (default 512); one more is closed as soon as it is accepted. */
+  maxConnections?: number;
+  /**
+   * Most bytes held by request bodies still arriving, over every connection (default 64 MiB, at
+   * least `maxBodyBytes`); a body whose next bytes would pass it is answered 503 and its connection closed.
+   */
+  maxPendingBytes?: number;
   onRequest?: (entry: RequestLog) => void;
 }
 
@@ -43,10 +50,35 @@ export interface RegistryServer {
   readonly snapshot: Snapshot;
   /** Swaps in a new snapshot; requests already being answered finish with the one they started with. */
   replace(snapshot: Snapshot): void;
+  /** What the server holds now, and the most it has held. */
+  stats(): ServerStats;
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops accepting, lets in-flight requests finish, closes every connection after `graceMs` at the latest. */
   close(graceMs?: number): Promise<void>;
 }
+
+export interface ServerStats {
+  connections: number;
+  peakConnections: number;
+  /** Connections closed on arrival because `maxConnections` were open. */
+  refusedConnections: number;
+  /** Bytes held by request bodies still arriving. */
+  pendingBytes: number;
+  peakPendingBytes: number;
+  /** Request bodies being read. */
+  pendingBodies: number;
+  /** Bodies answered 503 because they would have passed `maxPendingBytes`. */
+  refusedBodies: number;
+}
+
+/** A positive integer option, or the default. */
+function countOption(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+export const MAX_CONNECTIONS = 512;
 
 interface Answer {
   status: number;
@@ -273,7 +305,15 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     if (err instanceof CompatNameError) throw new TypeError(err.message);
     throw err;
   }
-  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const limit = countOption(options.maxBodyBytes, MAX_BODY_BYTES, 'maxBodyBytes');
+  const pending = new PendingBytes(countOption(options.maxPendingBytes, MAX_PENDING_BYTES, 'maxPendingBytes'));
+  // Below the body limit, a body that fits the limit would be refused 503 however idle the server.
+  if (pending.cap < limit) throw new TypeError(`maxPendingBytes (${pending.cap}) must be at least maxBodyBytes (${limit})`);
+  const maxConnections = countOption(options.maxConnections, MAX_CONNECTIONS, 'maxConnections');
+  let connections = 0;
+  let peakConnections = 0;
+  let refusedConnections = 0;
+  let refusedBodies = 0;
   const pool = new JudgePool();
   const table = routes(level, policy, pool);
   const onRequest = options.onRequest;
@@ -363,11 +403,16 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
         refuseBody(req, res);
         return;
       }
-      readBody(req, limit)
+      readBody(req, limit, pending)
         .then((result) => {
           if (result.ok) respond(req, res, snapshot, result.body);
-          else if (result.aborted) res.destroy();
-          else refuseBody(req, res);
+          else if (result.reason === 'aborted') res.destroy();
+          else if (result.reason === 'tooLarge') refuseBody(req, res);
+          else {
+            refusedBodies++;
+            closeAfterResponse(req, res);
+            send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`));
+          }
         })
         .catch((err: unknown) => fail(res, err));
     } catch (err) {
@@ -389,6 +434,14 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     handle,
   );
   server.keepAliveTimeout = 5_000;
+  // Each connection holds at most its headers (16 KiB) until its body starts, which `pending` caps.
+  server.maxConnections = maxConnections;
+  server.on('connection', (socket: Duplex) => {
+    connections++;
+    if (connections > peakConnections) peakConnections = connections;
+    socket.once('close', () => connections--);
+  });
+  server.on('drop', () => refusedConnections++);
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (declaredTooLarge(req, limit)) {
       if (onRequest !== undefined) logWhenDone(req, res, onRequest);
@@ -433,6 +486,12 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     },
     replace(snapshot: Snapshot) {
       current = snapshot;
+    },
+    stats(): ServerStats {
+      return {
+        connections, peakConnections, refusedConnections,
+        pendingBytes: pending.held, peakPendingBytes: pending.peak, pendingBodies: pending.bodies, refusedBodies,
+      };
     },
     listen(port: number, host: string): Promise<AddressInfo> {
       return new Promise((resolve, reject) => {

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { CompatNameError, parseCompatLevel, parseCompatPolicy } from '../../compat/index.js';
-import { buildSnapshot, createServer, type RequestLog, type Snapshot } from '../../serve/index.js';
+import { buildSnapshot, createServer, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_PENDING_BYTES, type RequestLog, type Snapshot } from '../../serve/index.js';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCatalog, catalogHandler, type CatalogEntry } from '../../catalog/index.js';
-import type { Registry } from '../../registry/index.js';
+import { RegistryNotFoundError, type Registry } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { clean } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -19,6 +19,8 @@ export interface ServeOptions extends RegistryCliOptions {
   verbose?: boolean;
   /** Also answer `GET /catalog` with the registry's HTML catalog. */
   catalog?: boolean;
+  maxConnections?: string;
+  maxPendingBytes?: string;
 }
 
 const say = (line: string): void => {
@@ -29,6 +31,14 @@ function parsePort(raw: string): number {
   const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
   return port;
+}
+
+/** A whole number from `min` up, or the default when the option is not given. */
+function parseCount(raw: string | undefined, fallback: number, min: number, option: string, what: string): number {
+  if (raw === undefined) return fallback;
+  const n = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= min)) throw new UsageError(`${option} must be ${what}, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 /** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
@@ -115,10 +125,16 @@ function logRequest(entry: RequestLog): void {
 
 /**
  * Serves the registry until SIGTERM or SIGINT (then exits 0 once in-flight requests are answered).
- * SIGHUP reloads: the new snapshot replaces the old one only when the manifest and every schema load.
+ * SIGHUP reloads the manifest found at start: the new snapshot replaces the old one only when the
+ * manifest and every schema load.
  */
 export async function run(options: ServeOptions): Promise<number> {
   const port = parsePort(options.port);
+  const maxConnections = parseCount(options.maxConnections, MAX_CONNECTIONS, 1, '--max-connections', 'a positive integer');
+  const maxPendingBytes = parseCount(
+    options.maxPendingBytes, MAX_PENDING_BYTES, MAX_BODY_BYTES, '--max-pending-bytes',
+    `a number of bytes from ${MAX_BODY_BYTES} (the largest request body, 1 MiB) up`,
+  );
   let level: string;
   let policy: string;
   try {
@@ -128,9 +144,14 @@ export async function run(options: ServeOptions): Promise<number> {
     if (err instanceof CompatNameError) throw new UsageError(err.message);
     throw err;
   }
-  const { snapshot } = load(options);
+  const { snapshot, registry } = load(options);
+  // Discovery runs once, here: every reload reads the manifest found now, so one moved away (or
+  // replaced by a directory) fails the reload instead of switching to a parent directory's registry.
+  const reloadOptions: ServeOptions = { ...options, registry: registry.manifest.path };
+  const manifestShown = registry.manifest.shown;
   for (const b of snapshot.broken) say(`warning: ${b.name} is answered with error 50001: ${b.error}`);
-  const api = createServer(snapshot, { compatibility: level, policy, onRequest: options.verbose ? logRequest : undefined });
+  const api = createServer(snapshot, { compatibility: level, policy, maxConnections, maxPendingBytes, onRequest: options.verbose ? logRequest : undefined });
+  if (options.verbose) api.server.on('drop', () => say(`connection refused: ${maxConnections} connections are open (--max-connections)`));
   let address: AddressInfo;
   try {
     address = await api.listen(port, options.host);
@@ -158,9 +179,13 @@ export async function run(options: ServeOptions): Promise<number> {
     const reloadOnce = async (): Promise<void> => {
       let next: Snapshot;
       try {
-        next = await settledLoad(options);
+        next = await settledLoad(reloadOptions);
       } catch (err) {
-        say(`reload failed, still serving the previous registry: ${(err as Error).message}`);
+        // The not-found message would name --registry as the path's origin; it is the start's manifest.
+        const problem = err instanceof RegistryNotFoundError
+          ? `registry manifest not found: ${manifestShown} (serve reads the manifest it started with: put it back, or restart serve to use another)`
+          : (err as Error).message;
+        say(`reload failed, still serving the previous registry: ${problem}`);
         return;
       }
       if (stopped) return;
