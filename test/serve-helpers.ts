@@ -22,9 +22,11 @@ export interface Served {
   exited: Promise<number | null>;
 }
 
-/** Starts `bqschema serve --port 0 …` and waits for its "listening" line. */
-export async function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `bqschema serve --port 0 …` (in `cwd`, without $BQSCHEMA_REGISTRY) and waits for its "listening" line. */
+export async function serve(args: string[], options: { cwd?: string } = {}): Promise<Served> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.BQSCHEMA_REGISTRY; // so a registry is only discovered from `cwd`
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   const waiters: { pattern: RegExp; from: number; resolve: () => void }[] = [];
   const check = (): void => {

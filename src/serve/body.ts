@@ -22,7 +22,7 @@ export function declaredTooLarge(req: IncomingMessage, limit: number): boolean {
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'aborted' | 'tooLarge' | 'busy' };
 
-/** The bytes every body still arriving holds, shared by a server's requests and capped. */
+/** The bytes bodies still arriving hold (a declared length in full), shared by a server's requests and capped. */
 export class PendingBytes {
   held = 0;
   peak = 0;
@@ -40,12 +40,19 @@ export class PendingBytes {
 }
 
 /**
- * Reads the body up to `limit` bytes, each chunk counted in `pending` while the body is incomplete.
- * Past the limit, or past `pending`'s cap, it resolves `{ok: false}` at once and drops whatever else
- * arrives, so the socket keeps draining while the refusal is sent.
+ * Reads the body up to `limit` bytes. Its bytes are counted in `pending` until it is complete: a
+ * declared length all at once, before a byte is read (so a body let in can always finish), a chunked
+ * body chunk by chunk. Past the limit, or past `pending`'s cap, it resolves `{ok: false}` at once and
+ * drops whatever else arrives, so the socket keeps draining while the refusal is sent.
  */
 export function readBody(req: IncomingMessage, limit: number, pending: PendingBytes): Promise<BodyResult> {
   return new Promise((resolve) => {
+    const length = req.headers['content-length'];
+    const declared = length !== undefined && req.headers['transfer-encoding'] === undefined ? Number(length) : undefined;
+    if (declared !== undefined && !pending.take(declared)) {
+      resolve({ ok: false, reason: 'busy' });
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -54,14 +61,14 @@ export function readBody(req: IncomingMessage, limit: number, pending: PendingBy
       if (done) return;
       done = true;
       chunks.length = 0;
-      pending.held -= size;
+      pending.held -= declared ?? size;
       pending.bodies--;
       resolve(result);
     };
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       if (size + chunk.length > limit) finish({ ok: false, reason: 'tooLarge' });
-      else if (!pending.take(chunk.length)) finish({ ok: false, reason: 'busy' });
+      else if (declared === undefined && !pending.take(chunk.length)) finish({ ok: false, reason: 'busy' });
       else {
         size += chunk.length;
         chunks.push(chunk);

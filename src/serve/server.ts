@@ -38,7 +38,9 @@ export interface ServerOptions {
   maxConnections?: number;
   /**
    * Most bytes held by request bodies still arriving, over every connection (default 64 MiB, at
-   * least `maxBodyBytes`); a body whose next bytes would pass it is answered 503 and its connection closed.
+   * least `maxBodyBytes`). A declared Content-Length counts in full from the start, so a body let in
+   * always finishes; one that would pass the cap (at once, or a chunked one as its bytes arrive) is
+   * answered 503 and its connection closed.
    */
   maxPendingBytes?: number;
   onRequest?: (entry: RequestLog) => void;
@@ -62,7 +64,7 @@ export interface ServerStats {
   peakConnections: number;
   /** Connections closed on arrival because `maxConnections` were open. */
   refusedConnections: number;
-  /** Bytes held by request bodies still arriving. */
+  /** Bytes held by request bodies still arriving; a declared Content-Length counts in full from the start. */
   pendingBytes: number;
   peakPendingBytes: number;
   /** Request bodies being read. */
