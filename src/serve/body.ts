@@ -30,9 +30,13 @@ export class PendingBytes {
   bodies = 0;
   constructor(readonly cap: number) {}
 
+  fits(n: number): boolean {
+    return this.held + n <= this.cap;
+  }
+
   /** Counts `n` more bytes as held, unless that would pass the cap. */
   take(n: number): boolean {
-    if (this.held + n > this.cap) return false;
+    if (!this.fits(n)) return false;
     this.held += n;
     if (this.held > this.peak) this.peak = this.held;
     return true;

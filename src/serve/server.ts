@@ -392,6 +392,12 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     send(res, apiError('bodyTooLarge', `the request body is larger than ${limit} bytes`));
   }
 
+  function refuseBusy(req: IncomingMessage, res: ServerResponse): void {
+    refusedBodies++;
+    closeAfterResponse(req, res);
+    send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`));
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     try {
       if (onRequest !== undefined) logWhenDone(req, res, onRequest);
@@ -410,11 +416,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
           if (result.ok) respond(req, res, snapshot, result.body);
           else if (result.reason === 'aborted') res.destroy();
           else if (result.reason === 'tooLarge') refuseBody(req, res);
-          else {
-            refusedBodies++;
-            closeAfterResponse(req, res);
-            send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`));
-          }
+          else refuseBusy(req, res);
         })
         .catch((err: unknown) => fail(res, err));
     } catch (err) {
@@ -448,6 +450,12 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     if (declaredTooLarge(req, limit)) {
       if (onRequest !== undefined) logWhenDone(req, res, onRequest);
       refuseBody(req, res);
+      return;
+    }
+    // No room for the declared body: refused before the client sends it (readBody takes it in this turn).
+    if (!pending.fits(Number(req.headers['content-length'] ?? 0))) {
+      if (onRequest !== undefined) logWhenDone(req, res, onRequest);
+      refuseBusy(req, res);
       return;
     }
     res.writeContinue();
