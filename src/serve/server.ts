@@ -37,8 +37,8 @@ export interface ServerOptions {
   /** Most connections open at once (default 512); one more is closed as soon as it is accepted. */
   maxConnections?: number;
   /**
-   * Most bytes held by request bodies still arriving, over every connection (default 64 MiB, at
-   * least `maxBodyBytes`). A declared Content-Length counts in full from the start, so a body let in
+   * Most bytes held by request bodies still arriving, over every connection (default 64 MiB or
+   * `maxBodyBytes` if larger; at least `maxBodyBytes`). A declared Content-Length counts in full from the start, so a body let in
    * always finishes; one that would pass the cap (at once, or a chunked one as its bytes arrive) is
    * answered 503 and its connection closed.
    */
@@ -308,7 +308,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     throw err;
   }
   const limit = countOption(options.maxBodyBytes, MAX_BODY_BYTES, 'maxBodyBytes');
-  const pending = new PendingBytes(countOption(options.maxPendingBytes, MAX_PENDING_BYTES, 'maxPendingBytes'));
+  const pending = new PendingBytes(countOption(options.maxPendingBytes, Math.max(MAX_PENDING_BYTES, limit), 'maxPendingBytes'));
   // Below the body limit, a body that fits the limit would be refused 503 however idle the server.
   if (pending.cap < limit) throw new TypeError(`maxPendingBytes (${pending.cap}) must be at least maxBodyBytes (${limit})`);
   const maxConnections = countOption(options.maxConnections, MAX_CONNECTIONS, 'maxConnections');
