@@ -265,6 +265,15 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     expect(r.calls).toEqual([]);
   });
 
+  it("gdpr --mask refuses the default format: github, and masks with format: ''", () => {
+    const refused = runAction({ command: 'gdpr', args: '--mask messages/orders-created.json' }, { actionPath, cwd: workspace });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--format github does not apply to --mask.*set format: ''/);
+    const masked = runAction({ command: 'gdpr', args: '--mask messages/orders-created.json', format: '' }, { actionPath, cwd: workspace });
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(JSON.parse(masked.stdout).job).toBe('urn:babel:orders:created');
+  });
+
   it('gives export-asyncapi and types no --format', () => {
     const out = join(work, 'catalog.yaml');
     const r = runAction({ command: 'export-asyncapi', args: `-o ${out}` }, { actionPath, cwd: workspace });
