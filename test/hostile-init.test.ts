@@ -227,6 +227,15 @@ describe('init in a subdirectory of a git repository', () => {
     expect(wf).toContain('args: --strict messages/');
   });
 
+  it('refuses a subdirectory whose path GitHub would evaluate (${{ }}) in the workflow, writing nothing', async () => {
+    const repo = tempTree({});
+    git(repo, 'init', '-q');
+    const before = snapshot(repo);
+    const r = await bq(['init', 'x${{ secrets.TOKEN }}'], { cwd: repo });
+    expectOneLineError(r, /^bqschema: cannot initialise x\$\{\{ secrets\.TOKEN \}\}: its path from the repository root cannot go into a workflow .*; nothing was written$/);
+    expect(snapshot(repo)).toEqual(before);
+  });
+
   it('refuses to overwrite a workflow already at the repository root, and writes nothing in the subdirectory', async () => {
     const repo = tempTree({ '.github/workflows/bqschema.yml': 'mine\n' });
     git(repo, 'init', '-q');

@@ -252,6 +252,10 @@ export function run(options: InitOptions): number {
   const top = repositoryRoot(realpathSync(existing));
   // GitHub reads workflows only from the repository root's .github/, so the workflow goes there.
   const sub = top === undefined ? '' : relative(top, root).split(sep).join('/');
+  // GitHub evaluates ${{ }} in `with:` values, and a line break would end the YAML scalar.
+  if (/\$\{\{|[\u0000-\u001f\u007f\u2028\u2029]/.test(sub)) {
+    refuse(`its path from the repository root cannot go into a workflow (it holds \${{ or a control character): rename it, or run init at the repository root`);
+  }
 
   const others = MANIFEST_NAMES.filter((n) => n !== 'registry.json' && lstatOrUndefined(join(root, n), refuse) !== undefined);
   if (others.length > 0) {
