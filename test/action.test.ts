@@ -191,20 +191,50 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
   });
 
-  // The workflow bqschema init writes: check, validate messages/, compat --against origin/main.
+  // The workflow bqschema init writes, step by step with the inputs it gives: check, validate
+  // --strict messages/, compat --against origin/main.
   it('builds once in the action path, then runs the init workflow: check, validate, compat all pass', () => {
-    const first = runAction({}, { actionPath, cwd: workspace });
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
-    expect(first.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
+    const wf = YAML.parse(readFileSync(join(workspace, '.github', 'workflows', 'bqschema.yml'), 'utf8'));
+    const steps = (wf.jobs.schemas.steps as Step[]).filter((s) => s.uses?.startsWith('babelqueue/bqschema@'));
+    expect(steps.map((s) => s.with!.command)).toEqual(['check', 'validate', 'compat']);
+    expect(steps[1]!.with!.args).toBe('--strict messages/');
+    const [first, validate, compat] = steps.map((s) => runAction(s.with!, { actionPath, cwd: workspace }));
+    expect(first!.code, first!.stderr).toBe(0);
+    expect(first!.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
+    expect(first!.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
+    expect(validate!.code, validate!.stderr).toBe(0);
+    expect(validate!.stdout).toContain('OK: 1 message: 1 valid');
+    expect(compat!.code, compat!.stderr).toBe(0);
+    expect(compat!.stdout).toMatch(/no breaking change against origin\/main/);
+    expect([...validate!.calls, ...compat!.calls]).toEqual([]); // built once per job
+  });
 
-    const validate = runAction({ command: 'validate', args: 'messages/' }, { actionPath, cwd: workspace });
-    expect(validate.code, validate.stderr).toBe(0);
-    expect(validate.stdout).toContain('OK: 1 message: 1 valid');
-    const compat = runAction({ command: 'compat', args: '--against origin/main' }, { actionPath, cwd: workspace });
-    expect(compat.code, compat.stderr).toBe(0);
-    expect(compat.stdout).toMatch(/no breaking change against origin\/main/);
-    expect([...validate.calls, ...compat.calls]).toEqual([]); // built once per job
+  // init in a subdirectory writes the workflow at the repository root, naming the registry's paths.
+  it('runs the workflow init writes for a registry in a subdirectory, from the repository root', () => {
+    const repo = join(work, 'monorepo');
+    mkdirSync(join(repo, 'services', 'orders'), { recursive: true });
+    const git = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    git('init', '-q');
+    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], { cwd: join(repo, 'services', 'orders'), encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    git('add', '-A');
+    git('commit', '-qm', 'registry');
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    const wf = YAML.parse(readFileSync(join(repo, '.github', 'workflows', 'bqschema.yml'), 'utf8'));
+    const steps = (wf.jobs.schemas.steps as Step[]).filter((s) => s.uses?.startsWith('babelqueue/bqschema@'));
+    expect(steps).toHaveLength(3);
+    for (const s of steps) {
+      const r = runAction(s.with!, { actionPath, cwd: repo });
+      expect(r.code, `${s.with!.command}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+    // Annotations name files from the repository root, so they land on the pull request's diff.
+    writeFileSync(join(repo, 'services', 'orders', 'messages', 'typo.json'), '{"job":"urn:babel:orders:craeted","data":{}}\n');
+    const strict = runAction(steps[1]!.with!, { actionPath, cwd: repo });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^::error file=services\/orders\/messages\/typo\.json/m);
   });
 
   it('a breaking change fails compat with exit 1', () => {
@@ -233,6 +263,15 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     expect(existsSync(join(workspace, 'services', 'orders', 'pwned'))).toBe(false);
     expect(existsSync(join(workspace, 'services', 'orders', 'pwned2'))).toBe(false);
     expect(r.calls).toEqual([]);
+  });
+
+  it("gdpr --mask refuses the default format: github, and masks with format: ''", () => {
+    const refused = runAction({ command: 'gdpr', args: '--mask messages/orders-created.json' }, { actionPath, cwd: workspace });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--format github does not apply to --mask.*set format: ''/);
+    const masked = runAction({ command: 'gdpr', args: '--mask messages/orders-created.json', format: '' }, { actionPath, cwd: workspace });
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(JSON.parse(masked.stdout).job).toBe('urn:babel:orders:created');
   });
 
   it('gives export-asyncapi and types no --format', () => {

@@ -278,10 +278,15 @@ describe.concurrent('gdpr --mask', () => {
     expect(r.stdout).toBe(CUSTOMER_MASKED);
     expect(r.stderr).toBe('');
     expect(readFileSync(file).equals(before)).toBe(true);
-    // --format (which the GitHub Action always passes) does not change the masked output.
-    const github = await gdpr(['--mask', 'messages/customer.json', '--format', 'github']);
-    expectExit(github, 0);
-    expect(github.stdout).toBe(CUSTOMER_MASKED);
+    // --format text is the masked message; a report format is refused, not ignored.
+    const text = await gdpr(['--mask', 'messages/customer.json', '--format', 'text']);
+    expectExit(text, 0);
+    expect(text.stdout).toBe(CUSTOMER_MASKED);
+    for (const format of ['json', 'github', 'sarif', 'junit']) {
+      const r = await gdpr(['--mask', 'messages/customer.json', '--format', format]);
+      expectOneLineError(r, new RegExp(`^bqschema: --format ${format} does not apply to --mask, which prints the masked message: --mask supports only --format text \\(the default\\);`));
+      expect(r.stdout).toBe('');
+    }
   });
 
   it('masks bare data against --urn, from a file or from stdin', async () => {

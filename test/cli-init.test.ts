@@ -26,11 +26,12 @@ function readdirSafe(path: string): boolean {
 describe('bqschema init', () => {
   it('in an empty directory: init, then check and validate the example message all exit 0', async () => {
     const dir = tempTree({});
-    const init = await bq(['init'], { cwd: dir });
+    // No bqschema on PATH (a local install): the next step goes through npx.
+    const init = await bq(['init'], { cwd: dir, env: { PATH: join(dir, 'no-bin') } });
     expectExit(init, 0);
     expect(init.stderr).toBe('');
     expect(init.stdout).toBe(
-      FILES.map((f) => `created ${f}`).join('\n') + '\n\nnext: bqschema check && bqschema validate messages/orders-created.json\n',
+      FILES.map((f) => `created ${f}`).join('\n') + '\n\nnext: npx bqschema check && npx bqschema validate messages/orders-created.json\n',
     );
     expect(tree(dir)).toEqual([...FILES].sort());
 
@@ -59,7 +60,7 @@ describe('bqschema init', () => {
     });
   });
 
-  it('the workflow runs check, validate and compat --against origin/main with the full history', async () => {
+  it('the workflow runs check, validate --strict (a misspelt URN fails) and compat --against origin/main with the full history', async () => {
     const dir = tempTree({});
     expectExit(await bq(['init', dir]), 0);
     const wf = YAML.parse(readFileSync(join(dir, '.github/workflows/bqschema.yml'), 'utf8'));
@@ -69,7 +70,7 @@ describe('bqschema init', () => {
     const runs = steps.slice(1).map((s) => [s.with!.command, s.with!.args ?? '']);
     expect(runs).toEqual([
       ['check', ''],
-      ['validate', 'messages/'],
+      ['validate', '--strict messages/'],
       ['compat', '--against origin/main'],
     ]);
     // The action is this repository, as package.json names it.
@@ -86,7 +87,7 @@ describe('bqschema init', () => {
     const r = await bq(['init', 'team/registry'], { cwd: parent });
     expectExit(r, 0);
     expect(r.stdout).toContain('created team/registry/registry.json\n');
-    expect(r.stdout).toContain('next: cd team/registry && bqschema check');
+    expect(r.stdout).toMatch(/^next: cd team\/registry && (npx )?bqschema check/m);
     expectExit(await bq(['check'], { cwd: join(parent, 'team/registry') }), 0);
   });
 

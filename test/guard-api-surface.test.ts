@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -36,5 +36,21 @@ describe.each([
     expect(names.length).toBeGreaterThan(minimum);
     const undocumented = names.filter((n) => !new RegExp('`(new )?' + n + '\\b').test(page));
     expect(undocumented).toEqual([]);
+  });
+});
+
+// An option a caller can pass is surface too: each member of the options types docs/library.md
+// lists must appear there as `name?` (e.g. `{ onWarning?, unknownUrn? }`).
+describe('docs/library.md documents every option', () => {
+  const declarations = (readdirSync(path.join(root, 'dist'), { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.d.ts'));
+  it.each(['GuardOptions', 'ProviderOptions', 'DirProviderOptions', 'HttpProviderOptions', 'CompileOptions'])('%s', (name) => {
+    const body = declarations
+      .map((f) => new RegExp(`export interface ${name}\\b[^{]*\\{\\n([\\s\\S]*?)\\n\\}`).exec(read(path.join('dist', f)))?.[1])
+      .find((b) => b !== undefined);
+    expect(body, `no declaration of ${name} in dist/: run npm run build`).toBeDefined();
+    const members = [...body!.matchAll(/^ {4}(?:readonly )?(\w+)\?:/gm)].map((m) => m[1]!);
+    expect(members.length).toBeGreaterThan(0);
+    const page = read('docs/library.md');
+    expect(members.filter((m) => !page.includes(`${m}?`))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  check, EnvelopeError, InvalidPayloadError, MapProvider, readEnvelope, validate, validateEnvelope, wrap,
-  type Provider,
+  check, EnvelopeError, InvalidPayloadError, MapProvider, readEnvelope, UnknownUrnError, validate, validateEnvelope,
+  validateEnvelopeAsync, wrap, type Provider,
 } from '../src/index.js';
 
 const provider = new MapProvider({
@@ -106,5 +106,44 @@ describe('wrap', () => {
   });
   it('passes a synchronous handler result through as a promise', async () => {
     await expect(wrap(provider, () => 42)({ job: 'urn:none', data: {} })).resolves.toBe(42);
+  });
+});
+
+describe("unknownUrn: a URN without a schema passes unvalidated by default (opt-in), and is rejected when told", () => {
+  // An asynchronous provider answering null, the other spelling of "no schema".
+  const nullAsync = { schemaFor: async (urn: string) => (urn === URN ? provider.schemaFor(URN) : null) };
+  const unknown = { job: 'urn:babel:orders:craeted', data: { anything: true } };
+
+  it('wrap: the default and "pass" call the handler with the unvalidated envelope', async () => {
+    for (const options of [{}, { unknownUrn: 'pass' as const }]) {
+      const handler = vi.fn(() => 'handled');
+      await expect(wrap(provider, handler, options)(unknown)).resolves.toBe('handled');
+      expect(handler).toHaveBeenCalledWith(unknown);
+    }
+  });
+
+  it('wrap with "reject": UnknownUrnError naming the URN, the handler never called; registered URNs are judged as before', async () => {
+    for (const p of [provider, nullAsync]) {
+      const handler = vi.fn(() => 'handled');
+      const wrapped = wrap(p, handler, { unknownUrn: 'reject' });
+      await expect(wrapped(unknown)).rejects.toBeInstanceOf(UnknownUrnError);
+      await expect(wrapped(unknown)).rejects.toMatchObject({ code: 'BQ_UNKNOWN_URN', urn: 'urn:babel:orders:craeted' });
+      expect(handler).not.toHaveBeenCalled();
+      await expect(wrapped({ job: URN, data: { order_id: 0 } })).rejects.toBeInstanceOf(InvalidPayloadError);
+      await expect(wrapped({ job: URN, data: { order_id: 1 } })).resolves.toBe('handled');
+    }
+  });
+
+  it('validateEnvelope and validateEnvelopeAsync take the same option', async () => {
+    expect(validateEnvelope(provider, unknown).urn).toBe(unknown.job);
+    expect(() => validateEnvelope(provider, unknown, { unknownUrn: 'reject' })).toThrow(UnknownUrnError);
+    await expect(validateEnvelopeAsync(nullAsync, unknown, { unknownUrn: 'reject' })).rejects.toBeInstanceOf(UnknownUrnError);
+  });
+
+  it('a value other than "pass" or "reject" is a TypeError when wrap is built, not a silent pass', () => {
+    for (const bad of ['Reject', true, 'fail']) {
+      expect(() => wrap(provider, () => 0, { unknownUrn: bad as never })).toThrow(/^unknownUrn must be 'pass' or 'reject', got /);
+      expect(() => validateEnvelope(provider, unknown, { unknownUrn: bad as never })).toThrow(TypeError);
+    }
   });
 });

@@ -55,6 +55,24 @@ describe('typed<M>(provider) at run time: the untyped verdicts, bound to a provi
     await expect(handler({ job: 'urn:t:unknown', data: {} })).rejects.toMatchObject({ code: 'BQ_UNKNOWN_URN', urn: 'urn:t:unknown' });
     await expect(handler({ data: {} })).rejects.toMatchObject({ code: 'BQ_INVALID_ENVELOPE' });
   });
+
+  it('wrap rejects a URN whose provider answer is null (no schema) too, never calling the handler unvalidated', async () => {
+    const answersNull = { schemaFor: (urn: string) => provider.schemaFor(urn) ?? null };
+    let called = false;
+    const handler = typed<M>(answersNull, { unknownUrn: 'reject' }).wrap(() => {
+      called = true;
+    });
+    await expect(handler({ job: 'urn:t:unknown', data: { id: 'not checked' } })).rejects.toThrow(UnknownUrnError);
+    expect(called).toBe(false);
+  });
+
+  it("unknownUrn can only be 'reject' in the typed guard; identity warnings reach onWarning as in wrap", async () => {
+    expect(() => typed<M>(provider, { unknownUrn: 'pass' as never })).toThrow(/^typed\(\): unknownUrn must be 'reject'/);
+    const warnings: string[] = [];
+    const handler = typed<M>(provider, { onWarning: (w) => warnings.push(w) }).wrap((envelope) => envelope.job);
+    await expect(handler({ job: 'urn:t:b', urn: 'urn:t:a', data: { name: 'n' } })).resolves.toBe('urn:t:b');
+    expect(warnings).toHaveLength(1);
+  });
 });
 
 describe('typed<BqMessages>(provider) at compile time', () => {

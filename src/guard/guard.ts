@@ -21,6 +21,18 @@ function formatInvalid(urn: string, violations: readonly Violation[]): string {
   return `data for ${urn} is invalid: ${first.join('; ')}${more}`;
 }
 
+/**
+ * A message whose URN has no schema in the provider, where unvalidated messages are refused
+ * (`unknownUrn: 'reject'`; always in the typed wrap, whose handler has no type for its data).
+ */
+export class UnknownUrnError extends Error {
+  override name = 'UnknownUrnError';
+  readonly code = 'BQ_UNKNOWN_URN';
+  constructor(readonly urn: string) {
+    super(`no schema is registered for ${urn}, so its data cannot be validated (unknownUrn: 'reject')`);
+  }
+}
+
 /** Options of `validateEnvelope`, `validateEnvelopeAsync` and `wrap`. */
 export interface GuardOptions {
   /**
@@ -29,6 +41,20 @@ export interface GuardOptions {
    * (code BABELQUEUE_ENVELOPE_IDENTITY), each distinct text once per process.
    */
   onWarning?: (message: string, urn: string | undefined) => void;
+  /**
+   * A message whose URN has no schema in the provider: `'pass'` (the default) lets it through
+   * unvalidated, as the contract's opt-in validation says; `'reject'` throws UnknownUrnError, so
+   * `wrap` rejects without calling the handler.
+   */
+  unknownUrn?: 'pass' | 'reject';
+}
+
+/** Whether `options` rejects URNs without a schema; a value other than 'pass' or 'reject' is a TypeError, not a silent pass. */
+export function rejectsUnknownUrn(options: GuardOptions): boolean {
+  const value: unknown = options.unknownUrn;
+  if (value === undefined || value === 'pass') return false;
+  if (value === 'reject') return true;
+  throw new TypeError(`unknownUrn must be 'pass' or 'reject', got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
 }
 
 export const IDENTITY_WARNING_CODE = 'BABELQUEUE_ENVELOPE_IDENTITY';
@@ -80,6 +106,13 @@ function violationsOf(schema: CompiledSchema | undefined, data: unknown): Violat
   return schema.validate(data);
 }
 
+/** The envelope guard's verdict on what was read: UnknownUrnError when told to, InvalidPayloadError. */
+function judge(schema: CompiledSchema | undefined, read: ReadEnvelope, rejectUnknown: boolean): void {
+  if (schema === undefined && rejectUnknown) throw new UnknownUrnError(read.urn);
+  const violations = violationsOf(schema, read.data);
+  if (violations.length > 0) throw new InvalidPayloadError(read.urn, violations);
+}
+
 /**
  * Producer guard, non-throwing: the violations of `data` against the URN's schema, `[]` when it is
  * valid or when the URN has no registered schema (validation is opt-in). The provider must answer
@@ -115,11 +148,13 @@ export async function validateAsync(provider: AsyncProvider, urn: string, data: 
  * The envelope form of `validate`: reads identity by the envelope rules, reports identity warnings
  * (to `options.onWarning`, else process.emitWarning), then validates `data`.
  * @returns what was read: `{urn, data, warnings}`.
- * @throws EnvelopeError when the envelope cannot be read, InvalidPayloadError when `data` is invalid.
+ * @throws EnvelopeError when the envelope cannot be read, InvalidPayloadError when `data` is invalid,
+ *   UnknownUrnError when the URN has no schema and `options.unknownUrn` is 'reject'.
  */
 export function validateEnvelope<D extends object>(provider: Provider, envelope: Envelope<D>, options: GuardOptions = {}): ReadEnvelope {
+  const rejectUnknown = rejectsUnknownUrn(options);
   const read = readReported(envelope, options);
-  validate(provider, read.urn, read.data);
+  judge(schemaOf(provider.schemaFor(read.urn), read.urn, true), read, rejectUnknown);
   return read;
 }
 
@@ -129,8 +164,9 @@ export async function validateEnvelopeAsync<D extends object>(
   envelope: Envelope<D>,
   options: GuardOptions = {},
 ): Promise<ReadEnvelope> {
+  const rejectUnknown = rejectsUnknownUrn(options);
   const read = readReported(envelope, options);
-  await validateAsync(provider, read.urn, read.data);
+  judge(schemaOf(await provider.schemaFor(read.urn), read.urn, false), read, rejectUnknown);
   return read;
 }
 
@@ -138,7 +174,9 @@ export async function validateEnvelopeAsync<D extends object>(
  * Consumer safety net: validates each envelope before the handler runs (the provider may be
  * synchronous or asynchronous). Invalid data rejects with InvalidPayloadError without calling the
  * handler, so the message takes the retry / dead-letter path; an EnvelopeError or a provider error
- * propagates unchanged. Identity warnings go to `options.onWarning`, else process.emitWarning.
+ * propagates unchanged. A URN without a schema reaches the handler unvalidated (validation is
+ * opt-in), unless `options.unknownUrn` is 'reject': then it rejects with UnknownUrnError.
+ * Identity warnings go to `options.onWarning`, else process.emitWarning.
  *
  * `wrap(provider, async (envelope) => envelope.data.order_id)` types `envelope` as the wire
  * `Envelope`; annotate it as `Envelope<Order>` to type `data`.
@@ -148,6 +186,7 @@ export function wrap<D extends object = Record<string, unknown>, R extends unkno
   handler: (envelope: Envelope<D>, ...rest: R) => T | Promise<T>,
   options: GuardOptions = {},
 ): (envelope: Envelope<D>, ...rest: R) => Promise<T> {
+  rejectsUnknownUrn(options); // a mistyped option fails here, at start-up, not on the first message
   return async (envelope: Envelope<D>, ...rest: R): Promise<T> => {
     await validateEnvelopeAsync(provider, envelope, options);
     return handler(envelope, ...rest);

@@ -1,6 +1,6 @@
 export { readEnvelope, EnvelopeError, type Envelope, type EnvelopeProblem, type ReadEnvelope } from './envelope.js';
 export {
   check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap,
-  InvalidPayloadError, IDENTITY_WARNING_CODE, type GuardOptions,
+  InvalidPayloadError, UnknownUrnError, IDENTITY_WARNING_CODE, type GuardOptions,
 } from './guard.js';
-export { typed, UnknownUrnError, type TypedGuard, type TypedEnvelope, type UrnOf } from './typed.js';
+export { typed, type TypedGuard, type TypedEnvelope, type UrnOf } from './typed.js';

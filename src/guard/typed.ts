@@ -1,7 +1,7 @@
 import type { Provider } from '../providers/provider.js';
 import { hasOwn, type Violation } from '../validator/index.js';
-import { readEnvelope } from './envelope.js';
-import { check, validate } from './guard.js';
+import type { Envelope } from './envelope.js';
+import { check, rejectsUnknownUrn, validate, validateEnvelope, type GuardOptions } from './guard.js';
 
 /*
  * Compile-time typing for the guard, from the `BqMessages` map that `bqschema types` generates
@@ -20,40 +20,37 @@ export type TypedEnvelope<M, U extends UrnOf<M> = UrnOf<M>> = U extends UrnOf<M>
   ? { job: U; data: M[U]; [field: string]: unknown }
   : never;
 
-/** A message whose URN has no schema in the provider: a typed handler has no type to give it. */
-export class UnknownUrnError extends Error {
-  override name = 'UnknownUrnError';
-  readonly code = 'BQ_UNKNOWN_URN';
-  constructor(readonly urn: string) {
-    super(`no schema is registered for ${urn}, so its data cannot be typed`);
-  }
-}
-
 export interface TypedGuard<M> {
   /** `check(provider, urn, data)` with `data` typed by the URN. */
   check<U extends UrnOf<M>>(urn: U, data: M[U]): Violation[];
   /** `validate(provider, urn, data)` with `data` typed by the URN: throws InvalidPayloadError. */
   validate<U extends UrnOf<M>>(urn: U, data: M[U]): void;
   /**
-   * `wrap(provider, handler)` whose handler receives the envelope typed by URN. Unlike the untyped
-   * wrap, a URN the provider has no schema for rejects with UnknownUrnError (its data has no type),
-   * and an envelope identified by the `urn` alias reaches the handler as a shallow copy with `job`
-   * set to that URN, so the discriminant always names the URN that was validated.
+   * `wrap(provider, handler, options)` whose handler receives the envelope typed by URN. Unlike the
+   * untyped wrap, a URN the provider has no schema for always rejects with UnknownUrnError (its
+   * data has no type), and an envelope identified by the `urn` alias reaches the handler as a
+   * shallow copy with `job` set to that URN, so the discriminant always names the URN that was
+   * validated.
    */
   wrap<R extends unknown[], T>(
     handler: (envelope: TypedEnvelope<M>, ...rest: R) => T | Promise<T>,
   ): (envelope: unknown, ...rest: R) => Promise<T>;
 }
 
-/** The guard functions bound to a provider and typed by a message map: `typed<BqMessages>(provider)`. */
-export function typed<M extends object>(provider: Provider): TypedGuard<M> {
+/**
+ * The guard functions bound to a provider and typed by a message map: `typed<BqMessages>(provider)`.
+ * `options` are wrap's (`onWarning`); `unknownUrn` can only be 'reject', the typed wrap's rule.
+ */
+export function typed<M extends object>(provider: Provider, options: GuardOptions & { unknownUrn?: 'reject' } = {}): TypedGuard<M> {
+  if (options.unknownUrn !== undefined && !rejectsUnknownUrn(options)) {
+    throw new TypeError(`typed(): unknownUrn must be 'reject' (a message without a schema has no type for the handler); use the untyped wrap to let such messages pass`);
+  }
+  const wrapOptions: GuardOptions = { ...options, unknownUrn: 'reject' };
   return {
     check: (urn, data) => check(provider, urn, data),
     validate: (urn, data) => validate(provider, urn, data),
     wrap: (handler) => async (envelope, ...rest) => {
-      const { urn, data } = readEnvelope(envelope);
-      if (provider.schemaFor(urn) === undefined) throw new UnknownUrnError(urn);
-      validate(provider, urn, data);
+      const { urn } = validateEnvelope(provider, envelope as Envelope, wrapOptions);
       const wire = envelope as Record<string, unknown>;
       const message = hasOwn(wire, 'job') && wire.job === urn ? wire : { ...wire, job: urn };
       return handler(message as TypedEnvelope<M>, ...rest);

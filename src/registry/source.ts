@@ -35,7 +35,8 @@ export function display(file: string, cwd: string = process.cwd()): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
-function inside(dir: string, target: string): boolean {
+/** Whether `target` is `dir` or under it (lexically: resolve symlinks first where they matter). */
+export function inside(dir: string, target: string): boolean {
   const rel = relative(dir, target);
   return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
 }

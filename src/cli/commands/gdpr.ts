@@ -40,7 +40,8 @@ function checkCombination(o: GdprOptions): void {
   if (o.mask !== undefined) {
     if (o.require) usage('--mask and --require cannot be combined');
     if (o.pattern !== undefined) usage('--pattern applies to --require, not to --mask');
-    // --format is accepted and has no effect: the output is the masked JSON (the GitHub Action always passes one).
+    // The output is the masked message itself: a report format would be silently ignored.
+    if (o.format !== 'text') usage(`--format ${o.format} does not apply to --mask, which prints the masked message: --mask supports only --format text (the default); in the GitHub Action, set format: ''`);
     if (o.ndjson && o.mask !== '-') usage('--ndjson applies to stdin (--mask -); .ndjson and .jsonl files are read line by line anyway');
     return;
   }
