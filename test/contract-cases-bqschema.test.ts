@@ -51,21 +51,17 @@ describe('unknown keyword warnings', () => {
     expect(warningMessage(format!)).toBe('schema for urn:t: unsupported keyword "format" at the schema root is not enforced');
   });
 
-  it('without onWarning, an unknown keyword goes to process.emitWarning under the contract\'s code', () => {
+  it('without onWarning, an unknown keyword goes to process.emitWarning under the contract\'s code', async () => {
     const seen: Array<[string, string | undefined]> = [];
     const listener = (w: Error & { code?: string }): void => { seen.push([w.message, w.code]); };
     process.on('warning', listener);
     try {
       compile({ proprties: {} }, { urn: 'urn:emit:unknown' });
-      return new Promise<void>((done) => setImmediate(() => {
-        process.off('warning', listener);
-        expect(seen).toContainEqual([expect.stringMatching(/unknown keyword "proprties" .*did you mean "properties"\?$/), WARNING_CODE]);
-        done();
-      }));
-    } catch (err) {
+      await new Promise((done) => setImmediate(done)); // warnings are delivered on a later tick
+    } finally {
       process.off('warning', listener);
-      throw err;
     }
+    expect(seen).toContainEqual([expect.stringMatching(/unknown keyword "proprties" .*did you mean "properties"\?$/), WARNING_CODE]);
   });
 
   it('nearestKeyword: two edits at most, any case, ties to the first candidate', () => {
