@@ -77,6 +77,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
       'old.json': json(OLD), 'new.json': json(NEW),
       'open-old.json': json({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } }),
       'open-new.json': json({ type: 'object', properties: { a: { type: 'string' } } }),
+      'pay-old.json': json(PAY_OLD), 'pay-new.json': json(PAY_NEW),
       'wide-old.json': json({ type: 'object', properties: { n: { type: 'integer' } } }),
       'wide-new.json': json({ type: 'object', properties: { n: { type: 'number' } } }),
       'corpus/a.ndjson': [
@@ -131,24 +132,36 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(r.stdout).toContain(`e.g. ${ORDERS}.v2, and leave ${ORDERS} as it is`);
   });
 
-  it('--corpus without --urn checks every message\'s data; json gives counts and the first rejections', async () => {
-    const r = await run('old.json', 'new.json', '-f', 'json', '--corpus', 'corpus');
-    expectExit(r, 1);
-    const doc = JSON.parse(r.stdout) as { corpus: { documents: number; ignored: number; urns: Array<{ urn: string; checked: number; rejected: number; examples: Array<{ file: string; line?: number; at: string }> }> } };
+  it('--corpus without --urn is a usage error (exit 2) that says to add --urn <urn>', async () => {
+    // A corpus holds many URNs' messages: judging them all against one schema was a false red.
+    expectOneLineError(await run('old.json', 'new.json', '--corpus', 'corpus'), /^bqschema: --corpus with two schema files needs --urn <urn>: /, 2);
+    expectOneLineError(await run('old.json', 'new.json', '-f', 'json', '--corpus', 'corpus'), /needs --urn <urn>/, 2);
+  });
+
+  it('--corpus with --urn checks only that URN\'s messages of a corpus that holds two URNs (json counts)', async () => {
+    type Doc = { corpus: { documents: number; ignored: number; urns: Array<{ urn: string; checked: number; rejected: number; examples: Array<{ file: string; line?: number; at: string }> }> } };
+    const orders = await run('old.json', 'new.json', '-f', 'json', '--urn', ORDERS, '--corpus', 'corpus');
+    expectExit(orders, 1);
+    const doc = JSON.parse(orders.stdout) as Doc;
     expect(doc.corpus.documents).toBe(7);
-    expect(doc.corpus.ignored).toBe(0);
+    expect(doc.corpus.ignored).toBe(1); // the payments message
     expect(doc.corpus.urns).toHaveLength(1);
-    expect(doc.corpus.urns[0]).toMatchObject({ urn: '*', checked: 7, rejected: 5 });
+    expect(doc.corpus.urns[0]).toMatchObject({ urn: ORDERS, checked: 6, rejected: 4 });
     expect(doc.corpus.urns[0]!.examples.map((e) => `${e.file}:${e.line} ${e.at}`)).toEqual([
-      'corpus/a.ndjson:2 /data', 'corpus/a.ndjson:3 /data', 'corpus/a.ndjson:4 /data/currency',
+      'corpus/a.ndjson:2 /data', 'corpus/a.ndjson:4 /data/currency', 'corpus/a.ndjson:5 /data',
     ]);
+    // The other URN of the same corpus, with its own schemas: its one message passes, the orders ones are not judged.
+    const payments = await run('pay-old.json', 'pay-new.json', '--urn', PAYMENTS, '--corpus', 'corpus');
+    expectExit(payments, 0);
+    expect(payments.stdout).toContain('corpus: all 1 corpus message(s) valid under the new schema');
+    expect(lines(payments).at(-1)).toMatch(/; corpus: 1 message\(s\) checked, 0 rejected$/);
   });
 
   it('corpus rejections fail the gate even when the rules say compatible', async () => {
     const plain = await run('wide-old.json', 'wide-new.json');
     expectExit(plain, 0);
     expect(plain.stdout).toContain('rollout: Deploy consumers first');
-    const r = await run('wide-old.json', 'wide-new.json', '--corpus', 'wide-corpus.ndjson');
+    const r = await run('wide-old.json', 'wide-new.json', '--urn', 'urn:x', '--corpus', 'wide-corpus.ndjson');
     expectExit(r, 1);
     expect(r.stdout).toContain('corpus: 1 of 2 corpus message(s) rejected by the new schema\n    wide-corpus.ndjson:1  /n must be number');
     expect(lines(r).at(-1)).toMatch(/^FAILED: 0 breaking change\(s\) /);

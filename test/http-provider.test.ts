@@ -27,6 +27,17 @@ async function logged(log: RequestLog[], n: number): Promise<void> {
 }
 
 describe('HttpProvider', () => {
+  it('strict: a schema with an unknown or malformed keyword fails its load (docs/contract.md §8, §14); lenient: it warns', async () => {
+    const reg = await registry({ 'urn:t:unknown': { type: 'object', requried: ['a'] }, 'urn:t:malformed': { type: 'integr' } });
+    const strict = new HttpProvider(reg.url, { strict: true, onWarning: () => {} });
+    await expect(strict.schemaFor('urn:t:unknown')).rejects.toThrow(/unknown keyword "requried" .*did you mean "required"\?/);
+    await expect(strict.schemaFor('urn:t:malformed')).rejects.toThrow(/malformed keyword "type"/);
+    const kinds: string[] = [];
+    const lenient = new HttpProvider(reg.url, { onWarning: (w) => kinds.push(`${w.kind} ${w.keyword}`) });
+    expect((await lenient.schemaFor('urn:t:unknown'))!.isValid({})).toBe(true);
+    expect(kinds).toEqual(['unknown requried']);
+  });
+
   it('is lazy, caches, and shares one request among concurrent lookups', async () => {
     const reg = await registry({ [URN]: V1 });
     const p = new HttpProvider(reg.url, { onWarning: () => {} });

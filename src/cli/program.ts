@@ -6,6 +6,10 @@ const registryOption = (): Option =>
   new Option('-r, --registry <path>', 'registry manifest (default: $BQSCHEMA_REGISTRY, else registry.json/.jsonc/.yaml/.yml here or in a parent directory)');
 const outsideOption = (): Option =>
   new Option('--allow-outside-paths', 'read schema files outside the registry directory');
+/** Repeatable: `--allow-keyword nullable --allow-keyword tsType`. */
+const allowKeywordOption = (what: string): Option =>
+  new Option('--allow-keyword <name>', `an unknown keyword used on purpose (repeatable): ${what}`)
+    .argParser((name: string, previous: string[] | undefined) => [...(previous ?? []), name]);
 const formatOption = (choices: string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
 
@@ -57,7 +61,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .description('self-check the registry: every entry, schema file and example')
         .addOption(registryOption())
         .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings')
+        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
+        .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
         .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
         .action(async (opts) => {
@@ -81,6 +86,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
         .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
         .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
+        .addOption(allowKeywordOption('the new schema may introduce it without failing the gate'))
         .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
         .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
         .addOption(outsideOption())

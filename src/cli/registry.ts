@@ -9,13 +9,14 @@ export interface RegistryCliOptions {
 
 /**
  * The working tree's registry for a command: `--registry`, $BQSCHEMA_REGISTRY or discovery. Its
- * gates are strict (a malformed keyword makes the URN's schema unusable, docs/contract.md §8). A
+ * gates are strict (a malformed keyword makes the URN's schema unusable, docs/contract.md §8; an
+ * unknown keyword does not: check and compat report it, validate warns, §14). A
  * manifest that cannot be used is refused unless `lenient` (check reports its problems itself).
  */
 export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
   // Warnings are each command's to report (validate and serve print them, check lists them); by
   // default they are not sent to process.emitWarning, whose format is not bqschema's one line.
-  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, onWarning: () => {}, ...extra });
+  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {}, ...extra });
   return extra.lenient ? registry : registry.requireUsable();
 }
 

@@ -11,6 +11,6 @@ export type { CompatLevel } from './levels.js';
 export { ExceptionsError, applyExceptions, exceptionPath, parseExceptions, schemaFingerprint } from './exceptions.js';
 export type { ApplyOptions, CompatException, ExceptionNotice, ExceptionsOutcome } from './exceptions.js';
 export {
-  compareRegistries, comparePair, malformedKeywords, nextUrn, remedyText, breakingFirst,
+  compareRegistries, comparePair, malformedKeywords, unknownKeywords, nextUrn, remedyText, breakingFirst,
   type UrnReport, type UrnStatus, type Remedy, type SchemaProblem, type PairResult,
 } from './registry.js';

@@ -1,5 +1,5 @@
 import { RegistryError, type FileRef, type Registry } from '../registry/index.js';
-import { jsonEqual, lintSchema, SchemaError } from '../validator/index.js';
+import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
@@ -10,6 +10,8 @@ import type { CompatPolicy } from './rules.js';
 export interface PairOptions {
   policy?: CompatPolicy;
   witnesses?: boolean;
+  /** Unknown keywords used on purpose: the new schema may introduce them (docs/contract.md §14). */
+  allowKeywords?: ReadonlySet<string>;
 }
 
 export interface RegistriesOptions extends PairOptions {
@@ -31,6 +33,8 @@ export interface SchemaProblem {
   /** For a malformed keyword: its schema object and name. */
   pointer?: string;
   keyword?: string;
+  /** For an unknown keyword: the supported keyword it is nearest to (what the typo replaced). */
+  suggestion?: string;
   file?: FileRef;
 }
 
@@ -96,6 +100,41 @@ export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaP
   }));
 }
 
+/** The unknown keywords of a schema, as `pointer` + `keyword` (none when the validator cannot read it). */
+function unknownIn(schema: unknown): Array<{ pointer: string; keyword: string; suggestion?: string }> {
+  try {
+    return parseSchema(schema).warnings.filter((w) => w.kind === 'unknown');
+  } catch (err) {
+    if (err instanceof SchemaError) return []; // malformedKeywords reports it
+    throw err;
+  }
+}
+
+/**
+ * The unknown keywords the new schema introduces (docs/contract.md §14): at a place where the old
+ * schema (absent for a new URN) has no such keyword. Most are typos (`requried`): a comparison
+ * that took them for extensions would call a dropped constraint `compatible`.
+ */
+export function unknownKeywords(newSchema: unknown, oldSchema: unknown, allow: ReadonlySet<string> = new Set()): SchemaProblem[] {
+  const before = new Set(oldSchema === undefined ? [] : unknownIn(oldSchema).map((w) => joinPointer(w.pointer, w.keyword)));
+  return unknownIn(newSchema)
+    .filter((w) => !allow.has(w.keyword) && !before.has(joinPointer(w.pointer, w.keyword)))
+    .map((w) => ({
+      side: 'new', pointer: w.pointer, keyword: w.keyword, ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }),
+      message: `new schema: ${unknownMessage(w)}`,
+    }));
+}
+
+/**
+ * Whether a change is about a keyword that has a problem (or lies inside its value), or about the
+ * keyword a typo replaced (`requried` for `required`: "no longer required" is the typo's doing).
+ */
+function involves(problems: readonly SchemaProblem[], path: string): boolean {
+  const under = (at: string): boolean => path === at || path.startsWith(`${at}/`);
+  return problems.some((p) => p.keyword !== undefined && p.pointer !== undefined &&
+    (under(joinPointer(p.pointer, p.keyword)) || (p.suggestion !== undefined && under(joinPointer(p.pointer, p.suggestion)))));
+}
+
 export interface PairResult extends CompatResult {
   problems: SchemaProblem[];
   /** When the schemas could be compared: both directions' verdicts as a deployment order. */
@@ -117,11 +156,16 @@ function levelNone(result: CompatResult): CompatResult {
 }
 
 /**
- * Compares two schema documents; a malformed keyword on either side is a problem that makes the
- * pair incompatible (never `compatible` on a constraint nobody enforces).
+ * Compares two schema documents; a malformed keyword on either side, or an unknown keyword the new
+ * schema introduces, is a problem that makes the pair incompatible (never `compatible` on a
+ * constraint nobody enforces). A change about such a keyword is that problem, not a change of its
+ * own, and there is no rollout order for a pair that must not ship.
  */
 export function comparePair(oldSchema: unknown, newSchema: unknown, level: CompatLevel, options: PairOptions = {}): PairResult {
-  const problems = [...malformedKeywords(oldSchema, 'old'), ...malformedKeywords(newSchema, 'new')];
+  const problems = [
+    ...malformedKeywords(oldSchema, 'old'), ...malformedKeywords(newSchema, 'new'),
+    ...unknownKeywords(newSchema, oldSchema, options.allowKeywords),
+  ];
   const policy = options.policy ?? 'bqschema';
   let result: CompatResult;
   let rollout: Rollout;
@@ -137,7 +181,11 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
     if (!(err instanceof SchemaError)) throw err;
     return { compatible: false, changes: [], problems: [...problems, { side: 'new', message: `cannot compare: ${err.message}` }] };
   }
-  return { ...result, compatible: result.compatible && problems.length === 0, changes: breakingFirst(result.changes), problems, rollout };
+  if (problems.length > 0) {
+    const changes = result.changes.filter((c) => !involves(problems, c.path));
+    return { compatible: false, changes: breakingFirst(changes), problems };
+  }
+  return { ...result, changes: breakingFirst(result.changes), problems, rollout };
 }
 
 const STATUS_RANK: Record<UrnStatus, number> = { invalid: 0, breaking: 1, compatible: 2, added: 3, removed: 4, unchanged: 5 };
@@ -170,6 +218,8 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const problems = [...('value' in now ? malformedKeywords(now.value, 'new') : [now])];
     if (was !== undefined && !('value' in was)) problems.push(was);
     if (was === undefined) {
+      // A new URN introduces every unknown keyword it has.
+      if ('value' in now) problems.push(...unknownKeywords(now.value, undefined, options.allowKeywords));
       if (problems.length > 0) reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
       else reports.push({ ...head, status: 'added', breaking: false, changes: [], problems });
       continue;

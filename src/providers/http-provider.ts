@@ -148,7 +148,7 @@ export class HttpProvider implements AsyncProvider {
     if (document === undefined) throw fail('the schema is not valid JSON');
     let schema: CompiledSchema;
     try {
-      schema = compile(document, { urn, onWarning: this.options.onWarning });
+      schema = compile(document, { urn, onWarning: this.options.onWarning, strict: this.options.strict });
     } catch (err) {
       throw new RegistryError('malformed', url, `schema for ${urn} from ${this.base}: ${(err as Error).message}`, urn);
     }

@@ -5,8 +5,9 @@ export interface ProviderOptions {
   /** Receives unsupported-keyword warnings; without it they go to process.emitWarning. */
   onWarning?: (warning: SchemaWarning, message: string) => void;
   /**
-   * A supported keyword with the wrong shape (docs/contract.md §8) is an error, not a warning:
-   * MapProvider throws a SchemaError naming the URN, DirProvider fails that URN's load.
+   * A supported keyword with the wrong shape (docs/contract.md §8), or an unknown keyword (§14, a
+   * typo such as `requried`), is an error, not a warning: MapProvider throws a SchemaError naming
+   * the URN, DirProvider and HttpProvider fail that URN's load.
    */
   strict?: boolean;
 }

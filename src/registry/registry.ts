@@ -1,6 +1,6 @@
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { realpathSync } from 'node:fs';
-import { compile, isSchemaObject, lintSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import { ParseFailure, parseText } from './parse.js';
@@ -14,6 +14,12 @@ export interface RegistryOptions {
    * (`compiled` throws a RegistryError of kind `invalid-schema`). Every gate of the CLI sets it.
    */
   strict?: boolean;
+  /**
+   * With `strict`, whether an unknown keyword (docs/contract.md §14, a typo such as `requried`)
+   * also makes the schema unusable, as a strict provider wants (default: `true`). The CLI's gates
+   * set it `false`: `check` and `compat` report unknown keywords themselves, `validate` warns.
+   */
+  strictUnknown?: boolean;
   /** Receives each unsupported-keyword warning when a schema is compiled (default: process.emitWarning). */
   onWarning?: (warning: SchemaWarning, message: string) => void;
 }
@@ -138,7 +144,7 @@ export class Registry {
 
   /**
    * The URN's compiled schema; `undefined` when the URN is not registered. A schema that cannot be
-   * loaded or compiled (or, with `strict`, has a malformed keyword) is a RegistryError.
+   * loaded or compiled (or, with `strict`, has a malformed or unknown keyword) is a RegistryError.
    */
   compiled(urn: string): CompiledSchema | undefined {
     const cached = this.schemas.get(urn);
@@ -165,6 +171,26 @@ export class Registry {
         throw new RegistryError(
           'invalid-schema', doc.file.path,
           `schema for ${urn} has a malformed keyword "${first.keyword}" at ${at}: ${first.message}${more}, at ${doc.file.shown}:${position.line}:${position.col}; it would not be enforced`,
+          urn, position,
+        );
+      }
+    }
+    if (this.options.strict && this.options.strictUnknown !== false) {
+      let unknown: SchemaWarning[] = [];
+      try {
+        unknown = parseSchema(doc.value).warnings.filter((w) => w.kind === 'unknown');
+      } catch (err) {
+        unusable(err);
+      }
+      const first = unknown[0];
+      if (first !== undefined) {
+        const at = first.pointer === '' ? 'the schema root' : first.pointer;
+        const hint = first.suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(first.suggestion)}?)`;
+        const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : '';
+        const position = this.schemaPosition(doc, joinPointer(first.pointer, first.keyword));
+        throw new RegistryError(
+          'invalid-schema', doc.file.path,
+          `schema for ${urn} has an unknown keyword ${JSON.stringify(first.keyword)} at ${at}${hint}${more}, at ${doc.file.shown}:${position.line}:${position.col}; no JSON Schema draft defines it, so it would not be enforced`,
           urn, position,
         );
       }

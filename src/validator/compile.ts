@@ -6,7 +6,7 @@ import { canonicalKey, jsonEqual } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapeKey, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
-import { malformedMessage, reportWarnings } from './warnings.js';
+import { malformedMessage, reportWarnings, unknownMessage } from './warnings.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: the
@@ -439,8 +439,8 @@ ${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
 export function compile(schema: unknown, options: CompileOptions = {}): CompiledSchema {
   const { root, warnings: found } = parseSchema(schema);
   if (options.strict) {
-    const first = found.find((w) => w.kind === 'malformed');
-    if (first !== undefined) throw new SchemaError(malformedMessage(first), first);
+    const first = found.find((w) => w.kind === 'malformed' || w.kind === 'unknown');
+    if (first !== undefined) throw new SchemaError(first.kind === 'malformed' ? malformedMessage(first) : unknownMessage(first), first);
   }
   const urn = options.urn;
   const warnings: SchemaWarning[] = urn === undefined ? found : found.map((w) => ({ ...w, urn }));

@@ -1,7 +1,7 @@
-/** A schema that cannot be compiled (or, under `strict`, has a malformed keyword). */
+/** A schema that cannot be compiled (or, under `strict`, has a malformed or unknown keyword). */
 export class SchemaError extends Error {
   override name = 'SchemaError';
-  /** Where the problem is, when it is one keyword (strict mode's malformed keyword). */
+  /** Where the problem is, when it is one keyword (strict mode's malformed or unknown keyword). */
   readonly pointer: string | undefined;
   readonly keyword: string | undefined;
 

@@ -4,9 +4,10 @@ export { canonicalKey, jsonEqual } from './equality.js';
 export { codePointLength, firstCodePoint } from './codepoints.js';
 export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
 export {
-  SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, TYPE_NAMES, SchemaError,
+  SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, TYPE_NAMES, SchemaError,
   lengthBound, minimumBound, isSchemaObject, jsonType, describe, hasOwn, parseSchema,
 } from './keywords.js';
 export type { SchemaNode } from './keywords.js';
-export { malformedMessage, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
+export { editDistance, nearestKeyword } from './suggest.js';
+export { malformedMessage, unknownMessage, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
 export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';

@@ -1,6 +1,7 @@
 import { SchemaError } from './errors.js';
 import { assertJson, containsNaN } from './json-value.js';
 import { joinPointer } from './pointer.js';
+import { nearestKeyword } from './suggest.js';
 import type { LintIssue, SchemaWarning } from './types.js';
 
 /** The ten keywords the contract enforces. */
@@ -12,6 +13,25 @@ export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
 /** Annotations never warn (nor does any keyword starting with `x-`). */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   '$schema', '$id', 'title', 'description', 'examples', 'default', '$comment',
+]);
+
+/**
+ * Every keyword JSON Schema draft-07, 2019-09 or 2020-12 defines (core, applicator, validation,
+ * meta-data, format, content vocabularies). A keyword outside these, the annotations and `x-…` is
+ * unknown (docs/contract.md §14): most often a typo.
+ */
+export const DRAFT_KEYWORDS: ReadonlySet<string> = new Set([
+  ...SUPPORTED_KEYWORDS, ...ANNOTATION_KEYWORDS,
+  // draft-07
+  '$ref', 'definitions', 'multipleOf', 'maximum', 'exclusiveMaximum', 'exclusiveMinimum', 'pattern',
+  'additionalItems', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
+  'patternProperties', 'dependencies', 'propertyNames', 'format', 'contentMediaType', 'contentEncoding',
+  'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not', 'readOnly', 'writeOnly',
+  // 2019-09
+  '$anchor', '$defs', '$recursiveRef', '$recursiveAnchor', '$vocabulary', 'dependentSchemas', 'dependentRequired',
+  'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'deprecated', 'contentSchema',
+  // 2020-12
+  '$dynamicRef', '$dynamicAnchor', 'prefixItems',
 ]);
 
 export const TYPE_NAMES: ReadonlySet<string> = new Set([
@@ -69,8 +89,8 @@ export interface ParseResult {
 
 
 /**
- * Walks a schema once: builds its node tree and collects its warnings, unsupported and malformed
- * (schema order); `lint` is the malformed ones in LintIssue form.
+ * Walks a schema once: builds its node tree and collects its warnings, unsupported, unknown and
+ * malformed (schema order); `lint` is the malformed ones in LintIssue form.
  */
 export function parseSchema(schema: unknown): ParseResult {
   if (typeof schema !== 'boolean' && !isSchemaObject(schema)) {
@@ -179,7 +199,15 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
         else node.minimum = minimumBound(value);
         break;
       default:
-        if (!ANNOTATION_KEYWORDS.has(key) && !key.startsWith('x-')) warnings.push({ kind: 'unsupported', pointer, keyword: key });
+        if (ANNOTATION_KEYWORDS.has(key) || key.startsWith('x-')) {
+          // silent: annotations and extensions
+        } else if (DRAFT_KEYWORDS.has(key)) {
+          warnings.push({ kind: 'unsupported', pointer, keyword: key });
+        } else {
+          // Unknown (docs/contract.md §14): no verdict changes; the nearest supported keyword is named.
+          const suggestion = nearestKeyword(key, SUPPORTED_KEYWORDS);
+          warnings.push({ kind: 'unknown', pointer, keyword: key, ...(suggestion === undefined ? {} : { suggestion }) });
+        }
         if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
     }
   }

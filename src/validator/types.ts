@@ -9,17 +9,21 @@ export interface Violation {
 }
 
 /**
- * A keyword found when a schema is compiled that is not enforced: `unsupported` (outside the ten
- * the contract enforces) or `malformed` (one of the ten with a value of the wrong shape, or a NaN
- * anywhere; docs/contract.md §8). Neither changes a verdict.
+ * A keyword found when a schema is compiled that is not enforced: `unsupported` (a JSON Schema
+ * keyword outside the ten the contract enforces: `format`, `pattern`, …), `unknown` (a keyword no
+ * JSON Schema draft defines, most often a typo such as `requried`; docs/contract.md §14) or
+ * `malformed` (one of the ten with a value of the wrong shape, or a NaN anywhere; docs/contract.md
+ * §8). None changes a verdict.
  */
 export interface SchemaWarning {
-  kind: 'unsupported' | 'malformed';
+  kind: 'unsupported' | 'unknown' | 'malformed';
   /** JSON Pointer of the schema object that carries the keyword (`""` for the root). */
   pointer: string;
   keyword: string;
   /** What is wrong with a malformed keyword's value, e.g. `must be an array of strings, got …`. */
   message?: string;
+  /** For an unknown keyword: the supported keyword it is nearest to (two edits, any case), e.g. `required` for `requried`. */
+  suggestion?: string;
   urn?: string;
 }
 
@@ -31,9 +35,9 @@ export interface LintIssue {
 }
 
 export interface CompileOptions {
-  /** Receives each warning (both kinds). Without it, warnings go to process.emitWarning. */
+  /** Receives each warning (every kind). Without it, warnings go to process.emitWarning. */
   onWarning?: (warning: SchemaWarning, message: string) => void;
-  /** Throw a SchemaError for the first malformed keyword instead of warning (unsupported ones still only warn). */
+  /** Throw a SchemaError for the first malformed or unknown keyword instead of warning (unsupported ones still only warn). */
   strict?: boolean;
   /** The URN the schema is registered for; named in warnings. */
   urn?: string;
@@ -43,7 +47,7 @@ export interface CompiledSchema {
   /** The schema as given (not copied). */
   readonly schema: unknown;
   readonly urn: string | undefined;
-  /** Unsupported and malformed keywords, one per occurrence, in schema order. */
+  /** Unsupported, unknown and malformed keywords, one per occurrence, in schema order. */
   readonly warnings: readonly SchemaWarning[];
   /**
    * Every violation, in a stable order; `[]` when the data is valid. Compiled on its first call

@@ -9,6 +9,7 @@ const where = (w: Pick<SchemaWarning, 'pointer'>): string => (w.pointer === '' ?
 export function warningMessage(w: SchemaWarning): string {
   const whose = w.urn === undefined ? '' : `schema for ${w.urn}: `;
   if (w.kind === 'malformed') return `${whose}${malformedMessage(w)}; it is not enforced`;
+  if (w.kind === 'unknown') return `${whose}${unknownMessage(w)}`;
   return `${whose}unsupported keyword "${w.keyword}" at ${where(w)} is not enforced`;
 }
 
@@ -17,12 +18,21 @@ export function malformedMessage(w: Pick<SchemaWarning, 'pointer' | 'keyword' | 
   return `malformed keyword "${w.keyword}" at ${where(w)}: ${w.message ?? 'wrong shape'}`;
 }
 
+/**
+ * What an unknown keyword is (docs/contract.md §14): `unknown keyword "requried" at the schema root
+ * is not enforced (no JSON Schema draft defines it); did you mean "required"?`.
+ */
+export function unknownMessage(w: Pick<SchemaWarning, 'pointer' | 'keyword' | 'suggestion'>): string {
+  const hint = w.suggestion === undefined ? '' : `; did you mean ${JSON.stringify(w.suggestion)}?`;
+  return `unknown keyword ${JSON.stringify(w.keyword)} at ${where(w)} is not enforced (no JSON Schema draft defines it)${hint}`;
+}
+
 // process.emitWarning is told each distinct message once per process, as the contract's Node row says.
 const emitted = new Set<string>();
 
 /**
- * Sends warnings to `onWarning`, else to process.emitWarning (code WARNING_CODE for unsupported,
- * MALFORMED_WARNING_CODE for malformed keywords).
+ * Sends warnings to `onWarning`, else to process.emitWarning (code WARNING_CODE for unsupported and
+ * unknown keywords, both unsupported in the contract's sense; MALFORMED_WARNING_CODE for malformed ones).
  */
 export function reportWarnings(warnings: readonly SchemaWarning[], options: Pick<CompileOptions, 'onWarning'>): void {
   for (const w of warnings) {

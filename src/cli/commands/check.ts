@@ -1,6 +1,6 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../../registry/index.js';
 import { assignIds } from '../../serve/snapshot.js';
-import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, warningMessage, type SchemaWarning } from '../../validator/index.js';
+import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -12,6 +12,8 @@ export interface CheckOptions extends RegistryCliOptions {
   format: Format | CiFormat;
   /** Unsupported keywords are errors, not warnings: `pattern` or `format` cannot pass for enforced. */
   failOnUnsupported?: boolean;
+  /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
+  allowKeyword?: string[];
 }
 
 export interface CheckIssue {
@@ -22,6 +24,8 @@ export interface CheckIssue {
   pointer: string;
   keyword?: string;
   message: string;
+  /** For an unknown keyword: the supported keyword it is nearest to. */
+  suggestion?: string;
   line?: number;
   col?: number;
 }
@@ -37,6 +41,8 @@ const noop = (): void => {};
 
 /** Issues about a keyword the validator does not enforce (warnings, or errors with --fail-on-unsupported). */
 const unsupported = new WeakSet<CheckIssue>();
+/** Issues about a keyword no JSON Schema draft defines (errors, or warnings with --allow-keyword). */
+const unknown = new WeakSet<CheckIssue>();
 
 const CHECK_RULES = [
   { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.' },
@@ -44,9 +50,11 @@ const CHECK_RULES = [
   { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.' },
   { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.' },
   { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).' },
+  { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.' },
 ];
 
 function checkRule(i: CheckIssue, manifest: string): string {
+  if (unknown.has(i)) return 'unknown-keyword';
   if (unsupported.has(i)) return 'unsupported-keyword';
   if (i.keyword === 'examples') return 'example-fails-schema';
   if (i.message.startsWith('malformed keyword')) return 'malformed-keyword';
@@ -117,8 +125,22 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions): Urn
     error('', err.message);
     return report;
   }
+  const allowed = new Set(options.allowKeyword ?? []);
   for (const w of warnings) {
     if ((w as { kind?: string }).kind === 'malformed') continue; // reported above, as an error
+    if (w.kind === 'unknown') {
+      // A typo would otherwise pass as a keyword nobody enforces (docs/contract.md §14).
+      const pointer = joinPointer(w.pointer, w.keyword);
+      const allow = allowed.has(w.keyword);
+      const fix = allow ? 'Allowed by --allow-keyword.' : `Fix the name, or allow it with --allow-keyword ${w.keyword} (or name it x-${w.keyword}).`;
+      const issue: CheckIssue = {
+        urn, file: shown, pointer, keyword: w.keyword, message: `${unknownMessage(w)}${w.suggestion === undefined ? '.' : ''} ${fix}`,
+        ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }), ...at(pointer),
+      };
+      unknown.add(issue);
+      (allow && !options.failOnUnsupported ? report.warnings : report.errors).push(issue);
+      continue;
+    }
     const issue: CheckIssue = { urn, file: shown, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }), ...at(joinPointer(w.pointer, w.keyword)) };
     unsupported.add(issue);
     (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
@@ -191,7 +213,10 @@ export async function run(options: CheckOptions): Promise<number> {
       const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
       out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
       for (const e of r.errors) out.line(`    ${c.red('error')}  ${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
-      for (const w of r.warnings) out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`);
+      for (const w of r.warnings) {
+        const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
+        out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  ${what}`);
+      }
     }
     const verdict = ok ? c.green('OK') : c.red('FAILED');
     out.line(`\n${verdict}: ${verdictLine}`);

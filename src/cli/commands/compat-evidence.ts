@@ -28,7 +28,7 @@ export interface CorpusRejection {
 }
 
 export interface CorpusUrn {
-  /** The URN, or `*` in two-file mode without --urn (every message's data). */
+  /** The URN (in two-file mode, --urn). */
   urn: string;
   checked: number;
   rejected: number;

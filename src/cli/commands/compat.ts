@@ -30,6 +30,8 @@ export interface CompatCliOptions extends RegistryCliOptions {
   /** Two-file mode: the URN the schemas are registered under (which corpus messages apply; exceptions). */
   urn?: string;
   exceptions?: string;
+  /** Unknown keywords used on purpose: the new schema may introduce them (docs/contract.md §14). */
+  allowKeyword?: string[];
   listRules?: boolean;
 }
 
@@ -37,6 +39,7 @@ interface Settings {
   level: CompatLevel;
   policy: CompatPolicy;
   format: CompatFormat;
+  allowKeywords: ReadonlySet<string>;
 }
 
 /** One schema document as the renderers need it: its name as shown, and its text for positions. */
@@ -235,7 +238,7 @@ function githubChange(v: Verdicts, c: Change, file: string, locate: Locate, pref
 // ---- SARIF and JUnit -----------------------------------------------------------------------------
 
 const EXTRA_RULES: readonly ReportRule[] = [
-  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword that would not be enforced.' },
+  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.' },
   { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.' },
   { id: 'urn-added', description: 'A URN was added to the registry.' },
   { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.' },
@@ -265,8 +268,7 @@ function ciEvidence(v: Verdicts, results: ReportFinding[]): void {
   for (const e of v.corpus?.errors ?? []) results.push({ ruleId: 'corpus-unreadable', level: 'error', message: e.message, file: e.file, line: e.line, col: e.col });
   for (const u of v.corpus?.urns ?? []) {
     for (const e of u.examples) {
-      const prefix = u.urn === '*' ? '' : `${u.urn}: `;
-      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${prefix}${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line });
+      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line });
     }
   }
 }
@@ -275,7 +277,10 @@ function ciEvidence(v: Verdicts, results: ReportFinding[]): void {
 
 function settings(options: CompatCliOptions): Settings {
   try {
-    return { level: parseCompatLevel(options.mode ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format };
+    return {
+      level: parseCompatLevel(options.mode ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
+      allowKeywords: new Set(options.allowKeyword ?? []),
+    };
   } catch (err) {
     if (err instanceof CompatNameError) usage(err.message);
     throw err;
@@ -313,12 +318,16 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   if (options.exceptions !== undefined && options.urn === undefined) {
     usage('--exceptions with two schema files needs --urn: exceptions are scoped to a URN');
   }
+  if ((options.corpus?.length ?? 0) > 0 && options.urn === undefined) {
+    // A corpus holds the messages of many URNs; judged against one schema, most would fail.
+    usage('--corpus with two schema files needs --urn <urn>: only messages whose identity is that URN are checked against the new schema');
+  }
   const older = load(oldFile, 'old');
   const newer = load(newFile, 'new');
   const unread = [older, newer].filter((d): d is SchemaProblem => 'side' in d);
   const result = unread.length > 0
     ? { compatible: false, changes: [] as Change[], problems: unread, rollout: undefined }
-    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, s.level, { policy: s.policy });
+    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, s.level, { policy: s.policy, allowKeywords: s.allowKeywords });
   const { problems, changes, rollout } = result;
 
   const v: Verdicts = {};
@@ -339,9 +348,9 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
       }
     }
     if (schema !== undefined) {
-      const key = options.urn ?? '*';
+      const key = options.urn!;
       const target = { key, schema };
-      v.corpus = await checkCorpus(options.corpus, (urn) => (options.urn === undefined || urn === options.urn ? target : undefined), [key]);
+      v.corpus = await checkCorpus(options.corpus, (urn) => (urn === key ? target : undefined), [key]);
     }
   }
 
@@ -372,7 +381,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
       ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
       summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
       changes: changes.map((ch) => jsonChange(v, ch)),
-      problems: problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })),
+      problems: problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })),
       ...jsonRollout(rollout),
       ...(remedy ? { remedy: remedyText(remedy) } : {}),
       ...jsonCorpus(v.corpus), ...jsonExceptions(v),
@@ -469,11 +478,11 @@ const mark = (r: Row): string => (rowFails(r) ? '✗' : r.excepted ? '!' : MARK[
 async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings): Promise<number> {
   if (options.urn !== undefined) usage('--urn applies to two schema files; with --against every changed URN is checked');
   const current = openRegistry(options);
-  const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true });
+  const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false });
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
   const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
-  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined });
+  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords });
 
   const v: Verdicts = {};
   if (exceptionsFile !== undefined) {
@@ -549,7 +558,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   if (s.format === 'json') {
     const urns = rows.map((r) => ({
       urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
-      ...(r.problems.length > 0 ? { problems: r.problems.map(({ side, message, pointer, keyword }) => ({ side, message, pointer, keyword })) } : {}),
+      ...(r.problems.length > 0 ? { problems: r.problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })) } : {}),
       ...(r.deprecated ? { deprecated: true } : {}),
       ...(r.excepted ? { excepted: true } : {}),
       ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
