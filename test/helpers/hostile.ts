@@ -248,6 +248,8 @@ export function repoSnapshot(): string {
 export function copyExampleRegistry(dir: string): string {
   const src = join(ROOT, 'test', 'fixtures', 'cli', 'reg');
   execFileSync('cp', ['-r', src, join(dir, 'reg')]);
+  // Readable by nobody too, whatever the checkout's umask was (cp keeps a private clone's 0600).
+  execFileSync('chmod', ['-R', 'a+rX', join(dir, 'reg')]);
   return join(dir, 'reg', 'registry.json');
 }
 
