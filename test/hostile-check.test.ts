@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirProvider } from '../src/index.js';
 import {
-  AS_NOBODY, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree,
+  asNobody, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree,
 } from './helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -124,11 +124,13 @@ describe('check: deep schemas, invalid UTF-8, resolution errors (item 10)', { ti
     expect(r.opened.filter((p) => p.includes('/s/x'))).toEqual([]);
   });
 
-  it.runIf(AS_NOBODY !== undefined)('as nobody, a schema under an unsearchable directory (EACCES) is "cannot be resolved"', async () => {
+  it('as nobody, a schema under an unsearchable directory (EACCES) is "cannot be resolved"', async (ctx) => {
+    const nobody = asNobody();
+    if ('skip' in nobody) return ctx.skip(nobody.skip);
     const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:locked', schema: 'locked/a.json' }] }), 'locked/a.json': '{}' });
     const { chmodSync } = await import('node:fs');
     chmodSync(join(dir, 'locked'), 0o000);
-    const r = await run(['check'], { cwd: dir, prefix: AS_NOBODY });
+    const r = await run(['check'], { cwd: dir, ...nobody });
     expectRun(r, 1);
     expect(r.stdout).toMatch(/schema file for urn:test:locked cannot be resolved: locked\/a\.json: EACCES/);
   });

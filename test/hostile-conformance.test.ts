@@ -1,10 +1,13 @@
 // Issue 10 for `conformance --out`: it refuses every target that is not a regular file or a new
 // path (a symlink included: documented in docs/conformance-protocol.md), and leaves it as it was.
+// Issue 22: an adapter that hangs with a child of its own, floods a line, or outlives a signal to
+// the runner is killed with everything it started, and the run ends with its summary and results.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { expectRun, IS_ROOT, listing, removeTrees, guardRepo, ROOT, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -55,5 +58,167 @@ describe('conformance --out: only a regular file or a new path', { timeout: 120_
     expectRun(r, 0);
     expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toHaveProperty('conformance_version');
     expect(listing(dir)).toEqual(['results.json']);
+  });
+});
+
+/** Whether a process has ended: no such pid, or a zombie (dead, its pipes closed, only not yet reaped by init). */
+function ended(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    return /^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // gone between the two looks
+  }
+}
+
+/** Polls until the process has ended; false after a generous hang guard (SIGKILL is immediate, reaping is not). */
+async function endsSoon(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200 && !ended(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return ended(pid);
+}
+
+// Not strict: ajv's strict mode objects to the vendored schema's untyped `then` pattern, which is not ours to edit.
+const resultsSchema = new Ajv2020({ strict: false, validateFormats: false, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'test', 'vendor', 'conformance', 'results.schema.json'), 'utf8')),
+);
+
+/** Reads results.json and checks it against the suite's results.schema.json. */
+function validResults(file: string): { sections: Record<string, Record<string, { status: string; reason?: string }>> } {
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  expect(resultsSchema(results), JSON.stringify(resultsSchema.errors)).toBe(true);
+  return results;
+}
+
+/**
+ * An adapter (node) in `dir` that answers hello, records its pid in `dir/adapter.pid`, and then
+ * does `misbehave` (the body of an async function of the request `r`) on the first other request.
+ */
+function adapter(dir: string, misbehave: string, beforeHello = ''): string {
+  const file = join(dir, 'adapter.mjs');
+  writeFileSync(file, `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+writeFileSync(${JSON.stringify(join(dir, 'adapter.pid'))}, String(process.pid));
+${beforeHello}
+for await (const line of createInterface({ input: process.stdin })) {
+  const r = JSON.parse(line);
+  if (r.op === 'hello') { process.stdout.write(JSON.stringify({ id: r.id, sdk: 'hostile', version: '0.0.1' }) + '\\n'); continue; }
+  await (async () => { ${misbehave} })();
+}
+`);
+  return `node ${JSON.stringify(file)}`;
+}
+
+// A child that keeps the adapter's stdout open for 60 s, its pid in sleep.pid.
+const GRANDCHILD = (dir: string): string =>
+  `const s = spawn('sleep', ['60'], { stdio: ['ignore', 'inherit', 'inherit'] }); writeFileSync(${JSON.stringify(join(dir, 'sleep.pid'))}, String(s.pid)); await new Promise(() => {});`;
+// Bytes without a newline, for ever, as fast as the pipe takes them.
+const FLOOD = `const chunk = Buffer.alloc(1 << 20, 0x61); const pump = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', pump); }; pump(); await new Promise(() => {});`;
+
+describe('conformance: an adapter that hangs, floods or is interrupted is killed with all it started (issue 22)', { timeout: 120_000 }, () => {
+  guardRepo();
+  // Whatever a failing run (the code before the fix) leaves running is not left for the next test.
+  const pids: string[] = [];
+  afterEach(() => {
+    for (const file of pids.splice(0)) {
+      if (!existsSync(file)) continue;
+      try {
+        process.kill(Number(readFileSync(file, 'utf8')), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  const pidsOf = (dir: string): { adapter: string; sleep: string } => {
+    const files = { adapter: join(dir, 'adapter.pid'), sleep: join(dir, 'sleep.pid') };
+    pids.push(files.adapter, files.sleep);
+    return files;
+  };
+  const pidIn = (file: string): number => Number(readFileSync(file, 'utf8'));
+
+  it('a hung adapter whose child (sleep 60) holds its stdout: the run ends after --timeout, both are gone, summary and results file are there', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    // Hang guard 30 s: before the fix the run waited for sleep 60.
+    const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '1000', '--out', 'results.json'], { cwd: dir, timeoutMs: 30_000 });
+    expectRun(r, 1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^FAIL payload_schema valid-minimal: no answer to request 2 \(validate\) within 1000 ms: the implementation was stopped$/m);
+    expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
+    const results = validResults(join(dir, 'results.json'));
+    expect(results.sections.contract_envelopes!['urn alias only']!.reason).toMatch(/^not answered: no answer to request 2/);
+    expect(await endsSoon(pidIn(files.sleep)), 'the grandchild sleep 60 was killed').toBe(true);
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+  });
+
+  it('a line longer than --max-line-bytes, without a newline and without end: bounded memory, one-line reason, summary and results file', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-v', '-o', join(dir, 'time.txt')] : undefined;
+    const r = await run(['conformance', '--impl', adapter(dir, FLOOD), '--max-line-bytes', '1048576', '--out', 'results.json'], { cwd: dir, timeoutMs: 60_000, prefix: time });
+    expectRun(r, 1);
+    expect(r.stderr).toBe('');
+    const reason = 'the implementation wrote a line longer than 1048576 bytes in answer to request 2 (the limit is --max-line-bytes): it was stopped';
+    expect(r.stdout.split('\n')).toContain(`FAIL payload_schema valid-minimal: ${reason}`);
+    expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
+    const results = validResults(join(dir, 'results.json'));
+    expect(results.sections.payload_schema!['valid-minimal']).toEqual({ status: 'fail', reason });
+    expect(results.sections.contract_warnings!['pattern at the root']).toEqual({ status: 'fail', reason: `not answered: ${reason}` });
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+    if (time !== undefined) {
+      // The runner holds at most the cap of a line: far below the hundreds of MB it grew to before.
+      const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(join(dir, 'time.txt'), 'utf8'))?.[1]);
+      console.log(`conformance --max-line-bytes 1048576, an endless line: max RSS ${Math.round(kb / 1024)} MB`);
+      expect(kb).toBeLessThan(200 * 1024);
+      rmSync(join(dir, 'time.txt'));
+    }
+  });
+
+  it('a flood before hello is one usage line (exit 2), and the adapter is killed', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    const r = await run(['conformance', '--impl', adapter(dir, '', FLOOD.replace(' await new Promise(() => {});', '')), '--max-line-bytes', '65536', '--out', 'results.json'], { cwd: dir, timeoutMs: 60_000 });
+    expectRun(r, 2, /^bqschema: the implementation wrote a line longer than 65536 bytes in answer to request 1 \(the limit is --max-line-bytes\): it was stopped \(before answering hello\)$/);
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} to the runner kills the adapter and its child; the run still ends with its summary and results (exit ${signal === 'SIGINT' ? 130 : 143})`, async () => {
+      const dir = tree();
+      const files = pidsOf(dir);
+      const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '600000', '--out', 'results.json'], {
+        cwd: dir,
+        timeoutMs: 30_000,
+        // Signalled once the grandchild is running, i.e. while the runner waits for an answer.
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (!existsSync(files.sleep)) return;
+            clearInterval(poll);
+            child.kill(signal);
+          }, 50);
+          child.once('exit', () => clearInterval(poll));
+        },
+      });
+      expectRun(r, signal === 'SIGINT' ? 130 : 143);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(new RegExp(`^FAIL payload_schema valid-minimal: the run was interrupted \\(${signal}\\): the implementation was stopped$`, 'm'));
+      expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
+      validResults(join(dir, 'results.json'));
+      expect(await endsSoon(pidIn(files.sleep)), 'the grandchild sleep 60 was killed').toBe(true);
+      expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+    });
+  }
+
+  it('--max-line-bytes that is not a positive number of bytes is one usage line', async () => {
+    const dir = tree();
+    for (const bad of ['0', '-1', '1k', '']) {
+      const r = await run(['conformance', '--impl', 'true', '--max-line-bytes', bad], { cwd: dir });
+      expectRun(r, 2, new RegExp(`^bqschema: --max-line-bytes must be a positive number of bytes, got ${JSON.stringify(bad)}$`));
+    }
   });
 });

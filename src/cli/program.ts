@@ -235,6 +235,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--out <file>', 'results file to write', 'results.json')
         .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
         .option('--timeout <ms>', 'time one answer may take', '10000')
+        .option('--max-line-bytes <n>', 'longest line the adapter may write (default 16777216: 16 MiB)')
         .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
         .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json']))
         .action(async (opts) => {

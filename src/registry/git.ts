@@ -37,10 +37,14 @@ const MODE_SUBMODULE = '160000';
 /** As many symlinks as Linux follows in one path before it gives up (ELOOP). */
 const MAX_SYMLINKS = 40;
 
+/** A git that has not answered by then (a stalled file system, say) is killed: the command never hangs on it. */
+export const GIT_TIMEOUT_MS = 60_000;
+
 function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT') throw new GitError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped`);
     throw new GitError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git: ${r.error.message}`);
   }
   return { ok: r.status === 0, stdout: r.stdout.trim(), stderr: r.stderr.trim() };

@@ -1,7 +1,7 @@
 // Shared by the hostile-input tests (issue 10): run the built CLI under a watch, and prove that it
 // ended promptly, said one line, and changed nothing outside the test's temp directory.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,6 +41,8 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   /** Run as this command prefix (e.g. setpriv … to drop root). */
   prefix?: string[];
+  /** The CLI to run (default the checkout's bin/bqschema.js; asNobody() gives a copy nobody can read). */
+  bin?: string;
 }
 
 const PRELOAD = `
@@ -87,7 +89,7 @@ export function run(args: string[], options: RunOptions): Promise<Run> {
     env.BQ_HOSTILE_OPEN_LOG = log;
     flags.push('--require', preload());
   }
-  const argv = [...(options.prefix ?? []), process.execPath, ...flags, BIN, ...args];
+  const argv = [...(options.prefix ?? []), process.execPath, ...flags, options.bin ?? BIN, ...args];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     let stdin: 'pipe' | number = 'pipe';
@@ -169,6 +171,11 @@ export function tree(files: Record<string, string | Buffer> = {}): string {
 }
 
 export function removeTrees(): void {
+  if (nobodyBuild !== undefined) {
+    rmSync(nobodyBuild, { recursive: true, force: true });
+    nobodyBuild = undefined;
+    nobody = undefined;
+  }
   if (preloadFile !== undefined) {
     rmSync(dirname(preloadFile), { recursive: true, force: true });
     preloadFile = undefined;
@@ -241,14 +248,44 @@ export function repoSnapshot(): string {
 export function copyExampleRegistry(dir: string): string {
   const src = join(ROOT, 'test', 'fixtures', 'cli', 'reg');
   execFileSync('cp', ['-r', src, join(dir, 'reg')]);
+  // Readable by nobody too, whatever the checkout's umask was (cp keeps a private clone's 0600).
+  execFileSync('chmod', ['-R', 'a+rX', join(dir, 'reg')]);
   return join(dir, 'reg', 'registry.json');
 }
 
 export const ORDER_VALID = '{ "job": "urn:test:order", "data": { "order_id": 7, "sku": "ABC", "lines": [{ "id": "a" }] } }\n';
 
-/** `setpriv` to run a child as nobody (as root, permissions are not enforced), when available. */
-export const AS_NOBODY: string[] | undefined =
-  IS_ROOT && existsSync('/usr/bin/setpriv') ? ['/usr/bin/setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : undefined;
+const SETPRIV = ['/usr/bin/setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+let nobody: { prefix: string[]; bin: string } | { skip: string } | undefined;
+let nobodyBuild: string | undefined;
+
+/**
+ * How to run the CLI as nobody (as root, permissions are not enforced): `setpriv`, and a copy of the
+ * build that nobody can read; or why that cannot be done here, for `ctx.skip`. The checkout may sit
+ * in a directory only its owner can enter (`mktemp -d`, /root), so the CLI runs from a copy under
+ * os.tmpdir(): bin/, dist/, package.json and the packages it loads at run time. Removed by removeTrees.
+ */
+export function asNobody(): { prefix: string[]; bin: string } | { skip: string } {
+  if (nobody !== undefined) return nobody;
+  if (!IS_ROOT) return (nobody = { skip: 'not root: changing to user nobody needs root' });
+  if (!existsSync(SETPRIV[0]!)) return (nobody = { skip: `${SETPRIV[0]} (util-linux) is not installed: it changes to user nobody` });
+  const node = spawnSync(SETPRIV[0]!, [...SETPRIV.slice(1), process.execPath, '-e', '0'], { encoding: 'utf8' });
+  if (node.status !== 0) {
+    return (nobody = { skip: `user nobody cannot run node (${process.execPath}): ${(node.error?.message ?? node.stderr).trim().split('\n')[0]}` });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bq-nobody-build-'));
+  nobodyBuild = dir;
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    if ((statSync(up).mode & 0o001) === 0) return (nobody = { skip: `${up} (on the way to os.tmpdir(), ${tmpdir()}) cannot be searched by other users: nobody cannot reach a copy of the build there` });
+    if (dirname(up) === up) break;
+  }
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  // What the CLI requires at run time (package.json dependencies; none of them has dependencies of its own).
+  for (const pkg of ['commander', 'yaml', 'jsonc-parser']) cpSync(join(ROOT, 'node_modules', pkg), join(dir, 'node_modules', pkg), { recursive: true });
+  // Readable by all whatever the checkout's umask was (a private clone may have made its files 0600).
+  execFileSync('chmod', ['-R', 'a+rX', dir]);
+  return (nobody = { prefix: SETPRIV, bin: join(dir, 'bin', 'bqschema.js') });
+}
 
 /** The self-referencing YAML of the issue: `properties` is an alias of a node that contains it. */
 export const CYCLIC_SCHEMA_YAML = 'type: object\nproperties: &p\n  child:\n    type: object\n    properties: *p\n';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { spawnImplementation } from '../../conformance/line-impl.js';
+import { DEFAULT_MAX_LINE_BYTES, spawnImplementation, type LineImplementation } from '../../conformance/line-impl.js';
 import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 
@@ -14,9 +14,14 @@ export interface ConformanceOptions {
   suite?: string;
   /** `--timeout <ms>`: the longest one answer may take (default 10000). */
   timeout?: string;
+  /** `--max-line-bytes <n>`: the longest line the implementation may write (default 16 MiB). */
+  maxLineBytes?: string;
   /** `-f, --format <text|json>`: the summary on stdout (default text). */
   format?: 'text' | 'json';
 }
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_EXIT: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 // Reasons can quote what the implementation wrote: no control character reaches the terminal.
 const clean = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -68,15 +73,33 @@ export async function run(options: ConformanceOptions): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const impl = spawnImplementation(options.impl, { timeoutMs });
+  const maxLineBytes = options.maxLineBytes === undefined ? DEFAULT_MAX_LINE_BYTES : /^[0-9]{1,15}$/.test(options.maxLineBytes) ? Number(options.maxLineBytes) : NaN;
+  if (!(maxLineBytes >= 1)) throw new UsageError(`--max-line-bytes must be a positive number of bytes, got ${JSON.stringify(options.maxLineBytes)}`);
+
+  // The adapter runs in a process group of its own, out of reach of the terminal's Ctrl-C: a signal
+  // to the runner kills that group, the cases left fail as not answered, and the run still ends
+  // with its results file and summary (exit 128 + the signal's number, as a shell reports it).
+  let impl: LineImplementation | undefined;
+  let interrupted: (typeof SIGNALS)[number] | undefined;
+  const onSignal = (signal: (typeof SIGNALS)[number]): void => {
+    if (interrupted !== undefined) process.exit(SIGNAL_EXIT[signal]); // a second signal: stop now
+    interrupted = signal;
+    impl?.stop(`the run was interrupted (${signal}): the implementation was stopped`);
+  };
+  for (const signal of SIGNALS) process.on(signal, onSignal);
   let result: ConformanceRun;
   try {
+    impl = spawnImplementation(options.impl, { timeoutMs, maxLineBytes });
+    if (interrupted !== undefined) impl.stop(`the run was interrupted (${interrupted}): the implementation was stopped`);
     result = await runConformance(impl, suite);
   } catch (err) {
-    if (err instanceof ImplementationError) throw new UsageError(clean(err.message));
-    throw err;
+    if (!(err instanceof ImplementationError)) throw err;
+    if (interrupted === undefined) throw new UsageError(clean(err.message));
+    process.stderr.write(`bqschema: ${clean(err.message)}; nothing was written\n`);
+    return SIGNAL_EXIT[interrupted];
   } finally {
-    await impl.close();
+    await impl?.close();
+    for (const signal of SIGNALS) process.off(signal, onSignal);
   }
   writeResults(out, JSON.stringify(result.results, null, 2) + '\n');
   if (format === 'json') {
@@ -96,5 +119,6 @@ export async function run(options: ConformanceOptions): Promise<number> {
   } else {
     process.stdout.write(summary(result, out));
   }
+  if (interrupted !== undefined) return SIGNAL_EXIT[interrupted];
   return result.failed.length === 0 ? EXIT_OK : EXIT_GATE;
 }
