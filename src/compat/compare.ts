@@ -5,7 +5,7 @@ import {
 import { ARRAY, BOOLEAN, FRACTION, NULL, NUMBERS, OBJECT, STRING, typeKinds } from './kinds.js';
 import { PAIRS, ruleMessage, ruleOrder, type CompatPolicy, type RuleId, type RulePair } from './rules.js';
 import { ANY, Side } from './side.js';
-import { NONE, Prover, type Step, type Via, type Witness, type WitnessReason } from './witness.js';
+import { Budget, NONE, Prover, SPENT, type Step, type Via, type Witness, type WitnessReason } from './witness.js';
 
 export type CompatMode = 'backward' | 'forward' | 'full';
 
@@ -408,13 +408,15 @@ type Proven = Pick<Change, 'witness' | 'witnessReason' | 'otherWitness'>;
 /** The witness of each breaking finding, in the direction it breaks; for a policy break, the other way too. */
 class Provers {
   private readonly cache = new Map<Direction, Prover>();
+  /** One budget for the whole comparison: its changes are proved in report order until it runs out. */
+  private readonly budget = new Budget();
 
   constructor(private readonly oldSide: Side, private readonly newSide: Side) {}
 
   private get(dir: Direction): Prover {
     let p = this.cache.get(dir);
     if (p === undefined) {
-      p = dir === 'backward' ? new Prover(this.oldSide, this.newSide) : new Prover(this.newSide, this.oldSide);
+      p = dir === 'backward' ? new Prover(this.oldSide, this.newSide, this.budget) : new Prover(this.newSide, this.oldSide, this.budget);
       this.cache.set(dir, p);
     }
     return p;
@@ -430,6 +432,7 @@ class Provers {
       if (!(err instanceof RangeError)) throw err;
       found = NONE;
     }
+    if (found === SPENT) return { witness: null, witnessReason: 'budget' };
     const validUnder = f.dir === 'backward' ? 'old' : 'new';
     if (found !== NONE) return { witness: { payload: found, validUnder } };
     if (!f.policy) return { witness: null, witnessReason: 'not-found' };
@@ -442,7 +445,7 @@ class Provers {
       if (!(err instanceof RangeError)) throw err;
     }
     const proven: Proven = { witness: null, witnessReason: 'policy' };
-    if (other !== NONE) proven.otherWitness = { payload: other, validUnder: validUnder === 'old' ? 'new' : 'old' };
+    if (other !== NONE && other !== SPENT) proven.otherWitness = { payload: other, validUnder: validUnder === 'old' ? 'new' : 'old' };
     return proven;
   }
 }

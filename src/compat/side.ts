@@ -82,9 +82,23 @@ export class Side {
   }
 }
 
+// Each node's properties by name, built once: a lookup per name keeps a walk over thousands of
+// required names linear (a scan of the properties each time made it quadratic).
+const byName = new WeakMap<SchemaNode, Map<string, SchemaNode>>();
+
 /** The node that governs property `name` of objects valid under `node`. */
 export function governing(node: SchemaNode, name: string): SchemaNode {
   const props = node.properties;
-  if (props !== undefined) for (const [n, sub] of props) if (n === name) return sub;
+  if (props !== undefined && props.length > 0) {
+    let map = byName.get(node);
+    if (map === undefined) {
+      map = new Map();
+      // The first declaration of a name wins, as the scan it replaces found it.
+      for (const [n, sub] of props) if (!map.has(n)) map.set(n, sub);
+      byName.set(node, map);
+    }
+    const sub = map.get(name);
+    if (sub !== undefined) return sub;
+  }
   return node.additional ?? ANY;
 }

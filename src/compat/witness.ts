@@ -34,11 +34,39 @@ export interface Witness {
   validUnder: 'old' | 'new';
 }
 
-/** Why a breaking change has no witness: a break by policy no data shows, or none was found (rare). */
-export type WitnessReason = 'policy' | 'not-found';
+/**
+ * Why a breaking change has no witness: a break by policy no data shows, none was found (rare), or
+ * the comparison's witness budget was spent on earlier changes (WITNESS_BUDGET).
+ */
+export type WitnessReason = 'policy' | 'not-found' | 'budget';
 
 export const NONE: unique symbol = Symbol('none');
+/** The budget ran out during a search: this change and every later one go without a witness. */
+export const SPENT: unique symbol = Symbol('spent');
 type Found = unknown;
+
+/**
+ * Values the witness search of one comparison may build (a property or array element set, a
+ * candidate tried), shared by every change and both directions. The search is bounded by this, not
+ * by the schemas: a witness is the size of the object it fills, so 10,000 newly required names
+ * would otherwise build 10,000 witnesses of 10,000 properties (quadratic time and output).
+ */
+export const WITNESS_BUDGET = 250_000;
+
+/** What is left of WITNESS_BUDGET for one comparison. */
+export class Budget {
+  constructor(public left = WITNESS_BUDGET) {}
+  get spent(): boolean {
+    return this.left <= 0;
+  }
+  /** Takes `n` units; throws SpentError when there are none left. */
+  take(n = 1): void {
+    this.left -= n;
+    if (this.left < 0) throw new SpentError();
+  }
+}
+
+class SpentError extends Error {}
 
 /** Candidate values tried at the end of a chain before giving up. */
 const MAX_TRIES = 200;
@@ -47,29 +75,60 @@ const MAX_DEPTH = 6;
 /** Strings longer than this are not built (a bound that high is not worth a payload). */
 const MAX_STRING = 65_536;
 
-/** An own data property, even for names such as `__proto__`. */
+/**
+ * An own data property, even for `__proto__` (the one name assignment does not define). Other
+ * names are assigned: defineProperty on an object of thousands of properties cost most of a run.
+ */
 function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 }
 
-/** A property name neither node declares, to reach `additionalProperties`. */
+const freshKeys = new WeakMap<SchemaNode, WeakMap<SchemaNode, string>>();
+
+/** A property name neither node declares, to reach `additionalProperties` (once per pair of nodes). */
 function freshKey(a: SchemaNode, b: SchemaNode): string {
+  let byB = freshKeys.get(a);
+  if (byB === undefined) freshKeys.set(a, (byB = new WeakMap()));
+  let key = byB.get(b);
+  if (key !== undefined) return key;
   const taken = new Set([...(a.properties ?? []), ...(b.properties ?? [])].map(([n]) => n));
-  let key = 'extra';
+  key = 'extra';
   for (let i = 2; taken.has(key); i++) key = `extra${i}`;
+  byB.set(b, key);
   return key;
 }
 
 const zero = (n: number): number => n + 0; // folds -0
 
+/**
+ * A deep copy of a JSON value, so a witness shares nothing with the schemas (enum values) or other
+ * witnesses; structuredClone took 5 µs a property, most of a wide search.
+ */
+function copy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copy);
+  const out: Record<string, unknown> = {};
+  const o = v as Record<string, unknown>;
+  for (const key of Object.keys(o)) setOwn(out, key, copy(o[key]));
+  return out;
+}
+
 export class Prover {
   private tries = 0;
 
-  /** `keep`: the schema whose valid data must stay valid; `other`: the one that rejects the witness. */
-  constructor(private readonly keep: Side, private readonly other: Side) {}
+  /**
+   * `keep`: the schema whose valid data must stay valid; `other`: the one that rejects the witness;
+   * `budget`: what the search may still build, shared by the comparison's provers.
+   */
+  constructor(private readonly keep: Side, private readonly other: Side, private readonly budget = new Budget()) {}
 
-  /** A root document `keep` accepts and `other` rejects, reached through `steps`; NONE when none is found. */
-  prove(steps: readonly Step[], rule: RuleId, subject: unknown): Found | typeof NONE {
+  /**
+   * A root document `keep` accepts and `other` rejects, reached through `steps`; NONE when none is
+   * found, SPENT when the budget ran out (now or before).
+   */
+  prove(steps: readonly Step[], rule: RuleId, subject: unknown): Found | typeof NONE | typeof SPENT {
+    if (this.budget.spent) return SPENT;
     const last = steps[steps.length - 1];
     // Nothing to find where the other schema accepts anything (a property removed from an open model).
     if (last === undefined || last.t.always === true || last.s.always === false) return NONE;
@@ -78,13 +137,25 @@ export class Prover {
     const keepLocal = fitter(last.s);
     const otherLocal = fitter(last.t);
     this.tries = 0;
-    for (const v of this.local(last.s, last.t, rule, subject)) {
-      if (++this.tries > MAX_TRIES) break;
-      if (!keepLocal(v) || otherLocal(v)) continue;
-      const doc = this.embed(v, steps);
-      if (doc !== NONE && keepRoot(doc) && !otherRoot(doc)) return structuredClone(doc);
+    try {
+      for (const v of this.local(last.s, last.t, rule, subject)) {
+        if (++this.tries > MAX_TRIES) break;
+        this.budget.take();
+        if (!keepLocal(v) || otherLocal(v)) continue;
+        const doc = this.embed(v, steps);
+        if (doc !== NONE && keepRoot(doc) && !otherRoot(doc)) return copy(doc);
+      }
+    } catch (err) {
+      if (err instanceof SpentError) return SPENT;
+      throw err;
     }
     return NONE;
+  }
+
+  /** An own property set on a value the search builds, paid for from the budget. */
+  private put(o: Record<string, unknown>, key: string, value: unknown): void {
+    this.budget.take();
+    setOwn(o, key, value);
   }
 
   /** Candidates at the change itself: the rule's own subject first, then boundary values. */
@@ -128,7 +199,7 @@ export class Prover {
       if (extra !== NONE) {
         const obj = this.object(k, o, fresh, depth);
         if (obj !== NONE) {
-          setOwn(obj as Record<string, unknown>, fresh, extra);
+          this.put(obj as Record<string, unknown>, fresh, extra);
           yield obj;
         }
       }
@@ -138,7 +209,7 @@ export class Prover {
         for (const v of this.distinct(governing(k, name), governing(o, name), depth + 1)) {
           const obj = this.object(k, o, name, depth);
           if (obj === NONE) break;
-          setOwn(obj as Record<string, unknown>, name, v);
+          this.put(obj as Record<string, unknown>, name, v);
           yield obj;
         }
       }
@@ -162,13 +233,14 @@ export class Prover {
       const step = steps[i]!;
       const parent = steps[i - 1]!;
       if (step.via === 'items') {
+        this.budget.take();
         value = [value];
         continue;
       }
       const key = step.via === 'properties' && step.key !== undefined ? step.key : freshKey(parent.s, parent.t);
       const obj = this.object(parent.s, parent.t, key, 0);
       if (obj === NONE) return NONE;
-      setOwn(obj as Record<string, unknown>, key, value);
+      this.put(obj as Record<string, unknown>, key, value);
       value = obj;
     }
     return value;
@@ -186,12 +258,12 @@ export class Prover {
       if (name === skip || hasOwn(obj, name)) continue;
       const v = this.sample(governing(k, name), governing(o, name), depth + 1, false);
       if (v === NONE) return NONE;
-      setOwn(obj, name, v);
+      this.put(obj, name, v);
     }
     for (const name of o.required ?? []) {
       if (name === skip || hasOwn(obj, name)) continue;
       const v = this.sample(governing(k, name), governing(o, name), depth + 1, true);
-      if (v !== NONE) setOwn(obj, name, v);
+      if (v !== NONE) this.put(obj, name, v);
     }
     return obj;
   }

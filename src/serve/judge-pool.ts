@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError, type ErrorKind } from './errors.js';
@@ -6,8 +7,8 @@ import { judgeCompatibility, type CompatQuestion } from './judge.js';
 
 type Answer = ReturnType<typeof judgeCompatibility>;
 
-/** Questions whose body is at least this large go to the worker; small ones are answered at once. */
-export const WORKER_THRESHOLD = 32 * 1024;
+/** At most this many worker threads judge questions (fewer on a machine with fewer cores). */
+export const MAX_WORKERS = 4;
 
 /** Where the worker's module is: beside this one, or under dist/serve when this code was bundled. */
 function workerFile(): URL | undefined {
@@ -18,36 +19,64 @@ function workerFile(): URL | undefined {
   return undefined;
 }
 
+type Pending = { resolve: (a: Answer) => void; reject: (e: Error) => void };
+
+/** One worker thread and the questions it has been given and not yet answered. */
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
 /**
- * One worker thread, started on first use, judging large compatibility questions in turn; it does
- * not keep the process alive. Without a worker (it failed to start or died) questions are judged
- * in this thread, as before.
+ * Worker threads, started on first use, that judge every compatibility question: the thread that
+ * answers the other requests never compares schemas, whatever a body's size (a small body can hold
+ * an expensive question). A question goes to the worker with the fewest unanswered ones. The
+ * workers do not keep the process alive. Without a worker (none could start), questions are judged
+ * in this thread, under the same limits (judge.ts), so the answer is the same.
  */
 export class JudgePool {
-  private worker: Worker | undefined;
+  private readonly slots: (Slot | undefined)[];
   private broken = false;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+
+  constructor(size = Math.min(MAX_WORKERS, Math.max(1, availableParallelism()))) {
+    this.slots = new Array<Slot | undefined>(size).fill(undefined);
+  }
 
   judge(q: CompatQuestion): Answer | Promise<Answer> {
-    if ((q.body?.byteLength ?? 0) < WORKER_THRESHOLD || this.broken) return judgeCompatibility(q);
-    const worker = this.start();
-    if (worker === undefined) return judgeCompatibility(q);
+    const slot = this.broken ? undefined : this.pick();
+    if (slot === undefined) return judgeCompatibility(q);
     const id = ++this.seq;
     return new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, question: q });
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, question: q });
     });
   }
 
-  close(): Promise<number> | undefined {
-    const w = this.worker;
-    this.worker = undefined;
-    return w?.terminate();
+  close(): Promise<unknown> {
+    const workers = this.slots.filter((s): s is Slot => s !== undefined).map((s) => s.worker);
+    this.slots.fill(undefined);
+    return Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private start(): Worker | undefined {
-    if (this.worker !== undefined) return this.worker;
+  /** An idle started worker, else a new one while there is room, else the least busy. */
+  private pick(): Slot | undefined {
+    let best: Slot | undefined;
+    let free = -1;
+    for (let i = 0; i < this.slots.length; i++) {
+      const slot = this.slots[i];
+      if (slot === undefined) {
+        if (free === -1) free = i;
+      } else if (slot.pending.size === 0) {
+        return slot;
+      } else if (best === undefined || slot.pending.size < best.pending.size) {
+        best = slot;
+      }
+    }
+    return free === -1 ? best : this.start(free) ?? best;
+  }
+
+  private start(i: number): Slot | undefined {
     const file = workerFile();
     if (file === undefined) {
       this.broken = true;
@@ -55,22 +84,23 @@ export class JudgePool {
     }
     const worker = new Worker(file);
     worker.unref();
+    const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (msg: { id: number; answer?: Answer; apiError?: { kind: ErrorKind; message: string }; failure?: string }) => {
-      const p = this.pending.get(msg.id);
+      const p = slot.pending.get(msg.id);
       if (p === undefined) return;
-      this.pending.delete(msg.id);
+      slot.pending.delete(msg.id);
       if (msg.apiError !== undefined) p.reject(new ApiError(msg.apiError.kind, msg.apiError.message));
       else if (msg.failure !== undefined) p.reject(new Error(msg.failure));
       else p.resolve(msg.answer!);
     });
     const die = (err: Error): void => {
-      this.worker = undefined;
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+      if (this.slots[i] === slot) this.slots[i] = undefined;
+      for (const p of slot.pending.values()) p.reject(err);
+      slot.pending.clear();
     };
     worker.on('error', die);
     worker.on('exit', (code) => die(new Error(`the compatibility worker stopped (exit ${code})`)));
-    this.worker = worker;
-    return worker;
+    this.slots[i] = slot;
+    return slot;
   }
 }

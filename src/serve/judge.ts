@@ -28,6 +28,28 @@ export function postedSchema(body: Buffer | Uint8Array | undefined): Record<stri
   return schema;
 }
 
+/**
+ * The deepest a schema `/compatibility` compares may nest (objects and arrays, the document's root
+ * at 1). Comparing recurses, and a worker thread has a larger stack than the main one: without a
+ * limit of its own, a 2,000-deep schema was judged in one and refused in the other. Well under what
+ * either thread can compare, so a question gets one answer wherever it is judged.
+ */
+export const MAX_SCHEMA_DEPTH = 512;
+
+/** Whether `value` nests deeper than `max` levels (iterative: the value may be far deeper than the stack). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** One `/compatibility` question: the registered schema (as served, JSON text) and the posted body. */
 export interface CompatQuestion {
   registered: string;
@@ -39,17 +61,21 @@ export interface CompatQuestion {
 
 /**
  * The answer body of `/compatibility` (`{is_compatible, messages?}`); a bad posted schema is an
- * ApiError. Pure, so it runs the same in the server's thread and in its worker.
+ * ApiError. Pure and bounded the same way everywhere (MAX_SCHEMA_DEPTH; the witness budget of
+ * compareSchemas), so it answers alike in the server's thread and in a worker.
  */
 export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean; messages?: string[] } {
   const schema = postedSchema(q.body);
+  if (deeperThan(schema, MAX_SCHEMA_DEPTH)) throw new ApiError('invalidSchema', `Invalid schema: nested deeper than ${MAX_SCHEMA_DEPTH} levels, the most /compatibility compares`);
+  const registered: unknown = JSON.parse(q.registered);
+  if (deeperThan(registered, MAX_SCHEMA_DEPTH)) throw new ApiError('backend', `the registered schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels, the most /compatibility compares`);
   let result;
   try {
     // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
     const issue = lintSchema(schema)[0];
     if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
     // Witnesses only when they are shown (verbose): the plain answer is a boolean.
-    result = compareSchemas(JSON.parse(q.registered), schema, { mode: q.mode, policy: q.policy, witnesses: q.verbose });
+    result = compareSchemas(registered, schema, { mode: q.mode, policy: q.policy, witnesses: q.verbose });
   } catch (err) {
     // RangeError: a schema nested deeper than the stack; both are about the posted schema.
     if (err instanceof SchemaError || err instanceof RangeError) throw new ApiError('invalidSchema', `Invalid schema: ${err.message}`);
@@ -59,7 +85,8 @@ export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean;
   const messages = result.changes.filter((c) => c.breaking).map((c) => {
     const w = c.witness ?? c.otherWitness;
     const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewPayload(w!.payload, 200)}`
-      : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewPayload(w.payload, 200)}` : ''}` : '';
+      : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewPayload(w.payload, 200)}` : ''}`
+      : c.witnessReason === 'budget' ? '; no witness (the search budget was spent on earlier changes)' : '';
     return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
   });
   return { is_compatible: result.compatible, messages };

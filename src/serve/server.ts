@@ -198,7 +198,7 @@ function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool
       postedSchema(call.body); // still a well-formed request
       return ok(json(verbose ? { is_compatible: true, messages: [] } : { is_compatible: true }));
     }
-    // A large question is judged in the worker thread: every other request keeps being answered.
+    // Judged in a worker thread, whatever its size: every other request keeps being answered.
     const answer = pool.judge({ registered: entry.schema, body: call.body, mode, policy, verbose });
     return answer instanceof Promise ? answer.then((a) => ok(json(a))) : ok(json(answer));
   };
@@ -446,6 +446,9 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     socket.once('close', () => connections--);
   });
   server.on('drop', () => refusedConnections++);
+  // A client that half-closes after its request still gets the answer a worker thread is judging
+  // (node's default ends the socket at the client's FIN, dropping an answer not yet written).
+  (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (declaredTooLarge(req, limit)) {
       if (onRequest !== undefined) logWhenDone(req, res, onRequest);

@@ -95,6 +95,7 @@ export function witnessLine(c: Change, code: (s: string) => string = plain, text
   if (c.witness !== null) return `${text('witness (')}${shown(c.witness)}`;
   const why = c.witnessReason === 'policy'
     ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
+    : c.witnessReason === 'budget' ? 'no witness: the search budget was spent on earlier changes (see docs/cli/compat.md)'
     : 'no witness found';
   if (c.otherWitness === undefined) return text(why);
   return `${text(`${why}; the other way (`)}${shown(c.otherWitness)}`;
