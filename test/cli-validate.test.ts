@@ -355,7 +355,8 @@ describe.concurrent('validate --format github', () => {
     const F = 'messages/mixed.ndjson';
     // line 3: `{"job":"urn:test:order","data":{"order_id":` is 43 characters, so "x" is at column 44
     expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid urn%3Atest%3Aorder::/order_id must be integer, got string`);
-    expect(r.stdout).toContain(`::notice file=${F},line=5,title=no schema::no schema registered for urn:test:nope`);
+    // urn:test:nope is one edit from the registered urn:test:note: a warning with the suggestion.
+    expect(r.stdout).toContain(`::warning file=${F},line=5,title=no schema::no schema registered for "urn:test:nope"; did you mean "urn:test:note"?\n`);
     expect(r.stdout).toContain(`::error file=${F},line=6,col=2,title=cannot validate::invalid JSON: invalid symbol`);
     expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1,title=invalid message::\\(envelope\\) .*no identity`, 'm'));
   });
@@ -363,7 +364,7 @@ describe.concurrent('validate --format github', () => {
   it('an unregistered URN is an ::error under --strict', async () => {
     const r = await validate(['--strict', '--format', 'github', 'messages/unregistered.json']);
     expectExit(r, 1);
-    expect(r.stdout).toContain('::error file=messages/unregistered.json,title=no schema::no schema registered for urn:test:unknown');
+    expect(r.stdout).toContain('::error file=messages/unregistered.json,title=no schema::no schema registered for "urn:test:unknown"');
   });
 });
 

@@ -159,7 +159,7 @@ describe('validate: --urn, --strict and directory walks', () => {
       bq(['validate', '--strict', '--format', 'json', 'm.json'], { cwd: dir }),
     ]);
     expectExit(text, 1);
-    expect(text.stdout).toContain('(no schema registered, --strict; did you mean urn:babel:orders:created?)');
+    expect(text.stdout).toContain('(no schema registered, --strict; did you mean "urn:babel:orders:created"?)');
     expect(JSON.parse(json.stdout).results[0]).toMatchObject({ status: 'skipped', suggestion: 'urn:babel:orders:created' });
   });
 

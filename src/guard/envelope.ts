@@ -1,4 +1,5 @@
 import { hasOwn, isSchemaObject } from '../validator/index.js';
+import { editDistance } from '../registry/suggest.js';
 
 export type EnvelopeProblem = 'not an object' | 'no identity' | 'data is not an object' | 'unknown schema_version';
 
@@ -62,6 +63,26 @@ function shape(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+// Keys a newcomer writes for `data`: other transports' names for the body, and near misses.
+const DATA_ALIASES: readonly string[] = ['payload', 'body', 'content'];
+
+/**
+ * ` (the envelope has "Payload": did you mean "data"?)` when a key of the envelope is a near miss of
+ * `name` (its case or surrounding whitespace aside, within one edit, or an alias), else `''`. Only
+ * a short key can match, so the hint names no more than a word of the message (no value).
+ * Called on the failure path only.
+ */
+function nearMiss(envelope: object, name: string, aliases: readonly string[]): string {
+  for (const key of Object.keys(envelope)) {
+    if (key === name || key.length > name.length + 8) continue;
+    const k = key.trim().toLowerCase();
+    if (k === name || aliases.includes(k) || (name.length > 3 && editDistance(k, name, 1) <= 1)) {
+      return ` (the envelope has ${JSON.stringify(key)}: did you mean ${JSON.stringify(name)}?)`;
+    }
+  }
+  return '';
+}
+
 /**
  * Reads an envelope's identity and data by contract rules 10–12. Keys are case-sensitive and own
  * properties only; a repeated key has already kept its last value in JSON.parse.
@@ -84,11 +105,13 @@ export function readEnvelope(value: unknown): ReadEnvelope {
   } else if (usable(alias)) {
     urn = alias;
   } else {
-    throw new EnvelopeError('no identity', 'the envelope has no identity: no usable "job" or "urn"', warnings);
+    const hint = nearMiss(value, 'job', []) || nearMiss(value, 'urn', []);
+    throw new EnvelopeError('no identity', `the envelope has no identity: no usable "job" or "urn"${hint}`, warnings);
   }
   const data = hasOwn(value, 'data') ? value.data : undefined;
   if (!isSchemaObject(data)) {
-    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${shape(data)}`, warnings, urn);
+    const hint = data === undefined ? nearMiss(value, 'data', DATA_ALIASES) : '';
+    throw new EnvelopeError('data is not an object', `"data" must be a JSON object, got ${shape(data)}${hint}`, warnings, urn);
   }
   const meta = hasOwn(value, 'meta') ? value.meta : undefined;
   if (isSchemaObject(meta) && hasOwn(meta, 'schema_version') && meta.schema_version !== 1) {

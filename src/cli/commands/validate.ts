@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { readEnvelope, EnvelopeError } from '../../guard/index.js';
-import { closest, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry, type SourcePositions } from '../../registry/index.js';
+import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry, type SourcePositions } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
-import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, type Colours, type Format } from '../output.js';
+import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
+import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, quote, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import type { ReportFinding } from '../report/findings.js';
@@ -54,7 +55,7 @@ export interface Result {
   /** Where the error is in the file, when known. */
   errorLine: number | undefined;
   col: number | undefined;
-  /** For an unregistered URN: the closest registered one. */
+  /** For an unregistered URN: the closest registered one (a likely typo). */
   suggestion: string | undefined;
 }
 
@@ -73,6 +74,10 @@ const printWarning = (w: SchemaWarning): void => {
 export class Judge {
   private readonly pending: SchemaWarning[] = [];
   readonly registry: Registry;
+  /** Each unregistered URN's suggestion, worked out once: a stream repeats its URNs. */
+  private readonly suggestions = new Map<string, string | undefined>();
+  /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
+  private folded: Map<string, string> | undefined;
 
   constructor(
     private readonly options: ValidateOptions,
@@ -108,7 +113,7 @@ export class Judge {
         if (!(err instanceof EnvelopeError)) throw err;
         const at = err.reason === 'data is not an object' ? '/data' : err.reason === 'unknown schema_version' ? '/meta/schema_version' : '';
         const r = result(file, line, err.urn, 'invalid');
-        r.violations = [{ instancePath: ENVELOPE, keyword: 'envelope', message: err.message, at }];
+        r.violations = [{ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeMessage(value, err.reason, err.message, file), at }];
         if (err.warnings.length > 0) r.warnings = [...err.warnings];
         return r;
       }
@@ -129,7 +134,7 @@ export class Judge {
     if (schema === undefined) {
       const r = result(file, line, urn, 'skipped');
       r.warnings = warnings;
-      if (this.options.strict) r.suggestion = closest(urn, this.registry.urns());
+      r.suggestion = this.suggestion(urn);
       return r;
     }
     if (schema.isValid(data)) {
@@ -140,7 +145,30 @@ export class Judge {
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
     r.violations = schema.validate(data).map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
+    if (this.options.urn !== undefined) {
+      const hint = envelopeAsData(data);
+      if (hint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: hint, at: '' });
+    }
     return r;
+  }
+
+  /** The registered URN an unregistered one is likely a typo of. */
+  private suggestion(urn: string): string | undefined {
+    const known = this.suggestions.get(urn);
+    if (known !== undefined || this.suggestions.has(urn)) return known;
+    // Registered URNs are short: a long one is no typo of them, and is not worth the edit distance.
+    let found: string | undefined;
+    if (urn.length <= MAX_SUGGESTED_URN) {
+      // Case and surrounding whitespace first (any number of them is one slip), then the edit distance.
+      if (this.folded === undefined) {
+        this.folded = new Map();
+        for (const u of this.registry.urns()) if (!this.folded.has(fold(u))) this.folded.set(fold(u), u);
+      }
+      found = this.folded.get(fold(urn)) ?? closest(urn, this.registry.urns());
+    }
+    if (this.suggestions.size >= MAX_SUGGESTIONS) this.suggestions.clear(); // many distinct URNs: memory stays bounded
+    this.suggestions.set(urn, found);
+    return found;
   }
 
   document(doc: Doc): Result {
@@ -156,15 +184,43 @@ export class Judge {
       value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
     } catch (err) {
       if (!(err instanceof ParseFailure)) throw err;
-      const r = result(doc.file, doc.line, undefined, 'error');
-      r.error = err.problem;
-      r.errorLine = err.line;
-      r.col = err.col;
-      return r;
+      return this.unparsed(doc.text, doc.file, doc.line, err);
     }
     return this.judge(value, doc.file, doc.line);
   }
+
+  /**
+   * A document JSON.parse refused: a YAML file is read as YAML (only here, so reading .json files
+   * pays nothing for it); otherwise an error result, with what the text looks like when that tells
+   * the fix.
+   */
+  private unparsed(text: string, file: string, line: number | undefined, failure: ParseFailure): Result {
+    let err = failure;
+    let problem = err.problem;
+    if (line === undefined && formatOf(file) === 'yaml') {
+      try {
+        return this.judge(parseText(text, file, 'yaml'), file, line);
+      } catch (e) {
+        if (!(e instanceof ParseFailure)) throw e;
+        err = e;
+        problem = e.problem;
+      }
+    } else if (line === undefined) {
+      problem += parseHint(text, file, problem);
+    }
+    const r = result(file, line, undefined, 'error');
+    r.error = problem;
+    r.errorLine = err.line;
+    r.col = err.col;
+    return r;
+  }
 }
+
+const fold = (urn: string): string => urn.trim().toLowerCase();
+
+// Suggestions: URNs longer than this get none; at most this many remembered.
+const MAX_SUGGESTED_URN = 512;
+const MAX_SUGGESTIONS = 10_000;
 
 const label = (p: Problem): string => (p.instancePath === '' ? DATA_ROOT : p.instancePath);
 
@@ -179,7 +235,8 @@ export class Formatter {
   currentStreamFile: string | undefined | null;
   first: boolean;
   leadingHeader: { file: string; length: number } | undefined;
-  readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0 };
+  /** `suggested`: skipped messages whose URN is close to a registered one (a warning). */
+  readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
   // Colour marks are computed once, not per message.
   private readonly marks: Record<Status, string>;
 
@@ -199,6 +256,7 @@ export class Formatter {
   /** Synchronous so a clean document costs no await; the caller flushes when this says so. */
   add(r: Result, text: string | undefined): boolean {
     this.counts[r.status]++;
+    if (r.suggestion !== undefined) this.counts.suggested++;
     const f = this.options.format;
     if (f === 'json') this.json(r, text);
     else if (f === 'github') this.github(r, text);
@@ -217,7 +275,8 @@ export class Formatter {
     if (r.status === 'error') {
       this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col });
     } else if (r.status === 'skipped') {
-      this.findings.push({ ruleId: 'no-schema', level: this.options.strict ? 'error' : 'note', message: `no schema registered for ${r.urn}${hint(r)}`, file: r.file, line: r.line });
+      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
+      this.findings.push({ ruleId: 'no-schema', level, message: noSchema(r), file: r.file, line: r.line });
     } else if (r.status === 'invalid') {
       const place = this.where(r, text);
       for (const v of r.violations ?? []) {
@@ -229,7 +288,9 @@ export class Formatter {
 
   private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
     if (text === undefined || this.positions === undefined || r.violations === undefined) return undefined;
-    const positions = new this.positions(text, 'json', (r.line ?? 1) - 1);
+    // A whole .yaml/.yml file was read as YAML (the YAML reader places JSON text as well).
+    const format = r.line === undefined && formatOf(r.file) === 'yaml' ? 'yaml' : 'json';
+    const positions = new this.positions(text, format, (r.line ?? 1) - 1);
     return (p) => positions.of(p.at);
   }
 
@@ -264,8 +325,8 @@ export class Formatter {
       return;
     }
     if (r.status === 'skipped') {
-      const level = this.options.strict ? 'error' : 'notice';
-      this.out.line(githubCommand(level, { file: r.file, line: r.line, title: 'no schema' }, `no schema registered for ${r.urn}${hint(r)}`));
+      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'notice';
+      this.out.line(githubCommand(level, { file: r.file, line: r.line, title: 'no schema' }, noSchema(r)));
       return;
     }
     const place = this.where(r, text);
@@ -301,7 +362,8 @@ export class Formatter {
       this.out.line(`${head}${where}  ${clean(r.error ?? '')}`);
       return;
     }
-    const urn = r.urn !== undefined ? `  ${c.dim(clean(r.urn))}` : '';
+    // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
+    const urn = r.urn !== undefined ? `  ${c.dim(r.status === 'skipped' ? quote(r.urn) : clean(r.urn))}` : '';
     const why = r.status === 'skipped' ? c.dim(`  (no schema registered${this.options.strict ? ', --strict' : ''}${clean(hint(r))})`) : '';
     this.out.line(`${head}${urn}${why}`);
     if (r.status === 'error') this.out.line(`${indent}${clean(r.error ?? '')}`);
@@ -313,7 +375,7 @@ export class Formatter {
 /** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */
 export interface TaskAnswer {
   text: string;
-  counts: [valid: number, invalid: number, skipped: number, error: number];
+  counts: [valid: number, invalid: number, skipped: number, error: number, suggested: number];
   /** Schema warnings met in this task, as [urn, line to print]. */
   warnings: Array<[string, string]>;
   leadingHeader: { file: string; length: number } | undefined;
@@ -370,6 +432,7 @@ class Reporter {
     n.invalid += a.counts[1];
     n.skipped += a.counts[2];
     n.error += a.counts[3];
+    n.suggested += a.counts[4];
     return this.out.wantsFlush();
   }
 
@@ -385,7 +448,8 @@ class Reporter {
       const input = { tool: tool(VALIDATE_RULES), results: f.findings, artifacts: [...f.artifacts] };
       this.out.line((await renderCi(this.options.format, input)).replace(/\n$/, ''));
     } else {
-      const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+      const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
+      const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
       const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
       this.out.line(`${this.options.format === 'text' ? '\n' : ''}${verdict}: ${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`);
     }
@@ -393,7 +457,24 @@ class Reporter {
   }
 }
 
-const hint = (r: Result): string => (r.suggestion === undefined ? '' : `; did you mean ${r.suggestion}?`);
+/** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
+function hint(r: Result): string {
+  const s = r.suggestion;
+  if (s === undefined || r.urn === undefined) return '';
+  const u = r.urn;
+  let what = '';
+  if (u.trim() === s) {
+    const lead = u.trimStart() !== u;
+    const trail = u.trimEnd() !== u;
+    what = ` (without the ${lead && trail ? 'surrounding' : lead ? 'leading' : 'trailing'} whitespace)`;
+  } else if (u.toLowerCase() === s.toLowerCase()) {
+    what = ' (URNs are case-sensitive)';
+  }
+  return `; did you mean ${quote(s)}${what}?`;
+}
+
+/** The message of a skipped result in annotations and findings. */
+const noSchema = (r: Result): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;
 
 function byteLimit(raw: string | undefined, fallback: number, option: string): number {
   if (raw === undefined) return fallback;

@@ -44,7 +44,7 @@ export class TaskRunner {
     const n = f.counts;
     const a: TaskAnswer = {
       text: f.out.take(),
-      counts: [n.valid, n.invalid, n.skipped, n.error],
+      counts: [n.valid, n.invalid, n.skipped, n.error, n.suggested],
       warnings: this.warnings,
       leadingHeader: f.leadingHeader,
       endStreamFile: f.currentStreamFile,
