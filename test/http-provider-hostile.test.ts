@@ -248,6 +248,7 @@ describe('HttpProvider never shows a credential', () => {
     }
     expect(err).toBeInstanceOf(TypeError);
     expectClean(err, [PASSWORD]);
+    expect(() => new HttpProvider(`http://svc%zz:${PASSWORD}@127.0.0.1:8081/`)).not.toThrow(); // a user name that does not percent-decode
   });
 });
 

@@ -401,13 +401,22 @@ function requestHeaders(url: URL, given: Readonly<Record<string, string>> | unde
   }
   if (url.username !== '' || url.password !== '') {
     if (headers.authorization !== undefined) throw new TypeError('HttpProvider: give credentials either in the URL or in headers.authorization, not both');
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
+    const user = decoded(url.username);
+    const password = decoded(url.password);
     const token = Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
     headers.authorization = `Basic ${token}`;
     for (const s of [url.username, url.password, user, password, `${user}:${password}`, `${url.username}:${url.password}`, token]) secrets.add(s);
   }
   return { headers, secrets: [...secrets].filter((s) => s.length >= MIN_SECRET).sort((a, b) => b.length - a.length) };
+}
+
+/** Percent-decoded, or as it is when it does not decode (`%zz`). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function innermost(err: Error): Error {
