@@ -83,11 +83,16 @@ describe('HttpProvider', () => {
     await vi.waitFor(async () => expect((await p.schemaFor(URN))!.isValid({ order_id: 1 })).toBe(false));
   });
 
-  it('a subject removed from the registry becomes none after a refresh', async () => {
+  it('a subject removed from the registry stays until "not found" has held for 3 refreshes over deleteAfterMs', async () => {
     const reg = await registry({ [URN]: V1 });
-    const p = new HttpProvider(reg.url);
+    const stale: string[] = [];
+    const p = new HttpProvider(reg.url, { deleteAfterMs: 0, onStale: (urn) => stale.push(urn) });
     expect(await p.schemaFor(URN)).toBeDefined();
     reg.set({});
+    await p.refresh();
+    await p.refresh();
+    expect(await p.schemaFor(URN)).toBeDefined(); // serve answers 404/40401, as a stale replica would
+    expect(stale).toEqual([URN, URN]);
     await p.refresh();
     expect(await p.schemaFor(URN)).toBeUndefined();
   });
@@ -139,7 +144,7 @@ describe('HttpProvider', () => {
   it('refuses an oversized answer, a non-JSON schema type and a broken subject, naming the URN', async () => {
     const reg = await registry({ [URN]: { enum: ['x'.repeat(2000)] } });
     await expect(new HttpProvider(reg.url, { maxBodyBytes: 1000 }).schemaFor(URN)).rejects.toThrow(/larger than 1000 bytes/);
-    const fake = (body: unknown, status = 200): typeof fetch => async () => new Response(JSON.stringify(body), { status });
+    const fake = (body: object, status = 200): typeof fetch => async () => new Response(JSON.stringify({ subject: URN, ...body }), { status });
     await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{}', schemaType: 'AVRO' }) }).schemaFor(URN)).rejects.toThrow(`schema for ${URN}`);
     await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{' }) }).schemaFor(URN)).rejects.toThrow(/not valid JSON/);
     await expect(new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 50001, message: 'disk on fire' }, 500) }).schemaFor(URN)).rejects.toThrow(/HTTP 500: disk on fire/);

@@ -10,7 +10,7 @@ import type { AsyncProvider } from './provider.js';
 export type FetchLike = (
   url: string,
   /** `signal` is an AbortSignal (typed loosely so the declarations need no DOM or Node types). */
-  init: { headers: Record<string, string>; signal: unknown; redirect: 'error' },
+  init: { headers: Record<string, string>; signal: unknown; redirect: 'manual' },
 ) => Promise<FetchAnswer>;
 
 /** The part of a fetch Response HttpProvider reads. */
@@ -27,10 +27,22 @@ export interface HttpProviderOptions extends ProviderOptions {
    * `Infinity` never revalidates.
    */
   refreshMs?: number;
-  /** The longest one request may take, headers and body, in ms (default 5000). */
+  /** The longest one request may take, headers and body, in ms (default 5000, at most 2^31-1). */
   timeoutMs?: number;
   /** The largest response body read, in bytes (default 16 MiB). */
   maxBodyBytes?: number;
+  /** How many URNs with a schema are kept, least recently used dropped first (default 10,000). */
+  maxSchemas?: number;
+  /** How many "no such subject" answers are kept, apart from the schemas (default 1,000; 0 keeps none). */
+  maxMisses?: number;
+  /**
+   * A URN that had a schema loses it only when the registry has answered "subject not found" (404,
+   * error_code 40401) at 3 revalidations in a row spanning at least this long, in ms (default 15
+   * minutes; `Infinity` never drops a schema). Every such answer before that goes to `onStale`.
+   */
+  deleteAfterMs?: number;
+  /** Sent with every request (e.g. `authorization`); their values never appear in a message. */
+  headers?: Readonly<Record<string, string>>;
   /** Told when a revalidation fails and the last good schema keeps being served. */
   onStale?: (urn: string, error: Error) => void;
   /** The fetch to use (default: the global fetch). */
@@ -42,45 +54,92 @@ interface Entry {
   schema: CompiledSchema | undefined;
   etag: string | undefined;
   checkedAt: number;
+  /** "Subject not found" answers in a row for a URN that has a schema: how many, and since when. */
+  gone?: { since: number; count: number };
 }
+
+/** The `cause` of an error about an answer's status: the status, and a redirect's target without credentials. */
+interface HttpAnswerCause {
+  readonly status: number;
+  readonly location?: string;
+}
+
+/** What one request established. */
+type Answer =
+  | { kind: 'schema'; schema: CompiledSchema; etag: string | undefined }
+  | { kind: 'unchanged'; etag: string | undefined }
+  | { kind: 'none' };
 
 const ACCEPT = 'application/vnd.schemaregistry.v1+json, application/json';
 const SUBJECT_NOT_FOUND = 40401;
+/** "Subject not found" answers in a row (over `deleteAfterMs`) that drop a schema. */
+const DELETION_CHECKS = 3;
+/** Shorter secrets are not searched for in text the registry sends back (they would mangle it). */
+const MIN_SECRET = 4;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Reads schemas by URN from a `bqschema serve` (or any Confluent-compatible registry serving JSON
  * schemas): `GET {base}/subjects/{urn}/versions/latest`. Lazy (a URN is fetched on first lookup;
- * concurrent lookups share one request), cached, revalidated after `refreshMs` with If-None-Match.
- * When a revalidation fails the last good schema keeps being served and `onStale` is told; a
- * failed first load throws a RegistryError naming the URN and is never cached, so a retry asks again.
+ * concurrent lookups share one request), cached in two bounded LRUs (schemas, and "no such subject"
+ * answers, so a stream of unknown URNs never evicts a schema), revalidated after `refreshMs` with
+ * If-None-Match. It fails static: when a revalidation fails, or answers "not found" for a URN that
+ * had a schema (a stale replica says that too), the last good schema keeps being served and
+ * `onStale` is told; only `deleteAfterMs` of consistent "not found" answers drop it. A failed first
+ * load throws a RegistryError naming the URN and is never cached, so a retry asks again.
  * `schemaFor` returns a promise: use it with `checkAsync`, `validateAsync` or `wrap`.
  */
 export class HttpProvider implements AsyncProvider {
+  /** The registry URL without credentials: the only form any message shows. */
   private readonly base: string;
-  private readonly entries = new Map<string, Entry>();
+  private readonly schemas = new Map<string, Entry>();
+  private readonly misses = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
   private readonly refreshMs: number;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
+  private readonly maxSchemas: number;
+  private readonly maxMisses: number;
+  private readonly deleteAfterMs: number;
+  private readonly headers: Record<string, string>;
+  /** Every credential sent, longest first, so none can reach a message (a registry may echo them). */
+  private readonly secrets: string[];
   private readonly fetcher: FetchLike;
 
   constructor(
     baseUrl: string | { readonly href: string },
     readonly options: HttpProviderOptions = {},
   ) {
-    const url = new URL(typeof baseUrl === 'string' ? baseUrl : baseUrl.href);
+    let url: URL;
+    try {
+      url = new URL(typeof baseUrl === 'string' ? baseUrl : baseUrl.href);
+    } catch {
+      // Never the input itself: it may hold a password.
+      throw new TypeError('HttpProvider needs an http: or https: URL, got text that is not a URL');
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`HttpProvider needs an http: or https: URL, got ${url.protocol}`);
     if (url.search !== '' || url.hash !== '') throw new TypeError('HttpProvider: the registry URL must have no query or fragment');
+    this.refreshMs = duration(options, 'refreshMs', 60_000);
+    this.deleteAfterMs = duration(options, 'deleteAfterMs', 15 * 60_000);
+    this.timeoutMs = whole(options, 'timeoutMs', 5_000, 1, MAX_TIMER_MS);
+    this.maxBodyBytes = whole(options, 'maxBodyBytes', 16 * 1024 * 1024, 1);
+    this.maxSchemas = whole(options, 'maxSchemas', 10_000, 1);
+    this.maxMisses = whole(options, 'maxMisses', 1_000, 0);
+    for (const name of ['onStale', 'fetch', 'onWarning'] as const) {
+      if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`HttpProvider: ${name} must be a function, got ${typeof options[name]}`);
+    }
+    const { headers, secrets } = requestHeaders(url, options.headers);
+    url.username = '';
+    url.password = '';
     this.base = url.href.replace(/\/+$/, '');
-    this.refreshMs = options.refreshMs ?? 60_000;
-    this.timeoutMs = options.timeoutMs ?? 5_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.headers = headers;
+    this.secrets = secrets;
     this.fetcher = options.fetch ?? (fetch as unknown as FetchLike);
   }
 
   async schemaFor(urn: string): Promise<CompiledSchema | undefined> {
     if (urn === '') return undefined; // no registry holds an empty subject
-    const entry = this.entries.get(urn);
+    const entry = this.cached(urn);
     if (entry === undefined) return (await this.load(urn, undefined)).schema;
     if (Date.now() - entry.checkedAt >= this.refreshMs) void this.load(urn, entry).catch(() => {});
     return entry.schema;
@@ -88,72 +147,302 @@ export class HttpProvider implements AsyncProvider {
 
   /** Revalidates every cached URN now and waits for the answers (a failed one keeps its last good schema). */
   async refresh(): Promise<void> {
-    await Promise.all([...this.entries].map(([urn, entry]) => this.load(urn, entry).catch(() => {})));
+    await Promise.all([...this.schemas, ...this.misses].map(([urn, entry]) => this.load(urn, entry).catch(() => {})));
+  }
+
+  /** How many URNs the cache holds now: with a schema, and answered "no such subject". */
+  cacheSize(): { schemas: number; misses: number } {
+    return { schemas: this.schemas.size, misses: this.misses.size };
+  }
+
+  /** The cached entry, marked most recently used. */
+  private cached(urn: string): Entry | undefined {
+    for (const pool of [this.schemas, this.misses]) {
+      const entry = pool.get(urn);
+      if (entry !== undefined) {
+        pool.delete(urn);
+        pool.set(urn, entry);
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  /** Caches `entry` in its pool (and out of the other), dropping the least recently used past the bound. */
+  private keep(urn: string, entry: Entry): void {
+    const [pool, other, max] = entry.schema === undefined ? [this.misses, this.schemas, this.maxMisses] : [this.schemas, this.misses, this.maxSchemas];
+    other.delete(urn);
+    pool.delete(urn);
+    if (max === 0) return;
+    pool.set(urn, entry);
+    if (pool.size > max) pool.delete(pool.keys().next().value!);
   }
 
   /** One request per URN at a time: concurrent lookups and revalidations share it. */
   private load(urn: string, previous: Entry | undefined): Promise<Entry> {
     let pending = this.inflight.get(urn);
     if (pending === undefined) {
-      pending = this.fetchEntry(urn, previous).then(
-        (entry) => {
-          this.inflight.delete(urn);
-          this.entries.set(urn, entry);
+      pending = (async () => {
+        try {
+          const entry = this.settle(urn, previous, await this.fetchAnswer(urn, previous));
+          this.keep(urn, entry);
           return entry;
-        },
-        (err: Error) => {
-          this.inflight.delete(urn);
+        } catch (err) {
           if (previous === undefined) throw err; // never cached: the next lookup asks again
           previous.checkedAt = Date.now(); // the last good schema stays; retried after refreshMs
-          this.options.onStale?.(urn, err);
+          this.options.onStale?.(urn, err as Error);
           return previous;
-        },
-      );
+        } finally {
+          this.inflight.delete(urn);
+        }
+      })();
       this.inflight.set(urn, pending);
     }
     return pending;
   }
 
-  private async fetchEntry(urn: string, previous: Entry | undefined): Promise<Entry> {
-    const url = `${this.base}/subjects/${encodeURIComponent(urn)}/versions/latest`;
-    const fail = (problem: string): RegistryError => new RegistryError('unreadable', url, `schema for ${urn} cannot be read from ${this.base}: ${problem}`, urn);
-    const headers: Record<string, string> = { accept: ACCEPT };
-    if (previous?.etag !== undefined) headers['if-none-match'] = previous.etag;
+  /** The entry an answer makes; throws (so the last schema stays) on a "not found" not yet taken as a deletion. */
+  private settle(urn: string, previous: Entry | undefined, answer: Answer): Entry {
+    const now = Date.now();
+    if (answer.kind === 'schema') return { schema: answer.schema, etag: answer.etag, checkedAt: now };
+    if (answer.kind === 'unchanged') return { schema: previous!.schema, etag: answer.etag ?? previous!.etag, checkedAt: now };
+    if (previous?.schema === undefined) return { schema: undefined, etag: undefined, checkedAt: now };
+    // A stale or misconfigured replica answers "not found" too: only a consistent answer over
+    // deleteAfterMs is a deletion.
+    const gone = previous.gone ?? { since: now, count: 0 };
+    gone.count += 1;
+    previous.gone = gone;
+    if (gone.count >= DELETION_CHECKS && now - gone.since >= this.deleteAfterMs) return { schema: undefined, etag: undefined, checkedAt: now };
+    const held = this.deleteAfterMs === Infinity ? 'it is kept until the process restarts (deleteAfterMs is Infinity)' : `it is dropped once that answer holds for ${DELETION_CHECKS} checks over ${this.deleteAfterMs} ms (deleteAfterMs); ${gone.count} so far`;
+    throw this.error('unreadable', urn, `the registry answered 404 (subject not found) for a subject it served before; the last schema is kept: ${held}`, { status: 404 });
+  }
+
+  private async fetchAnswer(urn: string, previous: Entry | undefined): Promise<Answer> {
+    const url = this.urlFor(urn);
+    const headers: Record<string, string> = { ...this.headers, accept: ACCEPT };
+    const conditional = previous?.schema !== undefined && previous.etag !== undefined;
+    if (conditional) headers['if-none-match'] = previous.etag!;
     const signal = AbortSignal.timeout(this.timeoutMs);
     let status: number;
     let etag: string | undefined;
-    let text: string;
+    let text = '';
     try {
-      const res = await this.fetcher(url, { headers, signal, redirect: 'error' });
+      const res = await this.fetcher(url, { headers, signal, redirect: 'manual' });
       status = res.status;
       etag = res.headers.get('etag') ?? undefined;
-      text = status === 304 ? '' : await readCapped(res, this.maxBodyBytes);
+      if (status >= 300 && status < 400 && status !== 304) {
+        await discard(res);
+        const location = this.location(res.headers.get('location'), url);
+        const to = location === undefined ? 'with no location' : `to ${location}`;
+        throw this.error('unreadable', urn, `the registry answered a redirect (HTTP ${status}) ${to}; redirects are not followed: give the registry's own URL`, { status, location });
+      }
+      if (status !== 304) text = await readCapped(res, this.maxBodyBytes);
     } catch (err) {
+      if (err instanceof RegistryError) throw err;
       const e = err as Error;
-      throw fail(e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${this.timeoutMs} ms` : e.message);
+      const problem = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${this.timeoutMs} ms` : describe(e);
+      throw this.error('unreadable', urn, problem, e);
     }
-    const now = Date.now();
-    if (status === 304 && previous !== undefined) return { schema: previous.schema, etag: etag ?? previous.etag, checkedAt: now };
+    if (status === 304 && conditional) return { kind: 'unchanged', etag };
     const body = parseJson(text);
-    if (status === 404 && isSchemaObject(body) && body.error_code === SUBJECT_NOT_FOUND) return { schema: undefined, etag: undefined, checkedAt: now };
+    if (status === 404 && isSchemaObject(body) && body.error_code === SUBJECT_NOT_FOUND) return { kind: 'none' };
     if (status !== 200) {
       const said = isSchemaObject(body) && typeof body.message === 'string' ? `: ${body.message.slice(0, 500)}` : '';
-      throw fail(`HTTP ${status}${said}`);
+      throw this.error('unreadable', urn, `HTTP ${status}${said}`, { status });
     }
-    if (!isSchemaObject(body) || typeof body.schema !== 'string') throw fail('the answer has no "schema" string');
+    if (!isSchemaObject(body) || typeof body.schema !== 'string') throw this.error('unreadable', urn, 'the answer has no "schema" string');
+    // The answer must be the one asked for: a misrouting proxy or a broken replica answering another
+    // subject would otherwise put that subject's rules on this URN.
+    if (body.subject !== urn) {
+      const named = typeof body.subject === 'string' ? `subject ${JSON.stringify(body.subject.slice(0, 200))}` : 'no subject';
+      throw this.error('unreadable', urn, `the answer names ${named}, not the subject asked for`);
+    }
+    if (body.version !== undefined && !(Number.isSafeInteger(body.version) && (body.version as number) >= 1)) {
+      throw this.error('unreadable', urn, `the answer's version is ${typeof body.version === 'number' ? body.version : typeof body.version}, not a version number (the latest was asked for)`);
+    }
     if (body.schemaType !== undefined && body.schemaType !== null && body.schemaType !== 'JSON') {
-      throw fail(`the schema type is ${typeof body.schemaType === 'string' ? body.schemaType.slice(0, 40) : typeof body.schemaType}, not JSON`);
+      throw this.error('unreadable', urn, `the schema type is ${typeof body.schemaType === 'string' ? body.schemaType.slice(0, 40) : typeof body.schemaType}, not JSON`);
     }
     const document = parseJson(body.schema);
-    if (document === undefined) throw fail('the schema is not valid JSON');
-    let schema: CompiledSchema;
+    if (document === undefined) throw this.error('unreadable', urn, 'the schema is not valid JSON');
     try {
-      schema = compile(document, { urn, onWarning: this.options.onWarning, strict: this.options.strict });
+      return { kind: 'schema', schema: compile(document, { urn, onWarning: this.options.onWarning, strict: this.options.strict }), etag };
     } catch (err) {
-      throw new RegistryError('malformed', url, `schema for ${urn} from ${this.base}: ${(err as Error).message}`, urn);
+      throw this.error('malformed', urn, (err as Error).message, err as Error);
     }
-    return { schema, etag, checkedAt: now };
   }
+
+  /**
+   * The request URL. A URN holding a dot segment, even once percent-decoded (`.`, `..`, `%2e`,
+   * `a/..`, `%252e`), would name another path (URL parsing, or a proxy that decodes, removes it):
+   * refused, as is any URN whose URL parsing would change.
+   */
+  private urlFor(urn: string): string {
+    const url = this.pathFor(urn);
+    if (url === undefined) throw this.error('unreadable', urn, 'the URN is not well-formed Unicode (it holds a lone surrogate); no request was sent');
+    const dotted = dotSegments(urn);
+    if (dotted !== undefined || new URL(url).href !== url) {
+      const shown = dotted === undefined || dotted === urn ? '' : ` (percent-decoded: ${JSON.stringify(dotted.slice(0, 200))})`;
+      throw this.error('unreadable', urn, `the URN${shown} holds a "." or ".." path segment, which would make the request name another path; no request was sent`);
+    }
+    return url;
+  }
+
+  /** `{base}/subjects/{urn}/versions/latest`; `undefined` when the URN cannot be encoded (a lone surrogate). */
+  private pathFor(urn: string): string | undefined {
+    try {
+      return `${this.base}/subjects/${encodeURIComponent(urn)}/versions/latest`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A redirect's target, resolved against the request, without credentials; `undefined` if there is none. */
+  private location(header: string | null, from: string): string | undefined {
+    if (header === null) return undefined;
+    try {
+      const to = new URL(header, from);
+      to.username = '';
+      to.password = '';
+      return this.redact(to.href.slice(0, 500));
+    } catch {
+      return this.redact(JSON.stringify(header.slice(0, 200)));
+    }
+  }
+
+  /**
+   * A RegistryError naming the URN and the registry (never a credential). `cause`: a copy of the
+   * error it wraps, or the answer `{ status, location? }` when the registry answered unexpectedly.
+   */
+  private error(kind: 'unreadable' | 'malformed', urn: string, problem: string, cause?: Error | HttpAnswerCause): RegistryError {
+    const message = kind === 'malformed' ? `schema for ${urn} from ${this.base}: ${problem}` : `schema for ${urn} cannot be read from ${this.base}: ${problem}`;
+    const err = new RegistryError(kind, this.pathFor(urn) ?? this.base, this.redact(message), urn);
+    if (cause !== undefined) Object.defineProperty(err, 'cause', { value: cause instanceof Error ? this.copy(cause) : cause, writable: true, configurable: true });
+    return err;
+  }
+
+  /**
+   * The innermost error of a chain as a new Error: its name, message and `code` (ECONNRESET,
+   * UND_ERR_SOCKET, …), credentials removed, so no text the provider did not check escapes with it.
+   */
+  private copy(err: Error): Error {
+    const inner = innermost(err);
+    const copy = new Error(this.redact(inner.message));
+    copy.name = inner.name;
+    const code = codeOf(err);
+    if (code !== undefined) (copy as Error & { code: string }).code = code;
+    if (typeof inner.stack === 'string') copy.stack = this.redact(inner.stack);
+    return copy;
+  }
+
+  private redact(text: string): string {
+    for (const secret of this.secrets) text = text.split(secret).join('***');
+    return text;
+  }
+}
+
+/** The URN, or a percent-decoding of it, that holds a `.` or `..` segment between slashes; `undefined` if none does. */
+function dotSegments(urn: string): string | undefined {
+  let text = urn;
+  for (let i = 0; i < 8; i++) {
+    if (text.split(/[\\/]/).some((part) => part === '.' || part === '..')) return text;
+    let next: string;
+    try {
+      next = decodeURIComponent(text);
+    } catch {
+      return undefined; // not decodable: no server or proxy decodes it into a segment either
+    }
+    if (next === text) return undefined;
+    text = next;
+  }
+  return undefined;
+}
+
+/** A duration option: a number from 0, `Infinity` allowed. */
+function duration(options: HttpProviderOptions, name: 'refreshMs' | 'deleteAfterMs', fallback: number): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0)) throw new RangeError(`HttpProvider: ${name} must be a number of milliseconds from 0 (Infinity allowed), got ${shown(value)}`);
+  return value;
+}
+
+/** A whole-number option from `min` to `max`. */
+function whole(options: HttpProviderOptions, name: 'timeoutMs' | 'maxBodyBytes' | 'maxSchemas' | 'maxMisses', fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`HttpProvider: ${name} must be a whole number from ${min} to ${max}, got ${shown(value)}`);
+  }
+  return value;
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value === 'string' ? `${JSON.stringify(value.slice(0, 40))} (a string)` : value === null ? 'null' : typeof value;
+}
+
+/**
+ * The headers every request carries and the secrets they hold. URL credentials become Basic
+ * authorization (fetch refuses a URL holding them, and they must never reach a message).
+ */
+function requestHeaders(url: URL, given: Readonly<Record<string, string>> | undefined): { headers: Record<string, string>; secrets: string[] } {
+  const headers: Record<string, string> = {};
+  const secrets = new Set<string>();
+  if (given !== undefined) {
+    if (given === null || typeof given !== 'object') throw new TypeError(`HttpProvider: headers must be an object of header names to strings, got ${given === null ? 'null' : typeof given}`);
+    for (const name of Object.keys(given)) {
+      const value: unknown = given[name];
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`HttpProvider: headers has a name that is not an HTTP header name: ${JSON.stringify(name.slice(0, 40))}`);
+      // The value is never shown: it may be a credential.
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new TypeError(`HttpProvider: headers.${name} must be a string without line breaks`);
+      headers[name.toLowerCase()] = value;
+      secrets.add(value.trim());
+      for (const part of value.trim().split(/\s+/).slice(1)) secrets.add(part); // `Bearer <token>`: the token alone too
+    }
+  }
+  if (url.username !== '' || url.password !== '') {
+    if (headers.authorization !== undefined) throw new TypeError('HttpProvider: give credentials either in the URL or in headers.authorization, not both');
+    const user = decoded(url.username);
+    const password = decoded(url.password);
+    const token = Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
+    headers.authorization = `Basic ${token}`;
+    for (const s of [url.username, url.password, user, password, `${user}:${password}`, `${url.username}:${url.password}`, token]) secrets.add(s);
+  }
+  return { headers, secrets: [...secrets].filter((s) => s.length >= MIN_SECRET).sort((a, b) => b.length - a.length) };
+}
+
+/** Percent-decoded, or as it is when it does not decode (`%zz`). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function innermost(err: Error): Error {
+  let e = err;
+  for (let i = 0; i < 8 && e.cause instanceof Error; i++) e = e.cause;
+  return e;
+}
+
+/** The innermost `code` of a chain (`ECONNRESET` under undici's "fetch failed"). */
+function codeOf(err: Error): string | undefined {
+  let code: string | undefined;
+  let e: unknown = err;
+  for (let i = 0; i < 8 && e instanceof Error; i++) {
+    const c = (e as Error & { code?: unknown }).code;
+    if (typeof c === 'string') code = c;
+    e = e.cause;
+  }
+  return code;
+}
+
+/** What went wrong, from the innermost error: undici's "fetch failed" says nothing. */
+function describe(err: Error): string {
+  const inner = innermost(err);
+  const code = codeOf(err);
+  const message = inner.message.slice(0, 300);
+  return code === undefined || message.includes(code) ? message : `${message} (${code})`;
 }
 
 function parseJson(text: string): unknown {
@@ -162,6 +451,11 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Releases an answer's body unread. */
+async function discard(res: FetchAnswer): Promise<void> {
+  await res.body?.[Symbol.asyncIterator]().return?.();
 }
 
 /** The body as UTF-8 text, refusing more than `limit` bytes while reading. */
