@@ -2,7 +2,7 @@ import { codePointLength } from './codepoints.js';
 import {
   Code, EMPTY, ROOT_PATH, childPath, code, dynamicPath, ident, join, pathCode, sourceUrl, type Path,
 } from './codegen.js';
-import { canonicalKey, jsonEqual } from './equality.js';
+import { canonicalKey, jsonEqual, refuseCycle } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapeKey, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
@@ -221,7 +221,9 @@ class Generator {
     if (node.enum) out.push(this.enumCheck(node.enum, d, path, joinPointer(sp, 'enum')));
     if (node.hasConst) {
       const msg = code`${`must be equal to ${preview([node.constValue])}`}`;
-      const test = this.equalsExpr(d, node.constValue);
+      let test = this.equalsExpr(d, node.constValue);
+      // A cyclic value is refused, not judged (issue 22): checked once the value has failed.
+      if (!isPrimitive(node.constValue)) test = code`${test}||Z(${d})`;
       out.push(code`if(!(${test})){${this.fail(path, joinPointer(sp, 'const'), 'const', msg)}}`);
     }
     return join(out.filter((c) => !c.empty), NL);
@@ -426,6 +428,8 @@ class Generator {
     } else if (objs.length > 0) {
       tests.push(code`(typeof ${d}==="object"&&${d}!==null&&${this.constant(objs)}.some((x)=>E(${d},x)))`);
     }
+    // A cyclic value is refused, not judged (issue 22): with few objects, checked once the value has failed.
+    if (objs.length > 0 && objs.length <= ENUM_INLINE_MAX) tests.push(code`Z(${d})`);
     const test = tests.length > 0 ? join(tests, code`||`) : code`false`;
     return code`if(!(${test})){${this.fail(path, schemaPath, 'enum', msg)}}`;
   }
@@ -464,6 +468,7 @@ type Helpers = {
   O: object;
   E: typeof jsonEqual;
   K: typeof canonicalKey;
+  Z: typeof refuseCycle;
   L: typeof codePointLength;
   P: typeof escapeKey;
   t: typeof jsonType;
@@ -471,7 +476,7 @@ type Helpers = {
 
 const helpers: Helpers = {
   h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapeKey, t: jsonType,
+  E: jsonEqual, K: canonicalKey, Z: refuseCycle, L: codePointLength, P: escapeKey, t: jsonType,
 };
 
 function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, urn: string | undefined): T {
@@ -486,7 +491,7 @@ return true;};`
       : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
 ${body}
 return e??[];};`;
-    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;
+    const source = code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
 ${join(gen.functions, NL)}
 ${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
     // eslint-disable-next-line no-new-func -- source is a Code: schema values enter only as literals (see top).
