@@ -114,11 +114,39 @@ export function schemaFingerprint(schema: unknown): string {
   return 'sha256:' + createHash('sha256').update(canonical(schema), 'utf8').digest('hex');
 }
 
-/** The path an exception names a finding by: its `path`, plus its subject where the path does not name it. */
+/** Whether a string reads as JSON (`1`, `true`, `null`, `"a"`, `[]`): as a token it would name another value. */
+function readsAsJson(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path an exception names a finding by: its `path`, plus its subject where the path does not
+ * name it. The subject keeps its JSON type (issue 22): a non-string is written as JSON (`1`, `true`,
+ * `null`), a string as itself unless it reads as JSON, then quoted (`"1"`, `"true"`). So `1` and
+ * `"1"` have different paths, and a string such as `TRY` keeps the path it always had. A property
+ * name (`required-*`) is always a string, written as itself.
+ */
 export function exceptionPath(change: Change): string {
   if (change.subject === undefined) return change.path;
-  const token = typeof change.subject === 'string' ? change.subject : JSON.stringify(change.subject);
+  const s = change.subject;
+  const token = typeof s === 'string' && (!isValueRule(change) || !readsAsJson(s)) ? s : JSON.stringify(s);
   return joinPointer(change.path, token);
+}
+
+/** The path a string subject had before subjects kept their type (`1` for `"1"`), when it differs. */
+function untypedPath(change: Change): string | undefined {
+  const s = change.subject;
+  return typeof s === 'string' && isValueRule(change) && readsAsJson(s) ? joinPointer(change.path, s) : undefined;
+}
+
+/** The rules whose subject is a value of any JSON type (not a property name). */
+function isValueRule(change: Change): boolean {
+  return change.rule === 'enum-value-removed' || change.rule === 'enum-value-added';
 }
 
 export interface ExceptionNotice {
@@ -178,7 +206,12 @@ export function applyExceptions(
     }
     const matches = (findingsByUrn.get(e.urn) ?? []).filter((c) => c.breaking && c.rule === e.rule && exceptionPath(c) === e.path);
     if (matches.length !== 1) {
-      const why = matches.length === 0 ? 'no breaking change matches it' : `it matches ${matches.length} changes, not one`;
+      let why = matches.length === 0 ? 'no breaking change matches it' : `it matches ${matches.length} changes, not one`;
+      // An entry written before subjects kept their type names the number; say how to name the string.
+      const untyped = matches.length === 0
+        ? (findingsByUrn.get(e.urn) ?? []).find((c) => c.breaking && c.rule === e.rule && untypedPath(c) === e.path)
+        : undefined;
+      if (untyped !== undefined) why += ` (for the string ${JSON.stringify(untyped.subject)}, the path is ${exceptionPath(untyped)})`;
       out.unused.push({ exception: e, message: `${e.source}: ${why} (${what(e)}): remove it` });
       continue;
     }

@@ -5,7 +5,7 @@ export { findRegistry, MANIFEST_NAMES, REGISTRY_ENV, type FoundRegistry, type Re
 export { RegistryError, RegistryNotFoundError, GitError, type RegistryErrorKind } from './errors.js';
 export { readManifest, isUrnSyntax, ENTRY_KEYS, MANIFEST_KEYS, STATUSES, type ManifestEntry, type ManifestProblem } from './manifest.js';
 export { WorkingTree, MemorySource, readRegularFile, display, inside, MAX_REGISTRY_FILE, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
-export { yaml, jsonc, parseText, parseJsonLine, formatOf, lineCol, stripBom, ParseFailure, type TextFormat } from './parse.js';
+export { yaml, jsonc, parseText, parseTextUniqueKeys, parseJsonLine, formatOf, lineCol, stripBom, ParseFailure, type TextFormat } from './parse.js';
 export { SourcePositions, locateJson, type Position } from './positions.js';
 export { decodeUtf8, EncodingError, firstInvalidUtf8 } from './text.js';
 export { closest, didYouMean, editDistance } from './suggest.js';

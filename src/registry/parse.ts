@@ -160,6 +160,51 @@ function treeValue(root: JsoncParser.Node): unknown {
 }
 
 /**
+ * Parses like parseText, and refuses a key repeated in one mapping (JSON, JSONC and YAML alike),
+ * naming the repeat's `file:line:col`: for files where last-wins would silently drop an entry
+ * someone reviewed (an exceptions file).
+ */
+export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
+  const value = parseText(text, file, format);
+  const body = stripBom(text);
+  let at: number | undefined;
+  let key = '';
+  if (format === 'yaml') {
+    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: true });
+    const err = doc.errors.find((e) => e.code === 'DUPLICATE_KEY');
+    if (err) {
+      at = err.pos[0];
+      const m = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\n]*?)\s*:/.exec(body.slice(at));
+      key = m ? m[1]!.replace(/^["']|["']$/g, '') : '';
+    }
+  } else {
+    const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
+    const stack = tree === undefined ? [] : [tree];
+    while (stack.length > 0 && at === undefined) {
+      const node = stack.pop()!;
+      const seen = new Set<string>();
+      for (const child of node.children ?? []) {
+        if (node.type === 'object') {
+          const k = child.children?.[0];
+          if (k !== undefined && typeof k.value === 'string') {
+            if (seen.has(k.value)) {
+              at = k.offset;
+              key = k.value;
+              break;
+            }
+            seen.add(k.value);
+          }
+        }
+        if (child.type === 'object' || child.type === 'array' || child.type === 'property') stack.push(child);
+      }
+    }
+  }
+  if (at === undefined) return value;
+  const { line, col } = lineCol(body, at);
+  throw new ParseFailure(file, line, col, `the key ${JSON.stringify(key)} is repeated in one mapping (which one holds would be silent): remove one`);
+}
+
+/**
  * One NDJSON line: JSON.parse, and the positioned parser only to place a failure, which is then
  * reported at the line's own number.
  */

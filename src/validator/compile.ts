@@ -2,7 +2,7 @@ import { codePointLength } from './codepoints.js';
 import {
   Code, EMPTY, ROOT_PATH, childPath, code, dynamicPath, ident, join, pathCode, sourceUrl, type Path,
 } from './codegen.js';
-import { canonicalKey, jsonEqual } from './equality.js';
+import { canonicalKey, jsonEqual, refuseCycle } from './equality.js';
 import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
 import { escapeKey, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
@@ -15,6 +15,13 @@ import { malformedMessage, reportWarnings, unknownMessage } from './warnings.js'
  */
 
 const INLINE_DEPTH = 24;
+/**
+ * The most schema nodes (a required name counts as one) one generated function checks inline. V8
+ * gives every block-scoped local of a function a register in its frame: 160,000 properties in one
+ * function made a frame larger than the stack (issue 22), and V8 compiles one huge function in
+ * time worse than linear. An object whose checks weigh more is split into functions of this size.
+ */
+const FUNCTION_BUDGET = 512;
 const ENUM_INLINE_MAX = 8;
 const NAME_INLINE_MAX = 8;
 const NL = code`
@@ -71,6 +78,7 @@ class Generator {
   readonly consts: unknown[] = [];
   readonly functions: Code[] = [];
   private seq = 0;
+  private readonly weights = new Map<SchemaNode, number>();
 
   /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
   constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
@@ -213,7 +221,9 @@ class Generator {
     if (node.enum) out.push(this.enumCheck(node.enum, d, path, joinPointer(sp, 'enum')));
     if (node.hasConst) {
       const msg = code`${`must be equal to ${preview([node.constValue])}`}`;
-      const test = this.equalsExpr(d, node.constValue);
+      let test = this.equalsExpr(d, node.constValue);
+      // A cyclic value is refused, not judged (issue 22): checked once the value has failed.
+      if (!isPrimitive(node.constValue)) test = code`${test}||Z(${d})`;
       out.push(code`if(!(${test})){${this.fail(path, joinPointer(sp, 'const'), 'const', msg)}}`);
     }
     return join(out.filter((c) => !c.empty), NL);
@@ -231,21 +241,17 @@ class Generator {
     const out: Code[] = [];
     const required = node.required ?? [];
     const properties = (node.properties ?? []).filter(([, sub]) => sub.always !== true);
-    const plain = this.id('o');
-    const own = (name: string): Code => ownTest(d, plain, name);
-    if (required.length + properties.length > 0) out.push(code`let ${plain}=0;`);
-    for (const name of required) {
-      const msg = code`${`must have required property ${JSON.stringify(name)}`}`;
-      out.push(code`if(${d}[${name}]===undefined||!${own(name)}){${this.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`);
-    }
-    // In the fast path a missing required property has returned: its presence is known.
+    // In the fast path a missing required property has returned: its presence is known (in a later
+    // chunk too: chunks run in order, and a failed one has returned).
     const present = new Set(this.mode === 'valid' ? required : []);
-    for (const [name, sub] of properties) {
-      const v = this.id('v');
-      const check = this.node(sub, v, childPath(path, name), 'properties', depth + 1);
-      out.push(present.has(name)
-        ? code`{const ${v}=${d}[${name}];${check}}`
-        : code`{const ${v}=${d}[${name}];if(${v}!==undefined&&${own(name)}){${check}}}`);
+    let weight = required.length;
+    for (const [, sub] of properties) weight += this.weight(sub);
+    if (weight <= FUNCTION_BUDGET) {
+      out.push(this.declaredChecks(sp, required, properties, present, d, path, depth));
+    } else {
+      for (const [names, props] of this.chunks(required, properties)) {
+        out.push(this.inFunction(d, path, (cd, cp) => this.declaredChecks(sp, names, props, present, cd, cp, 0)));
+      }
     }
     if (extra && extra.always !== true) {
       const key = this.id('k');
@@ -262,6 +268,62 @@ class Generator {
       out.push(code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${body}}`);
     }
     return join(out, NL);
+  }
+
+  /** The required and properties checks of an object `d` (or a chunk of them). */
+  private declaredChecks(
+    sp: string, required: readonly string[], properties: ReadonlyArray<[string, SchemaNode]>, present: ReadonlySet<string>,
+    d: Code, path: Path, depth: number,
+  ): Code {
+    const out: Code[] = [];
+    const plain = this.id('o');
+    const own = (name: string): Code => ownTest(d, plain, name);
+    if (required.length + properties.length > 0) out.push(code`let ${plain}=0;`);
+    for (const name of required) {
+      const msg = code`${`must have required property ${JSON.stringify(name)}`}`;
+      out.push(code`if(${d}[${name}]===undefined||!${own(name)}){${this.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`);
+    }
+    for (const [name, sub] of properties) {
+      const v = this.id('v');
+      const check = this.node(sub, v, childPath(path, name), 'properties', depth + 1);
+      out.push(present.has(name)
+        ? code`{const ${v}=${d}[${name}];${check}}`
+        : code`{const ${v}=${d}[${name}];if(${v}!==undefined&&${own(name)}){${check}}}`);
+    }
+    return join(out, NL);
+  }
+
+  /** Consecutive runs of required names and properties, each weighing at most FUNCTION_BUDGET (or one property). */
+  private chunks(required: readonly string[], properties: ReadonlyArray<[string, SchemaNode]>): Array<[string[], Array<[string, SchemaNode]>]> {
+    const out: Array<[string[], Array<[string, SchemaNode]>]> = [];
+    for (let i = 0; i < required.length; i += FUNCTION_BUDGET) out.push([required.slice(i, i + FUNCTION_BUDGET), []]);
+    let run: Array<[string, SchemaNode]> = [];
+    let weight = 0;
+    for (const p of properties) {
+      const w = this.weight(p[1]);
+      if (run.length > 0 && weight + w > FUNCTION_BUDGET) {
+        out.push([[], run]);
+        run = [];
+        weight = 0;
+      }
+      run.push(p);
+      weight += w;
+    }
+    if (run.length > 0) out.push([[], run]);
+    return out;
+  }
+
+  /** How many nodes (and required names) `node`'s checks hold: what a function inlining them takes. */
+  private weight(node: SchemaNode): number {
+    if (node.always !== undefined) return 1;
+    let w = this.weights.get(node);
+    if (w !== undefined) return w;
+    w = 1 + (node.required?.length ?? 0);
+    for (const [, sub] of node.properties ?? []) w += this.weight(sub);
+    if (node.additional) w += this.weight(node.additional);
+    if (node.items) w += this.weight(node.items);
+    this.weights.set(node, w);
+    return w;
   }
 
   /** additionalProperties: false, for one undeclared property at `p`. */
@@ -366,6 +428,8 @@ class Generator {
     } else if (objs.length > 0) {
       tests.push(code`(typeof ${d}==="object"&&${d}!==null&&${this.constant(objs)}.some((x)=>E(${d},x)))`);
     }
+    // A cyclic value is refused, not judged (issue 22): with few objects, checked once the value has failed.
+    if (objs.length > 0 && objs.length <= ENUM_INLINE_MAX) tests.push(code`Z(${d})`);
     const test = tests.length > 0 ? join(tests, code`||`) : code`false`;
     return code`if(!(${test})){${this.fail(path, schemaPath, 'enum', msg)}}`;
   }
@@ -381,14 +445,19 @@ class Generator {
 
   /** A node deep in the tree becomes a function of its own, so generated source stays shallow. */
   private call(node: SchemaNode, d: Code, path: Path, via: string): Code {
+    return this.inFunction(d, path, (fd, fp) => this.node(node, fd, fp, via, 0));
+  }
+
+  /** Code that runs `body` (checks of `d` at `path`) in a function of its own. */
+  private inFunction(d: Code, path: Path, body: (d: Code, path: Path) => Code): Code {
     const fn = this.id('f');
-    const body = this.node(node, code`d`, { expr: code`p` }, via, 0);
+    const inner = body(code`d`, { expr: code`p` });
     if (this.mode === 'valid') {
-      this.functions.push(code`function ${fn}(d){${body}
+      this.functions.push(code`function ${fn}(d){${inner}
 return true;}`);
       return code`if(!${fn}(${d}))return false;`;
     }
-    this.functions.push(code`function ${fn}(d,p,e){${body}}`);
+    this.functions.push(code`function ${fn}(d,p,e){${inner}}`);
     return code`${fn}(${d},${pathCode(path)},e);`;
   }
 }
@@ -399,6 +468,7 @@ type Helpers = {
   O: object;
   E: typeof jsonEqual;
   K: typeof canonicalKey;
+  Z: typeof refuseCycle;
   L: typeof codePointLength;
   P: typeof escapeKey;
   t: typeof jsonType;
@@ -406,7 +476,7 @@ type Helpers = {
 
 const helpers: Helpers = {
   h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, K: canonicalKey, L: codePointLength, P: escapeKey, t: jsonType,
+  E: jsonEqual, K: canonicalKey, Z: refuseCycle, L: codePointLength, P: escapeKey, t: jsonType,
 };
 
 function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, urn: string | undefined): T {
@@ -421,7 +491,7 @@ return true;};`
       : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
 ${body}
 return e??[];};`;
-    const source = code`"use strict";const {h,G,O,E,K,L,P,t}=H;
+    const source = code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
 ${join(gen.functions, NL)}
 ${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
     // eslint-disable-next-line no-new-func -- source is a Code: schema values enter only as literals (see top).

@@ -88,16 +88,29 @@ function keyOf(v: unknown, depth: number): string {
   return out + '}';
 }
 
-/** The same key as keyOf, with an explicit stack. */
+/** What canonicalKey and refuseCycle throw for a value that refers to itself (JSON.stringify throws too). */
+export const CYCLE_MESSAGE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
+
+/**
+ * The same key as keyOf, with an explicit stack. A cycle makes the walk infinitely deep, so it
+ * always reaches here (past RECURSION_LIMIT); only here are the containers on the path tracked,
+ * so shallow data pays nothing for it.
+ */
 function deepKey(value: object): string {
   let out = '';
   const frames: Frame[] = [];
+  const onPath = new Set<object>();
+  const enter = (c: object): void => {
+    if (onPath.has(c)) throw new TypeError(CYCLE_MESSAGE);
+    onPath.add(c);
+  };
   let v: unknown = value;
   for (;;) {
     if (typeof v === 'object' && v !== null) {
       if (Array.isArray(v)) {
         if (v.length > 0) {
           out += '[';
+          enter(v);
           frames.push({ v, keys: null, i: 0 });
           v = v[0];
           continue;
@@ -108,6 +121,7 @@ function deepKey(value: object): string {
         const keys = Object.keys(o).sort();
         if (keys.length > 0) {
           out += '{' + keys[0]!.length + ':' + keys[0];
+          enter(o);
           frames.push({ v: o, keys, i: 0 });
           v = o[keys[0]!];
           continue;
@@ -138,7 +152,18 @@ function deepKey(value: object): string {
         }
         out += '}';
       }
-      frames.pop();
+      onPath.delete(frames.pop()!.v);
     }
   }
+}
+
+/**
+ * Throws TypeError (CYCLE_MESSAGE) when `value` contains a cycle, else returns false. The compiled
+ * code calls it only when an enum or const of objects has already rejected a value: jsonEqual,
+ * bounded by the schema's acyclic value, ends on a cyclic one (never equal), so the verdict is
+ * known, and only then is the value walked (canonicalKey meets any cycle). Valid data never pays.
+ */
+export function refuseCycle(value: unknown): false {
+  if (typeof value === 'object' && value !== null) canonicalKey(value);
+  return false;
 }

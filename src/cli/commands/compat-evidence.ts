@@ -4,7 +4,7 @@ import {
   applyExceptions, ExceptionsError, parseExceptions,
   type Change, type CompatException, type ExceptionsOutcome,
 } from '../../compat/index.js';
-import { ParseFailure, parseJsonLine, parseText, readRegularFile } from '../../registry/index.js';
+import { ParseFailure, parseJsonLine, parseText, parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
 import type { CompiledSchema } from '../../validator/index.js';
 import { GateError, UsageError } from '../errors.js';
 import { DATA_ROOT } from '../output.js';
@@ -143,7 +143,8 @@ const FIELD = /^(urn|rule|path|fingerprint|reason|owner|expires) (?:is missing|m
  */
 export function loadExceptions(path: string, shown: string): LoadedExceptions {
   const text = readRegularFile(path, shown, 'exceptions file');
-  const value = parseText(text, shown);
+  // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
+  const value = parseTextUniqueKeys(text, shown);
   try {
     return { file: shown, entries: parseExceptions(value, shown) };
   } catch (err) {
