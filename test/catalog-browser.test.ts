@@ -156,6 +156,36 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     await close(o);
   });
 
+  it('keeps the compat-history headers and verdict badges on one line at 1,400 px (they wrapped mid-word: "Compa t", "adde d")', async () => {
+    const long = `/properties/${'shipping_address_line_'.repeat(12)}: type narrowed from string or null to string (type-narrowed)`;
+    const verdicts = ['added', 'compatible', 'breaking', 'unchanged'] as const;
+    const history = verdicts.map((verdict, i) => ({
+      commit: `${i}`.repeat(40), date: `2026-11-0${i + 1}`, subject: `${'a very long commit subject '.repeat(6)}${i}`, verdict, changes: [long, long.replace(/_/g, '')],
+    }));
+    const page = buildCatalog({ title: 'History', entries: exampleEntries(), history: new Map(exampleEntries().map((e) => [e.urn, history])) });
+    writeFileSync(join(ARTIFACTS, 'catalog-history.html'), page);
+    for (const width of [1400, 1000]) {
+      const o = await open(pathToFileURL(join(ARTIFACTS, 'catalog-history.html')).href, { viewport: { width, height: 900 } });
+      // The number of line boxes of each element's text: one means it did not wrap.
+      const lines = await o.page.$$eval('section[data-bq-event] table th, section[data-bq-event] table td.nw, section[data-bq-event] table .badge', (els) =>
+        els.map((el) => {
+          // Each text node's line boxes (an inline-block badge adds a box of its own to a range over its cell).
+          const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          let most = 0;
+          for (let t = walk.nextNode(); t !== null; t = walk.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(t);
+            most = Math.max(most, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size);
+          }
+          return `${el.textContent ?? ''}:${most}`;
+        }),
+      );
+      expect(lines.length).toBeGreaterThan(4 * 4 * 2); // every event's table: 4 headers, 4 rows of date, commit, verdict
+      expect(lines.filter((l) => !l.endsWith(':1')), `wrapped at ${width} px`).toEqual([]);
+      await close(o);
+    }
+  });
+
   it('follows the dark colour scheme and fits a 360 px phone', async () => {
     const light = await open(exampleUrl);
     const dark = await open(exampleUrl, { colorScheme: 'dark' });

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { once } from 'node:events';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOG_CSP_HEADER } from '../src/catalog/index.js';
@@ -23,9 +24,12 @@ async function get(port: number, path: string): Promise<{ status: number; header
 
 describe('serve --catalog', () => {
   it('answers GET /catalog with the catalog of the served registry, under its CSP; writes are refused', async () => {
-    const s = await serve(['--registry', join(ROOT, 'registry.example.json'), '--catalog']);
+    // Run from another directory with an absolute --registry: the page shows no path of this machine.
+    const s = await serve(['--registry', join(ROOT, 'registry.example.json'), '--catalog'], { cwd: tmpdir() });
     running.push(s);
     const page = await get(s.port, '/catalog');
+    expect(page.text).not.toContain(ROOT);
+    expect(page.text).toContain('<code>examples/schemas/orders-created.json</code>');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(CATALOG_CSP_HEADER);

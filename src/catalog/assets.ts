@@ -81,6 +81,7 @@ pre{margin:0;overflow:auto;max-height:18em;background:var(--code);padding:8px 10
 table{border-collapse:collapse;width:100%;font-size:.88rem}
 th,td{text-align:left;vertical-align:top;padding:4px 8px 4px 0;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 th{font-weight:600;color:var(--dim);font-size:.78rem}
+th,td.nw,td.nw .badge{white-space:nowrap;overflow-wrap:normal}
 td ul{margin:2px 0 0;padding-left:16px}
 details{margin-top:12px}
 summary{cursor:pointer;color:var(--dim);font-size:.88rem}

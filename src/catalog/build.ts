@@ -131,7 +131,7 @@ function history(entries: readonly HistoryEntry[]): SafeHtml {
   const rows = entries.map((h) => {
     const cls = VERDICTS.has(h.verdict) ? `v-${h.verdict}` : 'v-other';
     const changes = h.changes !== undefined && h.changes.length > 0 ? html`<ul>${h.changes.map((c) => html`<li>${c}</li>`)}</ul>` : '';
-    return html`<tr><td>${h.date}</td><td><code title="${h.commit}">${h.commit.slice(0, 12)}</code></td><td><span class="badge ${cls}">${h.verdict}</span></td><td>${h.subject}${changes}</td></tr>`;
+    return html`<tr><td class="nw">${h.date}</td><td class="nw"><code title="${h.commit}">${h.commit.slice(0, 12)}</code></td><td class="nw"><span class="badge ${cls}">${h.verdict}</span></td><td>${h.subject}${changes}</td></tr>`;
   });
   return html`<table><thead><tr><th>Date</th><th>Commit</th><th>Compat</th><th>Change</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

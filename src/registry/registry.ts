@@ -116,6 +116,18 @@ export class Registry {
     return this.source.locate(this.known(urn));
   }
 
+  /**
+   * An entry's schema file relative to the manifest's directory, `/`-separated: what a published
+   * page (the catalog) shows, so an absolute --registry does not put the build machine's paths in it.
+   */
+  fileFromRoot(urn: string): string {
+    const file = this.file(urn).path;
+    const manifest = this.manifest.path;
+    if (!isAbsolute(manifest)) return posix.relative(posix.dirname(manifest), file); // at a git ref: repository paths
+    const rel = relative(dirname(manifest), file);
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
+
   /** The URN's schema document, read and parsed; a RegistryError names the URN and the file. */
   document(urn: string): SchemaDocument {
     const cached = this.docs.get(urn);

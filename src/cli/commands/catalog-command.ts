@@ -68,7 +68,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
     registry: {
       entries: registry.entries,
       document: (urn) => registry.document(urn).value,
-      file: (urn) => registry.file(urn).shown,
+      file: (urn) => registry.fileFromRoot(urn),
       examples: (urn) => examples.get(urn) ?? [],
       history: schemaHistory === undefined || comparePair === undefined ? undefined : (urn) => history(registry, urn, schemaHistory, comparePair),
     },

@@ -56,7 +56,7 @@ function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry }
     } catch {
       continue; // answered as a broken subject by the API; the catalog shows what loads
     }
-    entries.push({ urn: e.urn, schema, file: registry.file(e.urn).shown, owner: e.owner, status: e.status, description: e.description });
+    entries.push({ urn: e.urn, schema, file: registry.fileFromRoot(e.urn), owner: e.owner, status: e.status, description: e.description });
   }
   const page = catalogHandler(buildCatalog({ entries }));
   const catalog = { headers: page.headers, body: Buffer.from(page.body, 'utf8') };
