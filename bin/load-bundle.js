@@ -53,7 +53,9 @@ function load(file) {
   const script = new Script(`${WRAPPER}${source}\n})`, { filename: file, cachedData });
   if (cachedData !== undefined && script.cachedDataRejected) cacheTaken = false;
   scripts.set(file, { script, source });
-  const local = (id) => (id.startsWith('./') ? load(join(DIR, id)) : external(id));
+  // './x.js' is another chunk; '../asyncapi/generated/spec-validator.cjs' is the one module the
+  // bundle shares with the library (scripts/bundle-cli.js), loaded the same way, with its cache.
+  const local = (id) => (id.startsWith('./') || id.startsWith('../') ? load(join(DIR, id)) : external(id));
   script.runInThisContext().call(module.exports, module.exports, local, module, file, DIR);
   return module.exports;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/asyncapi/generated/spec-validator.ts: ajv standalone code for the official
+// Generates src/asyncapi/generated/spec-validator.cjs: ajv standalone code for the official
 // AsyncAPI 3.0.0 JSON Schema (from @asyncapi/specs), so `export-asyncapi` checks its document
 // without loading @asyncapi/specs (7 MB) or compiling with ajv (~1 s) at run time. Both are dev
 // dependencies: only this script needs them.
@@ -14,13 +14,18 @@
 // generated module needs nothing from ajv. Any other `require` fails the build.
 // Exit codes: 0 done, 1 --check found a stale file, 2 a setup error.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minifySync } from 'rolldown/experimental';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = path.join(repoRoot, 'src', 'asyncapi', 'generated', 'spec-validator.ts');
+// CommonJS, so the library (ESM, through import()) and the CLI bundle (CommonJS chunks, through
+// require) load the one file: the package ships the validator once (issue 24, item 5). tsc does not
+// emit .cjs files; `--dist` (run after tsc) copies it into dist/.
+const OUT = path.join(repoRoot, 'src', 'asyncapi', 'generated', 'spec-validator.cjs');
+const DIST = path.join(repoRoot, 'dist', 'asyncapi', 'generated');
 const require = createRequire(import.meta.url);
 
 function fatal(message) {
@@ -30,22 +35,22 @@ function fatal(message) {
 
 /** ajv runtime helpers the standalone code may require, and what replaces each. */
 const RUNTIME = {
-  'ajv/dist/runtime/equal': { name: 'jsonEqual', from: '../../validator/equality.js' },
-  'ajv/dist/runtime/ucs2length': { name: 'codePointLength', from: '../../validator/codepoints.js' },
+  'ajv/dist/runtime/equal': { name: 'jsonEqual' },
+  'ajv/dist/runtime/ucs2length': { name: 'codePointLength' },
 };
 
 function versions() {
   const version = (name) => JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
   try {
-    return { ajv: version('ajv'), specs: version('@asyncapi/specs') };
+    return { ajv: version('ajv'), specs: version('@asyncapi/specs'), rolldown: version('rolldown') };
   } catch (err) {
-    return fatal(`ajv and @asyncapi/specs (dev dependencies) must be installed: ${err.message}`);
+    return fatal(`ajv, @asyncapi/specs and rolldown (dev dependencies) must be installed: ${err.message}`);
   }
 }
 
 function fingerprint(v) {
   const self = readFileSync(fileURLToPath(import.meta.url));
-  return createHash('sha256').update(self).update(`\0${v.ajv}\0${v.specs}`).digest('hex').slice(0, 16);
+  return createHash('sha256').update(self).update(`\0${v.ajv}\0${v.specs}\0${v.rolldown}`).digest('hex').slice(0, 16);
 }
 
 /** The end (exclusive) of the JSON object or array that starts at `start` in `text`. */
@@ -155,7 +160,7 @@ export function generate() {
   code = code.replace(/const (func\d+) = require\("([^"]+)"\)\.default;/g, (_, local, module) => {
     const helper = RUNTIME[module];
     if (helper === undefined) fatal(`the standalone code requires ${module}, which has no replacement here`);
-    imports.push(`import { ${helper.name} as ${local} } from '${helper.from}';`);
+    imports.push(`  const ${local} = helpers.${helper.name};`);
     return '';
   });
   if (/\brequire\(/.test(code)) fatal('the standalone code has a require() this script does not replace');
@@ -163,22 +168,47 @@ export function generate() {
   const head = 'export const validate = validate0;export default validate0;';
   if (!code.includes(head)) fatal('unexpected standalone code layout (ajv upgrade?): no default export found');
   code = code.replace(head, '').replace(/^"use strict";/, '');
-  return [
+  // Minified (rolldown's oxc minifier, a dev dependency): 738 KB → 485 KB, most of what keeps the
+  // installed package under 2.5 MB. test/asyncapi-standalone.test.ts compares every verdict and
+  // error with ajv's, so the minifier cannot change what the code does unseen.
+  const factory = [
+    'function specValidator(helpers) {',
+    ...imports,
+    code,
+    '  return validate0;',
+    '}',
+    'module.exports = specValidator;',
+    // An ES module loading this file gets module.exports as its default; a require() caller may ask for it too.
+    'module.exports.default = specValidator;',
+  ].join('\n');
+  const min = minifySync('spec-validator.cjs', `'use strict';\n${factory}`, { compress: true, mangle: true });
+  if (min.errors !== undefined && min.errors.length > 0) fatal(`minifying the standalone code failed: ${min.errors[0].message}`);
+  const text = [
     `// @generated fingerprint ${fingerprint(v)} by scripts/build-asyncapi-validator.js: do not edit.`,
     '// @ts-nocheck -- ajv standalone code, checked by test/asyncapi*.test.ts instead.',
     `// The AsyncAPI 3.0.0 JSON Schema from @asyncapi/specs ${v.specs} (Apache-2.0, Copyright 2016-2025`,
-    `// AsyncAPI Initiative), compiled to validation code by ajv ${v.ajv} (MIT); embedded schema`,
+    `// AsyncAPI Initiative), compiled to validation code by ajv ${v.ajv} (MIT) and minified; embedded schema`,
     '// fragments are that specification\'s.',
-    ...imports,
-    "import type { SpecValidator } from '../validate.js';",
-    code,
-    'const validate: SpecValidator = validate0;',
-    'export default validate;',
-    '',
+    '// A factory: the helpers (our jsonEqual and codePointLength) come from whoever loads it, the',
+    '// library or the CLI bundle, so the file imports nothing. Types: spec-validator.d.cts.',
+    min.code.trimEnd(),
   ].join('\n');
+  // The tag bin/load-bundle.js ties a V8 code cache to (the CLI bundle loads this file through it;
+  // scripts/bundle-cli.js makes the cache, dist/asyncapi/generated/spec-validator.cjs.cache).
+  return `${text}\n//# bqschema-cache ${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`;
+}
+
+/** Puts the generated file into dist/ (after tsc), and removes the ESM copy older builds made. */
+function toDist() {
+  mkdirSync(DIST, { recursive: true });
+  for (const stale of ['spec-validator.js', 'spec-validator.d.ts']) rmSync(path.join(DIST, stale), { force: true });
+  const tmp = path.join(DIST, `spec-validator.cjs.${process.pid}.tmp`);
+  copyFileSync(OUT, tmp);
+  renameSync(tmp, path.join(DIST, 'spec-validator.cjs'));
 }
 
 function main() {
+  if (process.argv.includes('--dist')) return toDist();
   const check = process.argv.includes('--check');
   const force = process.argv.includes('--force');
   let current = '';

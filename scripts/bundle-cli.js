@@ -49,11 +49,27 @@ const lazyCrypto = {
   },
 };
 
+// The AsyncAPI validator (dist/asyncapi/generated/spec-validator.cjs, ~0.7 MB) stays one file the
+// library and the bundle share: the package ships it once. The library loads it with import(); the
+// bundle has no import(), so it requires it (the same relative path from dist/asyncapi and from
+// dist/cli-bundle), once, on first use.
+const SPEC_IMPORT = "import('./generated/spec-validator.cjs')";
+const SPEC_PATH = '../asyncapi/generated/spec-validator.cjs';
+const sharedSpecValidator = {
+  name: 'bqschema-shared-spec-validator',
+  transform(code, id) {
+    if (!/[\\/]dist[\\/]asyncapi[\\/]validate\.js$/.test(id)) return null;
+    if (!code.includes(SPEC_IMPORT)) throw new Error(`${id}: no \`${SPEC_IMPORT}\` to share (validate.ts changed?)`);
+    return code.replace(SPEC_IMPORT, `Promise.resolve().then(() => ({ default: require('${SPEC_PATH}') }))`);
+  },
+};
+
 async function bundle() {
   const { build } = await import('rolldown');
   // yaml and jsonc-parser stay packages (loaded on first need through createRequire).
   const external = (id) =>
-    !['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) && (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id));
+    id === SPEC_PATH ||
+    (!['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) && (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id)));
   rmSync(out, { recursive: true, force: true });
   await build({
     cwd: root,
@@ -61,9 +77,10 @@ async function bundle() {
     input: { main: 'dist/cli/main.js', 'validate-worker': 'dist/cli/workers/validate-worker.js' },
     platform: 'node',
     external,
-    plugins: [lazyChildProcess, lazyCrypto],
+    plugins: [lazyChildProcess, lazyCrypto, sharedSpecValidator],
     // strict: the modules were ES modules, which are strict; CommonJS output is not unless told.
-    output: { dir: out, format: 'cjs', strict: true, entryFileNames: '[name].js', chunkFileNames: '[name].js' },
+    // Comments: only legal ones are kept (JSDoc was ~120 KB of the package, issue 24 item 5).
+    output: { dir: out, format: 'cjs', strict: true, entryFileNames: '[name].js', chunkFileNames: '[name].js', comments: { legal: true, annotation: false, jsdoc: false } },
     logLevel: 'warn',
   });
   // The chunks are CommonJS in a "type": "module" package.

@@ -1,16 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildAsyncApi, validateAsyncApi } from '../src/asyncapi/index.js';
-import specValidator from '../src/asyncapi/generated/spec-validator.js';
+import specValidatorFactory from '../src/asyncapi/generated/spec-validator.cjs';
+import { codePointLength, jsonEqual } from '../src/validator/index.js';
 import { ROOT } from './helpers/cli.js';
 
 // export-asyncapi checks its document with ajv standalone code generated at build time
 // (scripts/build-asyncapi-validator.js), not with ajv at run time (issue 12 bullet 3).
 
-const GENERATED = join(ROOT, 'src', 'asyncapi', 'generated', 'spec-validator.ts');
+const GENERATED = join(ROOT, 'src', 'asyncapi', 'generated', 'spec-validator.cjs');
+const specValidator = specValidatorFactory({ jsonEqual, codePointLength });
 const require = createRequire(import.meta.url);
 
 type Validator = ((doc: unknown) => boolean) & { errors?: unknown[] | null };
@@ -111,17 +113,24 @@ describe('the generated AsyncAPI 3.0.0 validator', () => {
 
   test('needs nothing from ajv or @asyncapi/specs at run time', () => {
     const text = readFileSync(GENERATED, 'utf8');
-    const imports = text.match(/^import .*$/gm) ?? [];
-    expect(imports).toEqual([
-      "import { jsonEqual as func0 } from '../../validator/equality.js';",
-      "import { codePointLength as func6 } from '../../validator/codepoints.js';",
-      "import type { SpecValidator } from '../validate.js';",
-    ]);
-    expect(text).not.toMatch(/\brequire\(|import\(/);
+    // It imports nothing: the two helpers are the factory's argument.
+    expect(text.replace(/^\/\/.*$/gm, '')).not.toMatch(/\brequire\(|\bimport\b/);
+    // (minified: the factory's parameter has a one-letter name)
+    expect(text.replace(/^\/\/.*$/gm, '').match(/\b(?:jsonEqual|codePointLength)\b/g)).toEqual(['jsonEqual', 'codePointLength']);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     expect(Object.keys(pkg.dependencies!)).not.toContain('ajv');
     expect(Object.keys(pkg.dependencies!)).not.toContain('@asyncapi/specs');
-    expect(pkg.scripts!.build).toMatch(/^node scripts\/build-asyncapi-validator\.js && tsc /);
+    expect(pkg.scripts!.build).toMatch(/^node scripts\/build-asyncapi-validator\.js && tsc .* && node scripts\/build-asyncapi-validator\.js --dist /);
+  });
+
+  test('ships once: the library and the CLI bundle load the same file (issue 24, item 5)', () => {
+    const dist = join(ROOT, 'dist');
+    expect(readFileSync(join(dist, 'asyncapi', 'generated', 'spec-validator.cjs'), 'utf8')).toBe(readFileSync(GENERATED, 'utf8'));
+    expect(existsSync(join(dist, 'asyncapi', 'generated', 'spec-validator.js'))).toBe(false);
+    const bundle = readdirSync(join(dist, 'cli-bundle')).filter((f) => f.endsWith('.js'));
+    const sharing = bundle.filter((f) => readFileSync(join(dist, 'cli-bundle', f), 'utf8').includes('require("../asyncapi/generated/spec-validator.cjs")'));
+    expect(sharing).toEqual(['export-asyncapi.js']);
+    for (const f of bundle) expect(readFileSync(join(dist, 'cli-bundle', f), 'utf8'), f).not.toContain('asyncapi.com/definitions/3.0.0/');
   });
 
   test('the committed module is what the build script generates from the installed spec', () => {

@@ -21,6 +21,19 @@ describe.concurrent('program', () => {
     expect(listed).toEqual(COMMANDS);
   });
 
+  it('`bqschema … --help | head`: a reader that has gone away ends help quietly, exit 0, no stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    for (const args of [['--help'], ['export-asyncapi', '--help'], ['--version'], ['validate']]) {
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'bqschema.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy(); // closed before the child writes a byte: its first write gets EPIPE
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exit = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
+      // `validate` with no input is a usage error (2) whose message goes to stderr; the others succeed.
+      expect({ args, exit, trace: /\n\s+at /.test(stderr) }).toEqual({ args, exit: args[0] === 'validate' ? 2 : 0, trace: false });
+    }
+  });
+
   it("--version and -V print package.json's version", async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const [long, short] = await Promise.all([bq(['--version']), bq(['-V'])]);

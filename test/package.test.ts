@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,10 @@ function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? walk(join(dir, d.name)) : [relative(root, join(dir, d.name)).split('\\').join('/')],
   );
+}
+
+function walkAbs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walkAbs(join(dir, d.name)) : [join(dir, d.name)]));
 }
 
 let work = '';
@@ -100,14 +104,28 @@ describe('the npm tarball', () => {
     expect(entries.every((f) => f.startsWith('package/'))).toBe(true);
   });
 
+  it('installs in at most 2.5 MB, with the AsyncAPI validator once (issue 24)', () => {
+    const installed = join(project, 'node_modules', 'bqschema');
+    const files = walkAbs(installed);
+    const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+    expect(bytes, `installed size ${bytes} B`).toBeLessThanOrEqual(2_500_000);
+    // The generated validator is the largest module; a second copy (e.g. inlined by the bundler) would
+    // double it. Matching on the spec's definition URLs it embeds finds it whatever the file is called.
+    const copies = files.filter((f) => /\.c?js$/.test(f) && readFileSync(f, 'utf8').includes('asyncapi.com/definitions/3.0.0/'));
+    expect(copies.map((f) => relative(installed, f))).toEqual(['dist/asyncapi/generated/spec-validator.cjs']);
+  });
+
   it('ships exactly the build of src/ (no stale modules, none missing)', () => {
-    // dist/cli-bundle is the CLI bundled from that build (scripts/bundle-cli.js), checked below.
+    // dist/cli-bundle is the CLI bundled from that build (scripts/bundle-cli.js), checked below; the
+    // CLI's own modules ship only inside it, except dist/cli/main.js (bin reads its marker). The
+    // generated AsyncAPI validator is CommonJS (.cjs) so the library and the bundle share one copy.
     const shipped = entries
-      .filter((f) => f.startsWith('package/dist/') && !f.startsWith('package/dist/cli-bundle/') && f.endsWith('.js'))
-      .map((f) => f.slice('package/dist/'.length, -3));
+      .filter((f) => f.startsWith('package/dist/') && !f.startsWith('package/dist/cli-bundle/') && /\.c?js$/.test(f))
+      .map((f) => f.slice('package/dist/'.length).replace(/\.c?js$/, ''));
     const sources = walk(join(root, 'src'))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-      .map((f) => f.slice('src/'.length, -3));
+      .filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.cjs'))
+      .map((f) => f.slice('src/'.length).replace(/\.(ts|cjs)$/, ''))
+      .filter((f) => !f.startsWith('cli/') || f === 'cli/main');
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
   });
 

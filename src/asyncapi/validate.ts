@@ -1,4 +1,4 @@
-import { isSchemaObject, joinPointer, parsePointer } from '../validator/index.js';
+import { codePointLength, isSchemaObject, joinPointer, jsonEqual, parsePointer } from '../validator/index.js';
 
 export interface AsyncApiIssue {
   /** RFC 6901 pointer into the document. */
@@ -25,7 +25,7 @@ let specValidator: Promise<SpecValidator> | undefined;
  * at run time). Loaded on first use: the module is large (~1 MB), and importing this one stays cheap.
  */
 function loadSpecValidator(): Promise<SpecValidator> {
-  specValidator ??= import('./generated/spec-validator.js').then((m) => m.default);
+  specValidator ??= import('./generated/spec-validator.cjs').then((m) => m.default({ jsonEqual, codePointLength }));
   return specValidator;
 }
 

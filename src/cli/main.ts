@@ -13,13 +13,23 @@ function version(): string {
 
 /** Runs the CLI; resolves to the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
+  let code = EXIT_OK;
+  // `bqschema --help | head`: help and usage are written before any command installs its own
+  // handler (src/cli/stdout.ts). When a command has one, it runs in the same 'error' event and
+  // exits first, with the code it has earned; this fallback only waits a turn.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') setImmediate(() => process.exit(code));
+    else {
+      process.stderr.write(`bqschema: cannot write to stdout: ${err.message}\n`);
+      setImmediate(() => process.exit(EXIT_USAGE));
+    }
+  });
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(version() + '\n');
     return EXIT_OK;
   }
   try {
     const { buildProgram } = await import('./program.js');
-    let code = EXIT_OK;
     const program = await buildProgram(version(), (c) => {
       code = c;
     }, argv);

@@ -1,0 +1,121 @@
+// Installed size and startup of the package as a user gets it (issue 24, item 5):
+//   - `npm pack` this checkout, `npm install --omit=dev` the tarball into a fresh project, `du -sb`
+//     of node_modules/bqschema (limit 2.5 MB);
+//   - startup of a few commands from that install, in alternating rounds (medians), as ratios to
+//     `node -e 0`: the install as shipped, the same install without its V8 code caches (*.cache: do
+//     they pay for themselves?), and, with --against <tarball>, another build (e.g. the previous
+//     release) installed the same way.
+//
+//   npm run bench:install [-- --rounds N --against path/to/bqschema-x.y.z.tgz]
+//
+// Run `npm run build` first (the tarball is packed from dist/ as it is).
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { ROOT } from './data.js';
+
+const LIMIT_BYTES = 2_500_000;
+
+function parseArgs(argv) {
+  const o = { rounds: 15, against: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--rounds') o.rounds = Number(argv[++i]);
+    else if (argv[i] === '--against') o.against = resolve(argv[++i]);
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error('--rounds needs a positive integer');
+  return o;
+}
+
+function must(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Installs `tarball` into a new project under `dir`; returns the installed package's directory. */
+function install(dir, tarball) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  must('npm', ['install', '--omit=dev', tarball, '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  return join(dir, 'node_modules', 'bqschema');
+}
+
+/** `du -sb` where it exists (what the issue measured), else the sum of file sizes. */
+function size(dir) {
+  const du = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
+  if (du.status === 0) return Number(du.stdout.split('\t')[0]);
+  const walk = (d) => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : statSync(join(d, e.name)).size), 0);
+  return walk(dir);
+}
+
+function dropCaches(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) dropCaches(p);
+    else if (e.name.endsWith('.cache')) rmSync(p);
+  }
+}
+
+function time(args) {
+  const t = process.hrtime.bigint();
+  spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-install-'));
+  try {
+    console.log(`bqschema install benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    const packed = JSON.parse(must('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT));
+    const installs = [['this build', install(join(tmp, 'now'), join(tmp, packed[0].filename))]];
+    const noCache = join(tmp, 'nocache', 'bqschema');
+    cpSync(installs[0][1], noCache, { recursive: true });
+    dropCaches(noCache);
+    // The copy resolves its dependencies from the first install's node_modules.
+    cpSync(join(tmp, 'now', 'node_modules'), join(tmp, 'nocache', 'node_modules'), { recursive: true, filter: (src) => !src.startsWith(installs[0][1]) });
+    installs.push(['without code caches', noCache]);
+    if (o.against) installs.push([`--against ${o.against.split('/').pop()}`, install(join(tmp, 'against'), o.against)]);
+
+    console.log('\nInstalled size (du -sb of node_modules/bqschema):');
+    for (const [label, dir] of installs) console.log(`  ${label.padEnd(40)} ${size(dir).toLocaleString('en-US').padStart(11)} B`);
+    const now = size(installs[0][1]);
+    console.log(`  limit ${LIMIT_BYTES.toLocaleString('en-US')} B: ${now <= LIMIT_BYTES ? 'ok' : 'OVER'}`);
+
+    const commands = [
+      ['--version'],
+      ['check', '-r', 'registry.example.json'],
+      ['validate', '-r', 'registry.example.json', 'examples/messages/valid'],
+      ['compat', 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.compatible.json'],
+      ['export-asyncapi', '-r', 'registry.example.json'],
+    ];
+    const sides = [['node -e 0', () => time(['-e', '0'])]];
+    for (const [label, dir] of installs) {
+      for (const c of commands) sides.push([`${label}: ${c[0]}`, () => time([join(dir, 'bin', 'bqschema.js'), ...c])]);
+    }
+    const runs = sides.map(() => []);
+    for (let r = 0; r < o.rounds; r++) {
+      for (let k = 0; k < sides.length; k++) {
+        const i = (k + r) % sides.length;
+        runs[i].push(sides[i][1]());
+      }
+    }
+    const floor = median(runs[0]);
+    console.log(`\nStartup, ${o.rounds} alternating rounds (wall medians, ratio to node -e 0 = ${floor.toFixed(0)} ms):`);
+    sides.forEach(([label], i) => {
+      const m = median(runs[i]);
+      console.log(`  ${label.padEnd(60)} ${m.toFixed(0).padStart(5)} ms  ${(m / floor).toFixed(2)}×`);
+    });
+    console.log(`\nload average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    process.exitCode = now <= LIMIT_BYTES ? 0 : 1;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main();
