@@ -167,6 +167,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--catalog', 'also serve the HTML event catalog at /catalog')
         .option('--max-connections <n>', 'most connections open at once; more are closed on arrival (default 512)')
         .option('--max-pending-bytes <n>', 'most bytes held by request bodies still arriving, over all connections; past it a body is answered 503 (default 67108864: 64 MiB)')
+        .addOption(allowKeywordOption('a schema posted to /compatibility may introduce it (else 422, as compat fails it)'))
         .addOption(outsideOption())
         .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081']))
         .action(async (opts) => {

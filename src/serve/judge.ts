@@ -1,4 +1,4 @@
-import { compareSchemas, previewPayload, type CompatMode, type CompatPolicy } from '../compat/index.js';
+import { compareSchemas, previewPayload, unknownKeywords, type CompatMode, type CompatPolicy } from '../compat/index.js';
 import { hasOwn, isSchemaObject, lintSchema, SchemaError } from '../validator/index.js';
 import { ApiError } from './errors.js';
 import { SCHEMA_TYPE } from './snapshot.js';
@@ -54,9 +54,29 @@ export function deeperThan(value: unknown, max: number): boolean {
 export interface CompatQuestion {
   registered: string;
   body: Uint8Array | undefined;
-  mode: CompatMode;
+  /** `none` (level NONE): any schema that would be enforced as written is compatible. */
+  mode: CompatMode | 'none';
   policy: CompatPolicy;
   verbose: boolean;
+  /** Unknown keywords the posted schema may introduce (serve --allow-keyword, as compat's). */
+  allowKeywords?: readonly string[];
+}
+
+/**
+ * Refuses a posted schema holding a constraint nobody would enforce: a malformed keyword, or an
+ * unknown one (a typo: `requried`) that the registered schema does not already have. `bqschema
+ * compat` fails the same pair (docs/contract.md §8, §14); answering it compatible would be a
+ * false green. Applied at every level, NONE included: an invalid schema is invalid at any level.
+ */
+export function refuseUnenforced(schema: unknown, registered: unknown, allowKeywords: readonly string[] = []): void {
+  // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
+  const issue = lintSchema(schema)[0];
+  if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
+  const unknown = unknownKeywords(schema, registered, new Set(allowKeywords))[0];
+  if (unknown !== undefined) {
+    const problem = unknown.message.replace(/^new schema: /, '');
+    throw new SchemaError(`${problem}${problem.endsWith('?') ? ' F' : '; f'}ix the name, or start serve with --allow-keyword ${unknown.keyword}`);
+  }
 }
 
 /**
@@ -71,9 +91,8 @@ export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean;
   if (deeperThan(registered, MAX_SCHEMA_DEPTH)) throw new ApiError('backend', `the registered schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels, the most /compatibility compares`);
   let result;
   try {
-    // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
-    const issue = lintSchema(schema)[0];
-    if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);
+    refuseUnenforced(schema, registered, q.allowKeywords);
+    if (q.mode === 'none') return q.verbose ? { is_compatible: true, messages: [] } : { is_compatible: true };
     // Witnesses only when they are shown (verbose): the plain answer is a boolean.
     result = compareSchemas(registered, schema, { mode: q.mode, policy: q.policy, witnesses: q.verbose });
   } catch (err) {

@@ -15,7 +15,7 @@ export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 export const COMPATIBILITY_LEVELS = ['BACKWARD', 'FORWARD', 'FULL', 'NONE'] as const;
 export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
 
-const MODES: Record<CompatibilityLevel, CompatMode | undefined> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: undefined };
+const MODES: Record<CompatibilityLevel, CompatMode | 'none'> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: 'none' };
 
 /** One answered (or abandoned) request, for `--verbose`. */
 export interface RequestLog {
@@ -43,6 +43,11 @@ export interface ServerOptions {
    * answered 503 and its connection closed.
    */
   maxPendingBytes?: number;
+  /**
+   * Unknown keywords (docs/contract.md §14) a posted schema may introduce; any other one is
+   * refused 422 by `/compatibility`, as `bqschema compat` fails it (default none).
+   */
+  allowKeywords?: readonly string[];
   onRequest?: (entry: RequestLog) => void;
 }
 
@@ -187,27 +192,23 @@ function lookUp(call: Call): Answer {
   return ok(entry.versionBody);
 }
 
-function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool): Handler {
+function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Handler {
   const mode = MODES[level];
   return (call) => {
     const [subject, version = 'latest'] = call.params as [string, string?];
     parseVersion(version);
     const entry = loaded(versionEntry(call.snapshot, subject, version));
     const verbose = new URLSearchParams(call.query).get('verbose')?.toLowerCase() === 'true';
-    if (mode === undefined) {
-      postedSchema(call.body); // still a well-formed request
-      return ok(json(verbose ? { is_compatible: true, messages: [] } : { is_compatible: true }));
-    }
     // Judged in a worker thread, whatever its size: every other request keeps being answered.
-    const answer = pool.judge({ registered: entry.schema, body: call.body, mode, policy, verbose });
+    const answer = pool.judge({ registered: entry.schema, body: call.body, mode, policy, verbose, allowKeywords });
     return answer instanceof Promise ? answer.then((a) => ok(json(a))) : ok(json(answer));
   };
 }
 
-function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool): Route[] {
+function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Route[] {
   // Confluent clients read compatibilityLevel (upper case) and ignore the rest.
   const config = json({ compatibilityLevel: level, compatibilityPolicy: policy });
-  const compatibility = makeCompatibility(level, policy, pool);
+  const compatibility = makeCompatibility(level, policy, pool, allowKeywords);
   const S = '{subject}';
   const V = '{version}';
   const I = '{id}';
@@ -317,7 +318,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   let refusedConnections = 0;
   let refusedBodies = 0;
   const pool = new JudgePool();
-  const table = routes(level, policy, pool);
+  const table = routes(level, policy, pool, [...(options.allowKeywords ?? [])]);
   const onRequest = options.onRequest;
   let current = initial;
   let closing = false;

@@ -204,8 +204,10 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
         } else if (DRAFT_KEYWORDS.has(key)) {
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
         } else {
-          // Unknown (docs/contract.md §14): no verdict changes; the nearest supported keyword is named.
-          const suggestion = nearestKeyword(key, SUPPORTED_KEYWORDS);
+          // Unknown (docs/contract.md §14): no verdict changes; the nearest keyword is named. Every
+          // draft keyword is a candidate, supported ones first on a tie: `minItem` was meant as
+          // `minItems` (unsupported, so it will warn as such), not the supported `minimum`.
+          const suggestion = nearestKeyword(key, DRAFT_KEYWORDS);
           warnings.push({ kind: 'unknown', pointer, keyword: key, ...(suggestion === undefined ? {} : { suggestion }) });
         }
         if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);

@@ -16,6 +16,7 @@ export interface ServeOptions extends RegistryCliOptions {
   compatibility: string;
   /** bqschema or confluent, in any case. */
   policy?: string;
+  allowKeyword?: string[];
   verbose?: boolean;
   /** Also answer `GET /catalog` with the registry's HTML catalog. */
   catalog?: boolean;
@@ -150,7 +151,7 @@ export async function run(options: ServeOptions): Promise<number> {
   const reloadOptions: ServeOptions = { ...options, registry: registry.manifest.path };
   const manifestShown = registry.manifest.shown;
   for (const b of snapshot.broken) say(`warning: ${b.name} is answered with error 50001: ${b.error}`);
-  const api = createServer(snapshot, { compatibility: level, policy, maxConnections, maxPendingBytes, onRequest: options.verbose ? logRequest : undefined });
+  const api = createServer(snapshot, { compatibility: level, policy, maxConnections, maxPendingBytes, allowKeywords: options.allowKeyword ?? [], onRequest: options.verbose ? logRequest : undefined });
   if (options.verbose) api.server.on('drop', () => say(`connection refused: ${maxConnections} connections are open (--max-connections)`));
   let address: AddressInfo;
   try {
