@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckIssue as Issue } from '../src/cli/commands/check.js';
 import { bq, expectExit, FIXTURES, type CliResult } from './helpers/cli.js';
-import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
+import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema check` end to end: the example registry, and test/fixtures/cli/broken, which holds one
 // entry per problem the self-check must report.
 
 interface CheckReport {
   ok: boolean;
-  summary: { urns: number; errors: number; warnings: number };
+  summary: { urns: number; failed: number; errors: number; warnings: number };
   errors: Issue[];
   warnings: Issue[];
 }
@@ -44,7 +44,7 @@ describe.concurrent('check: the example registry', () => {
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout) as CheckReport;
     expect(doc.ok).toBe(true);
-    expect(doc.summary).toEqual({ urns: 4, errors: 0, warnings: 1 });
+    expect(doc.summary).toEqual({ urns: 4, failed: 0, errors: 0, warnings: 1 });
     expect(doc.errors).toEqual([]);
     expect(doc.warnings).toEqual([
       expect.objectContaining({
@@ -79,7 +79,10 @@ describe.concurrent('check: a broken registry', () => {
     const doc = await brokenReport();
     expect(Object.keys(doc).sort()).toEqual(['errors', 'ok', 'summary', 'warnings']);
     expect(doc.ok).toBe(false);
-    expect(doc.summary).toEqual({ urns: 10, errors: doc.errors.length, warnings: doc.warnings.length });
+    const failed = new Set(doc.errors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])));
+    expect(doc.summary).toEqual({ urns: 10, failed: 10, errors: doc.errors.length, warnings: doc.warnings.length });
+    // failed counts the URNs with an error (an entry of its own or of the manifest)
+    expect(failed.size).toBeGreaterThanOrEqual(doc.summary.failed);
     expect(doc.summary.errors).toBe(15);
     for (const e of doc.errors) {
       expect(typeof e.file).toBe('string');
@@ -109,7 +112,8 @@ describe.concurrent('check: a broken registry', () => {
 
   it('reports a missing schema file', async () => {
     expect(await errorsOf('urn:t:missing')).toEqual([
-      expect.objectContaining({ file: 'schemas/missing.json', message: expect.stringMatching(/not found/) }),
+      // Located at the manifest entry's "schema" path, the place to fix (issue 23 item 4), not in a file that does not exist.
+      expect.objectContaining({ file: 'registry.json', pointer: '/schemas/4/schema', line: 7, col: 41, message: expect.stringMatching(/not found: schemas\/missing\.json/) }),
     ]);
   });
 
@@ -235,13 +239,16 @@ describe.concurrent('check: SARIF and JUnit', () => {
     const r = await bq(['check', '--format', 'junit'], BROKEN);
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
-    expect(doc.testsuites.failures).toBe('15');
-    const failing = junitCases(doc).filter((c) => c.failure);
-    expect(failing.map((c) => (c.line === undefined ? c.file! : `${c.file}:${c.line}`)).sort()).toEqual((await githubErrors()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
+    // One test case per URN (the summary's urns and failed), plus an <error> for the manifest
+    // problems no URN owns (an entry with an empty "urn"); every error is in some test case's text.
+    const json = await brokenReport();
+    expect(junitCounts(doc)).toEqual({ tests: json.summary.urns + 1, failures: json.summary.failed, errors: 1, skipped: 0 });
+    const texts = junitCases(doc).flatMap((c) => (c.failure ?? c.error)?.['#text']?.split('\n') ?? []);
+    expect(texts.map((t) => t.split(':').slice(0, 2).join(':')).sort()).toEqual((await githubErrors()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
     const ok = await bq(['check', '--format', 'junit', '--registry', 'registry.example.json']);
     expectExit(ok, 0);
     const okDoc = readJunit(ok.stdout);
     expect(okDoc.testsuites.failures).toBe('0');
-    expect(junitCases(okDoc).filter((c) => c.name.endsWith(': no findings')).length).toBeGreaterThan(1);
+    expect(junitCounts(okDoc)).toEqual({ tests: 4, failures: 0, errors: 0, skipped: 0 });
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { schemaPointer, sensitivePaths } from '../src/gdpr/index.js';
 import { parsePointer } from '../src/validator/index.js';
 import { BIN, bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
-import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
+import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema gdpr` end to end, against test/fixtures/gdpr: urn:test:customer (JSON, every field
 // marked: nested objects, array items, union types, additionalProperties), urn:test:profile (YAML,
@@ -138,7 +138,7 @@ describe.concurrent('gdpr --require', () => {
     expectExit(text, 0);
     expect(text.stdout).toBe('OK: no unmarked PII-named field; 1 URN(s) checked\n');
     expectExit(json, 0);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: true, summary: { urns: 1, errors: 0 }, findings: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ ok: true, summary: { urns: 1, failed: 0, errors: 0 }, findings: [] });
   });
 
   it('--format json: { ok, summary, findings: [{urn, path}] }', async () => {
@@ -146,7 +146,7 @@ describe.concurrent('gdpr --require', () => {
     expectExit(r, 1);
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
-      summary: { urns: 3, errors: 3 },
+      summary: { urns: 3, failed: 1, errors: 3 },
       findings: [
         { urn: 'urn:test:profile', path: 'billing.*.iban' },
         { urn: 'urn:test:profile', path: 'contact.email' },
@@ -458,10 +458,14 @@ describe.concurrent('gdpr --require: SARIF and JUnit', () => {
     const r = await gdpr(['--require', '--format', 'junit']);
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
-    expect(doc.testsuites.failures).toBe('3');
+    // One test case per URN checked (the JSON summary's urns and failed); each unmarked field is a line of its URN's failure.
+    const json = JSON.parse((await gdpr(['--require', '--format', 'json'])).stdout) as { summary: { urns: number; failed: number; errors: number } };
+    expect(json.summary).toEqual({ urns: 3, failed: 1, errors: 3 });
+    expect(junitCounts(doc)).toEqual({ tests: json.summary.urns, failures: json.summary.failed, errors: 0, skipped: 0 });
     const cases = junitCases(doc);
-    expect(cases.filter((c) => c.failure).map((c) => `${c.file}:${c.line}`)).toEqual(['schemas/profile.yaml:24', 'schemas/profile.yaml:11', 'schemas/profile.yaml:17']);
-    expect(cases.filter((c) => !c.failure).map((c) => c.name).sort()).toEqual(expect.arrayContaining([expect.stringMatching(/: no findings$/)]));
+    const failing = cases.filter((c) => c.failure);
+    expect(failing.map((c) => c.name)).toEqual(['urn:test:profile']);
+    expect(failing[0]!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/profile.yaml:24', 'schemas/profile.yaml:11', 'schemas/profile.yaml:17']);
   });
 
   it('sarif and junit report the --require gate only', async () => {

@@ -54,8 +54,10 @@ describe.concurrent('check and validate', () => {
     ]);
     const sarif = readSarif((await run('check', '-f', 'sarif')).stdout);
     expect(sarif.runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([['unknown-keyword', 'error'], ['unknown-keyword', 'error']]);
+    // JUnit: one test case per URN; the one URN fails, with both errors in its failure text.
     const junit = junitCases(readJunit((await run('check', '-f', 'junit')).stdout));
-    expect(junit.filter((c) => c.failure).length).toBe(2);
+    expect(junit.filter((c) => c.failure).length).toBe(1);
+    expect(junit[0]!.failure!['#text']!.split('\n').map((l) => /unknown keyword "(\w+)"/.exec(l)?.[1])).toEqual(['requried', 'minlength']);
   });
 
   it('check --allow-keyword (repeatable): allowed unknown keywords are warnings; --fail-on-unsupported still fails on them', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bq, expectExit } from './helpers/cli.js';
-import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
+import { junitCases, junitCounts, readJunit, readSarif, sarifAt, withoutTimes } from './helpers/ci-formats.js';
 
 // validate --format sarif|junit: the same findings as the github format, in CI documents, each at
 // the offending value (hand-counted positions as in cli-validate's github test).
@@ -39,22 +39,42 @@ describe.concurrent('validate --format sarif', () => {
 });
 
 describe.concurrent('validate --format junit', () => {
-  it('a failing test case per violation, a passing one per clean file', async () => {
+  it('a test case per message: a failure for an invalid one (every violation in its text), a pass for a valid one', async () => {
     const r = await bq([...ARGS, '--format', 'junit', F, 'test/fixtures/cli/messages/order-valid.json']);
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
     const cases = junitCases(doc);
-    expect(cases.filter((c) => c.failure !== undefined)).toHaveLength(4);
-    expect(cases.filter((c) => c.failure === undefined).map((c) => c.file ?? c.name)).toEqual([expect.stringContaining('order-valid.json')]);
-    expect(doc.testsuites.failures).toBe('4');
+    expect(cases.map((c) => [c.name, c.classname, c.failure === undefined ? 'pass' : 'fail'])).toEqual([
+      [F, 'bqschema.validate', 'fail'], ['test/fixtures/cli/messages/order-valid.json', 'bqschema.validate', 'pass'],
+    ]);
+    expect(cases[0]!.failure!['#text']!.split('\n')).toHaveLength(4);
+    expect(cases[0]!.failure!['#text']!.split('\n')[0]).toBe(`${F}:4:17: urn:test:order: /order_id must be >= 1, got 0`);
+    expect(doc.testsuites.failures).toBe('1');
+    for (const c of cases) expect(c.time).toMatch(/^\d+\.\d{3}$/);
   });
 
-  it('--jobs is ignored for whole-document formats: the same document as one thread', async () => {
+  it('the counts are the summary line\'s, for every fixture directory (valid, invalid, skipped, errors)', async () => {
+    for (const dir of ['examples/messages/valid', 'examples/messages/invalid', 'test/fixtures/cli/messages']) {
+      const args = dir.startsWith('examples') ? ['validate', '-r', 'registry.example.json'] : ARGS;
+      const [junit, json] = await Promise.all([bq([...args, '--format', 'junit', dir]), bq([...args, '--format', 'json', dir])]);
+      const summary = (JSON.parse(json.stdout) as { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number } }).summary;
+      expect({ dir, ...junitCounts(readJunit(junit.stdout)) }).toEqual({ dir, tests: summary.messages, failures: summary.invalid, errors: summary.errors, skipped: summary.skipped });
+      expect(junit.code).toBe(json.code);
+    }
+  });
+
+  it('--strict: a skipped message fails the run, so it is a failure, not a skipped test', async () => {
+    const r = await bq(['validate', '-r', 'registry.example.json', '--strict', '--format', 'junit', 'examples/messages/invalid/traffic.ndjson']);
+    expectExit(r, 1);
+    expect(junitCounts(readJunit(r.stdout))).toEqual({ tests: 4, failures: 3, errors: 0, skipped: 0 });
+  });
+
+  it('--jobs is ignored for whole-document formats: the same document as one thread (times aside)', async () => {
     const [one, two] = await Promise.all([
       bq([...ARGS, '--format', 'junit', '--jobs', '1', 'test/fixtures/cli/messages']),
       bq([...ARGS, '--format', 'junit', '--jobs', '2', 'test/fixtures/cli/messages']),
     ]);
-    expect(two.stdout).toBe(one.stdout);
+    expect(withoutTimes(two.stdout)).toBe(withoutTimes(one.stdout));
     expect(two.code).toBe(one.code);
   });
 });

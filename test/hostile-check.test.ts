@@ -18,10 +18,11 @@ describe('check: nothing is opened before the outside-path rule (item 4)', { tim
     const r = await run(['check'], { cwd: dir, watchOpens: true, timeoutMs: 15_000 });
     expectRun(r, 1);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/✗ urn:hostile:zero +\/dev\/zero\n +error +\(root\) +schema file for urn:hostile:zero is outside the registry directory/);
+    // A refused path is located at its manifest entry (registry.json:line /schemas/N/schema), the place to fix.
+    expect(r.stdout).toMatch(/✗ urn:hostile:zero +\/dev\/zero\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:zero is outside the registry directory/);
     expect(r.stdout).toMatch(/✗ urn:hostile:fifo-in +fifo-in\n +error +\(root\) +schema file for urn:hostile:fifo-in is not a regular file: fifo-in/);
-    expect(r.stdout).toMatch(/✗ urn:hostile:fifo-out +\.\.\/fifo-out\n +error +\(root\) +schema file for urn:hostile:fifo-out is outside the registry directory/);
-    expect(r.stdout).toMatch(/✗ urn:hostile:shadow +\.\.\/\.\.\/etc\/shadow\n +error +\(root\) +schema file for urn:hostile:shadow is outside/);
+    expect(r.stdout).toMatch(/✗ urn:hostile:fifo-out +\.\.\/fifo-out\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:fifo-out is outside the registry directory/);
+    expect(r.stdout).toMatch(/✗ urn:hostile:shadow +\.\.\/\.\.\/etc\/shadow\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:shadow is outside/);
     expect(r.stdout).toMatch(/✓ urn:test:order +schemas\/order\.json/);
     expect(refusedOpens(r, outsideFifo)).toEqual([]);
     expect(r.opened.some((p) => p.endsWith('schemas/order.json'))).toBe(true); // the watch works

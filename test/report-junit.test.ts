@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { ReportInput } from '../src/cli/report/findings.js';
 import { renderJunit, xmlAttr, xmlText } from '../src/cli/report/junit.js';
+import { junitSchemaErrors } from './helpers/ci-formats.js';
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -13,12 +14,13 @@ const parser = new XMLParser({
   isArray: (name) => name === 'testsuite' || name === 'testcase',
 });
 
-interface Case { name: string; classname: string; file?: string; line?: string; failure?: { message: string; type: string; '#text': string }; 'system-out'?: string }
-interface Suite { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] }
+interface Case { name: string; classname: string; time?: string; failure?: { message: string; type: string; '#text': string }; 'system-out'?: string }
+interface Suite { name: string; file?: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] }
 interface Doc { testsuites: { name: string; tests: string; failures: string; errors: string; testsuite?: Suite[] } }
 
 function parse(xml: string): Doc {
   expect(XMLValidator.validate(xml)).toBe(true);
+  expect(junitSchemaErrors(xml)).toBe('');
   return parser.parse(xml) as Doc;
 }
 
@@ -38,6 +40,7 @@ describe('renderJunit', () => {
     const doc = parse(renderJunit(INPUT));
     const root = doc.testsuites;
     expect(root).toMatchObject({ name: 'bqschema 0.1.0', tests: '5', failures: '2', errors: '0' });
+    expect((root as { skipped?: string }).skipped).toBeUndefined(); // not an attribute of <testsuites> in the schema
     const suites = root.testsuite!;
     expect(suites.map((s) => s.name)).toEqual(['schemas/orders.json', 'in.ndjson', 'bqschema', 'schemas/clean.json']);
     expect(suites.map((s) => [s.tests, s.failures])).toEqual([['2', '1'], ['1', '1'], ['1', '0'], ['1', '0']]);
@@ -52,17 +55,54 @@ describe('renderJunit', () => {
     expect([cases, failed]).toEqual([5, 2]);
   });
 
-  it('errors are failures; warnings and notes pass with their text', () => {
+  it('errors are failures; warnings and notes pass with their text; locations are in the name and text (the schema allows none on a test case)', () => {
     const [orders, ndjson, none, clean] = parse(renderJunit(INPUT)).testsuites.testsuite!;
     const [err, warn] = orders!.testcase!;
-    expect(err).toMatchObject({ name: 'type-narrowed at schemas/orders.json:12:7', classname: 'bqschema.type-narrowed', file: 'schemas/orders.json', line: '12' });
+    expect(err).toMatchObject({ name: 'type-narrowed at schemas/orders.json:12:7', classname: 'bqschema.type-narrowed', time: '0.000' });
     expect(err!.failure).toEqual({ message: 'type narrowed', type: 'type-narrowed', '#text': 'schemas/orders.json:12:7: type narrowed' });
     expect(warn!.failure).toBeUndefined();
     expect(warn!['system-out']).toBe('warning: schemas/orders.json:3: now required');
     expect(ndjson!.testcase![0]!.failure!.type).toBe('BQ_INVALID_ENVELOPE');
     expect(none!.testcase![0]).toMatchObject({ name: 'urn-removed', 'system-out': 'note: removed' });
-    expect(none!.testcase![0]!.file).toBeUndefined();
-    expect(clean!.testcase![0]).toMatchObject({ name: 'schemas/clean.json: no findings', file: 'schemas/clean.json' });
+    expect((none as { file?: string }).file).toBeUndefined();
+    expect(clean).toMatchObject({ name: 'schemas/clean.json', file: 'schemas/clean.json' });
+    expect(clean!.testcase![0]).toMatchObject({ name: 'schemas/clean.json: no findings' });
+  });
+
+  it('with units: one test case each, failure / error / skipped by outcome, counts by unit, time in seconds', () => {
+    const input: ReportInput = {
+      tool: { name: 'bqschema', version: '1' }, command: 'validate', timeMs: 1234,
+      units: [
+        { id: 'a.json', file: 'a.json', outcome: 'pass', timeMs: 1.5 },
+        { id: 'b.json', file: 'b.json', outcome: 'fail', timeMs: 2 },
+        { id: 'in.ndjson:1', file: 'in.ndjson', outcome: 'skip' },
+        { id: 'in.ndjson:2', file: 'in.ndjson', outcome: 'error' },
+      ],
+      results: [
+        { ruleId: 'invalid-data', level: 'error', message: 'one', file: 'b.json', line: 2, unit: 'b.json' },
+        { ruleId: 'invalid-data', level: 'error', message: 'two', file: 'b.json', line: 3, unit: 'b.json' },
+        { ruleId: 'no-schema', level: 'note', message: 'no schema', file: 'in.ndjson', line: 1, unit: 'in.ndjson:1' },
+        { ruleId: 'unreadable-input', level: 'error', message: 'bad JSON', file: 'in.ndjson', line: 2, unit: 'in.ndjson:2' },
+      ],
+    };
+    const doc = parse(renderJunit(input)).testsuites;
+    expect(doc).toMatchObject({ tests: '4', failures: '1', errors: '1', time: '1.234' });
+    const [a, b, nd] = doc.testsuite!;
+    expect([a!.tests, b!.tests, nd!.tests, nd!.skipped, nd!.errors]).toEqual(['1', '1', '2', '1', '1']);
+    expect(a!.testcase![0]).toMatchObject({ name: 'a.json', classname: 'bqschema.validate', time: '0.002' });
+    expect(b!.testcase![0]!.failure).toEqual({ message: 'one', type: 'invalid-data', '#text': 'b.json:2: one\nb.json:3: two' });
+    const [skipped, error] = nd!.testcase! as Array<Case & { skipped?: Record<string, string>; error?: Record<string, string> }>;
+    expect(skipped!.skipped).toEqual({ message: 'no schema', type: 'no-schema', '#text': 'in.ndjson:1: no schema' });
+    expect(error!.error).toEqual({ message: 'bad JSON', type: 'unreadable-input', '#text': 'in.ndjson:2: bad JSON' });
+  });
+
+  it('findings no unit owns are one more test case, an error when one is an error: never dropped', () => {
+    const doc = parse(renderJunit({
+      tool: { name: 'bqschema', version: '1' }, command: 'check', units: [{ id: 'urn:a', file: 's.json', outcome: 'pass' }],
+      results: [{ ruleId: 'manifest', level: 'error', message: 'entry 2 has an empty "urn"', file: 'registry.json', line: 5 }],
+    })).testsuites;
+    expect(doc).toMatchObject({ tests: '2', failures: '0', errors: '1' });
+    expect(doc.testsuite![1]!.testcase![0]).toMatchObject({ name: 'bqschema', error: { message: 'entry 2 has an empty "urn"' } });
   });
 
   it('hostile text is escaped: the document stays well-formed and reads back', () => {

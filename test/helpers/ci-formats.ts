@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expect } from 'vitest';
 
@@ -42,15 +44,56 @@ export function sarifAt(r: SarifResult): string {
 const parser = new XMLParser({
   ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false, trimValues: false,
   htmlEntities: true, isArray: (name) => name === 'testsuite' || name === 'testcase',
+  // <skipped/> with no text parses as '' without this; as an object it has its attributes.
+  alwaysCreateTextNode: false,
 });
 
-export interface JunitCase { name: string; classname: string; file?: string; line?: string; failure?: { message: string; type: string; '#text': string }; 'system-out'?: string }
-export interface JunitSuite { name: string; tests: string; failures: string; testcase?: JunitCase[] }
-export interface JunitDoc { testsuites: { name: string; tests: string; failures: string; testsuite?: JunitSuite[] } }
+type Detail = { message: string; type: string; '#text'?: string };
+export interface JunitCase { name: string; classname: string; time: string; failure?: Detail; error?: Detail; skipped?: Detail; 'system-out'?: string }
+export interface JunitSuite { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; file?: string; testcase?: JunitCase[] }
+export interface JunitDoc { testsuites: { name: string; tests: string; failures: string; errors: string; time: string; testsuite?: JunitSuite[] } }
+
+const XSD = fileURLToPath(new URL('../vendor/junit/junit-10.xsd', import.meta.url));
+
+/**
+ * Checks a JUnit document against the schema the Jenkins xUnit plugin validates reports with
+ * (xmllint, Debian's libxml2-utils: a missing xmllint fails the test, naming the package).
+ */
+export function junitSchemaErrors(xml: string): string {
+  const r = spawnSync('xmllint', ['--noout', '--schema', XSD, '-'], { input: xml, encoding: 'utf8' });
+  if (r.error) throw new Error(`xmllint is needed to check JUnit output against its schema: apt-get install libxml2-utils (${r.error.message})`);
+  return r.status === 0 ? '' : r.stderr;
+}
 
 export function readJunit(xml: string): JunitDoc {
   expect(XMLValidator.validate(xml)).toBe(true);
-  return parser.parse(xml) as JunitDoc;
+  expect(junitSchemaErrors(xml)).toBe('');
+  const doc = parser.parse(xml) as JunitDoc;
+  // Counts add up: each suite's attributes are its test cases', the report's the suites' sums.
+  let tests = 0, failures = 0, errors = 0;
+  for (const s of doc.testsuites.testsuite ?? []) {
+    const cases = s.testcase ?? [];
+    expect([s.tests, s.failures, s.errors, s.skipped].map(Number)).toEqual([
+      cases.length, cases.filter((c) => c.failure).length, cases.filter((c) => c.error).length, cases.filter((c) => c.skipped).length,
+    ]);
+    tests += cases.length;
+    failures += Number(s.failures);
+    errors += Number(s.errors);
+  }
+  expect([doc.testsuites.tests, doc.testsuites.failures, doc.testsuites.errors].map(Number)).toEqual([tests, failures, errors]);
+  return doc;
 }
+
+/** The JUnit counts a test reporter shows, to compare with a command's summary. */
+export function junitCounts(doc: JunitDoc): { tests: number; failures: number; errors: number; skipped: number } {
+  const suites = doc.testsuites.testsuite ?? [];
+  return {
+    tests: Number(doc.testsuites.tests), failures: Number(doc.testsuites.failures), errors: Number(doc.testsuites.errors),
+    skipped: suites.reduce((n, s) => n + Number(s.skipped), 0),
+  };
+}
+
+/** The same document with its run-dependent `time` attributes taken out. */
+export const withoutTimes = (xml: string): string => xml.replace(/ time="[0-9.]+"/g, '');
 
 export const junitCases = (doc: JunitDoc): JunitCase[] => (doc.testsuites.testsuite ?? []).flatMap((s) => s.testcase ?? []);

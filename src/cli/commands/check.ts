@@ -4,7 +4,7 @@ import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, unknownM
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import type { ReportFinding } from '../report/findings.js';
+import type { ReportFinding, ReportUnit } from '../report/findings.js';
 import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
@@ -87,14 +87,25 @@ function checkExamples(root: unknown, report: (pointer: string, message: string)
 }
 
 function checkEntry(registry: Registry, urn: string, options: CheckOptions): UrnReport {
-  let shown = registry.entry(urn)!.schema;
+  let shown: string;
+  try {
+    shown = registry.file(urn).shown; // as every other path is shown: from the working directory
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    shown = registry.entry(urn)!.schema; // refused before it is located: the manifest's own words
+  }
   const report: UrnReport = { urn, file: shown, errors: [], warnings: [] };
   let doc: SchemaDocument;
   try {
     doc = registry.document(urn);
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
-    report.errors.push({ urn, file: shown, pointer: '', message: err.message, ...err.position });
+    if (err.kind === 'missing' || err.kind === 'outside') {
+      // No file to point into (or one that must not be read): the place to fix is the manifest
+      // entry's "schema" path, in every format (a location in a file that does not exist helps nobody).
+      const pointer = `/schemas/${registry.entry(urn)!.index}/schema`;
+      report.errors.push({ urn, file: registry.manifest.shown, pointer, message: err.message, ...registry.manifestPosition(pointer) });
+    } else report.errors.push({ urn, file: shown, pointer: '', message: err.message, ...err.position });
     return report;
   }
   shown = doc.file.shown;
@@ -182,7 +193,9 @@ export async function run(options: CheckOptions): Promise<number> {
 
   const errors = [...manifestErrors, ...reports.flatMap((r) => r.errors)];
   const warnings = reports.flatMap((r) => r.warnings);
-  const summary = { urns: reports.length, errors: errors.length, warnings: warnings.length };
+  // failed: the URNs with an error (JUnit's failures); errors and warnings count issues.
+  const failedUrns = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...reports.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
+  const summary = { urns: reports.length, failed: reports.filter((r) => failedUrns.has(r.urn)).length, errors: errors.length, warnings: warnings.length };
   const ok = errors.length === 0;
   const out = new Out();
   exitWhenStdoutCloses(() => (ok ? EXIT_OK : EXIT_GATE));
@@ -196,9 +209,27 @@ export async function run(options: CheckOptions): Promise<number> {
       ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
       message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
     });
-    const results = [...errors.map(finding('error')), ...warnings.map(finding('warning'))];
+    // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
+    // its manifest entry's. A manifest problem without a URN belongs to the whole run.
+    const unitOf = new Map<string, string>();
+    const units: ReportUnit[] = reports.map((r, i) => {
+      const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
+      if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
+      const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
+      // A missing schema file's unit sits in the manifest's suite, where its error is.
+      return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
+    });
+    const owner = new Map<CheckIssue, string>();
+    reports.forEach((r, i) => {
+      for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
+    });
+    const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
+    const results = [
+      ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
+      ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
+    ];
     const artifacts = [manifestShown, ...reports.map((r) => r.file)];
-    out.line((await renderCi(options.format, { tool: tool(CHECK_RULES), results, artifacts })).replace(/\n$/, ''));
+    out.line((await renderCi(options.format, { tool: tool(CHECK_RULES), command: 'check', results, artifacts, units })).replace(/\n$/, ''));
   } else if (options.format === 'github') {
     for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
       for (const i of list) {
@@ -212,7 +243,11 @@ export async function run(options: CheckOptions): Promise<number> {
     for (const r of reports) {
       const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
       out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
-      for (const e of r.errors) out.line(`    ${c.red('error')}  ${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
+      for (const e of r.errors) {
+        // An issue in another file (the manifest entry of a missing schema file) says which, and where.
+        const other = e.file === r.file ? '' : `${clean(e.file)}${e.line === undefined ? '' : `:${e.line}`} `;
+        out.line(`    ${c.red('error')}  ${other}${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
+      }
       for (const w of r.warnings) {
         const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
         out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  ${what}`);

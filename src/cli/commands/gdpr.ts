@@ -123,7 +123,9 @@ async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], forma
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
   if (format === 'json') {
-    out.line(JSON.stringify({ ok, summary: { urns: schemas.length, errors: findings.length }, findings }, null, 2));
+    // failed: the URNs with an unmarked field (JUnit's failures); errors counts the fields.
+    const failed = new Set(findings.map((f) => f.urn)).size;
+    out.line(JSON.stringify({ ok, summary: { urns: schemas.length, failed, errors: findings.length }, findings }, null, 2));
   } else if (isCiFormat(format)) {
     const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
     const positions = new SchemaPositions();
@@ -131,10 +133,13 @@ async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], forma
       const schema = loaded.get(urn)!;
       return {
         ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
-        message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`,
+        message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
       };
     });
-    out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), results, artifacts: schemas.map((sc) => sc.file) })).replace(/\n$/, ''));
+    // One unit per URN checked, failing when one of its fields is unmarked.
+    const unmarked = new Set(findings.map((f) => f.urn));
+    const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
+    out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), command: 'gdpr', results, artifacts: schemas.map((sc) => sc.file), units })).replace(/\n$/, ''));
   } else if (format === 'github') {
     const loaded = new Map(schemas.map((s) => [s.urn, s]));
     const positions = new SchemaPositions();

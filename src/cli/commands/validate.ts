@@ -8,7 +8,7 @@ import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
 import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, quote, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
-import type { ReportFinding } from '../report/findings.js';
+import type { ReportFinding, ReportUnit } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 /** The rules validate's SARIF and JUnit findings cite. */
@@ -265,23 +265,34 @@ export class Formatter {
     return this.out.wantsFlush();
   }
 
-  /** SARIF and JUnit are whole documents: findings are kept (valid messages only as file names) and rendered at the end. */
+  /**
+   * SARIF and JUnit are whole documents: the units (one per message, what the summary counts) and
+   * their findings are kept and rendered at the end.
+   */
   readonly findings: ReportFinding[] = [];
   readonly artifacts = new Set<string>();
+  readonly units: ReportUnit[] = [];
+  private lastAt = performance.now();
 
   private finding(r: Result, text: string | undefined): void {
     // The renderers place each finding at its file, line and column; the message says what is wrong.
     this.artifacts.add(r.file);
+    const unit = r.line === undefined ? r.file : `${r.file}:${r.line}`;
+    const now = performance.now();
+    // Under --strict a skipped message fails the run, so it is a failure, not a skipped test.
+    const outcome = r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
+    this.units.push({ id: unit, file: r.file, outcome, timeMs: now - this.lastAt });
+    this.lastAt = now;
     if (r.status === 'error') {
-      this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col });
+      this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
     } else if (r.status === 'skipped') {
       const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
-      this.findings.push({ ruleId: 'no-schema', level, message: noSchema(r), file: r.file, line: r.line });
+      this.findings.push({ ruleId: 'no-schema', level, message: noSchema(r), file: r.file, line: r.line, unit });
     } else if (r.status === 'invalid') {
       const place = this.where(r, text);
       for (const v of r.violations ?? []) {
         const pos = place?.(v);
-        this.findings.push({ ruleId: 'invalid-data', level: 'error', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col });
+        this.findings.push({ ruleId: 'invalid-data', level: 'error', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col, unit });
       }
     }
   }
@@ -390,6 +401,7 @@ class Reporter {
   readonly formatter: Formatter;
   readonly counts: Formatter['counts'];
   private readonly warned = new Set<string>();
+  private readonly startedAt = performance.now();
 
   constructor(
     private readonly options: ValidateOptions,
@@ -445,7 +457,7 @@ class Reporter {
       this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
     } else if (isCiFormat(this.options.format)) {
       const f = this.formatter;
-      const input = { tool: tool(VALIDATE_RULES), results: f.findings, artifacts: [...f.artifacts] };
+      const input = { tool: tool(VALIDATE_RULES), command: 'validate', results: f.findings, artifacts: [...f.artifacts], units: f.units, timeMs: performance.now() - this.startedAt };
       this.out.line((await renderCi(this.options.format, input)).replace(/\n$/, ''));
     } else {
       const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;

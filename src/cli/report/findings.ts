@@ -3,6 +3,8 @@
  * the rules it may cite, and its findings with a position where one is known.
  */
 
+import type { Outcome } from '../../report/model.js';
+
 export type FindingLevel = 'error' | 'warning' | 'note';
 
 export interface ReportRule {
@@ -20,13 +22,35 @@ export interface ReportFinding {
   line?: number;
   /** 1-based; ignored unless a positive integer (and a line is given). */
   col?: number;
+  /** The unit (ReportUnit.id) the finding is about; absent for one about the whole run. */
+  unit?: string;
+}
+
+/**
+ * What a command judges (a message, a URN): its summary counts these, and JUnit has one test case
+ * for each, so the report's tests, failures, errors and skipped are the summary's numbers.
+ */
+export interface ReportUnit {
+  /** Unique in the report, shown as the test case's name (a file, `file:line` for NDJSON, a URN). */
+  id: string;
+  /** The file it was read from, as shown to the user: its JUnit test suite. */
+  file?: string;
+  outcome: Outcome;
+  /** Milliseconds spent on it, where measured (JUnit `time`). */
+  timeMs?: number;
 }
 
 export interface ReportInput {
   tool: { name: string; version: string; informationUri?: string; rules?: readonly ReportRule[] };
   results: readonly ReportFinding[];
-  /** Every file checked; those without a finding are passing test cases in JUnit. */
+  /** Every file checked; without `units`, those without a finding are passing test cases in JUnit. */
   artifacts?: readonly string[];
+  /** The command, for JUnit's classname (`bqschema.validate`). */
+  command?: string;
+  /** The units judged, in order; without them JUnit falls back to a test case per finding. */
+  units?: readonly ReportUnit[];
+  /** Milliseconds the whole run took (JUnit `time` of the report). */
+  timeMs?: number;
 }
 
 /** A positive integer, or undefined. */
