@@ -24,8 +24,8 @@ const INPUT: ReportInput = {
   tool: {
     name: 'bqschema', version: '0.1.0', informationUri: 'https://example.invalid/bqschema',
     rules: [
-      { id: 'type-narrowed', description: '`type` lost a type.' },
-      { id: 'required-added', description: 'A property became required.' },
+      { id: 'type-narrowed', description: '`type` lost a type.', fullDescription: '`type` lost a type: data the old schema accepted is rejected.', help: 'Mint a new URN.', helpUri: 'https://example.invalid/rules' },
+      { id: 'required-added', description: 'A property became required.', help: 'Mint a new URN.', helpUri: 'https://example.invalid/rules' },
     ],
   },
   results: [
@@ -62,20 +62,29 @@ describe('renderSarif', () => {
     const { driver } = log.runs[0].tool;
     expect(driver).toMatchObject({ name: 'bqschema', version: '0.1.0', informationUri: 'https://example.invalid/bqschema' });
     expect(driver.rules.map((r: { id: string }) => r.id)).toEqual(['type-narrowed', 'required-added', 'BQ_INVALID_ENVELOPE', 'urn-removed']);
-    expect(driver.rules[0].shortDescription.text).toBe('`type` lost a type.');
-    expect(driver.rules[2].shortDescription).toBeUndefined();
+    expect(driver.rules[0]).toEqual({
+      id: 'type-narrowed', shortDescription: { text: '`type` lost a type.' },
+      fullDescription: { text: '`type` lost a type: data the old schema accepted is rejected.' },
+      help: { text: 'Mint a new URN. See https://example.invalid/rules', markdown: '**type-narrowed**: `type` lost a type: data the old schema accepted is rejected.\n\nMint a new URN.\n\n[Documentation](https://example.invalid/rules)' },
+      helpUri: 'https://example.invalid/rules',
+    });
+    // fullDescription falls back to the description; a cited rule nobody declared is still described.
+    expect(driver.rules[1].fullDescription).toEqual({ text: 'A property became required.' });
+    expect(driver.rules[2]).toMatchObject({ shortDescription: { text: 'BQ_INVALID_ENVELOPE' }, helpUri: 'https://example.invalid/bqschema' });
+    expect(log.runs[0].columnKind).toBe('unicodeCodePoints');
+    expect(Object.keys(log.runs[0].originalUriBaseIds)).toEqual(['SRCROOT']);
     const results = log.runs[0].results;
     expect(results).toHaveLength(4);
     for (const r of results) expect(driver.rules[r.ruleIndex].id).toBe(r.ruleId);
     expect(results.map((r: { level: string }) => r.level)).toEqual(['error', 'warning', 'error', 'note']);
     expect(results[0].locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: 'schemas/orders.json' }, region: { startLine: 12, startColumn: 7 },
+      artifactLocation: { uri: 'schemas/orders.json', uriBaseId: 'SRCROOT' }, region: { startLine: 12, startColumn: 7 },
     });
     expect(results[1].locations[0].physicalLocation.region).toEqual({ startLine: 3 });
     expect(results[3].locations).toBeUndefined();
   });
 
-  it('positions that are not positive integers are left out', () => {
+  it('positions that are not positive integers are left out (a file without a line is its first line)', () => {
     const log = expectValid(renderSarif({
       tool: { name: 't', version: '1' },
       results: [
@@ -86,7 +95,7 @@ describe('renderSarif', () => {
       ],
     }));
     const regions = log.runs[0].results.map((r: any) => r.locations[0].physicalLocation.region);
-    expect(regions).toEqual([undefined, undefined, { startLine: 2 }, undefined]);
+    expect(regions).toEqual([{ startLine: 1 }, { startLine: 1 }, { startLine: 2 }, { startLine: 1 }]);
   });
 
   it('file paths become URI references', () => {
@@ -105,7 +114,7 @@ describe('renderSarif', () => {
   it('hostile text survives exactly, and the output stays valid JSON and SARIF', () => {
     const hostile = 'quote " back \\ nl \n cr \r nul \u0000 ctl \u0001 ls \u2028 ps \u2029 </script> ]]> */ __proto__';
     const log = expectValid(renderSarif({
-      tool: { name: 'bq"schema', version: '1\n', rules: [{ id: '__proto__', description: hostile }] },
+      tool: { name: 'bq"schema', version: '1\n', rules: [{ id: '__proto__', description: hostile, help: hostile, helpUri: 'https://example.invalid/x' }] },
       results: [{ ruleId: '__proto__', level: 'error', message: hostile, file: '__proto__/x.json', line: 1, col: 1 }],
     }));
     expect(log.runs[0].results[0].message.text).toBe(hostile);
@@ -124,7 +133,7 @@ describe('renderSarif', () => {
   });
 
   it('is deterministic: the same input gives the same bytes, duplicate rules declared once', () => {
-    const twice = { ...INPUT, tool: { ...INPUT.tool, rules: [...INPUT.tool.rules!, { id: 'type-narrowed', description: 'again' }] } };
+    const twice = { ...INPUT, tool: { ...INPUT.tool, rules: [...INPUT.tool.rules!, { id: 'type-narrowed', description: 'again', help: 'h', helpUri: 'https://example.invalid/x' }] } };
     expect(renderSarif(twice)).toBe(renderSarif(twice));
     const log = JSON.parse(renderSarif(twice));
     expect(log.runs[0].tool.driver.rules.filter((r: { id: string }) => r.id === 'type-narrowed')).toHaveLength(1);

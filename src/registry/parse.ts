@@ -21,7 +21,7 @@ export function formatOf(file: string): TextFormat {
   return 'json';
 }
 
-/** 1-based line and column of a UTF-16 offset. */
+/** 1-based line and column (counted in code points) of a UTF-16 offset. */
 export function lineCol(text: string, offset: number): { line: number; col: number } {
   let line = 1;
   let start = 0;
@@ -29,7 +29,18 @@ export function lineCol(text: string, offset: number): { line: number; col: numb
     line++;
     start = i + 1;
   }
-  return { line, col: offset - start + 1 };
+  // Columns count code points (as docs/output.md and SARIF's columnKind say), not UTF-16 units:
+  // an emoji before the value is one column.
+  let col = 1;
+  for (let i = start; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < offset) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    col++;
+  }
+  return { line, col };
 }
 
 export function stripBom(text: string): string {

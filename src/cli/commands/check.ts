@@ -4,8 +4,8 @@ import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, unknownM
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import type { ReportFinding, ReportUnit } from '../report/findings.js';
-import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
+import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface CheckOptions extends RegistryCliOptions {
@@ -44,13 +44,14 @@ const unsupported = new WeakSet<CheckIssue>();
 /** Issues about a keyword no JSON Schema draft defines (errors, or warnings with --allow-keyword). */
 const unknown = new WeakSet<CheckIssue>();
 
-const CHECK_RULES = [
-  { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.' },
-  { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.' },
-  { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.' },
-  { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.' },
-  { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).' },
-  { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.' },
+const CHECK_PAGE = docsPage('cli/check.md');
+const CHECK_RULES: ReportRule[] = [
+  { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.', help: 'Fix the manifest entry at the line given: every entry needs a unique URN, a schema path and an owner (registry.schema.json describes the format).', helpUri: CHECK_PAGE },
+  { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.', help: "Fix the schema file (or the manifest entry's \"schema\" path when the file is missing or outside the registry directory); a message's data is always an object, so the root must accept one.", helpUri: CHECK_PAGE },
+  { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.', help: 'Give the keyword a value of the shape the contract requires (docs/contract.md §8): a constraint that cannot be enforced must not pass review.', helpUri: docsPage('contract.md') },
+  { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.', help: 'Fix the example, or the schema if the example shows what producers really send.', helpUri: CHECK_PAGE },
+  { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).', help: 'Remove the keyword or accept that it is documentation only; --fail-on-unsupported makes it an error.', helpUri: docsPage('contract.md') },
+  { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
 ];
 
 function checkRule(i: CheckIssue, manifest: string): string {

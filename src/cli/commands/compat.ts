@@ -1,6 +1,6 @@
 import {
   CompatNameError, listRules, nextUrn, parseCompatLevel, parseCompatPolicy, previewPayload, remedyText, rulesMarkdown, schemaFingerprint,
-  type Change, type CompatLevel, type CompatPolicy, type Remedy, type Rollout, type SchemaProblem, type UrnReport, type UrnStatus,
+  type Change, type CompatLevel, type CompatRule, type CompatPolicy, type Remedy, type Rollout, type SchemaProblem, type UrnReport, type UrnStatus,
   type Witness,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
@@ -10,7 +10,7 @@ import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, githubCommand, makeChalk, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import type { ReportFinding, ReportRule } from '../report/findings.js';
-import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import {
   checkCorpus, corpusSentence, corpusWhere, exceptedText, exceptionsPath, loadExceptions, preparePositions, weighExceptions,
@@ -238,18 +238,29 @@ function githubChange(v: Verdicts, c: Change, file: string, locate: Locate, pref
 
 // ---- SARIF and JUnit -----------------------------------------------------------------------------
 
+const COMPAT_PAGE = docsPage('cli/compat.md');
 const EXTRA_RULES: readonly ReportRule[] = [
-  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.' },
-  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.' },
-  { id: 'urn-added', description: 'A URN was added to the registry.' },
-  { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.' },
-  { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.' },
-  { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.' },
-  { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.' },
-  { id: 'exception-unused', description: 'A compat exception matches no breaking change.' },
+  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.', help: 'Fix the schema (bqschema check names the keyword and the nearest valid one); an unknown keyword used on purpose is named x-… or allowed with --allow-keyword.', helpUri: COMPAT_PAGE },
+  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.', help: 'Keep the URN registered with "status": "deprecated" until its consumers have moved off it, then remove it.', helpUri: COMPAT_PAGE },
+  { id: 'urn-added', description: 'A URN was added to the registry.', help: 'Nothing to do: a new URN breaks no consumer.', helpUri: COMPAT_PAGE },
+  { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.', help: 'The new schema rejects traffic that exists: mint a new URN for it, or change it so that the captured messages stay valid.', helpUri: COMPAT_PAGE },
+  { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.', help: 'Fix or remove the corpus file at the position given (NDJSON: one envelope per line).', helpUri: COMPAT_PAGE },
+  { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.', help: 'Ship the migration the exception was for, or review the exception again and move its expires date.', helpUri: COMPAT_PAGE },
+  { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.', help: 'Review the exception against the schema as it is now and update its fingerprint.', helpUri: COMPAT_PAGE },
+  { id: 'exception-unused', description: 'A compat exception matches no breaking change.', help: 'Remove the exception: nothing needs excusing any more.', helpUri: COMPAT_PAGE },
 ];
 
-const ciRules = (): ReportRule[] => [...listRules().map((r) => ({ id: r.id, description: r.description })), ...EXTRA_RULES];
+/** A compat rule as a CI rule: when it breaks, and what to do about a breaking change. */
+function compatRule(r: CompatRule): ReportRule {
+  const breaks = r.breaks === 'never' ? 'It never breaks (a notice).' : `It breaks ${r.breaks === 'both' ? 'backward and forward' : r.breaks} compatibility under the default policy.`;
+  return {
+    id: r.id, description: r.description, fullDescription: `${r.description} ${breaks}`,
+    help: r.breaks === 'never' ? 'Nothing to do: the change is listed for review.' : 'Where the change breaks the level you gate on, mint a new URN for the new schema (the URN with .v2, or the next .vN) instead of changing the registered one; the witness shows data one side accepts and the other rejects.',
+    helpUri: docsPage('compat-rules.md'),
+  };
+}
+
+const ciRules = (): ReportRule[] => [...listRules().map(compatRule), ...EXTRA_RULES];
 
 function ciChange(v: Verdicts, c: Change, file: string | undefined, locate: Locate, prefix: string): ReportFinding {
   const pos = locate(c.path);

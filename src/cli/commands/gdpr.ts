@@ -10,7 +10,8 @@ import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
 import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import type { ReportRule } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 export interface GdprOptions extends RegistryCliOptions {
@@ -114,7 +115,12 @@ async function inventory(schemas: Loaded[], format: Format | CiFormat): Promise<
   return EXIT_OK;
 }
 
-const UNMARKED_RULE = { id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.' };
+const UNMARKED_RULE: ReportRule = {
+  id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.',
+  fullDescription: 'The field name matches the personal-data pattern (email, phone, name, address, ip, …, or --pattern), but neither it nor a container above it carries x-gdpr-sensitive: bqschema gdpr --mask and the inventory would not treat it as personal data.',
+  help: 'Mark the field with "x-gdpr-sensitive": "<category>" (or true), or mark the object that holds it; if it is not personal data, narrow --pattern.',
+  helpUri: docsPage('cli/gdpr.md'),
+};
 
 async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat): Promise<number> {
   const out = new Out();

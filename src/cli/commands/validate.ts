@@ -7,15 +7,28 @@ import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, ty
 import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
 import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, quote, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import { isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
-import type { ReportFinding, ReportUnit } from '../report/findings.js';
+import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 
 /** The rules validate's SARIF and JUnit findings cite. */
-const VALIDATE_RULES = [
-  { id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read." },
-  { id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.' },
-  { id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).' },
+const VALIDATE_PAGE = docsPage('cli/validate.md');
+const VALIDATE_RULES: ReportRule[] = [
+  {
+    id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
+    fullDescription: "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
+    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
+    fullDescription: 'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
+    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).',
+    fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
+    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
+  },
 ];
 
 export interface ValidateOptions extends RegistryCliOptions {

@@ -25,8 +25,14 @@ export function toolVersion(): string {
   }
 }
 
+/** Where the docs live (package.json's repository; test/report-sarif.test.ts holds them equal). */
+export const DOCS = 'https://github.com/babelqueue/bqschema/blob/main/docs/';
+
+/** The docs page of a command (`cli/validate.md`) or of a topic (`compat-rules.md`), absolute. */
+export const docsPage = (page: string): string => `${DOCS}${page}`;
+
 export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
-  name: 'bqschema', version: toolVersion(), rules,
+  name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme', rules,
 });
 
 /** Renders with the module of the format asked for (each is loaded only when it is used). */

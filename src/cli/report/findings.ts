@@ -9,7 +9,14 @@ export type FindingLevel = 'error' | 'warning' | 'note';
 
 export interface ReportRule {
   id: string;
+  /** One sentence: SARIF's shortDescription (and fullDescription unless one is given). */
   description: string;
+  /** More than the sentence: when it applies, why it matters. */
+  fullDescription?: string;
+  /** The remedy, plain text: what to do about a finding of this rule. */
+  help: string;
+  /** The docs page that explains the rule (absolute). */
+  helpUri: string;
 }
 
 export interface ReportFinding {

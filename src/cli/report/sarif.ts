@@ -1,4 +1,4 @@
-import { position, type ReportFinding, type ReportInput } from './findings.js';
+import { position, type ReportFinding, type ReportInput, type ReportRule } from './findings.js';
 
 /*
  * SARIF 2.1.0 (OASIS) for GitHub code scanning and other SARIF readers: one run, the tool's rules
@@ -26,40 +26,74 @@ interface SarifResult {
   locations?: unknown[];
 }
 
+/** The base every relative URI is resolved against: where bqschema ran (in CI, the checkout's root). */
+const SRCROOT = 'SRCROOT';
+
 function location(f: ReportFinding): unknown[] | undefined {
   if (f.file === undefined || f.file === '') return undefined;
   const startLine = position(f.line);
   const startColumn = startLine === undefined ? undefined : position(f.col);
-  const region = startLine === undefined ? undefined : { startLine, ...(startColumn === undefined ? {} : { startColumn }) };
-  return [{ physicalLocation: { artifactLocation: { uri: fileUri(f.file) }, ...(region ? { region } : {}) } }];
+  // A finding about a whole file (a message with no schema) still gets a region: its first line,
+  // where code scanning puts it anyway (the Multitool's SARIF2017 asks for one).
+  const region = { startLine: startLine ?? 1, ...(startColumn === undefined ? {} : { startColumn }) };
+  const uri = fileUri(f.file);
+  const artifactLocation = uri.startsWith('file:') ? { uri } : { uri, uriBaseId: SRCROOT };
+  return [{ physicalLocation: { artifactLocation, region } }];
+}
+
+interface SarifRule {
+  id: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  help: { text: string; markdown: string };
+  helpUri: string;
+}
+
+function sarifRule(r: ReportRule): SarifRule {
+  const full = r.fullDescription ?? r.description;
+  return {
+    id: r.id,
+    shortDescription: { text: r.description },
+    fullDescription: { text: full },
+    help: { text: `${r.help} See ${r.helpUri}`, markdown: `**${r.id}**: ${full}\n\n${r.help}\n\n[Documentation](${r.helpUri})` },
+    helpUri: r.helpUri,
+  };
 }
 
 export function renderSarif(input: ReportInput): string {
-  const rules: Array<{ id: string; shortDescription?: { text: string } }> = [];
+  const rules: SarifRule[] = [];
   const index = new Map<string, number>();
-  const addRule = (id: string, description: string): number => {
-    let i = index.get(id);
+  const { name, version, informationUri } = input.tool;
+  const addRule = (r: ReportRule): number => {
+    let i = index.get(r.id);
     if (i === undefined) {
       i = rules.length;
-      index.set(id, i);
-      rules.push(description === '' ? { id } : { id, shortDescription: { text: description } });
+      index.set(r.id, i);
+      rules.push(sarifRule(r));
     }
     return i;
   };
-  for (const r of input.tool.rules ?? []) addRule(r.id, r.description);
+  for (const r of input.tool.rules ?? []) addRule(r);
   const results = input.results.map((f): SarifResult => {
     const locations = location(f);
     return {
       ruleId: f.ruleId,
-      ruleIndex: addRule(f.ruleId, ''),
+      // A rule the command forgot to declare is still described (code scanning requires it).
+      ruleIndex: addRule({ id: f.ruleId, description: f.ruleId, help: 'See the documentation.', helpUri: informationUri ?? 'https://github.com/babelqueue/bqschema#readme' }),
       level: f.level,
       // SARIF requires a message text; an empty one says which rule fired.
       message: { text: f.message === '' ? f.ruleId : f.message },
       ...(locations ? { locations } : {}),
     };
   });
-  const { name, version, informationUri } = input.tool;
   const driver = { name, version, ...(informationUri ? { informationUri } : {}), rules };
-  const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [{ tool: { driver }, results }] };
+  const run = {
+    tool: { driver },
+    // Columns count code points (src/registry/parse.ts lineCol), not SARIF's default UTF-16 units.
+    columnKind: 'unicodeCodePoints',
+    originalUriBaseIds: { [SRCROOT]: { description: { text: 'The directory bqschema ran in (in CI, the root of the checkout): every relative artifact URI is relative to it.' } } },
+    results,
+  };
+  const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
   return JSON.stringify(log, null, 2) + '\n';
 }
