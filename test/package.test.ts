@@ -54,6 +54,7 @@ function walkAbs(dir: string): string[] {
 let work = '';
 let project = '';
 let entries: string[] = [];
+let tarball = '';
 
 beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
@@ -64,7 +65,7 @@ beforeAll(() => {
   const packed = JSON.parse(must(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root), 'npm pack')) as [
     { filename: string },
   ];
-  const tarball = join(work, packed[0].filename);
+  tarball = join(work, packed[0].filename);
   entries = must(run('tar', ['-tzf', tarball], work), 'tar -tzf').split('\n').filter((l) => l !== '');
 
   project = join(work, 'project');
@@ -123,8 +124,8 @@ describe('the npm tarball', () => {
       .filter((f) => f.startsWith('package/dist/') && !f.startsWith('package/dist/cli-bundle/') && /\.c?js$/.test(f))
       .map((f) => f.slice('package/dist/'.length).replace(/\.c?js$/, ''));
     const sources = walk(join(root, 'src'))
-      .filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.cjs'))
-      .map((f) => f.slice('src/'.length).replace(/\.(ts|cjs)$/, ''))
+      .filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.cjs') || (f.endsWith('.cts') && !f.endsWith('.d.cts')))
+      .map((f) => f.slice('src/'.length).replace(/\.(ts|cjs|cts)$/, ''))
       .filter((f) => !f.startsWith('cli/') || f === 'cli/main');
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
   });
@@ -194,6 +195,38 @@ console.log(JSON.stringify({ bad: bad.map((v) => [v.instancePath, v.keyword]), g
     const out = must(run(process.execPath, ['consumer.mjs'], project), 'node consumer.mjs');
     expect(JSON.parse(out)).toEqual({ bad: [['/id', 'minimum']], good: [], handled: 'handled 7', rejected: 'BQ_INVALID_PAYLOAD' });
   });
+
+  it('is requirable from CommonJS (issue 24 item 4): the same verdicts, no warning; an older Node is told to use import()', () => {
+    writeFileSync(
+      join(project, 'consumer.cjs'),
+      `const { check, MapProvider } = require('bqschema');
+const { runProviderSuite } = require('bqschema/conformance');
+const esm = import('bqschema');
+const provider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } });
+esm.then((m) => console.log(JSON.stringify({
+  bad: check(provider, 'urn:t:order', { id: 0 }).map((v) => [v.instancePath, v.keyword]),
+  same: m.check === check && m.MapProvider === MapProvider,
+  suite: typeof runProviderSuite,
+})));
+`,
+    );
+    const r = run(process.execPath, ['consumer.cjs'], project);
+    expect(r.stderr).toBe(''); // require of an ES module under node_modules warns nothing
+    expect(JSON.parse(r.stdout)).toEqual({ bad: [['/id', 'minimum']], same: true, suite: 'function' });
+    // Node < 20.19 has no require of ES modules; this flag gives the same refusal.
+    const old = run(process.execPath, ['--no-experimental-require-module', '-e', "require('bqschema')"], project);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toMatch(/bqschema is an ES module and this Node \(v[\d.]+\) cannot require\(\) one: use Node >= 20\.19, or `const bqschema = await import\('bqschema'\)`/);
+  });
+
+  it('@arethetypeswrong/cli and publint find no problem in the packed tarball (node10, node16 from CJS and ESM, bundler)', () => {
+    const attw = run(process.execPath, [join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--format', 'json'], work);
+    const problems = (JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } }).analysis.problems;
+    expect(problems).toEqual([]);
+    const publint = run(process.execPath, [join(root, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', join(project, 'node_modules', 'bqschema')], work);
+    expect(publint.stdout + publint.stderr).toMatch(/All good!/);
+    expect(publint.code).toBe(0);
+  }, 120_000);
 
   describe('types', () => {
     // One tsc run over a good and a bad consumer. No @types/node: the library's declarations must stand
