@@ -28,8 +28,10 @@ function formatInvalid(urn: string, violations: readonly Violation[]): string {
 export class UnknownUrnError extends Error {
   override name = 'UnknownUrnError';
   readonly code = 'BQ_UNKNOWN_URN';
-  constructor(readonly urn: string) {
-    super(`no schema is registered for ${urn}, so its data cannot be validated (unknownUrn: 'reject')`);
+  constructor(readonly urn: string, purpose: 'validate' | 'mask' = 'validate') {
+    super(purpose === 'mask'
+      ? `no schema is registered for ${urn}, so its data cannot be masked: none of it may be logged`
+      : `no schema is registered for ${urn}, so its data cannot be validated (unknownUrn: 'reject')`);
   }
 }
 
@@ -90,7 +92,7 @@ function readReported(envelope: unknown, options: GuardOptions): ReadEnvelope {
  * The provider's answer as a compiled schema, `undefined` for none (`null` or `undefined`).
  * Anything else is a provider bug, reported as a RegistryError naming the URN rather than a TypeError.
  */
-function schemaOf(answer: unknown, urn: string, sync: boolean): CompiledSchema | undefined {
+export function schemaOf(answer: unknown, urn: string, sync: boolean): CompiledSchema | undefined {
   if (answer === undefined || answer === null) return undefined;
   const a = answer as Partial<CompiledSchema> & { then?: unknown };
   if (typeof a.isValid === 'function' && typeof a.validate === 'function') return answer as CompiledSchema;

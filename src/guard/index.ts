@@ -4,3 +4,4 @@ export {
   InvalidPayloadError, UnknownUrnError, IDENTITY_WARNING_CODE, type GuardOptions,
 } from './guard.js';
 export { typed, type TypedGuard, type TypedEnvelope, type UrnOf } from './typed.js';
+export { mask, maskAsync, maskWith, sensitivePaths, type SensitivePath } from './mask.js';
