@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,7 @@ function stepEnv(inputs: Record<string, string>): Record<string, string> {
   return env;
 }
 
-function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cwd: string }): Result {
+function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cwd: string; env?: Record<string, string> }): Result {
   writeFileSync(callLog, '');
   const script = join(work, 'step.sh');
   writeFileSync(script, main.run!);
@@ -81,6 +81,7 @@ function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cw
     NO_COLOR: '1',
     BQ_TEST_CALLS: callLog,
     GITHUB_ACTION_PATH: ctx.actionPath,
+    ...ctx.env,
     ...stepEnv(inputs),
   };
   const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: ctx.cwd, env, encoding: 'utf8' });
@@ -160,6 +161,75 @@ describe('the run step, from this repository (dist/ built)', () => {
     const check = runAction({ command: 'check', registry: 'registry.example.json', dir: root, format: 'json' }, ctx());
     expect(check.code, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout).summary.urns).toBe(4);
+  });
+});
+
+describe('reports, job summary and outputs (issue 23 item 5)', () => {
+  /** A fake runner's files: GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP, fresh per run. */
+  function runner(): { env: Record<string, string>; outputs(): Record<string, string>; summary(): string; dir: string } {
+    const dir = mkdtempSync(join(work, 'runner-'));
+    const env = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), RUNNER_TEMP: join(dir, 'tmp') };
+    mkdirSync(env.RUNNER_TEMP);
+    writeFileSync(env.GITHUB_OUTPUT, '');
+    writeFileSync(env.GITHUB_STEP_SUMMARY, '');
+    return {
+      env, dir,
+      outputs: () => Object.fromEntries(readFileSync(env.GITHUB_OUTPUT, 'utf8').split('\n').filter((l) => l !== '').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+      summary: () => readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'),
+    };
+  }
+
+  it('validate: annotations in the log, SARIF, JUnit and JSON on disk, the text in the job summary, outputs naming them', () => {
+    const r0 = runner();
+    const out = join(r0.dir, 'reports');
+    mkdirSync(out);
+    const r = runAction({
+      command: 'validate', registry: 'registry.example.json', args: 'examples/messages/', dir: root,
+      'sarif-file': join(out, 'bq.sarif'), 'junit-file': join(out, 'bq.xml'), 'json-file': join(out, 'bq.json'),
+    }, { actionPath: root, cwd: work, env: r0.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^::error file=examples\/messages\/invalid\//m);
+    expect(r0.outputs()).toEqual({ ok: 'false', 'exit-code': '1', 'sarif-file': join(out, 'bq.sarif'), 'junit-file': join(out, 'bq.xml'), 'json-file': join(out, 'bq.json') });
+    expect(JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).version).toBe('2.1.0');
+    expect(readFileSync(join(out, 'bq.xml'), 'utf8')).toContain('<testsuites name="bqschema');
+    expect(JSON.parse(readFileSync(join(out, 'bq.json'), 'utf8')).summary).toEqual({ messages: 10, valid: 6, invalid: 3, skipped: 1, errors: 0 });
+    const summary = r0.summary();
+    expect(summary).toMatch(/^### bqschema validate\n\n```text\n/);
+    expect(summary).toContain('FAILED: 10 messages: 6 valid, 3 invalid, 1 skipped, 0 errors\n```\n');
+    expect(readdirSync(r0.env.RUNNER_TEMP)).toEqual([]); // the summary's temporary file is gone
+  });
+
+  it("compat: its markdown table is the job summary; ok is 'true' on a pass", () => {
+    const r0 = runner();
+    const r = runAction({ command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.breaking.json', dir: root }, { actionPath: root, cwd: work, env: r0.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r0.summary()).toMatch(/^### bqschema compat: 2 breaking change\(s\)/);
+    expect(r0.summary()).toContain('| status | path | change |');
+    expect(r0.outputs()).toEqual({ ok: 'false', 'exit-code': '1', 'sarif-file': '', 'junit-file': '', 'json-file': '' });
+    const r1 = runner();
+    const same = runAction({ command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.v1.json', dir: root }, { actionPath: root, cwd: work, env: r1.env });
+    expect(same.code, same.stderr).toBe(0);
+    expect(r1.summary()).toMatch(/^### bqschema compat: no breaking change/);
+    expect(r1.outputs()).toMatchObject({ ok: 'true', 'exit-code': '0' });
+  });
+
+  it("summary: 'false' writes none; a usage error names no report", () => {
+    const r0 = runner();
+    const r = runAction({ command: 'check', registry: 'registry.example.json', dir: root, summary: 'false', 'sarif-file': join(r0.dir, 'no', 'such', 'x.sarif') }, { actionPath: root, cwd: work, env: r0.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot write --report sarif=.*the directory .* does not exist/);
+    expect(r0.summary()).toBe('');
+    expect(r0.outputs()).toMatchObject({ ok: 'false', 'exit-code': '2', 'sarif-file': '' });
+  });
+
+  it('refuses report inputs where they do not apply, and a summary that is not true or false', () => {
+    const r0 = runner();
+    const types = runAction({ command: 'types', registry: 'registry.example.json', dir: root, 'sarif-file': 'x.sarif' }, { actionPath: root, cwd: work, env: r0.env });
+    expect(types.code).toBe(2);
+    expect(types.stdout).toContain("::error title=bqschema action::input 'sarif-file' applies to check, validate, compat and gdpr (not --mask)");
+    const yes = runAction({ command: 'check', registry: 'registry.example.json', dir: root, summary: 'yes' }, { actionPath: root, cwd: work, env: r0.env });
+    expect(yes.code).toBe(2);
+    expect(yes.stdout).toContain("input 'summary' must be true or false, got 'yes'");
   });
 });
 

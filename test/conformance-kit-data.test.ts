@@ -21,7 +21,10 @@ describe('the conformance data the package ships', () => {
   it('is in the package files, and the kit is its own export', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
     expect(pkg.files).toContain('conformance/');
-    expect(pkg.exports['./conformance']).toEqual({ types: './dist/conformance/index.d.ts', import: './dist/conformance/index.js' });
+    expect(pkg.exports['./conformance']).toEqual({
+      import: { types: './dist/conformance/index.d.ts', default: './dist/conformance/index.js' },
+      require: { types: './dist/conformance/index.d.cts', default: './dist/conformance/index.cjs' },
+    });
   });
 
   it('the built kit loads its data from the shipped folder, and the main entry does not load the kit', async () => {

@@ -90,8 +90,8 @@ export function quote(s: string): string {
 /** Writes to a stream, waiting for 'drain' so a slow reader cannot make output pile up in memory. */
 export class Out {
   private pending = '';
-  /** Without a stream (in a worker), lines only collect, for `take()`. */
-  constructor(private readonly stream: Writable | undefined = process.stdout) {}
+  /** With `null` (in a worker, for a --report file), lines only collect, for `take()`. */
+  constructor(private readonly stream: Writable | null = process.stdout) {}
 
   /** The buffered text, removed from the buffer. */
   take(): string {
@@ -111,7 +111,7 @@ export class Out {
 
   /** Flushes buffered lines, respecting backpressure. */
   async flush(): Promise<void> {
-    if (this.pending === '' || this.stream === undefined) return;
+    if (this.pending === '' || this.stream === null) return;
     const chunk = this.pending;
     this.pending = '';
     const stream = this.stream;

@@ -1,3 +1,4 @@
+import { parseReport } from './report-option.js';
 import { Command, Option } from 'commander';
 
 type SetCode = (code: number) => void;
@@ -12,6 +13,10 @@ const allowKeywordOption = (what: string): Option =>
     .argParser((name: string, previous: string[] | undefined) => [...(previous ?? []), name]);
 const formatOption = (choices: string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
+/** Repeatable: `--report sarif=bq.sarif --report junit=bq.xml`, beside --format on stdout. */
+const reportOption = (choices: string[]): Option =>
+  new Option('--report <format=file>', `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`)
+    .argParser(parseReport(choices));
 
 /** `error: unknown option '--x'\n(Did you mean --y?)` as one line, without commander's `error:` prefix. */
 function oneLine(message: string): string {
@@ -40,6 +45,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
         .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
         .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema validate --registry registry.json messages/',
@@ -61,6 +67,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .description('self-check the registry: every entry, schema file and example')
         .addOption(registryOption())
         .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
         .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
         .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
@@ -89,6 +96,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .addOption(allowKeywordOption('the new schema may introduce it without failing the gate'))
         .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
         .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
@@ -116,6 +124,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
         .option('--ndjson', 'with --mask -: stdin holds one message per line')
         .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema gdpr --registry registry.json',

@@ -7,6 +7,7 @@ import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
 export interface CheckOptions extends RegistryCliOptions {
   format: Format | CiFormat;
@@ -14,6 +15,8 @@ export interface CheckOptions extends RegistryCliOptions {
   failOnUnsupported?: boolean;
   /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
   allowKeyword?: string[];
+  /** --report <format>=<file>, repeatable. */
+  report?: ReportTarget[];
 }
 
 export interface CheckIssue {
@@ -170,6 +173,7 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions): Urn
 }
 
 export async function run(options: CheckOptions): Promise<number> {
+  checkReportTargets(options.report);
   let registry: Registry;
   const manifestErrors: CheckIssue[] = [];
   let reports: UrnReport[] = [];
@@ -198,65 +202,63 @@ export async function run(options: CheckOptions): Promise<number> {
   const failedUrns = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...reports.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
   const summary = { urns: reports.length, failed: reports.filter((r) => failedUrns.has(r.urn)).length, errors: errors.length, warnings: warnings.length };
   const ok = errors.length === 0;
-  const out = new Out();
   exitWhenStdoutCloses(() => (ok ? EXIT_OK : EXIT_GATE));
-  const c = makeChalk();
   const verdictLine = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
-
-  if (options.format === 'json') {
-    out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
-  } else if (isCiFormat(options.format)) {
-    const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-      ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
-      message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
-    });
-    // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
-    // its manifest entry's. A manifest problem without a URN belongs to the whole run.
-    const unitOf = new Map<string, string>();
-    const units: ReportUnit[] = reports.map((r, i) => {
-      const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
-      if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
-      const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
-      // A missing schema file's unit sits in the manifest's suite, where its error is.
-      return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
-    });
-    const owner = new Map<CheckIssue, string>();
-    reports.forEach((r, i) => {
-      for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
-    });
-    const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
-    const results = [
-      ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
-      ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
-    ];
-    const artifacts = [manifestShown, ...reports.map((r) => r.file)];
-    out.line((await renderCi(options.format, { tool: tool(CHECK_RULES), command: 'check', results, artifacts, units })).replace(/\n$/, ''));
-  } else if (options.format === 'github') {
-    for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
-      for (const i of list) {
-        const title = level === 'error' ? 'registry error' : 'not enforced';
-        out.line(githubCommand(level, { file: i.file, line: i.line, col: i.col, title }, `${i.urn ? i.urn + ': ' : ''}${i.message}`));
+  await renderEverywhere(options.format, options.report, async (format, out, c) => {
+    if (format === 'json') {
+      out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
+    } else if (isCiFormat(format)) {
+      const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
+        ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
+        message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
+      });
+      // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
+      // its manifest entry's. A manifest problem without a URN belongs to the whole run.
+      const unitOf = new Map<string, string>();
+      const units: ReportUnit[] = reports.map((r, i) => {
+        const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
+        if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
+        const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
+        // A missing schema file's unit sits in the manifest's suite, where its error is.
+        return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
+      });
+      const owner = new Map<CheckIssue, string>();
+      reports.forEach((r, i) => {
+        for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
+      });
+      const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
+      const results = [
+        ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
+        ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
+      ];
+      const artifacts = [manifestShown, ...reports.map((r) => r.file)];
+      out.line((await renderCi(format, { tool: tool(CHECK_RULES), command: 'check', results, artifacts, units })).replace(/\n$/, ''));
+    } else if (format === 'github') {
+      for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
+        for (const i of list) {
+          const title = level === 'error' ? 'registry error' : 'not enforced';
+          out.line(githubCommand(level, { file: i.file, line: i.line, col: i.col, title }, `${i.urn ? i.urn + ': ' : ''}${i.message}`));
+        }
       }
+      out.line(`${ok ? 'OK' : 'FAILED'}: ${verdictLine}`);
+    } else {
+      for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
+      for (const r of reports) {
+        const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
+        out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
+        for (const e of r.errors) {
+          // An issue in another file (the manifest entry of a missing schema file) says which, and where.
+          const other = e.file === r.file ? '' : `${clean(e.file)}${e.line === undefined ? '' : `:${e.line}`} `;
+          out.line(`    ${c.red('error')}  ${other}${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
+        }
+        for (const w of r.warnings) {
+          const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
+          out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  ${what}`);
+        }
+      }
+      const verdict = ok ? c.green('OK') : c.red('FAILED');
+      out.line(`\n${verdict}: ${verdictLine}`);
     }
-    out.line(`${ok ? 'OK' : 'FAILED'}: ${verdictLine}`);
-  } else {
-    for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
-    for (const r of reports) {
-      const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
-      out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
-      for (const e of r.errors) {
-        // An issue in another file (the manifest entry of a missing schema file) says which, and where.
-        const other = e.file === r.file ? '' : `${clean(e.file)}${e.line === undefined ? '' : `:${e.line}`} `;
-        out.line(`    ${c.red('error')}  ${other}${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
-      }
-      for (const w of r.warnings) {
-        const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
-        out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  ${what}`);
-      }
-    }
-    const verdict = ok ? c.green('OK') : c.red('FAILED');
-    out.line(`\n${verdict}: ${verdictLine}`);
-  }
-  await out.flush();
+  });
   return ok ? EXIT_OK : EXIT_GATE;
 }

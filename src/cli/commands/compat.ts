@@ -11,6 +11,7 @@ import { clean, githubCommand, makeChalk, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import type { ReportFinding, ReportRule } from '../report/findings.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import {
   checkCorpus, corpusSentence, corpusWhere, exceptedText, exceptionsPath, loadExceptions, preparePositions, weighExceptions,
@@ -33,6 +34,8 @@ export interface CompatCliOptions extends RegistryCliOptions {
   /** Unknown keywords used on purpose: the new schema may introduce them (docs/contract.md §14). */
   allowKeyword?: string[];
   listRules?: boolean;
+  /** --report <format>=<file>, repeatable. */
+  report?: ReportTarget[];
 }
 
 interface Settings {
@@ -382,93 +385,92 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const summary = compatible
     ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${modeWords(s)})${tail}`
     : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${modeWords(s)})${tail}`;
-  const out = new Out();
-  const c = makeChalk();
   const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
   const corpusUrn = v.corpus?.urns[0];
   const note = levelNote(s);
 
-  if (s.format === 'json') {
-    out.line(JSON.stringify({
-      ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
-      summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
-      changes: changes.map((ch) => jsonChange(v, ch)),
-      problems: problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })),
-      ...jsonRollout(rollout),
-      ...(remedy ? { remedy: remedyText(remedy) } : {}),
-      ...jsonCorpus(v.corpus), ...jsonExceptions(v),
-    }, null, 2));
-  } else if (isCiFormat(s.format)) {
-    const results: ReportFinding[] = [];
-    for (const p of problems) results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file: p.side === 'old' ? oldFile : newFile });
-    const locate = await locator(newDoc, changes.length > 0);
-    for (const ch of changes) results.push(ciChange(v, ch, newDoc?.name ?? newFile, locate, ''));
-    ciEvidence(v, results);
-    out.line((await renderCi(s.format as CiFormat, { tool: tool(ciRules()), results, artifacts: [newDoc?.name ?? newFile] })).replace(/\n$/, ''));
-  } else if (s.format === 'github') {
-    for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
-    const locate = await locator(newDoc, changes.length > 0);
-    for (const ch of changes) out.line(githubChange(v, ch, newFile, locate, '', remedy));
-    if (rollout) out.line(githubCommand('notice', { file: newFile, title: 'rollout order' }, rollout.sentence));
-    if (corpusUrn) githubCorpus(corpusUrn, '', out);
-    githubNotices(v, out);
-    out.line(clean(summary));
-  } else if (s.format === 'markdown') {
-    const files = `from ${mdCode(oldFile)} to ${mdCode(newFile)}`;
-    const heading = compatible ? `no breaking change ${files}` : `${breakingChanges} breaking change(s)${problemNote} ${files}`;
-    out.line(`### bqschema compat: ${heading}`);
-    out.line();
-    for (const p of problems) out.line(`- **error:** ${md(problemLine(p))}`);
-    if (problems.length > 0) out.line();
-    if (changes.length > 0) {
-      out.line('| status | path | change |');
-      out.line('| --- | --- | --- |');
-      for (const ch of changes) {
-        const label = changeLabel(v, ch);
-        const [, ...more] = mdChangeCells(v, ch);
-        const cell = [`${md(ch.message)} (${mdCode(ch.rule)})`, ...more].join('<br>');
-        out.line(`| ${label === 'breaking' ? '**breaking**' : label} | ${mdCode(where(ch.path))} | ${cell} |`);
+  await renderEverywhere(s.format, options.report, async (format, out, c) => {
+    if (format === 'json') {
+      out.line(JSON.stringify({
+        ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
+        summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
+        changes: changes.map((ch) => jsonChange(v, ch)),
+        problems: problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })),
+        ...jsonRollout(rollout),
+        ...(remedy ? { remedy: remedyText(remedy) } : {}),
+        ...jsonCorpus(v.corpus), ...jsonExceptions(v),
+      }, null, 2));
+    } else if (isCiFormat(format)) {
+      const results: ReportFinding[] = [];
+      for (const p of problems) results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file: p.side === 'old' ? oldFile : newFile });
+      const locate = await locator(newDoc, changes.length > 0);
+      for (const ch of changes) results.push(ciChange(v, ch, newDoc?.name ?? newFile, locate, ''));
+      ciEvidence(v, results);
+      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), results, artifacts: [newDoc?.name ?? newFile] })).replace(/\n$/, ''));
+    } else if (format === 'github') {
+      for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
+      const locate = await locator(newDoc, changes.length > 0);
+      for (const ch of changes) out.line(githubChange(v, ch, newFile, locate, '', remedy));
+      if (rollout) out.line(githubCommand('notice', { file: newFile, title: 'rollout order' }, rollout.sentence));
+      if (corpusUrn) githubCorpus(corpusUrn, '', out);
+      githubNotices(v, out);
+      out.line(clean(summary));
+    } else if (format === 'markdown') {
+      const files = `from ${mdCode(oldFile)} to ${mdCode(newFile)}`;
+      const heading = compatible ? `no breaking change ${files}` : `${breakingChanges} breaking change(s)${problemNote} ${files}`;
+      out.line(`### bqschema compat: ${heading}`);
+      out.line();
+      for (const p of problems) out.line(`- **error:** ${md(problemLine(p))}`);
+      if (problems.length > 0) out.line();
+      if (changes.length > 0) {
+        out.line('| status | path | change |');
+        out.line('| --- | --- | --- |');
+        for (const ch of changes) {
+          const label = changeLabel(v, ch);
+          const [, ...more] = mdChangeCells(v, ch);
+          const cell = [`${md(ch.message)} (${mdCode(ch.rule)})`, ...more].join('<br>');
+          out.line(`| ${label === 'breaking' ? '**breaking**' : label} | ${mdCode(where(ch.path))} | ${cell} |`);
+        }
+        out.line();
+      } else if (problems.length === 0) {
+        out.line('No change that affects validation.');
+        out.line();
       }
-      out.line();
-    } else if (problems.length === 0) {
-      out.line('No change that affects validation.');
-      out.line();
+      if (remedy) {
+        out.line(`**Remedy:** ${remedyText(remedy, mdCode)}`);
+        out.line();
+      }
+      if (rollout) {
+        out.line(`**Rollout:** ${md(rollout.sentence)}`);
+        out.line();
+      }
+      if (corpusUrn) {
+        out.line(mdCorpus(corpusUrn).join('<br>'));
+        out.line();
+      }
+      mdNotices(v, out);
+      if (note) {
+        out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
+        out.line();
+      }
+      out.line(`Mode: ${md(modeWords(s))}. ${breakingChanges} breaking, ${others} compatible change(s)${exceptedNote}.`);
+    } else {
+      for (const p of problems) out.line(`${c.red('error     ')}  ${clean(problemLine(p))}`);
+      for (const ch of changes) {
+        const l = changeLabel(v, ch);
+        const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
+        out.line(`${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
+        for (const l2 of textChangeLines(v, ch, '', c)) out.line(l2);
+      }
+      if (remedy) out.line(`${c.yellow('→')} ${remedyText(remedy)}`);
+      if (rollout && changes.length > 0) out.line(`rollout: ${rollout.sentence}`);
+      textCorpus(corpusUrn, '', out, c);
+      textNotices(v, out, c);
+      if (note) out.line(c.dim(note));
+      if (changes.length > 0 || problems.length > 0 || v.corpus || v.exceptions || note) out.line();
+      out.line(compatible ? c.green(clean(summary)) : c.red(clean(summary)));
     }
-    if (remedy) {
-      out.line(`**Remedy:** ${remedyText(remedy, mdCode)}`);
-      out.line();
-    }
-    if (rollout) {
-      out.line(`**Rollout:** ${md(rollout.sentence)}`);
-      out.line();
-    }
-    if (corpusUrn) {
-      out.line(mdCorpus(corpusUrn).join('<br>'));
-      out.line();
-    }
-    mdNotices(v, out);
-    if (note) {
-      out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
-      out.line();
-    }
-    out.line(`Mode: ${md(modeWords(s))}. ${breakingChanges} breaking, ${others} compatible change(s)${exceptedNote}.`);
-  } else {
-    for (const p of problems) out.line(`${c.red('error     ')}  ${clean(problemLine(p))}`);
-    for (const ch of changes) {
-      const l = changeLabel(v, ch);
-      const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
-      out.line(`${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
-      for (const l2 of textChangeLines(v, ch, '', c)) out.line(l2);
-    }
-    if (remedy) out.line(`${c.yellow('→')} ${remedyText(remedy)}`);
-    if (rollout && changes.length > 0) out.line(`rollout: ${rollout.sentence}`);
-    textCorpus(corpusUrn, '', out, c);
-    textNotices(v, out, c);
-    if (note) out.line(c.dim(note));
-    if (changes.length > 0 || problems.length > 0 || v.corpus || v.exceptions || note) out.line();
-    out.line(compatible ? c.green(clean(summary)) : c.red(clean(summary)));
-  }
-  await out.flush();
+  });
   return code;
 }
 
@@ -553,8 +555,6 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     : `FAILED: ${why} against ${against}: ${counts} (${modeWords(s)})${tail}`;
   const absent = base === undefined ? `${manifestPath} does not exist at ${ref}: every URN is added` : undefined;
   const listed = rows.filter((r) => r.status !== 'unchanged');
-  const out = new Out();
-  const c = makeChalk();
   const manifestName = current.manifest.shown;
   const note = levelNote(s);
   const docOf = (r: UrnReport): Doc | undefined => {
@@ -567,127 +567,128 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     }
   };
 
-  if (s.format === 'json') {
-    const urns = rows.map((r) => ({
-      urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
-      ...(r.problems.length > 0 ? { problems: r.problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })) } : {}),
-      ...(r.deprecated ? { deprecated: true } : {}),
-      ...(r.excepted ? { excepted: true } : {}),
-      ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
-      ...jsonRollout(r.rollout),
-      ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
-    }));
-    const atRef = { ref, commit: at.commit, registry: manifestPath, found: base !== undefined };
-    const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
-    out.line(JSON.stringify({ ok: compatible, compatible, mode: s.level, policy: s.policy, against: atRef, summary, urns, ...corpus, ...jsonExceptions(v) }, null, 2));
-  } else if (isCiFormat(s.format)) {
-    const results: ReportFinding[] = [];
-    const artifacts: string[] = [];
-    const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
-    for (const r of listed) {
-      if (r.status === 'added' || r.status === 'removed') {
-        const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
-        const level = r.breaking ? 'error' : 'note';
-        const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-        const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-        results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos });
-        continue;
-      }
-      const doc = docOf(r);
-      if (doc) artifacts.push(doc.name);
-      for (const p of r.problems) {
-        results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName });
-      }
-      const locate = await locator(doc, r.changes.length > 0);
-      for (const ch of r.changes) {
-        const f = ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `);
-        if (f.level === 'error' && r.remedy) f.message += `. Remedy: ${remedyText(r.remedy)}`;
-        if (r.rollout && f.level === 'error') f.message += `. ${r.rollout.sentence}`;
-        results.push(f);
-      }
-    }
-    ciEvidence(v, results);
-    out.line((await renderCi(s.format as CiFormat, { tool: tool(ciRules()), results, artifacts })).replace(/\n$/, ''));
-  } else if (s.format === 'github') {
-    const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
-    if (absent) out.line(githubCommand('notice', { file: manifestName }, absent));
-    for (const r of listed) {
-      if (r.status === 'added' || r.status === 'removed') {
-        // Both are about the manifest: the new entry, or the list the entry was removed from.
-        const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
-        const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-        const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-        out.line(githubCommand(r.breaking ? 'error' : 'notice', { file: manifestName, ...pos, title: `URN ${r.status}` }, `${r.urn}: ${what}${rem}`));
-        continue;
-      }
-      const doc = docOf(r);
-      for (const p of r.problems) {
-        out.line(githubCommand('error', { file: p.side === 'new' && doc ? doc.name : manifestName, title: 'schema problem' }, `${r.urn}: ${problemLine(p)}`));
-      }
-      const locate = await locator(doc, r.changes.length > 0);
-      for (const ch of r.changes) out.line(githubChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
-      if (r.rollout) out.line(githubCommand('notice', { file: doc?.name ?? manifestName, title: 'rollout order' }, `${r.urn}: ${r.rollout.sentence}`));
-      if (r.corpus) githubCorpus(r.corpus, `${r.urn}: `, out);
-    }
-    githubNotices(v, out);
-    out.line(clean(verdict));
-  } else if (s.format === 'markdown') {
-    const heading = compatible ? 'no breaking change' : why;
-    out.line(`### bqschema compat: ${heading} against ${mdCode(ref)}`);
-    out.line();
-    if (absent) {
-      out.line(`${mdCode(manifestPath)} does not exist at ${mdCode(ref)}: every URN is added.`);
-      out.line();
-    }
-    if (listed.length > 0) {
-      out.line('| URN | status | changes |');
-      out.line('| --- | --- | --- |');
+  await renderEverywhere(s.format, options.report, async (format, out, c) => {
+    if (format === 'json') {
+      const urns = rows.map((r) => ({
+        urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
+        ...(r.problems.length > 0 ? { problems: r.problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })) } : {}),
+        ...(r.deprecated ? { deprecated: true } : {}),
+        ...(r.excepted ? { excepted: true } : {}),
+        ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
+        ...jsonRollout(r.rollout),
+        ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
+      }));
+      const atRef = { ref, commit: at.commit, registry: manifestPath, found: base !== undefined };
+      const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
+      out.line(JSON.stringify({ ok: compatible, compatible, mode: s.level, policy: s.policy, against: atRef, summary, urns, ...corpus, ...jsonExceptions(v) }, null, 2));
+    } else if (isCiFormat(format)) {
+      const results: ReportFinding[] = [];
+      const artifacts: string[] = [];
+      const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
       for (const r of listed) {
-        const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
-        const status = rowFails(r) ? `**${mark(r)} ${r.status}**` : `${mark(r)} ${st}`;
-        const lines = [...r.problems.map((p) => `**error:** ${md(problemLine(p))}`), ...r.changes.flatMap((ch) => mdChangeCells(v, ch))];
-        if (r.status === 'compatible' && r.changes.length === 0) lines.push('annotations only: no change that affects validation');
-        if (r.remedy) lines.push(`**Remedy:** ${remedyText(r.remedy, mdCode)}`);
-        if (r.rollout) lines.push(`**Rollout:** ${md(r.rollout.sentence)}`);
-        if (r.corpus) lines.push(...mdCorpus(r.corpus));
-        out.line(`| ${mdCode(r.urn)} | ${status} | ${lines.join('<br>')} |`);
+        if (r.status === 'added' || r.status === 'removed') {
+          const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
+          const level = r.breaking ? 'error' : 'note';
+          const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
+          const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+          results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos });
+          continue;
+        }
+        const doc = docOf(r);
+        if (doc) artifacts.push(doc.name);
+        for (const p of r.problems) {
+          results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName });
+        }
+        const locate = await locator(doc, r.changes.length > 0);
+        for (const ch of r.changes) {
+          const f = ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `);
+          if (f.level === 'error' && r.remedy) f.message += `. Remedy: ${remedyText(r.remedy)}`;
+          if (r.rollout && f.level === 'error') f.message += `. ${r.rollout.sentence}`;
+          results.push(f);
+        }
       }
+      ciEvidence(v, results);
+      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), results, artifacts })).replace(/\n$/, ''));
+    } else if (format === 'github') {
+      const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
+      if (absent) out.line(githubCommand('notice', { file: manifestName }, absent));
+      for (const r of listed) {
+        if (r.status === 'added' || r.status === 'removed') {
+          // Both are about the manifest: the new entry, or the list the entry was removed from.
+          const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
+          const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
+          const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+          out.line(githubCommand(r.breaking ? 'error' : 'notice', { file: manifestName, ...pos, title: `URN ${r.status}` }, `${r.urn}: ${what}${rem}`));
+          continue;
+        }
+        const doc = docOf(r);
+        for (const p of r.problems) {
+          out.line(githubCommand('error', { file: p.side === 'new' && doc ? doc.name : manifestName, title: 'schema problem' }, `${r.urn}: ${problemLine(p)}`));
+        }
+        const locate = await locator(doc, r.changes.length > 0);
+        for (const ch of r.changes) out.line(githubChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
+        if (r.rollout) out.line(githubCommand('notice', { file: doc?.name ?? manifestName, title: 'rollout order' }, `${r.urn}: ${r.rollout.sentence}`));
+        if (r.corpus) githubCorpus(r.corpus, `${r.urn}: `, out);
+      }
+      githubNotices(v, out);
+      out.line(clean(verdict));
+    } else if (format === 'markdown') {
+      const heading = compatible ? 'no breaking change' : why;
+      out.line(`### bqschema compat: ${heading} against ${mdCode(ref)}`);
       out.line();
+      if (absent) {
+        out.line(`${mdCode(manifestPath)} does not exist at ${mdCode(ref)}: every URN is added.`);
+        out.line();
+      }
+      if (listed.length > 0) {
+        out.line('| URN | status | changes |');
+        out.line('| --- | --- | --- |');
+        for (const r of listed) {
+          const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
+          const status = rowFails(r) ? `**${mark(r)} ${r.status}**` : `${mark(r)} ${st}`;
+          const lines = [...r.problems.map((p) => `**error:** ${md(problemLine(p))}`), ...r.changes.flatMap((ch) => mdChangeCells(v, ch))];
+          if (r.status === 'compatible' && r.changes.length === 0) lines.push('annotations only: no change that affects validation');
+          if (r.remedy) lines.push(`**Remedy:** ${remedyText(r.remedy, mdCode)}`);
+          if (r.rollout) lines.push(`**Rollout:** ${md(r.rollout.sentence)}`);
+          if (r.corpus) lines.push(...mdCorpus(r.corpus));
+          out.line(`| ${mdCode(r.urn)} | ${status} | ${lines.join('<br>')} |`);
+        }
+        out.line();
+      } else {
+        out.line('No URN changed.');
+        out.line();
+      }
+      mdNotices(v, out);
+      if (note) {
+        out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
+        out.line();
+      }
+      out.line(`${md(counts + tail)}; mode ${md(modeWords(s))}; against ${mdCode(ref)} at ${mdCode(commit)}.`);
     } else {
-      out.line('No URN changed.');
-      out.line();
-    }
-    mdNotices(v, out);
-    if (note) {
-      out.line(md(note[0]!.toUpperCase() + note.slice(1)) + '.');
-      out.line();
-    }
-    out.line(`${md(counts + tail)}; mode ${md(modeWords(s))}; against ${mdCode(ref)} at ${mdCode(commit)}.`);
-  } else {
-    if (absent) out.line(c.yellow(clean(absent)));
-    for (const r of listed) {
-      const sign = rowFails(r) ? c.red(mark(r)) : r.excepted ? c.yellow(mark(r)) : r.status === 'compatible' ? c.green(mark(r)) : mark(r);
-      const file = r.file ? `  ${c.dim(clean(r.file.shown))}` : '';
-      const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
-      out.line(`${sign} ${c.bold(clean(r.urn))}  ${st}${file}`);
-      for (const p of r.problems) out.line(`    ${c.red('error     ')}  ${clean(problemLine(p))}`);
-      for (const ch of r.changes) {
-        const l = changeLabel(v, ch);
-        const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
-        out.line(`    ${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
-        for (const l2 of textChangeLines(v, ch, '    ', c)) out.line(l2);
+      if (absent) out.line(c.yellow(clean(absent)));
+      for (const r of listed) {
+        const sign = rowFails(r) ? c.red(mark(r)) : r.excepted ? c.yellow(mark(r)) : r.status === 'compatible' ? c.green(mark(r)) : mark(r);
+        const file = r.file ? `  ${c.dim(clean(r.file.shown))}` : '';
+        const st = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
+        out.line(`${sign} ${c.bold(clean(r.urn))}  ${st}${file}`);
+        for (const p of r.problems) out.line(`    ${c.red('error     ')}  ${clean(problemLine(p))}`);
+        for (const ch of r.changes) {
+          const l = changeLabel(v, ch);
+          const label = l === 'breaking' ? c.red('breaking  ') : l === 'excepted' ? c.yellow('excepted  ') : c.dim('compatible');
+          out.line(`    ${label}  ${clean(where(ch.path))}  ${clean(ch.message)}  ${c.dim(`[${ch.rule}]`)}`);
+          for (const l2 of textChangeLines(v, ch, '    ', c)) out.line(l2);
+        }
+        if (r.status === 'compatible' && r.changes.length === 0) out.line(`    ${c.dim('annotations only: no change that affects validation')}`);
+        if (r.remedy) out.line(`    ${c.yellow('→')} ${clean(remedyText(r.remedy))}`);
+        if (r.rollout && r.changes.length > 0) out.line(`    rollout: ${r.rollout.sentence}`);
+        textCorpus(r.corpus, '    ', out, c);
       }
-      if (r.status === 'compatible' && r.changes.length === 0) out.line(`    ${c.dim('annotations only: no change that affects validation')}`);
-      if (r.remedy) out.line(`    ${c.yellow('→')} ${clean(remedyText(r.remedy))}`);
-      if (r.rollout && r.changes.length > 0) out.line(`    rollout: ${r.rollout.sentence}`);
-      textCorpus(r.corpus, '    ', out, c);
+      textNotices(v, out, c);
+      if (note) out.line(c.dim(note));
+      if (listed.length > 0 || absent || v.corpus || v.exceptions || note) out.line();
+      out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
     }
-    textNotices(v, out, c);
-    if (note) out.line(c.dim(note));
-    if (listed.length > 0 || absent || v.corpus || v.exceptions || note) out.line();
-    out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
-  }
-  await out.flush();
+  });
   return code;
 }
 
@@ -720,8 +721,10 @@ async function printRules(format: CompatFormat): Promise<number> {
 export async function run(oldFile: string | undefined, newFile: string | undefined, options: CompatCliOptions): Promise<number> {
   if (options.listRules) {
     if (oldFile !== undefined || options.against !== undefined) usage('--list-rules takes no schema files and no --against');
+    if (options.report !== undefined) usage('--report applies to a comparison, not to --list-rules');
     return printRules(options.format);
   }
+  checkReportTargets(options.report);
   const s = settings(options);
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');

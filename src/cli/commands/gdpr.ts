@@ -13,6 +13,7 @@ import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.j
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import type { ReportRule } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
 export interface GdprOptions extends RegistryCliOptions {
   require?: boolean;
@@ -21,6 +22,8 @@ export interface GdprOptions extends RegistryCliOptions {
   urn?: string;
   ndjson?: boolean;
   format: Format | CiFormat;
+  /** --report <format>=<file>, repeatable (inventory and --require). */
+  report?: ReportTarget[];
 }
 
 interface Loaded {
@@ -44,9 +47,12 @@ function checkCombination(o: GdprOptions): void {
     // The output is the masked message itself: a report format would be silently ignored.
     if (o.format !== 'text') usage(`--format ${o.format} does not apply to --mask, which prints the masked message: --mask supports only --format text (the default); in the GitHub Action, set format: ''`);
     if (o.ndjson && o.mask !== '-') usage('--ndjson applies to stdin (--mask -); .ndjson and .jsonl files are read line by line anyway');
+    if (o.report !== undefined) usage('--report does not apply to --mask, which prints the masked message');
     return;
   }
   if (isCiFormat(o.format) && !o.require) usage(`--format ${o.format} reports the --require gate: add --require`);
+  for (const r of o.report ?? []) if (isCiFormat(r.format) && !o.require) usage(`--report ${r.format} reports the --require gate: add --require`);
+  checkReportTargets(o.report);
   if (o.urn !== undefined) usage('--urn applies to --mask');
   if (o.ndjson) usage('--ndjson applies to --mask -');
   if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
@@ -87,31 +93,30 @@ class SchemaPositions {
 
 const label = (path: string): string => (path === '' ? '(root)' : path);
 
-async function inventory(schemas: Loaded[], format: Format | CiFormat): Promise<number> {
-  const out = new Out();
-  const c = makeChalk();
+async function inventory(schemas: Loaded[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
   const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
   const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
-  if (format === 'json') {
-    // The envelope every command's JSON shares: ok, and a summary that counts errors.
-    out.line(JSON.stringify({ ok: true, summary: { ...summary, errors: 0 }, urns: urns.map(({ urn, fields }) => ({ urn, fields })) }, null, 2));
-  } else if (format === 'github') {
-    // One summary notice: a notice per field would bury a pull request's real annotations.
-    const notice = summaryNotice(urns);
-    out.line(githubCommand('notice', { title: notice.title }, notice.message));
-    out.line(summaryLine);
-  } else {
-    for (const { urn, file, fields } of urns) {
-      out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
-      if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
-      // Field names and categories come from the schema: escaped like every other input.
-      const width = Math.max(0, ...fields.map((f) => clean(label(f.path)).length));
-      for (const { path, category } of fields) out.line(`    ${clean(label(path)).padEnd(width)}  ${category === '' ? c.dim('(no category)') : clean(category)}`);
+  await renderEverywhere(format, reports, (format, out, c) => {
+    if (format === 'json') {
+      // The envelope every command's JSON shares: ok, and a summary that counts errors.
+      out.line(JSON.stringify({ ok: true, summary: { ...summary, errors: 0 }, urns: urns.map(({ urn, fields }) => ({ urn, fields })) }, null, 2));
+    } else if (format === 'github') {
+      // One summary notice: a notice per field would bury a pull request's real annotations.
+      const notice = summaryNotice(urns);
+      out.line(githubCommand('notice', { title: notice.title }, notice.message));
+      out.line(summaryLine);
+    } else {
+      for (const { urn, file, fields } of urns) {
+        out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
+        if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
+        // Field names and categories come from the schema: escaped like every other input.
+        const width = Math.max(0, ...fields.map((f) => clean(label(f.path)).length));
+        for (const { path, category } of fields) out.line(`    ${clean(label(path)).padEnd(width)}  ${category === '' ? c.dim('(no category)') : clean(category)}`);
+      }
+      out.line(`\n${summaryLine}`);
     }
-    out.line(`\n${summaryLine}`);
-  }
-  await out.flush();
+  });
   return EXIT_OK;
 }
 
@@ -122,44 +127,43 @@ const UNMARKED_RULE: ReportRule = {
   helpUri: docsPage('cli/gdpr.md'),
 };
 
-async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat): Promise<number> {
-  const out = new Out();
-  const c = makeChalk();
+async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const ok = findings.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
-  if (format === 'json') {
-    // failed: the URNs with an unmarked field (JUnit's failures); errors counts the fields.
-    const failed = new Set(findings.map((f) => f.urn)).size;
-    out.line(JSON.stringify({ ok, summary: { urns: schemas.length, failed, errors: findings.length }, findings }, null, 2));
-  } else if (isCiFormat(format)) {
-    const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
-    const positions = new SchemaPositions();
-    const results = findings.map(({ urn, path }) => {
-      const schema = loaded.get(urn)!;
-      return {
-        ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
-        message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
-      };
-    });
-    // One unit per URN checked, failing when one of its fields is unmarked.
-    const unmarked = new Set(findings.map((f) => f.urn));
-    const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
-    out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), command: 'gdpr', results, artifacts: schemas.map((sc) => sc.file), units })).replace(/\n$/, ''));
-  } else if (format === 'github') {
-    const loaded = new Map(schemas.map((s) => [s.urn, s]));
-    const positions = new SchemaPositions();
-    for (const { urn, path } of findings) {
-      const schema = loaded.get(urn)!;
-      const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
-      out.line(githubCommand('error', { file: schema.file, ...positions.of(schema, path), title: 'unmarked PII' }, message));
+  await renderEverywhere(format, reports, async (format, out, c) => {
+    if (format === 'json') {
+      // failed: the URNs with an unmarked field (JUnit's failures); errors counts the fields.
+      const failed = new Set(findings.map((f) => f.urn)).size;
+      out.line(JSON.stringify({ ok, summary: { urns: schemas.length, failed, errors: findings.length }, findings }, null, 2));
+    } else if (isCiFormat(format)) {
+      const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
+      const positions = new SchemaPositions();
+      const results = findings.map(({ urn, path }) => {
+        const schema = loaded.get(urn)!;
+        return {
+          ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
+          message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
+        };
+      });
+      // One unit per URN checked, failing when one of its fields is unmarked.
+      const unmarked = new Set(findings.map((f) => f.urn));
+      const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
+      out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), command: 'gdpr', results, artifacts: schemas.map((sc) => sc.file), units })).replace(/\n$/, ''));
+    } else if (format === 'github') {
+      const loaded = new Map(schemas.map((s) => [s.urn, s]));
+      const positions = new SchemaPositions();
+      for (const { urn, path } of findings) {
+        const schema = loaded.get(urn)!;
+        const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
+        out.line(githubCommand('error', { file: schema.file, ...positions.of(schema, path), title: 'unmarked PII' }, message));
+      }
+      out.line(verdict);
+    } else {
+      for (const { urn, path } of findings) out.line(`${clean(urn)}: ${c.red(clean(path))}`);
+      out.line(`${ok ? '' : '\n'}${ok ? c.green(verdict) : c.red(verdict)}`);
     }
-    out.line(verdict);
-  } else {
-    for (const { urn, path } of findings) out.line(`${clean(urn)}: ${c.red(clean(path))}`);
-    out.line(`${ok ? '' : '\n'}${ok ? c.green(verdict) : c.red(verdict)}`);
-  }
-  await out.flush();
+  });
   return ok ? EXIT_OK : EXIT_GATE;
 }
 
@@ -365,8 +369,8 @@ export async function run(options: GdprOptions): Promise<number> {
   exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));
   if (options.mask !== undefined) return maskInput(options.mask, registry, options, state);
   const schemas = loadAll(registry);
-  if (!options.require) return inventory(schemas, options.format);
+  if (!options.require) return inventory(schemas, options.format, options.report);
   const findings = audit(schemas, re);
   state.failed = findings.length > 0;
-  return requireMarked(schemas, findings, options.format);
+  return requireMarked(schemas, findings, options.format, options.report);
 }

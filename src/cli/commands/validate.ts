@@ -10,6 +10,8 @@ import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.j
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import { checkReportTargets, type ReportTarget } from '../reports.js';
+import { writeFileAtomic } from '../write.js';
 
 /** The rules validate's SARIF and JUnit findings cite. */
 const VALIDATE_PAGE = docsPage('cli/validate.md');
@@ -40,6 +42,8 @@ export interface ValidateOptions extends RegistryCliOptions {
   maxFileBytes?: string;
   maxLineBytes?: string;
   jobs?: string;
+  /** --report <format>=<file>, repeatable. */
+  report?: ReportTarget[];
 }
 
 export type Status = 'valid' | 'invalid' | 'skipped' | 'error';
@@ -410,7 +414,6 @@ export interface TaskAnswer {
 }
 
 class Reporter {
-  private readonly out = new Out();
   readonly formatter: Formatter;
   readonly counts: Formatter['counts'];
   private readonly warned = new Set<string>();
@@ -420,6 +423,8 @@ class Reporter {
     private readonly options: ValidateOptions,
     private readonly c: Colours,
     positions: typeof SourcePositions | undefined,
+    /** stdout; a --report collects its text here and is written to its file at the end. */
+    readonly out: Out = new Out(),
   ) {
     this.formatter = new Formatter(options, c, positions, this.out);
     this.counts = this.formatter.counts;
@@ -534,6 +539,7 @@ function jobsFor(raw: string | undefined, plan: InputPlan): number {
 
 export async function run(paths: string[], options: ValidateOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError('validate needs at least one path (a file, a directory, or - for stdin)');
+  checkReportTargets(options.report);
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
   const limits: InputLimits = {
     maxFileBytes: byteLimit(options.maxFileBytes, DEFAULT_LIMITS.maxFileBytes, '--max-file-bytes'),
@@ -543,11 +549,23 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   // is a usage error before any input is read.
   const judge = new Judge(options);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
-  // SARIF and JUnit are assembled from every finding at the end: one thread keeps them in one place.
-  const jobs = plan === undefined || isCiFormat(options.format) ? 1 : jobsFor(options.jobs, plan);
-  const positions = options.format === 'text' ? undefined : (await import('../../registry/positions.js')).SourcePositions;
+  // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
+  // results once more per file: one thread keeps them in one place.
+  const reports = options.report ?? [];
+  const jobs = plan === undefined || isCiFormat(options.format) || reports.length > 0 ? 1 : jobsFor(options.jobs, plan);
+  const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
+  const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
   const reporter = new Reporter(options, makeChalk(colour), positions);
+  // One Reporter per --report, fed the same results, without colour; written atomically at the end.
+  const extra = reports.map((r) => ({ file: r.file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(null)) }));
+  const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
+    for (const e of extra) {
+      await e.reporter.finish(ok);
+      if (write) writeFileAtomic(e.file, e.reporter.out.take());
+    }
+    await reporter.finish(ok);
+  };
   const failed = (): boolean => {
     const n = reporter.counts;
     return n.invalid > 0 || n.error > 0 || (options.strict === true && n.skipped > 0);
@@ -560,7 +578,9 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
         let flush = false;
         for (const doc of batch) {
           const text = doc.kind === 'doc' ? doc.text : undefined;
-          flush = reporter.add(judge.document(doc), text) || flush;
+          const result = judge.document(doc);
+          for (const e of extra) e.reporter.add(result, text);
+          flush = reporter.add(result, text) || flush;
         }
         if (flush) await reporter.flush();
       }
@@ -568,17 +588,18 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
       await inWorkers(plan, jobs, { options, limits, colour }, judge, reporter);
     }
   } catch (err) {
-    // Whatever stops the run, the summary is printed and a JSON document is complete.
-    await reporter.finish(false);
+    // Whatever stops the run, the summary is printed and a JSON document is complete; no report
+    // file is written for a run that did not finish (an existing one is left as it was).
+    await finishAll(false, false);
     throw err;
   }
   const n = reporter.counts;
   if (n.valid + n.invalid + n.skipped + n.error === 0) {
-    await reporter.finish(false);
+    await finishAll(false, false);
     const what = paths.length === 1 && paths[0] === '-' ? 'no input on stdin' : `no messages found in ${paths.map((p) => clean(p)).join(', ')} (looked for *.json, *.ndjson and *.jsonl files)`;
     throw new UsageError(what);
   }
-  await reporter.finish(!failed());
+  await finishAll(!failed(), true);
   return failed() ? EXIT_GATE : EXIT_OK;
 }
 
