@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSchemas, previewPayload, type Change, type CompatMode } from '../src/compat/index.js';
+import { compareSchemas, previewPayload, previewWitness, type Change, type CompatMode } from '../src/compat/index.js';
 import { compile } from '../src/validator/index.js';
 import { applyEdits, editsArb, rootArb } from './helpers/compat-arbitraries.js';
 
@@ -273,5 +273,37 @@ describe('liveness: a change below a node that accepts nothing breaks nothing', 
     expect(compareSchemas({ type: 'null' }, { type: 'null', const: null }).compatible).toBe(true);
     const c = only({ type: 'boolean' }, { type: 'boolean', enum: [true] });
     expect(c.witness?.payload).toBe(false);
+  });
+});
+
+describe('previewWitness: the part that breaks is shown, the rest elided (issue 23 item 6)', () => {
+  const names = ['rider_id', 'email', 'phone', 'name', 'city', 'country', 'signup_ip', 'device', 'locale', 'referrer'];
+  const props = Object.fromEntries(names.map((k) => [k, { type: 'string', minLength: 4 }]));
+  const old = { type: 'object', properties: { ...props, marketing_opt_in: { type: 'boolean' } }, required: names, additionalProperties: false };
+  const now = { type: 'object', properties: props, required: names, additionalProperties: false };
+
+  it("the issue's case: a removed marketing_opt_in at the end of a long witness", () => {
+    const c = compareSchemas(old, now, { mode: 'backward' }).changes.find((x) => x.rule === 'property-removed')!;
+    const w = c.witness!;
+    expect(JSON.stringify(w.payload).length).toBeGreaterThan(80);
+    expect(previewPayload(w.payload)).not.toContain('marketing_opt_in'); // what it used to show
+    expect(previewWitness(w.payload, c.path, c.subject)).toBe(`{…,"marketing_opt_in":${JSON.stringify((w.payload as Record<string, unknown>).marketing_opt_in)}}`);
+  });
+
+  it('follows properties, items and additionalProperties; a missing required key shows its object', () => {
+    const long = 'x'.repeat(90);
+    const payload = { a: long, lines: [{ b: long, sku: 'z' }, { sku: 'y' }], extra: { k: { deep: 1, other: long } } };
+    expect(previewWitness(payload, '/properties/lines/items/properties/sku/minLength')).toBe('{…,"lines":[{…,"sku":"z"},…],…}');
+    expect(previewWitness(payload, '/properties/extra/additionalProperties/properties/deep/minimum')).toBe('{…,"extra":{"k":{"deep":1,…}}}');
+    expect(previewWitness(payload, '/properties/lines/items/required', 'id')).toBe('{…,"lines":[{…},…],…}');
+    // A payload that fits is shown whole; a long value at the place is itself previewed.
+    expect(previewWitness({ a: 1 }, '/properties/a/minimum')).toBe('{"a":1}');
+    expect(previewWitness(payload, '/properties/a/minLength')).toBe(`{"a":${previewPayload(long)},…}`);
+  });
+
+  it('a raised minLength in a wide object previews that field', () => {
+    const c = compareSchemas(old, { ...now, properties: { ...props, email: { type: 'string', minLength: 9 } }, additionalProperties: false }, { mode: 'backward' }).changes
+      .find((x) => x.rule === 'min-length-raised')!;
+    expect(previewWitness(c.witness!.payload, c.path, c.subject)).toMatch(/"email":"/);
   });
 });

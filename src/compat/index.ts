@@ -4,7 +4,7 @@ export { RULES, isRuleId, listRules, rulesMarkdown } from './rules.js';
 export type { Breaks, CompatPolicy, CompatRule, RuleId } from './rules.js';
 export { assessChange, rolloutOrder } from './rollout.js';
 export type { Assessment, Rollout, RolloutOrder } from './rollout.js';
-export { previewPayload } from './witness.js';
+export { previewPayload, previewWitness } from './witness.js';
 export type { Witness, WitnessReason } from './witness.js';
 export { COMPAT_LEVELS, COMPAT_POLICIES, CompatNameError, parseCompatLevel, parseCompatPolicy } from './levels.js';
 export type { CompatLevel } from './levels.js';

@@ -397,3 +397,50 @@ export function previewPayload(payload: unknown, max = 80): string {
   if (code >= 0xd800 && code <= 0xdbff) cut--;
   return json.slice(0, cut) + '…';
 }
+
+/** The data steps a schema path leads to: a property name, or `*` for any array item / other key. */
+function dataSteps(schemaPath: string, subject: unknown): Array<string | typeof EVERY> {
+  const tokens = schemaPath.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const steps: Array<string | typeof EVERY> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t === 'properties' && i + 1 < tokens.length) steps.push(tokens[++i]!);
+    else if (t === 'items' || t === 'additionalProperties') steps.push(EVERY);
+    else break; // a keyword of the node itself (type, enum, required, minimum, …)
+  }
+  // required-added/-removed name the property in `subject`: the break is at that key.
+  if (typeof subject === 'string' && /\/required(\/|$)/.test(schemaPath)) steps.push(subject);
+  return steps;
+}
+const EVERY: unique symbol = Symbol('any');
+
+/** The JSON of a value, line separators escaped as previewPayload does. */
+const json = (v: unknown): string => (JSON.stringify(v) ?? 'null').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/**
+ * A witness previewed around the place that breaks: the values on the way to the schema path (and
+ * the property a `required` change names) are shown, their siblings elided as `…`, so a long
+ * payload is never cut before the part that matters. A payload that fits in `max` is shown whole;
+ * the value at the place is itself previewed in `max` at most.
+ */
+export function previewWitness(payload: unknown, schemaPath: string, subject?: unknown, max = 80): string {
+  const whole = json(payload);
+  if (whole.length <= max) return whole;
+  const steps = dataSteps(schemaPath, subject);
+  const render = (v: unknown, at: number): string => {
+    if (at >= steps.length || v === null || typeof v !== 'object') return previewPayload(v, max);
+    const step = steps[at]!;
+    if (Array.isArray(v)) {
+      if (step !== EVERY || v.length === 0) return previewPayload(v, max);
+      return `[${render(v[0], at + 1)}${v.length > 1 ? ',…' : ''}]`;
+    }
+    const keys = Object.keys(v);
+    const key = step === EVERY ? keys[0] : keys.includes(step) ? step : undefined;
+    // The key is absent (a property the new schema requires): the object, with what it does hold elided.
+    if (key === undefined) return keys.length === 0 ? '{}' : '{…}';
+    const i = keys.indexOf(key);
+    const child = `${json(key)}:${render((v as Record<string, unknown>)[key], at + 1)}`;
+    return `{${i > 0 ? '…,' : ''}${child}${i < keys.length - 1 ? ',…' : ''}}`;
+  };
+  return render(payload, 0);
+}

@@ -1,4 +1,4 @@
-import { compareSchemas, previewPayload, unknownKeywords, type CompatMode, type CompatPolicy } from '../compat/index.js';
+import { compareSchemas, previewWitness, unknownKeywords, type CompatMode, type CompatPolicy } from '../compat/index.js';
 import { hasOwn, isSchemaObject, lintSchema, SchemaError } from '../validator/index.js';
 import { ApiError } from './errors.js';
 import { SCHEMA_TYPE } from './snapshot.js';
@@ -103,8 +103,8 @@ export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean;
   if (!q.verbose) return { is_compatible: result.compatible };
   const messages = result.changes.filter((c) => c.breaking).map((c) => {
     const w = c.witness ?? c.otherWitness;
-    const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewPayload(w!.payload, 200)}`
-      : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewPayload(w.payload, 200)}` : ''}`
+    const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewWitness(w!.payload, c.path, c.subject, 200)}`
+      : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewWitness(w.payload, c.path, c.subject, 200)}` : ''}`
       : c.witnessReason === 'budget' ? '; no witness (the search budget was spent on earlier changes)' : '';
     return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
   });

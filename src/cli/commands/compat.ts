@@ -1,5 +1,5 @@
 import {
-  CompatNameError, listRules, nextUrn, parseCompatLevel, parseCompatPolicy, previewPayload, remedyText, rulesMarkdown, schemaFingerprint,
+  CompatNameError, listRules, nextUrn, parseCompatLevel, parseCompatPolicy, previewWitness, remedyText, rulesMarkdown, schemaFingerprint,
   type Change, type CompatLevel, type CompatRule, type CompatPolicy, type Remedy, type Rollout, type SchemaProblem, type UrnReport, type UrnStatus,
   type Witness,
 } from '../../compat/index.js';
@@ -94,7 +94,8 @@ const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : '
  */
 export function witnessLine(c: Change, code: (s: string) => string = plain, text: (s: string) => string = plain): string | undefined {
   if (c.witness === undefined) return undefined;
-  const shown = (w: Witness): string => `${text(`valid under ${w.validUnder}, rejected by ${other(w)}`)}): ${code(previewPayload(w.payload))}`;
+  // Previewed around the place that breaks: a long payload is never cut before it.
+  const shown = (w: Witness): string => `${text(`valid under ${w.validUnder}, rejected by ${other(w)}`)}): ${code(previewWitness(w.payload, c.path, c.subject))}`;
   if (c.witness !== null) return `${text('witness (')}${shown(c.witness)}`;
   const why = c.witnessReason === 'policy'
     ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
