@@ -1,0 +1,168 @@
+// `bqschema/babelqueue-node`: a drop-in for the schema module of the BabelQueue Node SDK
+// (`import { schema } from '@babelqueue/core'`): the same names, signatures, sync/async shapes and
+// error class, backed by bqschema's validator, so the whole contract is enforced (unions,
+// maxLength, lengths in code points, key-order-free equality; docs/babelqueue-node.md lists where
+// verdicts differ from the SDK's and why). Violations are the SDK's strings, `<path>: <reason>`.
+import { sensitivePaths as pathsOf, type SensitivePath } from '../gdpr/index.js';
+import { compile, hasOwn, isSchemaObject, parsePointer, type CompiledSchema, type Violation } from '../validator/index.js';
+
+/** A parsed JSON Schema node. */
+export type SchemaNode = Record<string, unknown>;
+
+/** The envelope the SDK's handlers receive (the fields this module reads; others pass through). */
+export interface Envelope {
+  job: string;
+  data: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A consume handler: receives a decoded envelope, may be sync or async. */
+export type SchemaHandler = (env: Envelope) => void | Promise<void>;
+
+/** A source of per-URN `data` schemas; `schemaFor` may be sync or async. */
+export interface SchemaProvider {
+  schemaFor(urn: string): SchemaNode | undefined | Promise<SchemaNode | undefined>;
+}
+
+export type { SensitivePath };
+
+/** In-memory SchemaProvider, for tests and for schemas embedded in code. */
+export class MapProvider implements SchemaProvider {
+  private readonly schemas: Map<string, SchemaNode>;
+
+  constructor(schemas: Record<string, SchemaNode>) {
+    this.schemas = new Map(Object.entries(schemas));
+  }
+
+  /** A provider from URN -> raw JSON Schema text, each parsed. */
+  static fromJson(raw: Record<string, string>): MapProvider {
+    const schemas: Record<string, SchemaNode> = {};
+    for (const [urn, body] of Object.entries(raw)) {
+      const decoded: unknown = JSON.parse(body);
+      if (!isSchemaObject(decoded)) throw new Error(`schema: invalid JSON schema for "${urn}"`);
+      schemas[urn] = decoded;
+    }
+    return new MapProvider(schemas);
+  }
+
+  schemaFor(urn: string): SchemaNode | undefined {
+    return this.schemas.get(urn);
+  }
+}
+
+/** A message's data does not match its URN's schema; `violation` is the first one, `<path>: <reason>`. */
+export class InvalidPayloadError extends Error {
+  constructor(
+    readonly urn: string,
+    readonly violation: string,
+  ) {
+    super(`Message data for "${urn}" does not match its URN schema: ${violation}.`);
+    this.name = 'InvalidPayloadError';
+  }
+}
+
+// Compiled once per schema object: the SDK takes raw schemas, compile() is the costly part.
+const compiled = new WeakMap<object, CompiledSchema>();
+function compiledOf(schema: SchemaNode): CompiledSchema {
+  let c = compiled.get(schema);
+  if (c === undefined) compiled.set(schema, (c = compile(schema, { onWarning: () => {} })));
+  return c;
+}
+
+/** The value at a JSON Pointer (own properties only), or undefined. */
+function at(root: unknown, tokens: readonly string[]): unknown {
+  let cur = root;
+  for (const t of tokens) {
+    if (cur === null || typeof cur !== 'object' || !hasOwn(cur as object, t)) return undefined;
+    cur = (cur as Record<string, unknown>)[t];
+  }
+  return cur;
+}
+
+/** A data pointer in the SDK's path syntax: `a.b`, `lines[1].sku`, `<root>`. */
+function sdkPath(value: unknown, tokens: readonly string[]): string {
+  let path = '';
+  let cur = value;
+  for (const t of tokens) {
+    path = Array.isArray(cur) ? `${path}[${t}]` : path === '' ? t : `${path}.${t}`;
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[t] : undefined;
+  }
+  return path;
+}
+
+const TYPE_REASON: Record<string, string> = {
+  object: 'not_an_object', array: 'not_an_array', string: 'not_a_string', integer: 'not_an_integer',
+  number: 'not_a_number', boolean: 'not_a_boolean', null: 'not_null',
+};
+
+/** One of our violations as the SDK writes one. */
+function sdkViolation(schema: SchemaNode, value: unknown, v: Violation, base: string): string {
+  const tokens = parsePointer(v.instancePath);
+  const schemaTokens = parsePointer(v.schemaPath);
+  let path = sdkPath(value, tokens);
+  let reason: string;
+  switch (v.keyword) {
+    case 'required': {
+      // The SDK names the missing key: the first required name the object lacks.
+      const names = at(schema, schemaTokens);
+      const obj = at(value, tokens);
+      const missing = Array.isArray(names) ? names.find((n) => typeof n === 'string' && !(isSchemaObject(obj) && hasOwn(obj, n))) : undefined;
+      if (typeof missing === 'string') path = path === '' ? missing : `${path}.${missing}`;
+      reason = 'missing_required';
+      break;
+    }
+    case 'type': {
+      const t = at(schema, schemaTokens);
+      reason = typeof t === 'string' ? (TYPE_REASON[t] ?? 'wrong_type') : 'wrong_type'; // a union: the SDK has no word for it
+      break;
+    }
+    case 'additionalProperties': reason = 'additional_not_allowed'; break;
+    case 'enum': reason = 'not_in_enum'; break;
+    case 'const': reason = 'wrong_const'; break;
+    case 'minLength': reason = 'below_min_length'; break;
+    case 'maxLength': reason = 'above_max_length'; break;
+    case 'minimum': reason = 'below_minimum'; break;
+    case 'false': reason = 'not_allowed'; break;
+    default: reason = v.keyword;
+  }
+  const full = base === '' ? path : path === '' ? base : `${base}.${path}`;
+  return `${full === '' ? '<root>' : full}: ${reason}`;
+}
+
+/**
+ * The first violation of `value` against a schema node, or null. Synchronous, as the SDK's. The
+ * verdict (null or not) is the contract's; which violation is named first may differ from the SDK
+ * when there are several.
+ */
+export function validateSchema(schema: SchemaNode, value: unknown, path = ''): string | null {
+  const c = compiledOf(schema);
+  if (c.isValid(value)) return null;
+  const first = c.validate(value)[0];
+  return first === undefined ? null : sdkViolation(schema, value, first, path);
+}
+
+/** The first violation of `(urn, data)`, or null when valid or when no schema is registered (opt-in). */
+export async function check(provider: SchemaProvider, urn: string, data: Record<string, unknown>): Promise<string | null> {
+  const node = await provider.schemaFor(urn);
+  if (!node) return null;
+  return validateSchema(node, data);
+}
+
+/** Validates `(urn, data)`, throwing InvalidPayloadError on a violation: the producer-side guard. */
+export async function validate(provider: SchemaProvider, urn: string, data: Record<string, unknown>): Promise<void> {
+  const violation = await check(provider, urn, data);
+  if (violation !== null) throw new InvalidPayloadError(urn, violation);
+}
+
+/** A consume handler that validates `env.data` by `env.job` first; invalid data throws, the handler does not run. */
+export function wrap(provider: SchemaProvider, handler: SchemaHandler): SchemaHandler {
+  return async (env: Envelope): Promise<void> => {
+    await validate(provider, env.job, env.data);
+    await handler(env);
+  };
+}
+
+/** Every property marked `x-gdpr-sensitive`, sorted by path (`email`, `profile.full_name`, `addresses[].line`). */
+export function sensitivePaths(schema: SchemaNode): SensitivePath[] {
+  return pathsOf(schema);
+}
