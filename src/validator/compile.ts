@@ -7,6 +7,7 @@ import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './k
 import { escapeKey, joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
 import { malformedMessage, reportWarnings, unknownMessage } from './warnings.js';
+import { codeGeneration, interpret } from './interpret.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: the
@@ -35,7 +36,7 @@ function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');
 }
 
-function preview(values: unknown[]): string {
+export function preview(values: unknown[]): string {
   const parts: string[] = [];
   let len = 0;
   for (const v of values) {
@@ -515,6 +516,12 @@ export function compile(schema: unknown, options: CompileOptions = {}): Compiled
   const urn = options.urn;
   const warnings: SchemaWarning[] = urn === undefined ? found : found.map((w) => ({ ...w, urn }));
   const keySets = new Map<unknown[], Set<string>>();
+  if (!codeGeneration()) {
+    // No `new Function` here (a CSP, a Worker runtime): the same checks, walked at run time.
+    const walked = interpret(root, preview, keySets);
+    reportWarnings(warnings, options);
+    return Object.freeze({ schema, urn, warnings: Object.freeze(warnings), isValid: walked.isValid, validate: walked.validate });
+  }
   const isValid = build<(d: unknown) => boolean>(root, 'valid', keySets, urn);
   reportWarnings(warnings, options);
   let all: ((d: unknown) => Violation[]) | undefined;
