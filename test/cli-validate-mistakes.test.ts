@@ -162,6 +162,19 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
     expect(text.stdout).toContain('    (envelope)  this looks like an envelope (it has "job" and "data"), not bare data: drop --urn');
   });
 
+  it('--urn given a whole envelope of that URN against an open schema: invalid, not a false green', async () => {
+    // An open schema accepts the envelope's keys, so its data was never checked: before, "valid".
+    const dir = tempTree({
+      'registry.json': MANIFEST, 'ride.json': JSON.stringify({ type: 'object', properties: { ride_id: { type: 'string' } } }),
+      'm.json': env(URN, { ride_id: 7 }), 'other.json': env('urn:some:other', { x: 1 }),
+    });
+    const r = await validate(dir, ['--urn', URN, '--format', 'json', 'm.json']);
+    expectExit(r, 1);
+    expect(json(r).results[0]!.violations.map((v) => v.message)).toEqual(['this looks like an envelope (it has "job" and "data"), not bare data: drop --urn, and its URN is read from the envelope']);
+    // Bare data that merely has job/data keys naming another URN stays data.
+    expectExit(await validate(dir, ['--urn', URN, 'other.json']), 0);
+  });
+
   it('a JSON array of envelopes: says NDJSON is the batch format (validate --ndjson)', async () => {
     const batch = JSON.stringify([{ job: URN, data: RIDE }, { job: URN, data: RIDE }, { urn: URN, data: RIDE }]);
     const dir = tree({ 'batch.json': batch });

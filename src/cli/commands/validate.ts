@@ -154,7 +154,11 @@ export class Judge {
       r.suggestion = this.suggestion(urn);
       return r;
     }
-    if (schema.isValid(data)) {
+    // With --urn, a whole envelope naming that very URN is a message given as data: its `data` was
+    // never checked, so it must not pass as valid (an open schema accepts the envelope's keys).
+    const envelopeHint = this.options.urn !== undefined ? envelopeAsData(data) : undefined;
+    const namesUrn = envelopeHint !== undefined && [(data as Record<string, unknown>).job, (data as Record<string, unknown>).urn].some((u) => typeof u === 'string' && u.trim() === urn);
+    if (schema.isValid(data) && !namesUrn) {
       const r = result(file, line, urn, 'valid');
       r.warnings = warnings;
       return r;
@@ -162,10 +166,7 @@ export class Judge {
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
     r.violations = schema.validate(data).map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
-    if (this.options.urn !== undefined) {
-      const hint = envelopeAsData(data);
-      if (hint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: hint, at: '' });
-    }
+    if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
   }
 
