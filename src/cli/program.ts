@@ -190,12 +190,13 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
     (program, setCode) => {
       program
         .command('types')
-        .description('generate TypeScript types for every URN and a BqMessages map (for typed check/wrap)')
+        .description('generate types for every URN: TypeScript with a BqMessages map (for typed check/wrap), or Go with --lang go')
         .addOption(registryOption())
         .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
         .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+        .addOption(new Option('--lang <lang>', 'the language: ts (TypeScript) or go (structs with json tags, standard library only)').choices(['ts', 'go']).default('ts'))
         .addOption(outsideOption())
-        .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check']))
+        .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check', 'bqschema types --lang go -o bqtypes/bqtypes.go']))
         .action(async (opts) => {
           const { runTypes } = await import('./commands/types.js');
           setCode(await runTypes(opts));

@@ -2,3 +2,4 @@
 export { generateTypes, schemaType, TYPES_HEADER, type TypesEntry } from './generate.js';
 export { baseTypeName, typeNames, RESERVED_NAMES } from './names.js';
 export { docBlock, docText, propertyKey, stringLiteral } from './text.js';
+export { generateGo, goComment, goIdent, goString, GO_HEADER } from './go.js';

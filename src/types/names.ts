@@ -20,8 +20,8 @@ export function baseTypeName(urn: string): string {
  * taken gets the first free suffix `_2`, `_3`, … (a base name never contains `_`, so a suffixed
  * name cannot meet another URN's base name).
  */
-export function typeNames(urns: readonly string[]): Map<string, string> {
-  const taken = new Set<string>(RESERVED_NAMES);
+export function typeNames(urns: readonly string[], reserved: ReadonlySet<string> = RESERVED_NAMES): Map<string, string> {
+  const taken = new Set<string>(reserved);
   const names = new Map<string, string>();
   for (const urn of [...new Set(urns)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const base = baseTypeName(urn);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Registry } from '../../registry/index.js';
-import { generateTypes, type TypesEntry } from '../../types/index.js';
+import { generateGo, generateTypes, type TypesEntry } from '../../types/index.js';
 import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
@@ -20,6 +20,8 @@ export interface TypesOptions {
   output?: string;
   /** `--check`: exit 1 when `output` is not what would be written. */
   check?: boolean;
+  /** `--lang`: ts (default) or go. */
+  lang?: 'ts' | 'go';
 }
 
 /** A TypesSource over a registry: its entries and each one's parsed schema (a RegistryError when unreadable). */
@@ -29,7 +31,7 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 }
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
-export function renderTypes(source: TypesSource): string {
+export function renderTypes(source: TypesSource, lang: 'ts' | 'go' = 'ts'): string {
   const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
@@ -38,7 +40,7 @@ export function renderTypes(source: TypesSource): string {
     return entry;
   });
   try {
-    return generateTypes(entries);
+    return lang === 'go' ? generateGo(entries) : generateTypes(entries);
   } catch (err) {
     if (err instanceof SchemaError) throw new GateError(`types: ${err.message}`);
     throw err;
@@ -48,7 +50,7 @@ export function renderTypes(source: TypesSource): string {
 export async function run(options: TypesOptions): Promise<number> {
   const { output } = options;
   if (options.check && output === undefined) throw new UsageError('--check compares a file: give it with -o <file>');
-  const text = renderTypes(options.source);
+  const text = renderTypes(options.source, options.lang);
   const n = options.source.entries.length;
 
   if (output === undefined) return printDocument(text);
@@ -81,9 +83,10 @@ export async function run(options: TypesOptions): Promise<number> {
 export interface TypesCommandOptions extends RegistryCliOptions {
   output?: string;
   check?: boolean;
+  lang?: 'ts' | 'go';
 }
 
 /** `bqschema types`: the registry's message types as a TypeScript module. */
 export function runTypes(options: TypesCommandOptions): Promise<number> {
-  return run({ source: sourceFromRegistry(openRegistry(options)), output: options.output, check: options.check });
+  return run({ source: sourceFromRegistry(openRegistry(options)), output: options.output, check: options.check, lang: options.lang });
 }
