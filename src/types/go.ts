@@ -1,6 +1,6 @@
-import { sensitiveCategory } from '../gdpr/index.js';
-import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
+import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
+import { constraintNotes, ownValue, rootOf } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -65,7 +65,6 @@ function kindOf(v: unknown): string {
   return typeof v === 'object' ? 'object' : typeof v;
 }
 
-const ownValue = (o: unknown, key: string): unknown => (isSchemaObject(o) && hasOwn(o, key) ? o[key] : undefined);
 
 interface Ctx {
   decls: string[];
@@ -81,22 +80,6 @@ function unique(ctx: Ctx, base: string): string {
   return name;
 }
 
-/** The doc lines of a node: constraints the type cannot hold, and its PII category. */
-function notes(n: SchemaNode, raw: unknown): string[] {
-  const out: string[] = [];
-  const d = ownValue(raw, 'description');
-  if (typeof d === 'string' && d !== '') out.push(d);
-  const checks: string[] = [];
-  if (n.minLength !== undefined) checks.push(`minLength ${n.minLength}`);
-  if (n.maxLength !== undefined) checks.push(`maxLength ${n.maxLength}`);
-  if (n.minimum !== undefined) checks.push(`minimum ${n.minimum}`);
-  if (n.enum !== undefined) checks.push(`one of ${n.enum.map((v) => JSON.stringify(v)).join(', ')}`);
-  if (n.hasConst) checks.push(`equal to ${JSON.stringify(n.constValue)}`);
-  if (checks.length > 0) out.push(`Checked at run time only: ${checks.join(', ')}.`);
-  const pii = sensitiveCategory(raw);
-  if (pii !== undefined) out.push(`Sensitive (x-gdpr-sensitive)${pii === '' ? '' : `: ${pii}`}.`);
-  return out;
-}
 
 /** The Go type of a node; `nullable`: the schema also admits null (a pointer says it). */
 function goType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root = false): { type: string; nullable: boolean } {
@@ -141,7 +124,7 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
     const t = goType(sub, rawSub, `${typeName}${goIdent(prop)}`, ctx);
     const optional = !required.has(prop);
     const pointer = (optional || t.nullable) && t.type !== 'any' && !t.type.startsWith('[]') && !t.type.startsWith('map[');
-    const doc = notes(sub, rawSub);
+    const doc = constraintNotes(sub, rawSub, true);
     for (const line of doc) body += goComment(line, '\t');
     // The tag's name is checked by validTagName: no quote, backslash or backtick can reach it.
     body += `\t${field} ${pointer ? '*' : ''}${t.type} \`json:"${prop}${optional ? ',omitempty' : ''}"\`\n`;
@@ -151,10 +134,10 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   return typeName;
 }
 
-/** The Go file for a registry. */
 /** Names the Go file declares itself: a URN's type never takes one. */
 const GO_RESERVED: ReadonlySet<string> = new Set(['Envelope', 'DecodeData', 'URNs']);
 
+/** The Go file for a registry. */
 export function generateGo(entries: readonly TypesEntry[]): string {
   const names = typeNames(entries.map((e) => e.urn), GO_RESERVED);
   // Every URN's type name is reserved first: a nested struct never takes one.
@@ -165,13 +148,7 @@ export function generateGo(entries: readonly TypesEntry[]): string {
   for (const entry of entries) {
     const base = names.get(entry.urn)!;
     const ctx: Ctx = { decls: [], taken, closed: true };
-    let root: SchemaNode;
-    try {
-      root = parseSchema(entry.schema).root;
-    } catch (err) {
-      if (err instanceof SchemaError) throw new SchemaError(`${entry.urn}: ${err.message}`);
-      throw err;
-    }
+    const root = rootOf(entry);
     const t = goType(root, entry.schema, base, ctx, true);
     const constName = unique(ctx, `URN${base}`);
     urnConsts.push(constName);

@@ -1,0 +1,37 @@
+import { sensitiveCategory } from '../gdpr/index.js';
+import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
+import type { TypesEntry } from './generate.js';
+
+/** An own property of a schema object, or undefined. */
+export const ownValue = (o: unknown, key: string): unknown => (isSchemaObject(o) && hasOwn(o, key) ? o[key] : undefined);
+
+/**
+ * The doc lines of a node for the Go and Python outputs (plain text; each language's comment
+ * builder escapes it): its description, the constraints its type cannot hold, its PII category.
+ * `values`: also list enum/const values (Go, whose types cannot; Python says them in Literal).
+ */
+export function constraintNotes(n: SchemaNode, raw: unknown, values: boolean): string[] {
+  const out: string[] = [];
+  const d = ownValue(raw, 'description');
+  if (typeof d === 'string' && d !== '') out.push(d);
+  const checks: string[] = [];
+  if (n.minLength !== undefined) checks.push(`minLength ${n.minLength}`);
+  if (n.maxLength !== undefined) checks.push(`maxLength ${n.maxLength}`);
+  if (n.minimum !== undefined) checks.push(`minimum ${n.minimum}`);
+  if (values && n.enum !== undefined) checks.push(`one of ${n.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+  if (values && n.hasConst) checks.push(`equal to ${JSON.stringify(n.constValue)}`);
+  if (checks.length > 0) out.push(`Checked at run time only: ${checks.join(', ')}.`);
+  const pii = sensitiveCategory(raw);
+  if (pii !== undefined) out.push(`Sensitive (x-gdpr-sensitive)${pii === '' ? '' : `: ${pii}`}.`);
+  return out;
+}
+
+/** An entry's schema tree, as the validator reads it; a schema it cannot read is a SchemaError naming the URN. */
+export function rootOf(entry: TypesEntry): SchemaNode {
+  try {
+    return parseSchema(entry.schema).root;
+  } catch (err) {
+    if (err instanceof SchemaError) throw new SchemaError(`${entry.urn}: ${err.message}`);
+    throw err;
+  }
+}

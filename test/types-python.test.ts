@@ -1,0 +1,111 @@
+// Issue 25 (Python): `bqschema types --lang python`, proven by mypy --strict (Debian's python3-mypy,
+// installed by .ci/run; run as /usr/bin/python3 -m mypy): the module passes for the example
+// registry and a registry of hostile names; every valid example message's data, written as a
+// Python literal, type-checks as its URN's TypedDict, and one missing a required key or carrying a
+// wrong type does not; decode_data parses with the stdlib json module. A missing mypy fails the
+// test naming the package.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pyString, pyValue } from '../src/types/index.js';
+import { readEnvelope } from '../src/index.js';
+import { typeNames } from '../src/types/names.js';
+import { PY_RESERVED } from '../src/types/python.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'bqschema.js');
+const PYTHON = '/usr/bin/python3';
+let work = '';
+
+function mypy(dir: string, files: string[]): { code: number | null; out: string } {
+  const r = spawnSync(PYTHON, ['-m', 'mypy', '--strict', '--no-incremental', '--cache-dir', join(work, 'mypy-cache'), ...files], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: work } });
+  if (r.error || /No module named mypy/.test(r.stderr)) throw new Error(`mypy is needed for the Python types tests: apt-get install python3-mypy (${r.error?.message ?? r.stderr.trim()})`);
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+function generate(registry: string): string {
+  const r = spawnSync(process.execPath, [BIN, 'types', '--lang', 'python', '-r', registry], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'bq-py-'));
+  const v = spawnSync(PYTHON, ['-m', 'mypy', '--version'], { encoding: 'utf8' });
+  console.info(`toolchain: ${spawnSync(PYTHON, ['--version'], { encoding: 'utf8' }).stdout.trim()}, ${(v.stdout || v.stderr).trim()}`);
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('types --lang python', { timeout: 180_000 }, () => {
+  it('the example registry: mypy --strict passes; every valid example message type-checks, a missing key and a wrong type do not; decode_data parses', () => {
+    const dir = join(work, 'examples');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'bqtypes.py'), generate('registry.example.json'));
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as { schemas: Array<{ urn: string }> };
+    const names = typeNames(manifest.schemas.map((s) => s.urn), PY_RESERVED);
+    const valid = join(ROOT, 'examples', 'messages', 'valid');
+    const messages: Array<{ urn: string; data: unknown }> = [];
+    for (const f of readdirSync(valid)) {
+      const text = readFileSync(join(valid, f), 'utf8');
+      for (const line of f.endsWith('.ndjson') ? text.split('\n').filter((l) => l.trim() !== '') : [text]) {
+        const e = readEnvelope(JSON.parse(line));
+        messages.push({ urn: e.urn, data: e.data });
+      }
+    }
+    expect(messages.length).toBeGreaterThan(3);
+    const good = messages.map((m, i) => `m${i}: bqtypes.${names.get(m.urn)} = ${pyValue(m.data)}`).join('\n');
+    writeFileSync(join(dir, 'good.py'), `import bqtypes\n\n${good}\n`);
+    expect(mypy(dir, ['bqtypes.py', 'good.py'])).toMatchObject({ code: 0 });
+    // A required key missing, and a wrong type: mypy sees both.
+    writeFileSync(join(dir, 'bad.py'), `import bqtypes\n\nmissing: bqtypes.OrdersCancelled = {"reason": "out_of_stock"}\nwrong: bqtypes.OrdersCancelled = {"order_id": "7", "reason": "out_of_stock"}\nnot_listed: bqtypes.OrdersCancelled = {"order_id": 7, "reason": "lost"}\n`);
+    const bad = mypy(dir, ['bad.py']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/bad\.py:3: error: Missing key "order_id" for TypedDict "OrdersCancelled"/);
+    expect(bad.out).toMatch(/bad\.py:4: error: Incompatible types \(expression has type "str", TypedDict item "order_id" has type "int"\)/);
+    expect(bad.out).toMatch(/bad\.py:5: error: Incompatible types \(expression has type "Literal\['lost'\]"/);
+    // decode_data at run time: json.loads, then the value typed by its URN; an unknown URN raises.
+    const run = spawnSync(PYTHON, ['-c', `import bqtypes\nprint(bqtypes.decode_data(bqtypes.URN_ORDERS_CANCELLED, '{"order_id": 7, "reason": "out_of_stock"}'))\ntry:\n    bqtypes.decode_data("urn:nope", "{}")\nexcept KeyError as e:\n    print("KeyError", e)`], { cwd: dir, encoding: 'utf8' });
+    expect(run.stdout).toBe("{'order_id': 7, 'reason': 'out_of_stock'}\nKeyError \"no type is generated for URN 'urn:nope'\"\n");
+  });
+
+  it('hostile names: mypy --strict passes, keys that are not identifiers keep their JSON names, no value escapes its literal', () => {
+    const dir = mkdtempSync(join(work, 'hostile-'));
+    const schemas: Record<string, unknown> = {
+      'urn:x:"""; import os #': { type: 'object', description: 'a\n"""\nimport os\u0000', required: ['class'], properties: { class: { type: 'string' }, 'a-b': { type: 'integer' }, '😀': { type: 'boolean' }, 'x"y': { enum: ['"""', '\\', 1, null, true] }, def: { type: ['string', 'null'] } } },
+      'urn:x:none': { type: 'object', properties: { self: { type: 'array', items: { type: 'object', properties: { lambda: { type: 'number' } } } } } },
+      'urn:x:Envelope': { type: 'string' },
+    };
+    const entries = Object.entries(schemas).map(([urn, schema], i) => {
+      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
+      return { urn, schema: `s${i}.json`, owner: 'o' };
+    });
+    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    const src = generate(join(dir, 'registry.json'));
+    writeFileSync(join(dir, 'bqtypes.py'), src);
+    const checked = mypy(dir, ['bqtypes.py']);
+    expect(checked, checked.out).toMatchObject({ code: 0 });
+    expect(src).toContain(`: Final = ${pyString('urn:x:"""; import os #')}`);
+    expect(src).not.toMatch(/^import os/m);
+    for (const key of ['"class"', '"a-b"', '"😀"', '"x\\"y"', '"def"', '"lambda"']) expect(src).toContain(`    ${key}: `);
+  });
+
+  it('docs/types.md shows real output: its Python sample is in the generated module', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
+    const sample = /## Python[\s\S]*?```python\n([\s\S]*?)\n```/.exec(page)![1]!;
+    expect(generate('registry.example.json')).toContain(sample);
+  });
+
+  it('--check works for python', () => {
+    const dir = mkdtempSync(join(work, 'check-'));
+    const file = join(dir, 'bqtypes.py');
+    const args = ['types', '--lang', 'python', '-r', 'registry.example.json', '-o', file];
+    expect(spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT }).status).toBe(0);
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('order_id', 'order'));
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(1);
+  });
+});
