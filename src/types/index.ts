@@ -4,3 +4,4 @@ export { baseTypeName, typeNames, RESERVED_NAMES } from './names.js';
 export { docBlock, docText, propertyKey, stringLiteral } from './text.js';
 export { generateGo, goComment, goIdent, goString, GO_HEADER } from './go.js';
 export { generatePython, pyComment, pyString, pyValue, PYTHON_HEADER } from './python.js';
+export { generateJava, javaComment, javaString, JAVA_HEADER } from './java.js';
