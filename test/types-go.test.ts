@@ -4,10 +4,11 @@
 // with DisallowUnknownFields), and a wrong type or an unknown field of a closed object is caught.
 // A missing go fails the test naming the package to install.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validExampleLines } from './helpers/example-registry.js';
 import { goString } from '../src/types/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -87,13 +88,7 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     const dir = goModule('examples', types(['-r', 'registry.example.json']));
     const vet = go(['vet', './...'], dir);
     expect(vet.code, vet.out).toBe(0);
-    const valid = join(ROOT, 'examples', 'messages', 'valid');
-    const lines: string[] = [];
-    for (const f of readdirSync(valid)) {
-      const text = readFileSync(join(valid, f), 'utf8');
-      if (f.endsWith('.ndjson')) lines.push(...text.split('\n').filter((l) => l.trim() !== ''));
-      else lines.push(JSON.stringify(JSON.parse(text)));
-    }
+    const lines = validExampleLines();
     expect(lines.length).toBeGreaterThan(3);
     const bad = [
       JSON.stringify({ job: 'urn:babel:orders:created', data: { order_id: 'x', customer_id: 'c', currency: 'EUR', lines: [] } }),

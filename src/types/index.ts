@@ -5,3 +5,4 @@ export { docBlock, docText, propertyKey, stringLiteral } from './text.js';
 export { generateGo, goComment, goIdent, goString, GO_HEADER } from './go.js';
 export { generatePython, pyComment, pyString, pyValue, PYTHON_HEADER } from './python.js';
 export { generateJava, javaComment, javaString, JAVA_HEADER } from './java.js';
+export { generatePhp, phpComment, phpString, PHP_HEADER } from './php.js';

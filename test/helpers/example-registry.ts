@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import YAML from 'yaml';
@@ -25,4 +25,16 @@ export function exampleEntries(): TypesEntry[] {
     if (description !== undefined) entry.description = description;
     return entry;
   });
+}
+
+/** Every valid example message (examples/messages/valid, NDJSON lines included), each as one line of JSON. */
+export function validExampleLines(): string[] {
+  const valid = join(ROOT, 'examples', 'messages', 'valid');
+  const lines: string[] = [];
+  for (const f of readdirSync(valid).sort()) {
+    const text = readFileSync(join(valid, f), 'utf8');
+    if (f.endsWith('.ndjson')) lines.push(...text.split('\n').filter((l) => l.trim() !== ''));
+    else lines.push(JSON.stringify(JSON.parse(text)));
+  }
+  return lines;
 }

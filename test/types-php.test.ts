@@ -1,0 +1,113 @@
+// Issue 25 (PHP): `bqschema types --lang php`, proven by PHP 8.2 (php-cli, installed by .ci/run):
+// `php -l` on the example registry and a registry of hostile names; every valid example message
+// decodes through Urns::decode into the generated readonly classes (strict_types), and a wrong type
+// or a missing required key is a TypeError. A missing php fails the test naming the package.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validExampleLines } from './helpers/example-registry.js';
+import { phpString } from '../src/types/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'bqschema.js');
+let work = '';
+
+function php(args: string[], cwd: string, input?: string): { code: number | null; out: string } {
+  const r = spawnSync('php', args, { cwd, encoding: 'utf8', input });
+  if (r.error) throw new Error(`php is needed for the PHP types tests: apt-get install php-cli (${r.error.message})`);
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+function generate(registry: string): string {
+  const r = spawnSync(process.execPath, [BIN, 'types', '--lang', 'php', '-r', registry], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+// Reads envelopes (one per line) on stdin; prints ok, or the class of what was thrown.
+const CHECK = `<?php
+declare(strict_types=1);
+require __DIR__ . '/bqtypes.php';
+while (($line = fgets(STDIN)) !== false) {
+    $e = json_decode($line, true, 512, JSON_THROW_ON_ERROR);
+    try {
+        $v = \\BqTypes\\Urns::decode($e['job'] ?? $e['urn'], $e['data']);
+        echo 'ok ', is_object($v) ? (new \\ReflectionClass($v))->getShortName() : gettype($v), "\\n";
+    } catch (\\Throwable $t) {
+        echo get_class($t), "\\n";
+    }
+}
+`;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'bq-php-'));
+  console.info(`toolchain: ${php(['-v'], work).out.split('\n')[0]}`);
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('types --lang php', { timeout: 120_000 }, () => {
+  it('the example registry: php -l passes; every valid example decodes; a wrong type and a missing key are TypeErrors', () => {
+    const dir = mkdtempSync(join(work, 'examples-'));
+    writeFileSync(join(dir, 'bqtypes.php'), generate('registry.example.json'));
+    writeFileSync(join(dir, 'check.php'), CHECK);
+    expect(php(['-l', 'bqtypes.php'], dir)).toMatchObject({ code: 0 });
+    const lines = validExampleLines();
+    const bad = [
+      JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { order_id: 'x', reason: 'out_of_stock' } }),
+      JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { reason: 'out_of_stock' } }),
+      JSON.stringify({ job: 'urn:nobody', data: {} }),
+    ];
+    const r = php(['-d', 'error_reporting=E_ALL & ~E_WARNING', 'check.php'], dir, [...lines, ...bad].join('\n') + '\n');
+    expect(r.code, r.out).toBe(0);
+    const out = r.out.trim().split('\n');
+    expect(out.slice(0, lines.length).every((l) => l.startsWith('ok '))).toBe(true);
+    expect(out.slice(lines.length)).toEqual(['TypeError', 'TypeError', 'InvalidArgumentException']);
+  });
+
+  it('hostile names: php -l passes, JSON names are kept, no value escapes its literal or comment', () => {
+    const dir = mkdtempSync(join(work, 'hostile-'));
+    const schemas: Record<string, unknown> = {
+      "urn:x:'; system('id'); //": { type: 'object', required: ['this'], properties: {
+        this: { type: 'string', description: 'ends PHP ?> <?php system("id");' }, class: { type: 'integer' }, 'a-b': { type: 'string' }, aB: { type: 'string' },
+        "q'uote\\\\": { type: 'boolean' }, nested: { type: 'object', properties: { '$x': { type: ['number', 'null'] } } }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+      } },
+      'urn:x:null': { type: 'object', properties: { a: { type: 'string' } } },
+      'urn:x:Urns': { type: 'string' },
+    };
+    const entries = Object.entries(schemas).map(([urn, schema], i) => {
+      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
+      return { urn, schema: `s${i}.json`, owner: 'o' };
+    });
+    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    const src = generate(join(dir, 'registry.json'));
+    writeFileSync(join(dir, 'bqtypes.php'), src);
+    writeFileSync(join(dir, 'check.php'), CHECK);
+    expect(php(['-l', 'bqtypes.php'], dir)).toMatchObject({ code: 0 });
+    expect(src).toContain(`= ${phpString("urn:x:'; system('id'); //")};`);
+    expect(src).not.toMatch(/^system/m);
+    expect(src).toContain('// ends PHP ? > <?php system("id");');
+    const line = JSON.stringify({ job: "urn:x:'; system('id'); //", data: { this: 't', class: 1, 'a-b': 'a', aB: 'b', "q'uote\\\\": true, nested: { $x: null }, list: [{ k: 'v' }] } });
+    const r = php(['check.php'], dir, `${line}\n${JSON.stringify({ job: 'urn:x:Urns', data: 's' })}\n`);
+    expect(r.out.trim().split('\n')).toEqual([expect.stringMatching(/^ok /), 'ok string']);
+  });
+
+  it('docs/types.md shows real output: its PHP sample is in the generated file', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
+    const sample = /## PHP[\s\S]*?```php\n([\s\S]*?)\n```/.exec(page)![1]!;
+    expect(generate('registry.example.json')).toContain(sample);
+  });
+
+  it('--check works for php', () => {
+    const dir = mkdtempSync(join(work, 'check-'));
+    const file = join(dir, 'bqtypes.php');
+    const args = ['types', '--lang', 'php', '-r', 'registry.example.json', '-o', file];
+    expect(spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT }).status).toBe(0);
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8') + '\n');
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(1);
+  });
+});
