@@ -190,11 +190,11 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
     (program, setCode) => {
       program
         .command('types')
-        .description('generate types for every URN: TypeScript with a BqMessages map (for typed check/wrap), or Go, Python, Java or PHP with --lang')
+        .description('generate types for every URN: TypeScript with a BqMessages map (for typed check/wrap), or Go, Python, Java, C# or PHP with --lang')
         .addOption(registryOption())
         .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
         .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
-        .addOption(new Option('--lang <lang>', 'the language: ts (TypeScript), go (structs with json tags), python (TypedDict, 3.11), java (records, 17) or php (readonly classes, 8.2); standard library only').choices(['ts', 'go', 'python', 'java', 'php']).default('ts'))
+        .addOption(new Option('--lang <lang>', 'the language: ts (TypeScript), go (structs with json tags), python (TypedDict, 3.11), java (records, 17), csharp (C# 7 DataContract classes) or php (readonly classes, 8.2); standard library only').choices(['ts', 'go', 'python', 'java', 'csharp', 'php']).default('ts'))
         .addOption(outsideOption())
         .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check', 'bqschema types --lang go -o bqtypes/bqtypes.go']))
         .action(async (opts) => {

@@ -6,3 +6,4 @@ export { generateGo, goComment, goIdent, goString, GO_HEADER } from './go.js';
 export { generatePython, pyComment, pyString, pyValue, PYTHON_HEADER } from './python.js';
 export { generateJava, javaComment, javaString, JAVA_HEADER } from './java.js';
 export { generatePhp, phpComment, phpString, PHP_HEADER } from './php.js';
+export { generateCsharp, csComment, csString, CSHARP_HEADER } from './csharp.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Registry } from '../../registry/index.js';
-import { generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../types/index.js';
+import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../types/index.js';
 import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
@@ -21,7 +21,7 @@ export interface TypesOptions {
   /** `--check`: exit 1 when `output` is not what would be written. */
   check?: boolean;
   /** `--lang`: ts (default) or go. */
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'php';
+  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
 }
 
 /** A TypesSource over a registry: its entries and each one's parsed schema (a RegistryError when unreadable). */
@@ -31,7 +31,7 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 }
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
-export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 'java' | 'php' = 'ts'): string {
+export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php' = 'ts'): string {
   const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
@@ -40,7 +40,7 @@ export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 
     return entry;
   });
   try {
-    return lang === 'go' ? generateGo(entries) : lang === 'python' ? generatePython(entries) : lang === 'java' ? generateJava(entries) : lang === 'php' ? generatePhp(entries) : generateTypes(entries);
+    return lang === 'go' ? generateGo(entries) : lang === 'python' ? generatePython(entries) : lang === 'java' ? generateJava(entries) : lang === 'php' ? generatePhp(entries) : lang === 'csharp' ? generateCsharp(entries) : generateTypes(entries);
   } catch (err) {
     if (err instanceof SchemaError) throw new GateError(`types: ${err.message}`);
     throw err;
@@ -83,7 +83,7 @@ export async function run(options: TypesOptions): Promise<number> {
 export interface TypesCommandOptions extends RegistryCliOptions {
   output?: string;
   check?: boolean;
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'php';
+  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
 }
 
 /** `bqschema types`: the registry's message types as a TypeScript module. */

@@ -1,0 +1,133 @@
+// Issue 25 (C#): `bqschema types --lang csharp`, proven by Debian's mcs (Mono 6.8, C# 7) with
+// System.Runtime.Serialization (both installed by .ci/run): the file compiles for the example
+// registry and a registry of hostile names; every valid example message's data reads into its
+// URN's class with DataContractJsonSerializer, and a missing required member or a wrong type is an
+// exception. A missing mcs fails the test naming the package.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnvelope } from '../src/index.js';
+import { csString } from '../src/types/index.js';
+import { validExampleLines } from './helpers/example-registry.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'bqschema.js');
+let work = '';
+
+function tool(cmd: string, args: string[], cwd: string, input?: string): { code: number | null; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input, env: { ...process.env, HOME: work } });
+  if (r.error) throw new Error(`${cmd} is needed for the C# types tests: apt-get install mono-mcs libmono-system-runtime-serialization4.0-cil (${r.error.message})`);
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+function generate(registry: string): string {
+  const r = spawnSync(process.execPath, [BIN, 'types', '--lang', 'csharp', '-r', registry], { cwd: ROOT, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+// Reads `urn<TAB>data JSON` lines; prints ok <class>, unknown, or the exception's type.
+const CHECK = `using System;
+using System.IO;
+using System.Runtime.Serialization.Json;
+using System.Text;
+
+public static class Check
+{
+    public static void Main()
+    {
+        string line;
+        while ((line = Console.ReadLine()) != null)
+        {
+            var tab = line.IndexOf('\\t');
+            var type = BqTypes.Urns.TypeOf(line.Substring(0, tab));
+            if (type == null) { Console.WriteLine("unknown"); continue; }
+            try
+            {
+                var s = new DataContractJsonSerializer(type);
+                using (var ms = new MemoryStream(Encoding.UTF8.GetBytes(line.Substring(tab + 1))))
+                {
+                    Console.WriteLine("ok " + s.ReadObject(ms).GetType().Name);
+                }
+            }
+            catch (Exception e) { Console.WriteLine(e.GetType().Name); }
+        }
+    }
+}
+`;
+
+function build(dir: string): void {
+  const r = tool('mcs', ['-r:System.Runtime.Serialization.dll', '-r:System.Xml.dll', '-out:check.exe', 'BqTypes.cs', 'Check.cs'], dir);
+  expect(r.code, r.out).toBe(0);
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'bq-cs-'));
+  console.info(`toolchain: ${tool('mcs', ['--version'], work).out.trim()}`);
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('types --lang csharp', { timeout: 180_000 }, () => {
+  it('the example registry compiles; every valid example reads into its class; a missing required member and a wrong type do not', () => {
+    const dir = mkdtempSync(join(work, 'examples-'));
+    writeFileSync(join(dir, 'BqTypes.cs'), generate('registry.example.json'));
+    writeFileSync(join(dir, 'Check.cs'), CHECK);
+    build(dir);
+    const lines = validExampleLines().map((l) => {
+      const e = readEnvelope(JSON.parse(l));
+      return `${e.urn}\t${JSON.stringify(e.data)}`;
+    });
+    const bad = ['urn:babel:orders:cancelled\t{"reason":"out_of_stock"}', 'urn:babel:orders:cancelled\t{"order_id":"x","reason":"out_of_stock"}', 'urn:nobody\t{}'];
+    const r = tool('mono', ['check.exe'], dir, [...lines, ...bad].join('\n') + '\n');
+    expect(r.code, r.out).toBe(0);
+    const out = r.out.trim().split('\n');
+    expect(out.slice(0, lines.length).every((l) => l.startsWith('ok '))).toBe(true);
+    expect(out.slice(lines.length)).toEqual(['SerializationException', expect.stringMatching(/Exception$/), 'unknown']);
+  });
+
+  it('hostile names compile; the JSON names are kept in DataMember; no value escapes its literal or comment', () => {
+    const dir = mkdtempSync(join(work, 'hostile-'));
+    const schemas: Record<string, unknown> = {
+      'urn:x:"; } class Evil { //\u2028x': { type: 'object', required: ['class'], properties: {
+        class: { type: 'string', description: 'a\u2028class Evil {}' }, 'a-b': { type: 'integer' }, aB: { type: 'string' }, ToString: { type: 'string' },
+        Hostile: { type: 'number' }, 'q"\\': { type: ['boolean', 'null'] }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+      } },
+      'urn:x:Urns': { type: 'string' },
+    };
+    const entries = Object.entries(schemas).map(([urn, schema], i) => {
+      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
+      return { urn, schema: `s${i}.json`, owner: 'o' };
+    });
+    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    const src = generate(join(dir, 'registry.json'));
+    writeFileSync(join(dir, 'BqTypes.cs'), src);
+    writeFileSync(join(dir, 'Check.cs'), CHECK);
+    build(dir);
+    expect(src).not.toMatch(/^\s*class Evil/m);
+    expect(src).toContain(csString('urn:x:"; } class Evil { //\u2028x'));
+    for (const k of ['class', 'a-b', 'aB', 'ToString', 'Hostile', 'q"\\', 'list']) expect(src).toContain(`[DataMember(Name = ${csString(k)}`);
+    const urn = 'urn:x:"; } class Evil { //\u2028x';
+    const r = tool('mono', ['check.exe'], dir, `${urn}\t${JSON.stringify({ class: 'c', 'a-b': 1, aB: 'b', ToString: 't', Hostile: 1.5, 'q"\\': null, list: [{ k: 'v' }] })}\nurn:x:Urns\t{"value":"s"}\n`);
+    expect(r.out.trim().split('\n')).toEqual(['ok ClassEvilX', 'ok Urns_2']);
+  });
+
+  it('docs/types.md shows real output: its C# sample is in the generated file', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
+    const sample = /## C#[\s\S]*?```csharp\n([\s\S]*?)\n```/.exec(page)![1]!;
+    expect(generate('registry.example.json')).toContain(sample);
+  });
+
+  it('--check works for csharp', () => {
+    const dir = mkdtempSync(join(work, 'check-'));
+    const file = join(dir, 'BqTypes.cs');
+    const args = ['types', '--lang', 'csharp', '-r', 'registry.example.json', '-o', file];
+    expect(spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT }).status).toBe(0);
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8') + '\n');
+    expect(spawnSync(process.execPath, [BIN, ...args, '--check'], { cwd: ROOT }).status).toBe(1);
+  });
+});
