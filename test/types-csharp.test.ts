@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnvelope } from '../src/index.js';
 import { csString } from '../src/types/index.js';
-import { validExampleLines } from './helpers/example-registry.js';
+import { validExampleLines, writeRegistry } from './helpers/example-registry.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'bqschema.js');
@@ -98,11 +98,7 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
       } },
       'urn:x:Urns': { type: 'string' },
     };
-    const entries = Object.entries(schemas).map(([urn, schema], i) => {
-      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
-      return { urn, schema: `s${i}.json`, owner: 'o' };
-    });
-    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'BqTypes.cs'), src);
     writeFileSync(join(dir, 'Check.cs'), CHECK);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validExampleLines } from './helpers/example-registry.js';
+import { validExampleLines, writeRegistry } from './helpers/example-registry.js';
 import { goString } from '../src/types/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -168,10 +168,6 @@ describe('types --lang go', { timeout: 180_000 }, () => {
 
 function tempRegistry(schemas: Record<string, unknown>): string {
   const dir = mkdtempSync(join(work, 'reg-'));
-  const entries = Object.entries(schemas).map(([urn, schema], i) => {
-    writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
-    return { urn, schema: `s${i}.json`, owner: 'o' };
-  });
-  writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+  writeRegistry(dir, schemas);
   return dir;
 }

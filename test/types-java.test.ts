@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRegistry } from './helpers/example-registry.js';
 import { javaString } from '../src/types/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -74,11 +75,7 @@ describe('types --lang java', { timeout: 180_000 }, () => {
       'urn:x:Data': { type: 'string' },
       'urn:x:BqTypes': { type: 'object', properties: { int: { type: ['integer', 'null'] } } },
     };
-    const entries = Object.entries(schemas).map(([urn, schema], i) => {
-      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
-      return { urn, schema: `s${i}.json`, owner: 'o' };
-    });
-    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'BqTypes.java'), src);
     const javac = run('javac', ['--release', '17', '-d', 'out', 'BqTypes.java'], dir);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validExampleLines } from './helpers/example-registry.js';
+import { validExampleLines, writeRegistry } from './helpers/example-registry.js';
 import { phpString } from '../src/types/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -78,11 +78,7 @@ describe('types --lang php', { timeout: 120_000 }, () => {
       'urn:x:null': { type: 'object', properties: { a: { type: 'string' } } },
       'urn:x:Urns': { type: 'string' },
     };
-    const entries = Object.entries(schemas).map(([urn, schema], i) => {
-      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
-      return { urn, schema: `s${i}.json`, owner: 'o' };
-    });
-    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'bqtypes.php'), src);
     writeFileSync(join(dir, 'check.php'), CHECK);

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRegistry } from './helpers/example-registry.js';
 import { pyString, pyValue } from '../src/types/index.js';
 import { readEnvelope } from '../src/index.js';
 import { typeNames } from '../src/types/names.js';
@@ -79,11 +80,7 @@ describe('types --lang python', { timeout: 180_000 }, () => {
       'urn:x:none': { type: 'object', properties: { self: { type: 'array', items: { type: 'object', properties: { lambda: { type: 'number' } } } } } },
       'urn:x:Envelope': { type: 'string' },
     };
-    const entries = Object.entries(schemas).map(([urn, schema], i) => {
-      writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
-      return { urn, schema: `s${i}.json`, owner: 'o' };
-    });
-    writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+    writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'bqtypes.py'), src);
     const checked = mypy(dir, ['bqtypes.py']);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import YAML from 'yaml';
@@ -37,4 +37,14 @@ export function validExampleLines(): string[] {
     else lines.push(JSON.stringify(JSON.parse(text)));
   }
   return lines;
+}
+
+/** Writes a registry into `dir`: one schema file per URN (s0.json, s1.json, …) and registry.json; returns the manifest's path. */
+export function writeRegistry(dir: string, schemas: Record<string, unknown>): string {
+  const entries = Object.entries(schemas).map(([urn, schema], i) => {
+    writeFileSync(join(dir, `s${i}.json`), JSON.stringify(schema));
+    return { urn, schema: `s${i}.json`, owner: 'o' };
+  });
+  writeFileSync(join(dir, 'registry.json'), JSON.stringify({ schemas: entries }));
+  return join(dir, 'registry.json');
 }
