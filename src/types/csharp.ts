@@ -1,6 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalIdent, rootOf, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -39,22 +39,10 @@ export function csComment(text: string, indent: string): string {
     `${indent}// ${l.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<${c.charCodeAt(0).toString(16)}>`)}`.trimEnd()).join('\n') + '\n';
 }
 
-const pascal = (name: string): string => {
-  const id = (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
-};
-
 interface Ctx {
   decls: string[];
   taken: Set<string>;
   roots: string[];
-}
-
-function unique(taken: Set<string>, base: string): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  taken.add(name);
-  return name;
 }
 
 function csType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, optional: boolean, root = false): string {
@@ -80,16 +68,16 @@ function csType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, optional: b
 function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: boolean): string {
   const props = n.properties ?? [];
   if (props.length === 0) return 'Dictionary<string, object>';
-  const cls = root ? name : unique(ctx.taken, name);
+  const cls = root ? name : uniqueName(ctx.taken, name);
   const required = new Set(n.required ?? []);
   // A member may not take its class's name (CS0542), nor hide one every object has.
   const used = new Set<string>([cls, ...MEMBERS]);
   let body = '';
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
-    const field = unique(used, pascal(prop));
+    const field = uniqueName(used, pascalIdent(prop));
     const isRequired = required.has(prop);
-    const t = csType(sub, rawSub, `${cls}${pascal(prop)}`, ctx, !isRequired);
+    const t = csType(sub, rawSub, `${cls}${pascalIdent(prop)}`, ctx, !isRequired);
     for (const line of constraintNotes(sub, rawSub, true)) body += csComment(line, '        ');
     body += `        [DataMember(Name = ${csString(prop)}${isRequired ? ', IsRequired = true' : ', EmitDefaultValue = false'})]\n        public ${t} ${field} { get; set; }\n\n`;
   }
@@ -115,7 +103,7 @@ export function generateCsharp(entries: readonly TypesEntry[]): string {
       // The data is not an object with properties: a class holding it, so the URN still has a type.
       ctx.decls.push(`    [DataContract]\n    public sealed class ${base} : IData\n    {\n        [DataMember(Name = "value")]\n        public ${t} Value { get; set; }\n    }\n`);
     }
-    const c = unique(constNames, base);
+    const c = uniqueName(constNames, base);
     consts.push(`${csComment(`The URN of ${base}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`, '        ')}        public const string ${c} = ${csString(entry.urn)};\n`);
     cases.push(`                case ${c}: return typeof(${base});\n`);
   }

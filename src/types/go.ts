@@ -1,6 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalIdent, rootOf, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -41,11 +41,7 @@ export function goComment(text: string, indent: string): string {
 }
 
 /** An exported Go identifier from any name: its ASCII letters and digits in PascalCase, `X` first when empty or starting with a digit. */
-export function goIdent(name: string): string {
-  const words = name.match(/[A-Za-z0-9]+/g) ?? [];
-  const id = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
-}
+export const goIdent = pascalIdent;
 
 /** encoding/json's rule for a tag name (isValidTag): else the tag is ignored and the field name used. */
 function validTagName(name: string): boolean {
@@ -71,13 +67,6 @@ interface Ctx {
   taken: Set<string>;
   /** Whether every object of this URN's schema is closed (DisallowUnknownFields is then exact). */
   closed: boolean;
-}
-
-function unique(ctx: Ctx, base: string): string {
-  let name = base;
-  for (let n = 2; ctx.taken.has(name); n++) name = `${base}_${n}`;
-  ctx.taken.add(name);
-  return name;
 }
 
 
@@ -112,7 +101,7 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   const props = n.properties ?? [];
   if (props.length === 0 || props.some(([p]) => !validTagName(p))) return 'map[string]any';
   // A URN's own type keeps its reserved name; a nested one takes the first free name.
-  const typeName = root ? name : unique(ctx, name);
+  const typeName = root ? name : uniqueName(ctx.taken, name);
   const required = new Set(n.required ?? []);
   const fields = new Set<string>();
   let body = '';
@@ -150,7 +139,7 @@ export function generateGo(entries: readonly TypesEntry[]): string {
     const ctx: Ctx = { decls: [], taken, closed: true };
     const root = rootOf(entry);
     const t = goType(root, entry.schema, base, ctx, true);
-    const constName = unique(ctx, `URN${base}`);
+    const constName = uniqueName(ctx.taken, `URN${base}`);
     urnConsts.push(constName);
     let text = `// ${constName} is the URN of ${base}.\nconst ${constName} = ${goString(entry.urn)}\n\n`;
     if (t.type !== base) {

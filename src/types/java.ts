@@ -1,6 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalWords, rootOf, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -52,7 +52,6 @@ function camel(name: string): string {
   const safe = id === '' || /^[0-9]/.test(id) ? `x${id}` : id;
   return KEYWORDS.has(safe) ? `${safe}_` : safe;
 }
-const pascal = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 const constName = (v: string): string => {
   const c = (v.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w.toUpperCase()).join('_');
   return c === '' || /^[0-9]/.test(c) ? `V_${c}` : c;
@@ -64,22 +63,15 @@ interface Ctx {
   records: string[];
 }
 
-function unique(taken: Set<string>, base: string): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  taken.add(name);
-  return name;
-}
-
 /** The Java type; `boxed`: a reference type is needed (optional, nullable, a list element). */
 function javaType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, boxed: boolean, root = false): string {
   if (n.always !== undefined) return 'Object';
   const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
   if (listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string') && (n.types === undefined || (n.types.length === 1 && n.types[0] === 'string'))) {
-    const enumName = unique(ctx.taken, name);
+    const enumName = uniqueName(ctx.taken, name);
     const seen = new Set<string>();
     const constants = [...new Set(listed as string[])].map((v) => {
-      const c = unique(seen, constName(v));
+      const c = uniqueName(seen, constName(v));
       return `        ${c}(${javaString(v)})`;
     });
     ctx.decls.push(`    /** A JSON string of a fixed set; {@code json} is its value in a message. */\n    public enum ${enumName} {\n${constants.join(',\n')};\n\n        public final String json;\n\n        ${enumName}(String json) {\n            this.json = json;\n        }\n    }\n`);
@@ -104,15 +96,15 @@ function javaType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, boxed: bo
 function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: boolean): string {
   const props = n.properties ?? [];
   if (props.length === 0) return 'java.util.Map<String, Object>';
-  const typeName = root ? name : unique(ctx.taken, name);
+  const typeName = root ? name : uniqueName(ctx.taken, name);
   const required = new Set(n.required ?? []);
   const used = new Set<string>();
   const components: string[] = [];
   const jsonNames: string[] = [];
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
-    const field = unique(used, camel(prop));
-    const t = javaType(sub, rawSub, `${typeName}${pascal(prop) || 'X'}`, ctx, !required.has(prop));
+    const field = uniqueName(used, camel(prop));
+    const t = javaType(sub, rawSub, `${typeName}${pascalWords(prop) || 'X'}`, ctx, !required.has(prop));
     let doc = javaComment(`JSON ${JSON.stringify(prop)}${required.has(prop) ? '' : ', optional (null when absent)'}.`, '            ');
     for (const line of constraintNotes(sub, rawSub, false)) doc += javaComment(line, '            ');
     components.push(`${doc}            ${t} ${field}`);
@@ -143,7 +135,7 @@ export function generateJava(entries: readonly TypesEntry[]): string {
       wrappers.push(`    public record ${base}(${t} value) implements Data {}\n`);
       ctx.records.push(base);
     }
-    const c = unique(taken, `URN_${constName(base.replace(/([a-z0-9])([A-Z])/g, '$1_$2'))}`);
+    const c = uniqueName(taken, `URN_${constName(base.replace(/([a-z0-9])([A-Z])/g, '$1_$2'))}`);
     constants.push(`${javaComment(`The URN of ${base}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`, '    ')}    public static final String ${c} = ${javaString(entry.urn)};\n`);
     cases.push(`            case ${c} -> ${base}.class;\n`);
   }

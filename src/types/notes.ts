@@ -2,6 +2,23 @@ import { sensitiveCategory } from '../gdpr/index.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
 import type { TypesEntry } from './generate.js';
 
+/** A name's ASCII letters and digits in PascalCase (`order_id` → `OrderId`); anything else dropped. */
+export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+/** pascalWords as an identifier: `X` first when it would be empty or start with a digit. */
+export function pascalIdent(name: string): string {
+  const id = pascalWords(name);
+  return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
+}
+
+/** `base`, or the first free `base_2`, `base_3`, …; the name is taken. */
+export function uniqueName(taken: Set<string>, base: string): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
+}
+
 /** An own property of a schema object, or undefined. */
 export const ownValue = (o: unknown, key: string): unknown => (isSchemaObject(o) && hasOwn(o, key) ? o[key] : undefined);
 

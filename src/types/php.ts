@@ -1,6 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalWords, rootOf } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -37,7 +37,6 @@ function camel(name: string): string {
   const safe = id === '' || /^[0-9]/.test(id) ? `x${id}` : id;
   return safe === 'this' ? 'this_' : safe;
 }
-const pascal = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
 interface Ctx {
   decls: string[];
@@ -102,7 +101,7 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
     let field = camel(prop);
     for (let i = 2; used.has(field.toLowerCase()); i++) field = `${camel(prop)}_${i}`;
     used.add(field.toLowerCase());
-    const t = phpType(sub, rawSub, `${cls}${pascal(prop) || 'X'}`, ctx);
+    const t = phpType(sub, rawSub, `${cls}${pascalWords(prop) || 'X'}`, ctx);
     const optional = !required.has(prop);
     const type = optional && t.type !== 'mixed' && !t.type.startsWith('?') ? `?${t.type}` : t.type;
     let doc = phpComment(`JSON ${JSON.stringify(prop)}${optional ? ', optional (null when absent)' : ''}${t.doc ? `; ${t.doc}` : ''}.`, '        ');

@@ -1,6 +1,6 @@
 import { isSchemaObject, type SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalWords, rootOf } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -51,7 +51,6 @@ export function pyValue(v: unknown): string {
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const pascal = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
 interface Ctx {
   decls: string[];
@@ -97,7 +96,7 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   const fields: Array<[string, string, string[]]> = [];
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
-    const t = pyType(sub, rawSub, `${typeName}${pascal(prop)}`, ctx);
+    const t = pyType(sub, rawSub, `${typeName}${pascalWords(prop)}`, ctx);
     fields.push([prop, required.has(prop) ? t : `NotRequired[${t}]`, constraintNotes(sub, rawSub, false)]);
   }
   const open = n.additional?.always !== false ? '# Open: keys it does not declare are allowed (a TypedDict cannot say so in Python 3.11).\n' : '';
