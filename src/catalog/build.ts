@@ -1,4 +1,4 @@
-import { compile, hasOwn, isSchemaObject, SchemaError, type Violation } from '../validator/index.js';
+import { compile, hasOwn, isSchemaObject, pointerLabel, SchemaError, type Violation } from '../validator/index.js';
 import { CATALOG_CSP, SCRIPT_HTML, STYLE_HTML } from './assets.js';
 import { fieldsView, type FieldsView } from './fields.js';
 import { anchorId, fragment, html, join, jsonScript, type SafeHtml } from './html.js';
@@ -86,12 +86,12 @@ function notices(p: Prepared): SafeHtml {
   const v = p.view;
   if (v !== undefined && v.malformed.length > 0) {
     parts.push(html`<div class="notice bad"><strong>${plural(v.malformed.length, 'malformed keyword')}</strong> (no effect on validation; <code>bqschema check</code> fails on them):<ul>${v.malformed.map(
-      (m) => html`<li><code>${m.pointer || '(root)'}</code> <code>${m.keyword}</code>: ${m.message}</li>`,
+      (m) => html`<li><code>${pointerLabel(m.pointer)}</code> <code>${m.keyword}</code>: ${m.message}</li>`,
     )}</ul></div>`);
   }
   if (v !== undefined && v.unsupported.length > 0) {
     parts.push(html`<div class="notice warn"><strong>${plural(v.unsupported.length, 'keyword')} not enforced</strong> by the validator (outside the supported subset):<ul>${v.unsupported.map(
-      (w) => html`<li><code>${w.pointer || '(root)'}</code> <code>${w.keyword}</code></li>`,
+      (w) => html`<li><code>${pointerLabel(w.pointer)}</code> <code>${w.keyword}</code></li>`,
     )}</ul></div>`);
   }
   return join(parts);
@@ -105,7 +105,7 @@ function verdictOf(p: Prepared, data: unknown): { badge: SafeHtml; list: SafeHtm
   const shown = violations.slice(0, MAX_VIOLATIONS);
   const more = violations.length - shown.length;
   const list = html`<ul class="violations">${shown.map(
-    (v) => html`<li><code>${v.instancePath || '(root)'}</code> ${v.message}</li>`,
+    (v) => html`<li><code>${pointerLabel(v.instancePath)}</code> ${v.message}</li>`,
   )}${more > 0 ? html`<li>${plural(more, 'more violation')}</li>` : ''}</ul>`;
   return { badge: html` <span class="badge invalid">invalid</span>`, list };
 }

@@ -152,8 +152,7 @@ export function githubCommand(
 
 export type Format = 'text' | 'json' | 'github';
 
-/** How the data root and the envelope are labelled in every output. */
-export const DATA_ROOT = '(root)';
+/** How the envelope is labelled in every output (the data root: pointerLabel). */
 export const ENVELOPE = '(envelope)';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
+import { hasOwn, isSchemaObject, joinPointer, pointerLabel } from '../validator/index.js';
 import type { Change } from './compare.js';
 import { isRuleId, type RuleId } from './rules.js';
 
@@ -189,7 +189,7 @@ export function applyExceptions(
   const day = today(options.now);
   const out: ExceptionsOutcome = { suppressed: [], unexcused: [], expired: [], stale: [], unused: [], failed: false };
   const covered = new Map<Change, CompatException>();
-  const what = (e: CompatException): string => `${e.rule} at ${e.path === '' ? '(root)' : e.path}`;
+  const what = (e: CompatException): string => `${e.rule} at ${pointerLabel(e.path)}`;
   for (const e of exceptions) {
     if (e.expires < day) {
       out.expired.push({ exception: e, message: `${e.source}: expired on ${e.expires} (owner ${e.owner}): ${what(e)} breaks again until it is reviewed and renewed, or fixed` });

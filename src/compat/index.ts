@@ -14,3 +14,8 @@ export {
   compareRegistries, comparePair, malformedKeywords, unknownKeywords, nextUrn, remedyText, breakingFirst,
   type UrnReport, type UrnStatus, type Remedy, type SchemaProblem, type PairResult,
 } from './registry.js';
+export {
+  CORPUS_EXAMPLES, DEFAULT_EXCEPTIONS, corpusSentence, corpusWhere, exceptedText, judgeCorpus, readExceptions, weighExceptions,
+  type CorpusDocument, type CorpusRejection, type CorpusReport, type CorpusTarget, type CorpusUrn,
+  type ExceptionsState, type LoadedExceptions, type PositionOf,
+} from './evidence.js';

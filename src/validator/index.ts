@@ -2,7 +2,7 @@ export { compile } from './compile.js';
 export { lintSchema } from './lint.js';
 export { canonicalKey, jsonEqual } from './equality.js';
 export { codePointLength, firstCodePoint } from './codepoints.js';
-export { escapePointerToken, joinPointer, parsePointer } from './pointer.js';
+export { escapePointerToken, joinPointer, parsePointer, pointerLabel, ROOT_LABEL } from './pointer.js';
 export {
   SUPPORTED_KEYWORDS, ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, TYPE_NAMES, SchemaError,
   lengthBound, minimumBound, isSchemaObject, jsonType, describe, hasOwn, parseSchema,

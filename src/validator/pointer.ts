@@ -33,3 +33,9 @@ export function joinPointer(base: string, ...tokens: (string | number)[]): strin
   for (const t of tokens) out += '/' + escapePointerToken(t);
   return out;
 }
+
+/** How the empty pointer (the whole document or data) is shown to people, in every output. */
+export const ROOT_LABEL = '(root)';
+
+/** A pointer as shown to people: the empty one is ROOT_LABEL. */
+export const pointerLabel = (pointer: string): string => (pointer === '' ? ROOT_LABEL : pointer);

@@ -1,6 +1,6 @@
 import type { comparePair as ComparePairFn } from '../../compat/index.js';
 import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
-import { jsonEqual } from '../../validator/index.js';
+import { jsonEqual, pointerLabel } from '../../validator/index.js';
 import type { HistoryEntry } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -47,7 +47,7 @@ function history(registry: Registry, urn: string, schemaHistory: SchemaHistory, 
     if (!c.existed) return { ...base, verdict: 'added' as const };
     if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
     const result = comparePair(c.before, c.after, 'backward');
-    const changes = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${ch.path || '(root)'}: ${ch.message}`)];
+    const changes = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${pointerLabel(ch.path)}: ${ch.message}`)];
     return { ...base, verdict: result.compatible ? 'compatible' as const : 'breaking' as const, ...(changes.length > 0 ? { changes } : {}) };
   });
 }

@@ -1,8 +1,8 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../../registry/index.js';
 import { assignIds } from '../../serve/snapshot.js';
-import { compile, isSchemaObject, joinPointer, lintSchema, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../../validator/index.js';
+import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
-import { clean, DATA_ROOT, githubCommand, makeChalk, Out, type Format } from '../output.js';
+import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
@@ -79,7 +79,7 @@ function checkExamples(root: unknown, report: (pointer: string, message: string)
         if (violations.length > 0) {
           const v = violations[0]!;
           const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
-          report(joinPointer(pointer, 'examples', i), `example ${i} fails its schema: ${v.instancePath || DATA_ROOT} ${v.message}${more}`);
+          report(joinPointer(pointer, 'examples', i), `example ${i} fails its schema: ${pointerLabel(v.instancePath)} ${v.message}${more}`);
         }
       });
     }
@@ -249,11 +249,11 @@ export async function run(options: CheckOptions): Promise<number> {
         for (const e of r.errors) {
           // An issue in another file (the manifest entry of a missing schema file) says which, and where.
           const other = e.file === r.file ? '' : `${clean(e.file)}${e.line === undefined ? '' : `:${e.line}`} `;
-          out.line(`    ${c.red('error')}  ${other}${clean(e.pointer || DATA_ROOT)}  ${clean(e.message)}`);
+          out.line(`    ${c.red('error')}  ${other}${clean(pointerLabel(e.pointer))}  ${clean(e.message)}`);
         }
         for (const w of r.warnings) {
           const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
-          out.line(`    ${c.yellow('warning')}  ${clean(w.pointer || DATA_ROOT)}  ${what}`);
+          out.line(`    ${c.yellow('warning')}  ${clean(pointerLabel(w.pointer))}  ${what}`);
         }
       }
       const verdict = ok ? c.green('OK') : c.red('FAILED');

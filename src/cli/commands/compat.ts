@@ -1,11 +1,11 @@
 import {
   CompatNameError, listRules, nextUrn, parseCompatLevel, parseCompatPolicy, previewWitness, remedyText, rulesMarkdown, schemaFingerprint,
   type Change, type CompatLevel, type CompatRule, type CompatPolicy, type Remedy, type Rollout, type SchemaProblem, type UrnReport, type UrnStatus,
-  type Witness,
+  type Witness, corpusSentence, corpusWhere, exceptedText, weighExceptions, type CorpusReport, type CorpusUrn, type ExceptionsState,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
 import { loadRegistryAtRef, readSchemaFile, RegistryError, type Position, type SchemaDocument } from '../../registry/index.js';
-import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
+import { compile, pointerLabel, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, githubCommand, makeChalk, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -13,10 +13,7 @@ import type { ReportFinding, ReportRule } from '../report/findings.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
-import {
-  checkCorpus, corpusSentence, corpusWhere, exceptedText, exceptionsPath, loadExceptions, preparePositions, weighExceptions,
-  type CorpusReport, type CorpusUrn, type ExceptionsState,
-} from './compat-evidence.js';
+import { checkCorpus, clock, exceptionsPath, loadExceptions } from './compat-load.js';
 
 type CompatFormat = 'text' | 'json' | 'github' | 'markdown' | 'sarif' | 'junit';
 
@@ -52,7 +49,7 @@ interface Doc {
 }
 
 const noPositions = (): Position | undefined => undefined;
-const where = (path: string): string => (path === '' ? '(root)' : path);
+const where = pointerLabel;
 
 function usage(message: string): never {
   throw new UsageError(message);
@@ -348,11 +345,10 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
 
   const v: Verdicts = {};
   if (options.exceptions !== undefined) {
-    await preparePositions();
-    const loaded = loadExceptions(options.exceptions, options.exceptions);
+    const loaded = await loadExceptions(options.exceptions, options.exceptions);
     const urn = options.urn!;
     const fingerprints = new Map<string, string>('side' in older ? [] : [[urn, schemaFingerprint(older.value)]]);
-    v.exceptions = weighExceptions(loaded, new Map([[urn, changes]]), fingerprints);
+    v.exceptions = weighExceptions(loaded, new Map([[urn, changes]]), fingerprints, clock());
   }
   if (options.corpus !== undefined && options.corpus.length > 0) {
     let schema: CompiledSchema | undefined;
@@ -501,11 +497,10 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
 
   const v: Verdicts = {};
   if (exceptionsFile !== undefined) {
-    await preparePositions();
-    const loaded = loadExceptions(exceptionsFile.path, exceptionsFile.shown);
+    const loaded = await loadExceptions(exceptionsFile.path, exceptionsFile.shown);
     const findings = new Map(rows.filter((r) => r.changes.length > 0).map((r) => [r.urn, r.changes] as const));
     const fingerprints = new Map(rows.filter((r) => r.baseline !== undefined).map((r) => [r.urn, r.baseline!] as const));
-    v.exceptions = weighExceptions(loaded, findings, fingerprints);
+    v.exceptions = weighExceptions(loaded, findings, fingerprints, clock());
     for (const r of rows) {
       if (r.status !== 'breaking' || r.problems.length > 0) continue;
       if (r.changes.some((ch) => fails(v, ch))) continue;

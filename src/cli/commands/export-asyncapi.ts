@@ -1,7 +1,7 @@
 import { buildAsyncApi, catalogKeys, mergeKeyIssues, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
 // yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
 import { yaml, type Registry } from '../../registry/index.js';
-import { escapePointerToken } from '../../validator/index.js';
+import { escapePointerToken, pointerLabel } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -35,11 +35,11 @@ function describeIssue(issue: AsyncApiIssue, registry: Registry, keys: Map<strin
     const k = escapePointerToken(key);
     const payload = `/channels/${k}/messages/${k}/payload/schema`;
     if (issue.pointer === payload || issue.pointer.startsWith(payload + '/')) {
-      const inFile = issue.pointer.slice(payload.length) || '(root)';
+      const inFile = pointerLabel(issue.pointer.slice(payload.length));
       where = ` (schema file ${registry.file(issue.urn).shown} at ${inFile})`;
     }
   }
-  return `${issue.urn === undefined ? '' : issue.urn + ': '}${issue.pointer || '(root)'}: ${issue.message}${where}`;
+  return `${issue.urn === undefined ? '' : issue.urn + ': '}${pointerLabel(issue.pointer)}: ${issue.message}${where}`;
 }
 
 const TOO_DEEP = /nested too deeply/;

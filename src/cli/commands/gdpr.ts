@@ -5,7 +5,7 @@ import {
 } from '../../gdpr/index.js';
 import type * as Guard from '../../guard/index.js';
 import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, SourcePositions, stripBom, type Registry } from '../../registry/index.js';
-import { isSchemaObject } from '../../validator/index.js';
+import { isSchemaObject, pointerLabel } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
 import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
@@ -91,7 +91,7 @@ class SchemaPositions {
   }
 }
 
-const label = (path: string): string => (path === '' ? '(root)' : path);
+const label = pointerLabel;
 
 async function inventory(schemas: Loaded[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { readEnvelope, EnvelopeError } from '../../guard/index.js';
 import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry, type SourcePositions } from '../../registry/index.js';
-import { warningMessage, type SchemaWarning } from '../../validator/index.js';
+import { pointerLabel, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type Doc, type InputLimits, type InputPlan } from '../inputs.js';
 import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
-import { clean, colourWanted, DATA_ROOT, ENVELOPE, githubCommand, makeChalk, Out, quote, type Colours, type Format } from '../output.js';
+import { clean, colourWanted, ENVELOPE, githubCommand, makeChalk, Out, quote, type Colours, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
@@ -240,7 +240,7 @@ const fold = (urn: string): string => urn.trim().toLowerCase();
 const MAX_SUGGESTED_URN = 512;
 const MAX_SUGGESTIONS = 10_000;
 
-const label = (p: Problem): string => (p.instancePath === '' ? DATA_ROOT : p.instancePath);
+const label = (p: Problem): string => pointerLabel(p.instancePath);
 
 /**
  * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats

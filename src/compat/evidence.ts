@@ -1,23 +1,24 @@
-import { dirname, join, relative } from 'node:path';
-import { existsSync } from 'node:fs';
-import {
-  applyExceptions, ExceptionsError, parseExceptions,
-  type Change, type CompatException, type ExceptionsOutcome,
-} from '../../compat/index.js';
-import { ParseFailure, parseJsonLine, parseText, parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
-import type { CompiledSchema } from '../../validator/index.js';
-import { GateError, UsageError } from '../errors.js';
-import { DATA_ROOT } from '../output.js';
+import { readEnvelope, EnvelopeError } from '../guard/envelope.js';
+import { ParseFailure, parseJsonLine, parseText } from '../registry/index.js';
+import { pointerLabel, type CompiledSchema } from '../validator/index.js';
+import { applyExceptions, ExceptionsError, parseExceptions, type CompatException, type ExceptionsOutcome } from './exceptions.js';
+import type { Change } from './compare.js';
 
 /*
- * The evidence compat weighs besides its rules: captured traffic (--corpus) validated against the
- * new schemas, and reviewed exceptions (--exceptions) that excuse named breaks until a date.
+ * The evidence compat weighs besides its rules, as pure functions over what the caller has read:
+ * captured traffic (a corpus) validated against the new schemas, and reviewed exceptions that
+ * excuse named breaks until a date. Reading files, the clock and exit codes stay with the caller.
  */
 
 // ---- corpus --------------------------------------------------------------------------------------
 
 /** How many rejected corpus messages each URN lists. */
 export const CORPUS_EXAMPLES = 3;
+
+/** A corpus document as read: its text, or why it could not be read. */
+export type CorpusDocument =
+  | { kind: 'doc'; file: string; line?: number; text: string }
+  | { kind: 'error'; file: string; message: string; line?: number; col?: number };
 
 export interface CorpusRejection {
   file: string;
@@ -49,15 +50,16 @@ export interface CorpusReport {
   failed: boolean;
 }
 
+/** What a corpus message is checked against: the report entry it counts under and the new schema. */
+export type CorpusTarget = (urn: string) => { key: string; schema: CompiledSchema } | undefined;
+
 /**
- * Reads every corpus document (files, directories, NDJSON; with validate's engine) and validates
- * each envelope's data against the schema `target(urn)` names; envelopes it names none for are counted, not checked.
+ * Validates each corpus envelope's data against the schema `target(urn)` names; envelopes it names
+ * none for are counted, not checked. `keys` are the report's entries, in order.
  */
-export async function checkCorpus(
-  paths: string[], target: (urn: string) => { key: string; schema: CompiledSchema } | undefined, keys: readonly string[],
+export async function judgeCorpus(
+  batches: AsyncIterable<readonly CorpusDocument[]>, target: CorpusTarget, keys: readonly string[],
 ): Promise<CorpusReport> {
-  // The message reader and the envelope rules load only when there is a corpus to read.
-  const [{ DEFAULT_LIMITS, documents }, { EnvelopeError, readEnvelope }] = await Promise.all([import('../inputs.js'), import('../../guard/index.js')]);
   const report: CorpusReport = { documents: 0, ignored: 0, unreadable: 0, errors: [], urns: [], failed: false };
   const byKey = new Map<string, CorpusUrn>();
   for (const key of keys) {
@@ -69,7 +71,7 @@ export async function checkCorpus(
     report.unreadable++;
     if (report.errors.length < CORPUS_EXAMPLES) report.errors.push({ file, ...(line === undefined ? {} : { line }), ...(col === undefined ? {} : { col }), message });
   };
-  for await (const batch of documents(paths, { limits: DEFAULT_LIMITS })) {
+  for await (const batch of batches) {
     for (const doc of batch) {
       report.documents++;
       if (doc.kind === 'error') {
@@ -106,7 +108,7 @@ export async function checkCorpus(
         const v = t.schema.validate(data)[0];
         u.examples.push({
           file: doc.file, ...(doc.line === undefined ? {} : { line: doc.line }),
-          at: `/data${v?.instancePath ?? ''}`, message: `${v?.instancePath || DATA_ROOT} ${v?.message ?? 'is invalid'}`,
+          at: `/data${v?.instancePath ?? ''}`, message: `${pointerLabel(v?.instancePath ?? '')} ${v?.message ?? 'is invalid'}`,
         });
       }
     }
@@ -135,25 +137,25 @@ export interface LoadedExceptions {
   entries: CompatException[];
 }
 
+/** Where in the file a position is (1-based), for a JSON Pointer into it. */
+export type PositionOf = (pointer: string) => { line: number; col: number } | undefined;
+
 const FIELD = /^(urn|rule|path|fingerprint|reason|owner|expires) (?:is missing|must)/;
 
 /**
- * Reads and validates an exceptions file. A malformed one is one line naming file:line:col (exit 1):
- * parse errors come with their position; a bad entry is located at its field, or the entry.
+ * Checks a parsed exceptions file. A malformed one throws ExceptionsError with one line naming
+ * file:line:col where `positionOf` can place it: at the bad field, or the entry.
  */
-export function loadExceptions(path: string, shown: string): LoadedExceptions {
-  const text = readRegularFile(path, shown, 'exceptions file');
-  // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
-  const value = parseTextUniqueKeys(text, shown);
+export function readExceptions(value: unknown, shown: string, positionOf: PositionOf | undefined): LoadedExceptions {
   try {
     return { file: shown, entries: parseExceptions(value, shown) };
   } catch (err) {
     if (!(err instanceof ExceptionsError)) throw err;
-    throw new GateError(locateProblem(err.message, shown, text, value));
+    throw new ExceptionsError(locateProblem(err.message, shown, value, positionOf));
   }
 }
 
-function locateProblem(message: string, shown: string, text: string, value: unknown): string {
+function locateProblem(message: string, shown: string, value: unknown, positionOf: PositionOf | undefined): string {
   const rest = message.startsWith(`${shown}: `) ? message.slice(shown.length + 2) : message;
   const listAt = Array.isArray(value) ? '' : '/exceptions';
   let pointer = rest.startsWith('"exceptions"') ? '/exceptions' : '';
@@ -165,46 +167,12 @@ function locateProblem(message: string, shown: string, text: string, value: unkn
   }
   let at = '';
   try {
-    // Loaded only here: a clean file never needs positions.
-    const pos = positions(text, shown, pointer);
+    const pos = positionOf?.(pointer);
     if (pos !== undefined) at = `:${pos.line}:${pos.col}`;
   } catch {
     at = '';
   }
   return `${shown}${at}: ${rest}`;
-}
-
-let positionsModule: typeof import('../../registry/positions.js') | undefined;
-function positions(text: string, shown: string, pointer: string): { line: number; col: number } | undefined {
-  if (positionsModule === undefined) return undefined;
-  return positionsModule.SourcePositions.forFile(text, shown).of(pointer);
-}
-
-/** Loads the positions module ahead of a possible error (the loader above is synchronous). */
-export async function preparePositions(): Promise<void> {
-  positionsModule ??= await import('../../registry/positions.js');
-}
-
-/** The exceptions file to read: --exceptions, else the default one in the registry directory when present. */
-export function exceptionsPath(option: string | undefined, manifestPath: string | undefined): { path: string; shown: string } | undefined {
-  if (option !== undefined) return { path: option, shown: option };
-  if (manifestPath === undefined) return undefined;
-  const path = join(dirname(manifestPath), DEFAULT_EXCEPTIONS);
-  if (!existsSync(path)) return undefined;
-  const rel = relative(process.cwd(), path);
-  return { path, shown: rel === '' || rel.startsWith('..') ? path : rel };
-}
-
-/** Today for exceptions: the real date, or BQSCHEMA_NOW=YYYY-MM-DD (for tests and for trying a date out). */
-export function clock(): Date {
-  const env = process.env['BQSCHEMA_NOW'];
-  if (env === undefined || env === '') return new Date();
-  const m = /^\d{4}-\d{2}-\d{2}$/.exec(env);
-  const d = m ? new Date(`${env}T00:00:00Z`) : undefined;
-  if (d === undefined || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== env) {
-    throw new UsageError(`BQSCHEMA_NOW must be a date YYYY-MM-DD, got ${JSON.stringify(env.slice(0, 40))}`);
-  }
-  return d;
 }
 
 export interface ExceptionsState {
@@ -214,10 +182,11 @@ export interface ExceptionsState {
   excused: Map<Change, CompatException>;
 }
 
+/** Applies the exceptions in force on `now` to the findings of each URN. */
 export function weighExceptions(
-  loaded: LoadedExceptions, findings: ReadonlyMap<string, readonly Change[]>, fingerprints: ReadonlyMap<string, string>,
+  loaded: LoadedExceptions, findings: ReadonlyMap<string, readonly Change[]>, fingerprints: ReadonlyMap<string, string>, now: Date,
 ): ExceptionsState {
-  const outcome = applyExceptions(findings, loaded.entries, { now: clock(), fingerprints });
+  const outcome = applyExceptions(findings, loaded.entries, { now, fingerprints });
   const excused = new Map<Change, CompatException>();
   for (const s of outcome.suppressed) excused.set(s.change, s.exception);
   return { file: loaded.file, outcome, excused };

@@ -1,0 +1,67 @@
+import { dirname, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import {
+  DEFAULT_EXCEPTIONS, ExceptionsError, judgeCorpus, readExceptions,
+  type CorpusReport, type CorpusTarget, type LoadedExceptions, type PositionOf,
+} from '../../compat/index.js';
+import { parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
+import { GateError, UsageError } from '../errors.js';
+
+/*
+ * What compat reads besides the schemas: the corpus files, the exceptions file and today's date.
+ * Weighing them is src/compat/evidence.ts; this module only finds, reads and reports failure.
+ */
+
+/** Reads every corpus document (files, directories, NDJSON; with validate's reader) and judges it. */
+export async function checkCorpus(paths: string[], target: CorpusTarget, keys: readonly string[]): Promise<CorpusReport> {
+  // The message reader loads only when there is a corpus to read.
+  const { DEFAULT_LIMITS, documents } = await import('../inputs.js');
+  return judgeCorpus(documents(paths, { limits: DEFAULT_LIMITS }), target, keys);
+}
+
+/**
+ * Reads and checks an exceptions file. A malformed one is one line naming file:line:col (exit 1):
+ * parse errors come with their position; a bad entry is located at its field, or the entry.
+ */
+export async function loadExceptions(path: string, shown: string): Promise<LoadedExceptions> {
+  const text = readRegularFile(path, shown, 'exceptions file');
+  // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
+  const value = parseTextUniqueKeys(text, shown);
+  let positionOf: PositionOf | undefined;
+  try {
+    // Loaded only for a bad file: a clean one never needs positions.
+    return readExceptions(value, shown, undefined);
+  } catch (err) {
+    if (!(err instanceof ExceptionsError)) throw err;
+    const { SourcePositions } = await import('../../registry/positions.js');
+    positionOf = (pointer) => SourcePositions.forFile(text, shown).of(pointer);
+  }
+  try {
+    return readExceptions(value, shown, positionOf);
+  } catch (err) {
+    if (!(err instanceof ExceptionsError)) throw err;
+    throw new GateError(err.message);
+  }
+}
+
+/** The exceptions file to read: --exceptions, else the default one in the registry directory when present. */
+export function exceptionsPath(option: string | undefined, manifestPath: string | undefined): { path: string; shown: string } | undefined {
+  if (option !== undefined) return { path: option, shown: option };
+  if (manifestPath === undefined) return undefined;
+  const path = join(dirname(manifestPath), DEFAULT_EXCEPTIONS);
+  if (!existsSync(path)) return undefined;
+  const rel = relative(process.cwd(), path);
+  return { path, shown: rel === '' || rel.startsWith('..') ? path : rel };
+}
+
+/** Today for exceptions: the real date, or BQSCHEMA_NOW=YYYY-MM-DD (for tests and for trying a date out). */
+export function clock(): Date {
+  const env = process.env['BQSCHEMA_NOW'];
+  if (env === undefined || env === '') return new Date();
+  const m = /^\d{4}-\d{2}-\d{2}$/.exec(env);
+  const d = m ? new Date(`${env}T00:00:00Z`) : undefined;
+  if (d === undefined || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== env) {
+    throw new UsageError(`BQSCHEMA_NOW must be a date YYYY-MM-DD, got ${JSON.stringify(env.slice(0, 40))}`);
+  }
+  return d;
+}
