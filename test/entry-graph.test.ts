@@ -1,33 +1,11 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { moduleGraph } from './helpers/module-graph.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI_DEPENDENCIES = ['commander', 'chalk', 'yaml', 'jsonc-parser', '@asyncapi/specs', 'ajv'];
-
-/** Every module the built entry reaches through static and dynamic imports. */
-function moduleGraph(entry: string): { files: Set<string>; bare: Set<string> } {
-  const files = new Set<string>();
-  const bare = new Set<string>();
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (files.has(file)) continue;
-    files.add(file);
-    const source = readFileSync(file, 'utf8');
-    const specifiers = [
-      ...source.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g),
-      ...source.matchAll(/import\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
-      ...source.matchAll(/^import\s*['"]([^'"]+)['"]/gm),
-    ].map((m) => m[1]!);
-    for (const spec of specifiers) {
-      if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec));
-      else bare.add(spec);
-    }
-  }
-  return { files, bare };
-}
 
 describe('the library entry', () => {
   const entry = join(root, 'dist', 'index.js');

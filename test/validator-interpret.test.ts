@@ -6,7 +6,6 @@
 // `node --disallow-code-generation-from-strings`, gives the contract's verdicts and the same
 // violations as generated code.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,36 +13,9 @@ import { compile, parseSchema } from '../src/validator/index.js';
 import { preview } from '../src/validator/compile.js';
 import { interpret } from '../src/validator/interpret.js';
 import { rootArb, VALUES } from './helpers/compat-arbitraries.js';
+import { contractPairs, suitePairs, type Pair } from './helpers/validator-cases.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-/** `text`: the data as JSON text (the contract's data_json keeps 1.0, -0 and lone surrogates). */
-interface Pair { what: string; schema: unknown; data: unknown; text?: string; valid?: boolean }
-
-function contractPairs(): Pair[] {
-  const out: Pair[] = [];
-  const contract = JSON.parse(readFileSync(join(ROOT, 'test', 'vendor', 'conformance', 'contract-cases.json'), 'utf8')) as { validation: Array<{ name: string; schema: unknown; tests: Array<{ description: string; data?: unknown; data_json?: string; valid: boolean }> }> };
-  for (const c of contract.validation) {
-    for (const t of c.tests) {
-      const text = t.data_json ?? JSON.stringify(t.data);
-      out.push({ what: `contract: ${c.name}: ${t.description}`, schema: c.schema, data: JSON.parse(text), text, valid: t.valid });
-    }
-  }
-  const ours = JSON.parse(readFileSync(join(ROOT, 'test', 'contract-cases-bqschema.json'), 'utf8')) as { unknown: Array<{ name: string; schema: unknown; tests: Array<{ data: unknown; valid: boolean }> }> };
-  for (const c of ours.unknown) c.tests.forEach((t, i) => out.push({ what: `bqschema: ${c.name} #${i}`, schema: c.schema, data: t.data, valid: t.valid }));
-  return out;
-}
-
-function suitePairs(): Pair[] {
-  const dir = join(ROOT, 'test', 'vendor', 'json-schema-test-suite', 'draft7');
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
-  const out: Pair[] = [];
-  for (const f of files) {
-    const groups = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Array<{ description: string; schema: unknown; tests: Array<{ description: string; data: unknown }> }>;
-    for (const g of groups) for (const t of g.tests) out.push({ what: `suite ${f}: ${g.description}: ${t.description}`, schema: g.schema, data: t.data });
-  }
-  return out;
-}
 
 /** Both forms of one schema, or undefined when it does not compile (then neither form exists). */
 function forms(schema: unknown): { generated: ReturnType<typeof compile>; walked: ReturnType<typeof interpret> } | undefined {

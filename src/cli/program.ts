@@ -204,6 +204,23 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
     },
   ],
   [
+    'compile',
+    (program, setCode) => {
+      program
+        .command('compile')
+        .description('write a standalone ES module of validators for every URN, usable where eval and new Function are forbidden (CSP, Workers)')
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema compile --registry registry.json -o src/validators.js', 'bqschema compile -o src/validators.js --check']))
+        .action(async (opts) => {
+          const { runCompile } = await import('./commands/compile.js');
+          setCode(await runCompile(opts));
+        });
+    },
+  ],
+  [
     'catalog',
     (program, setCode) => {
       program

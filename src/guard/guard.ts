@@ -1,5 +1,6 @@
 import type { CompiledSchema, Violation } from '../validator/index.js';
 import { RegistryError } from '../registry/errors.js';
+import { emitWarning } from '../validator/warnings.js';
 import type { AsyncProvider, Provider } from '../providers/provider.js';
 import { EnvelopeError, readEnvelope, type Envelope, type ReadEnvelope } from './envelope.js';
 
@@ -71,7 +72,7 @@ function report(warnings: readonly string[], urn: string | undefined, options: G
     const text = urn === undefined ? `envelope: ${w}` : `envelope for ${urn}: ${w}`;
     if (emitted.has(text)) continue;
     emitted.add(text);
-    process.emitWarning(text, { code: IDENTITY_WARNING_CODE });
+    emitWarning(text, IDENTITY_WARNING_CODE);
   }
 }
 

@@ -106,3 +106,52 @@ export function sourceUrl(urn: string | undefined, suffix: string): string {
   const safe = (urn ?? '').replace(/[^A-Za-z0-9:._-]/g, '');
   return `\n//# sourceURL=bqschema/${safe === '' ? 'schema' : safe}${suffix}`;
 }
+
+/**
+ * Whether JSON text says exactly what `v` is: only plain objects, arrays, strings, booleans, null
+ * and finite numbers (-0 is written as 0, which every rule treats alike). Iterative.
+ */
+function jsonExact(v: unknown): boolean {
+  const stack = [v];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return false;
+    } else if (typeof x === 'object' && x !== null) {
+      if (seen.has(x)) continue;
+      const proto = Object.getPrototypeOf(x);
+      if (Array.isArray(x) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return false;
+      seen.add(x);
+      for (const k of Object.keys(x)) stack.push((x as Record<string, unknown>)[k]);
+    } else if (typeof x !== 'string' && typeof x !== 'boolean' && x !== null) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A value as source text for a standalone module (`bqschema compile`): the one builder through
+ * which schemas, warnings and constants (enum sets, name sets, const values) reach such a module.
+ * Scalars are written as `code` writes them (NaN as `NaN`: an annotation may hold one); a Set as
+ * `new Set([...])`; an array or object as `J("…")`, its JSON text as a string literal that the
+ * module parses with JSON.parse (`J`): JSON.parse keeps a `__proto__` key an own property, and it
+ * reads any depth, where V8's parser overflows on object literals about 1,500 levels deep. A
+ * container JSON cannot say exactly (one holding ±Infinity or a Set) is written as literals
+ * instead, every key computed (`{["__proto__"]:…}` defines a property; `{"__proto__":…}` would
+ * set the prototype). Anything else (undefined, a function, a class instance) is a TypeError.
+ */
+export function valueLiteral(v: unknown): Code {
+  if (typeof v === 'number' && Number.isNaN(v)) return new Code(TOKEN, 'NaN');
+  if (v instanceof Set) return code`new Set(${valueLiteral([...v])})`;
+  if (typeof v !== 'object' || v === null) return code`${v}`;
+  const proto = Object.getPrototypeOf(v);
+  if (Array.isArray(v) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
+    throw new TypeError('valueLiteral: only JSON values and Sets of them can be written');
+  }
+  if (jsonExact(v)) return code`J(${JSON.stringify(v)})`;
+  if (Array.isArray(v)) return code`[${join(v.map((x) => valueLiteral(x)), code`,`)}]`;
+  const entries = Object.keys(v).map((k) => code`[${k}]:${valueLiteral((v as Record<string, unknown>)[k])}`);
+  return code`{${join(entries, code`,`)}}`;
+}

@@ -1,10 +1,10 @@
-import { codePointLength } from './codepoints.js';
 import {
   Code, EMPTY, ROOT_PATH, childPath, code, dynamicPath, ident, join, pathCode, sourceUrl, type Path,
 } from './codegen.js';
-import { canonicalKey, jsonEqual, refuseCycle } from './equality.js';
-import { hasOwn, parseSchema, jsonType, SchemaError, type SchemaNode } from './keywords.js';
-import { escapeKey, joinPointer } from './pointer.js';
+import { canonicalKey } from './equality.js';
+import { helpers } from './helpers.js';
+import { parseSchema, SchemaError, type SchemaNode } from './keywords.js';
+import { joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
 import { malformedMessage, reportWarnings, unknownMessage } from './warnings.js';
 import { codeGeneration, interpret } from './interpret.js';
@@ -28,7 +28,7 @@ const NAME_INLINE_MAX = 8;
 const NL = code`
 `;
 
-type Mode = 'valid' | 'all';
+export type Mode = 'valid' | 'all';
 /** A keyword block by the instance type it applies to: [type, guard test, body]. */
 type Block = [type: string, test: Code, body: Code];
 
@@ -76,21 +76,28 @@ function undeclared(d: Code, key: Code, v: Code): Code {
 }
 
 class Generator {
-  readonly consts: unknown[] = [];
   readonly functions: Code[] = [];
   private seq = 0;
   private readonly weights = new Map<SchemaNode, number>();
 
   /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
-  constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>) {}
+  private readonly constIndex = new Map<unknown, number>();
+
+  constructor(private readonly mode: Mode, private readonly keySets: Map<unknown[], Set<string>>, private readonly consts: unknown[]) {
+    consts.forEach((v, i) => this.constIndex.set(v, i));
+  }
 
   private id(prefix: 'f' | 'i' | 'k' | 'l' | 'o' | 'v' | 'x'): Code {
     return ident(prefix, this.seq++);
   }
 
   private constant(v: unknown): Code {
-    this.consts.push(v);
-    return code`c[${this.consts.length - 1}]`;
+    let i = this.constIndex.get(v);
+    if (i === undefined) {
+      i = this.consts.push(v) - 1;
+      this.constIndex.set(v, i);
+    }
+    return code`c[${i}]`;
   }
 
   /** Code run on failure: `return false` in the fast path, a pushed violation otherwise. */
@@ -463,40 +470,34 @@ return true;}`);
   }
 }
 
-type Helpers = {
-  h: typeof hasOwn;
-  G: typeof Object.getPrototypeOf;
-  O: object;
-  E: typeof jsonEqual;
-  K: typeof canonicalKey;
-  Z: typeof refuseCycle;
-  L: typeof codePointLength;
-  P: typeof escapeKey;
-  t: typeof jsonType;
-};
-
-const helpers: Helpers = {
-  h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, K: canonicalKey, Z: refuseCycle, L: codePointLength, P: escapeKey, t: jsonType,
-};
+/**
+ * The body of a function of `(H, c)` (the helpers, the constants) that returns the validator:
+ * `isValid` for mode 'valid', `validate` for 'all'. compile() runs it with `new Function`;
+ * `bqschema compile` writes it into a module (standalone.ts). `consts` may be shared by both
+ * modes of one schema; a constant is added to it once.
+ */
+export function generate(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, consts: unknown[] = []): Code {
+  const gen = new Generator(mode, keySets, consts);
+  const body = gen.node(root, code`d`, ROOT_PATH, '', 0);
+  const main = mode === 'valid'
+    ? code`return function isValid(d){
+${body}
+return true;};`
+    // A function of its own (deep nodes) pushes to the caller's array: then it exists from the start.
+    : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
+${body}
+return e??[];};`;
+  return code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
+${join(gen.functions, NL)}
+${main}`;
+}
 
 function build<T>(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, urn: string | undefined): T {
   try {
-    const gen = new Generator(mode, keySets);
-    const body = gen.node(root, code`d`, ROOT_PATH, '', 0);
-    const main = mode === 'valid'
-      ? code`return function isValid(d){
-${body}
-return true;};`
-      // A function of its own (deep nodes) pushes to the caller's array: then it exists from the start.
-      : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
-${body}
-return e??[];};`;
-    const source = code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
-${join(gen.functions, NL)}
-${main}`.source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
+    const consts: unknown[] = [];
+    const source = generate(root, mode, keySets, consts).source + sourceUrl(urn, mode === 'valid' ? '' : '/validate');
     // eslint-disable-next-line no-new-func -- source is a Code: schema values enter only as literals (see top).
-    return new Function('H', 'c', source)(helpers, gen.consts) as T;
+    return new Function('H', 'c', source)(helpers, consts) as T;
   } catch (err) {
     if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compile');
     throw err;

@@ -41,7 +41,18 @@ export function reportWarnings(warnings: readonly SchemaWarning[], options: Pick
       options.onWarning(w, message);
     } else if (!emitted.has(message)) {
       emitted.add(message);
-      process.emitWarning(message, { code: w.kind === 'malformed' ? MALFORMED_WARNING_CODE : WARNING_CODE });
+      emitWarning(message, w.kind === 'malformed' ? MALFORMED_WARNING_CODE : WARNING_CODE);
     }
   }
+}
+
+/**
+ * process.emitWarning where there is one (Node, Deno, Bun); elsewhere (a browser: the library's
+ * browser build) console.warn, with the code first. `process` is looked up on globalThis, so a
+ * runtime without it gets a warning, not a ReferenceError.
+ */
+export function emitWarning(message: string, code: string): void {
+  const proc = (globalThis as { process?: { emitWarning?: (message: string, options: { code: string }) => void } }).process;
+  if (typeof proc?.emitWarning === 'function') proc.emitWarning(message, { code });
+  else console.warn(`${code}: ${message}`);
 }

@@ -1,0 +1,15 @@
+// The library entry for browsers and other runtimes without Node's modules (the "browser"
+// condition of the package's exports): everything src/index.ts exports that needs no `node:`
+// module. Left out: DirProvider (it reads files) and HttpProvider (it decodes with Buffer).
+// test/browser-entry.test.ts proves its module graph has no `node:` import, and
+// test/browser-csp.test.ts runs it in Chromium under a CSP that forbids 'unsafe-eval'.
+export {
+  compile, lintSchema, SchemaError, warningMessage, WARNING_CODE, jsonEqual, codePointLength, lengthBound, minimumBound,
+  type CompiledSchema, type CompileOptions, type LintIssue, type SchemaWarning, type Violation,
+} from './validator/index.js';
+export { MapProvider, type ProviderOptions } from './providers/map-provider.js';
+export type { AsyncProvider, Provider, SchemaAnswer } from './providers/provider.js';
+export { RegistryError, type RegistryErrorKind } from './registry/errors.js';
+// The guard's whole surface, as src/index.ts lists it name by name (test/browser-entry.test.ts
+// compares the two entries' exports).
+export * from './guard/index.js';
