@@ -1,7 +1,9 @@
 // Issue 25 (PHP): `bqschema types --lang php`, proven by PHP 8.2 (php-cli, installed by .ci/run):
 // `php -l` on the example registry and a registry of hostile names; every valid example message
 // decodes through Urns::decode into the generated readonly classes (strict_types), and a wrong type
-// or a missing required key is a TypeError. A missing php fails the test naming the package.
+// or a missing required key is a TypeError, a value outside a string enum (a backed enum read with
+// from()) a ValueError; an open class keeps undeclared keys in $extra. A missing php fails the test
+// naming the package.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,9 @@ function generate(registry: string): string {
   return r.stdout;
 }
 
-// Reads envelopes (one per line) on stdin; prints ok, or the class of what was thrown.
+// Reads envelopes (one per line) on stdin; prints ok and the short class name (with the argument
+// echo: ok and the value as json_encode writes it: public properties, enums as their value), or the
+// class of what was thrown.
 const CHECK = `<?php
 declare(strict_types=1);
 require __DIR__ . '/bqtypes.php';
@@ -34,12 +38,19 @@ while (($line = fgets(STDIN)) !== false) {
     $e = json_decode($line, true, 512, JSON_THROW_ON_ERROR);
     try {
         $v = \\BqTypes\\Urns::decode($e['job'] ?? $e['urn'], $e['data']);
-        echo 'ok ', is_object($v) ? (new \\ReflectionClass($v))->getShortName() : gettype($v), "\\n";
+        if (($argv[1] ?? '') === 'echo') {
+            echo 'ok ', json_encode($v, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES), "\\n";
+        } else {
+            echo 'ok ', is_object($v) ? (new \\ReflectionClass($v))->getShortName() : gettype($v), "\\n";
+        }
     } catch (\\Throwable $t) {
         echo get_class($t), "\\n";
     }
 }
 `;
+
+/** Enum values that are no identifier, `class`, empty, a line separator, equal after sanitising, or start with a digit. */
+const HOSTILE_ENUM = ['*/', '\u2028', 'class', 'Class', '', 'a-b', 'a_b', '9lives', "'; ?>", 'list'];
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'bq-php-'));
@@ -60,12 +71,40 @@ describe('types --lang php', { timeout: 120_000 }, () => {
       JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { order_id: 'x', reason: 'out_of_stock' } }),
       JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { reason: 'out_of_stock' } }),
       JSON.stringify({ job: 'urn:nobody', data: {} }),
+      JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { order_id: 1, reason: 'lost' } }),
+      JSON.stringify({ job: 'urn:babel:orders:cancelled', data: { order_id: 1, reason: 7 } }),
+      JSON.stringify({ job: 'urn:babel:orders:created', data: { order_id: 1, customer_id: 'c', currency: 'eur', lines: [] } }),
     ];
     const r = php(['-d', 'error_reporting=E_ALL & ~E_WARNING', 'check.php'], dir, [...lines, ...bad].join('\n') + '\n');
     expect(r.code, r.out).toBe(0);
     const out = r.out.trim().split('\n');
     expect(out.slice(0, lines.length).every((l) => l.startsWith('ok '))).toBe(true);
-    expect(out.slice(lines.length)).toEqual(['TypeError', 'TypeError', 'InvalidArgumentException']);
+    expect(out.slice(lines.length)).toEqual(['TypeError', 'TypeError', 'InvalidArgumentException', 'ValueError', 'TypeError', 'ValueError']);
+  });
+
+  it('the example registry: an open class keeps the keys it does not declare in $extra; a closed one has no $extra; enums read as cases', () => {
+    const dir = mkdtempSync(join(work, 'extra-'));
+    const src = generate('registry.example.json');
+    writeFileSync(join(dir, 'bqtypes.php'), src);
+    writeFileSync(join(dir, 'check.php'), CHECK);
+    const payment = { payment_id: 'p-123456', order_id: 7, amount: 9.5, currency: 'TRY' };
+    const input = [
+      { job: 'urn:babel:payments:captured', data: { ...payment, gateway: { id: 'g-1' }, '7': true } },
+      { job: 'urn:babel:payments:captured', data: payment },
+      { job: 'urn:babel:users:registered', data: { user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] } },
+      { job: 'urn:babel:orders:cancelled', data: { order_id: 1, reason: 'payment_failed' } },
+    ];
+    const r = php(['check.php', 'echo'], dir, input.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(r.code, r.out).toBe(0);
+    const got = r.out.trim().split('\n').map((l) => JSON.parse(l.replace(/^ok /, '')) as Record<string, unknown>);
+    const nulls = { cardLast4: null, capturedAt: null };
+    expect(got).toEqual([
+      { paymentId: 'p-123456', orderId: 7, amount: 9.5, currency: 'TRY', ...nulls, extra: { gateway: { id: 'g-1' }, '7': true } },
+      { paymentId: 'p-123456', orderId: 7, amount: 9.5, currency: 'TRY', ...nulls, extra: [] },
+      { userId: 'u', email: 'a@b', locale: 'en', phone: null, fullName: null, addresses: [{ line1: null, city: 'Izmir', country: null, extra: { zip: '35' } }], marketingOptIn: null },
+      { orderId: 1, reason: 'payment_failed', note: null },
+    ]);
+    expect(src).toContain("enum OrdersCancelledReason: string\n{\n    case CustomerRequest = 'customer_request';");
   });
 
   it('hostile names: php -l passes, JSON names are kept, no value escapes its literal or comment', () => {
@@ -77,6 +116,8 @@ describe('types --lang php', { timeout: 120_000 }, () => {
       } },
       'urn:x:null': { type: 'object', properties: { a: { type: 'string' } } },
       'urn:x:Urns': { type: 'string' },
+      'urn:x:kind': { enum: HOSTILE_ENUM },
+      'urn:x:open': { type: 'object', properties: { extra: { type: 'string' }, kind: { const: 'class' } } },
     };
     writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
@@ -89,12 +130,30 @@ describe('types --lang php', { timeout: 120_000 }, () => {
     const line = JSON.stringify({ job: "urn:x:'; system('id'); //", data: { this: 't', class: 1, 'a-b': 'a', aB: 'b', "q'uote\\\\": true, nested: { $x: null }, list: [{ k: 'v' }] } });
     const r = php(['check.php'], dir, `${line}\n${JSON.stringify({ job: 'urn:x:Urns', data: 's' })}\n`);
     expect(r.out.trim().split('\n')).toEqual([expect.stringMatching(/^ok /), 'ok string']);
+    for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${phpString(v)};\n`);
+    const lines = [
+      ...HOSTILE_ENUM.map((v) => ({ job: 'urn:x:kind', data: v })),
+      { job: 'urn:x:kind', data: 'a.b' },
+      { job: 'urn:x:kind', data: 'CLASS' },
+      { job: 'urn:x:open', data: { extra: 'e', kind: 'class', more: '?>' } },
+      { job: 'urn:x:open', data: { kind: 'klass' } },
+    ];
+    const e = php(['check.php', 'echo'], dir, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(e.out.trim().split('\n')).toEqual([
+      ...HOSTILE_ENUM.map((v) => `ok ${JSON.stringify(v).replace(/\u2028/, '\\u2028')}`),
+      'ValueError', 'ValueError',
+      'ok {"extra_2":"e","kind":"class","extra":{"more":"?>"}}',
+      'ValueError',
+    ]);
   });
 
-  it('docs/types.md shows real output: its PHP sample is in the generated file', () => {
+  it('docs/types.md shows real output: each of its PHP samples is in the generated file', () => {
     const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
-    const sample = /## PHP[\s\S]*?```php\n([\s\S]*?)\n```/.exec(page)![1]!;
-    expect(generate('registry.example.json')).toContain(sample);
+    const section = /\n## PHP\n([\s\S]*?)\n## /.exec(page)![1]!;
+    const samples = [...section.matchAll(/```php\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    expect(samples.length).toBe(2);
+    const src = generate('registry.example.json');
+    for (const sample of samples) expect(src).toContain(sample);
   });
 
   it('--check works for php', () => {

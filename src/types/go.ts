@@ -1,6 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, pascalIdent, rootOf, uniqueName } from './notes.js';
+import { constraintNotes, memberNames, ownValue, pascalIdent, pascalWords, rootOf, stringEnum, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -65,14 +65,51 @@ function kindOf(v: unknown): string {
 interface Ctx {
   decls: string[];
   taken: Set<string>;
-  /** Whether every object of this URN's schema is closed (DisallowUnknownFields is then exact). */
-  closed: boolean;
+}
+
+/** A named string type for a string enum/const: its values as constants, Valid(), and an UnmarshalJSON that checks membership. */
+function enumType(values: readonly string[], name: string, ctx: Ctx, root: boolean): string {
+  const typeName = root ? name : uniqueName(ctx.taken, name);
+  const members = memberNames(values, (v) => `${typeName}${pascalWords(v) || 'X'}`, ctx.taken);
+  ctx.decls.push(`// ${typeName} is a string of a fixed set. encoding/json alone would not check membership:
+// Valid does, and so does UnmarshalJSON, which refuses any other value.
+type ${typeName} string
+
+// The values of ${typeName}.
+const (
+${members.map(([v, c]) => `\t${c} ${typeName} = ${goString(v)}\n`).join('')})
+
+// Valid reports whether v is one of the values of ${typeName}.
+func (v ${typeName}) Valid() bool {
+\tswitch v {
+\tcase ${members.map(([, c]) => c).join(', ')}:
+\t\treturn true
+\t}
+\treturn false
+}
+
+// UnmarshalJSON decodes a JSON string, refusing one that is not a value of ${typeName}.
+func (v *${typeName}) UnmarshalJSON(b []byte) error {
+\tvar s string
+\tif err := json.Unmarshal(b, &s); err != nil {
+\t\treturn err
+\t}
+\tif !${typeName}(s).Valid() {
+\t\treturn fmt.Errorf("bqtypes: %q is not a value of ${typeName}", s)
+\t}
+\t*v = ${typeName}(s)
+\treturn nil
+}
+`);
+  return typeName;
 }
 
 
 /** The Go type of a node; `nullable`: the schema also admits null (a pointer says it). */
 function goType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root = false): { type: string; nullable: boolean } {
   if (n.always !== undefined) return { type: 'any', nullable: n.always };
+  const values = stringEnum(n);
+  if (values !== undefined) return { type: enumType(values, name, ctx, root), nullable: false };
   const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
   // Without `type`, an enum or const says the kinds by its values (["USD", "EUR"]: a string).
   const fromValues = n.types === undefined && listed !== undefined && listed.length > 0 ? [...new Set(listed.map(kindOf))] : undefined;
@@ -97,13 +134,14 @@ function goType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root = fals
 }
 
 function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: boolean): string {
-  if (n.additional?.always !== false) ctx.closed = false;
+  const open = n.additional?.always !== false;
   const props = n.properties ?? [];
   if (props.length === 0 || props.some(([p]) => !validTagName(p))) return 'map[string]any';
   // A URN's own type keeps its reserved name; a nested one takes the first free name.
   const typeName = root ? name : uniqueName(ctx.taken, name);
   const required = new Set(n.required ?? []);
-  const fields = new Set<string>();
+  // An open struct's catch-all and methods: no property's field takes their names.
+  const fields = new Set<string>(open ? ['Extra', 'MarshalJSON', 'UnmarshalJSON'] : []);
   let body = '';
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
@@ -113,13 +151,72 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
     const t = goType(sub, rawSub, `${typeName}${goIdent(prop)}`, ctx);
     const optional = !required.has(prop);
     const pointer = (optional || t.nullable) && t.type !== 'any' && !t.type.startsWith('[]') && !t.type.startsWith('map[');
-    const doc = constraintNotes(sub, rawSub, true);
+    // A string enum's type checks its values: the comment does not list them.
+    const doc = constraintNotes(sub, rawSub, stringEnum(sub) === undefined);
     for (const line of doc) body += goComment(line, '\t');
     // The tag's name is checked by validTagName: no quote, backslash or backtick can reach it.
     body += `\t${field} ${pointer ? '*' : ''}${t.type} \`json:"${prop}${optional ? ',omitempty' : ''}"\`\n`;
   }
-  const open = n.additional?.always !== false ? '// Open: properties it does not declare are allowed, and dropped when decoded.\n' : '';
-  ctx.decls.push(`${open}type ${typeName} struct {\n${body}}\n`);
+  if (!open) {
+    ctx.decls.push(`type ${typeName} struct {\n${body}}\n`);
+    return typeName;
+  }
+  const local = `${typeName}Fields`;
+  ctx.decls.push(`// Open: properties it does not declare are allowed, and kept in Extra.
+type ${typeName} struct {
+${body}\t// Extra holds the properties the schema does not declare, as they were in the message.
+\tExtra map[string]json.RawMessage \`json:"-"\`
+}
+
+// UnmarshalJSON decodes the declared properties (refusing unknown keys in closed objects inside)
+// and keeps the others in Extra.
+func (v *${typeName}) UnmarshalJSON(b []byte) error {
+\ttype ${local} ${typeName}
+\tvar all map[string]json.RawMessage
+\tif err := json.Unmarshal(b, &all); err != nil {
+\t\treturn err
+\t}
+\tknown := map[string]json.RawMessage{}
+\tfor _, k := range []string{${props.map(([p]) => goString(p)).join(', ')}} {
+\t\tif x, ok := all[k]; ok {
+\t\t\tknown[k] = x
+\t\t\tdelete(all, k)
+\t\t}
+\t}
+\tkb, err := json.Marshal(known)
+\tif err != nil {
+\t\treturn err
+\t}
+\tvar f ${local}
+\tif err := decode(kb, &f); err != nil {
+\t\treturn err
+\t}
+\t*v = ${typeName}(f)
+\tif len(all) > 0 {
+\t\tv.Extra = all
+\t}
+\treturn nil
+}
+
+// MarshalJSON writes the declared properties and those kept in Extra.
+func (v ${typeName}) MarshalJSON() ([]byte, error) {
+\ttype ${local} ${typeName}
+\tb, err := json.Marshal(${local}(v))
+\tif err != nil || len(v.Extra) == 0 {
+\t\treturn b, err
+\t}
+\tvar all map[string]json.RawMessage
+\tif err := json.Unmarshal(b, &all); err != nil {
+\t\treturn nil, err
+\t}
+\tfor k, x := range v.Extra {
+\t\tif _, ok := all[k]; !ok {
+\t\t\tall[k] = x
+\t\t}
+\t}
+\treturn json.Marshal(all)
+}
+`);
   return typeName;
 }
 
@@ -136,7 +233,7 @@ export function generateGo(entries: readonly TypesEntry[]): string {
   const urnConsts: string[] = [];
   for (const entry of entries) {
     const base = names.get(entry.urn)!;
-    const ctx: Ctx = { decls: [], taken, closed: true };
+    const ctx: Ctx = { decls: [], taken };
     const root = rootOf(entry);
     const t = goType(root, entry.schema, base, ctx, true);
     const constName = uniqueName(ctx.taken, `URN${base}`);
@@ -148,7 +245,7 @@ export function generateGo(entries: readonly TypesEntry[]): string {
     const decls = ctx.decls.map((d, i) => (i === ctx.decls.length - 1 && t.type === base ? goComment(`${base} is the data of ${entry.urn}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`, '') + d : d));
     text += decls.join('\n');
     blocks.push(text);
-    cases.push(`\tcase ${constName}:\n\t\tvar v ${base}\n\t\treturn v, decode(data, &v, ${ctx.closed})\n`);
+    cases.push(`\tcase ${constName}:\n\t\tvar v ${base}\n\t\terr := decode(data, &v)\n\t\treturn v, err\n`);
   }
   return `${GO_HEADER}
 
@@ -174,9 +271,10 @@ type Envelope struct {
 var URNs = []string{${urnConsts.join(', ')}}
 
 ${blocks.join('\n')}
-// DecodeData decodes a message's data into the type of its URN. Objects that the schema closes
-// (additionalProperties: false everywhere) refuse unknown fields; a required field that is missing
-// is not seen here (Go zero values): validate with bqschema for that.
+// DecodeData decodes a message's data into the type of its URN. A closed object
+// (additionalProperties: false) refuses unknown fields, an open one keeps them in Extra, a string
+// enum refuses other values; a required field that is missing is not seen here (Go zero values):
+// validate with bqschema for that.
 func DecodeData(urn string, data []byte) (any, error) {
 \tswitch urn {
 ${cases.join('')}\tdefault:
@@ -184,11 +282,11 @@ ${cases.join('')}\tdefault:
 \t}
 }
 
-func decode(data []byte, v any, closed bool) error {
+// decode decodes one JSON value into v, refusing fields a struct does not declare (an open
+// struct's UnmarshalJSON has taken its undeclared ones out first).
+func decode(data []byte, v any) error {
 \td := json.NewDecoder(bytes.NewReader(data))
-\tif closed {
-\t\td.DisallowUnknownFields()
-\t}
+\td.DisallowUnknownFields()
 \treturn d.Decode(v)
 }
 `;

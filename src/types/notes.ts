@@ -52,3 +52,21 @@ export function rootOf(entry: TypesEntry): SchemaNode {
     throw err;
   }
 }
+
+/**
+ * The values of an `enum`/`const` that admits strings only (in order, without repeats), for the
+ * outputs that give it an enum type of its own; undefined for any other node (no enum, an empty
+ * one, a value that is not a string, or a `type` that excludes strings: those keep their mapping).
+ */
+export function stringEnum(n: SchemaNode): string[] | undefined {
+  if (n.always !== undefined) return undefined;
+  const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
+  if (listed === undefined || listed.length === 0 || !listed.every((v): v is string => typeof v === 'string')) return undefined;
+  if (n.types !== undefined && !n.types.includes('string')) return undefined;
+  return [...new Set(listed)];
+}
+
+/** An identifier per enum value, unique among `taken` (which gets them): `ident(value)`, then `_2`, `_3`, …. */
+export function memberNames(values: readonly string[], ident: (value: string) => string, taken: Set<string>): Array<[value: string, name: string]> {
+  return values.map((v) => [v, uniqueName(taken, ident(v))]);
+}

@@ -1,14 +1,15 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, pascalWords, rootOf } from './notes.js';
+import { constraintNotes, memberNames, ownValue, pascalIdent, pascalWords, rootOf, stringEnum } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
  * `bqschema types --lang php`: one file (PHP 8.2, no dependency, namespace BqTypes): a final
  * readonly class per URN's `data` and per nested object, with a promoted constructor and
  * `fromArray()` that builds it from json_decode(..., true) (strict_types: a wrong type or a
- * missing required key is a TypeError), the URNs as constants of `Urns`, and `Urns::decode()`
- * switching on the URN. Every schema value enters the source through phpString (a single-quoted
+ * missing required key is a TypeError), a string enum/const as a backed enum read with `from()` (a
+ * value outside it is a ValueError), an open object's undeclared keys in `$extra`, the URNs as
+ * constants of `Urns`, and `Urns::decode()` switching on the URN. Every schema value enters the source through phpString (a single-quoted
  * literal) or phpComment (a // line in which `?>` cannot end PHP mode).
  */
 
@@ -59,9 +60,27 @@ interface PhpType {
   doc?: string;
 }
 
+/** A backed enum for a string enum/const; `X::from()` refuses any other value (ValueError). */
+function enumType(values: readonly string[], name: string, ctx: Ctx, root: boolean): string {
+  const cls = root ? name : unique(ctx.taken, name);
+  // `class` (in any case) is no constant name: it is `X::class`.
+  const cases = memberNames(values, (v) => (pascalIdent(v).toLowerCase() === 'class' ? `${pascalIdent(v)}_` : pascalIdent(v)), new Set());
+  ctx.decls.push(`/** A JSON string of a fixed set: from() refuses any other value with a ValueError. */
+enum ${cls}: string
+{
+${cases.map(([v, c]) => `    case ${c} = ${phpString(v)};\n`).join('')}}
+`);
+  return cls;
+}
+
 function phpType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root = false): PhpType {
   const plain = (type: string, doc?: string): PhpType => ({ type, build: (v) => v, ...(doc ? { doc } : {}) });
   if (n.always !== undefined) return plain('mixed');
+  const values = stringEnum(n);
+  if (values !== undefined) {
+    const cls = enumType(values, name, ctx, root);
+    return { type: cls, build: (v) => `${cls}::from(${v})` };
+  }
   const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
   // Without `type`, a string enum or const is a string (its values are a comment).
   const fromValues = n.types === undefined && listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string') ? ['string'] : undefined;
@@ -94,7 +113,9 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
   if (props.length === 0) return undefined;
   const cls = root ? name : unique(ctx.taken, name);
   const required = new Set(n.required ?? []);
-  const used = new Set<string>();
+  const open = n.additional?.always !== false;
+  // An open class's catch-all: no property takes its name.
+  const used = new Set<string>(open ? ['extra'] : []);
   const params: Array<{ text: string; arg: string; optional: boolean }> = [];
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
@@ -105,16 +126,25 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
     const optional = !required.has(prop);
     const type = optional && t.type !== 'mixed' && !t.type.startsWith('?') ? `?${t.type}` : t.type;
     let doc = phpComment(`JSON ${JSON.stringify(prop)}${optional ? ', optional (null when absent)' : ''}${t.doc ? `; ${t.doc}` : ''}.`, '        ');
-    for (const line of constraintNotes(sub, rawSub, true)) doc += phpComment(line, '        ');
+    // A string enum's from() checks its values: the comment does not list them.
+    for (const line of constraintNotes(sub, rawSub, stringEnum(sub) === undefined)) doc += phpComment(line, '        ');
     const read = optional ? `$data[${phpString(prop)}] ?? null` : `$data[${phpString(prop)}]`;
     const build = t.build(read);
-    const arg = optional && build !== read ? `${field}: ${read} === null ? null : ${t.build(`$data[${phpString(prop)}]`)}` : `${field}: ${build}`;
+    // `??` binds looser than `===`: the parentheses are needed.
+    const arg = optional && build !== read ? `${field}: (${read}) === null ? null : ${t.build(`$data[${phpString(prop)}]`)}` : `${field}: ${build}`;
     params.push({ text: `${doc}        public ${type} $${field}${optional ? ' = null' : ''},`, arg, optional });
   }
   // PHP wants required parameters before optional ones.
   params.sort((a, b) => Number(a.optional) - Number(b.optional));
-  const open = n.additional?.always !== false ? phpComment('Open: keys it does not declare are allowed, and ignored by fromArray.', '') : '';
-  ctx.decls.push(`${open}final readonly class ${cls}
+  if (open) {
+    const known = props.map(([p]) => `${phpString(p)} => true`).join(', ');
+    params.push({
+      text: `        // The keys the schema does not declare (it allows them), as decoded; array<string, mixed>.\n        public array $extra = [],`,
+      arg: `extra: array_diff_key($data, [${known}])`,
+      optional: true,
+    });
+  }
+  ctx.decls.push(`${open ? phpComment('Open: keys it does not declare are allowed, and kept in $extra.', '') : ''}final readonly class ${cls}
 {
     public function __construct(
 ${params.map((p) => p.text).join('\n')}
