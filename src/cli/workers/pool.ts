@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { TaskAnswer, WorkerInit } from '../commands/validate.js';
+import type { TaskAnswer, WorkerInit } from '../validate/judge.js';
 import type { Task } from '../inputs.js';
 import type { TaskRunner } from './task.js';
 

@@ -2,7 +2,8 @@
 // main thread, which takes tasks of its own when every worker has enough queued.
 import type { SourcePositions } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
-import { Formatter, type Judge, type TaskAnswer, type WorkerInit } from '../commands/validate.js';
+import { Formatter } from '../validate/formatter.js';
+import type { Judge, TaskAnswer, WorkerInit } from '../validate/judge.js';
 import { UsageError } from '../errors.js';
 import { lines, wholeFile, type Doc, type Task } from '../inputs.js';
 import { clean, makeChalk, Out, type Colours } from '../output.js';

@@ -1,7 +1,7 @@
 // One thread of `validate --jobs N`: opens the registry itself (same options), judges the tasks the
 // main thread sends, in the order sent, and answers each with its formatted text and counts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { Judge, type WorkerInit } from '../commands/validate.js';
+import { Judge, type WorkerInit } from '../validate/judge.js';
 import type { Task } from '../inputs.js';
 import type { Reply } from './pool.js';
 import { TaskRunner } from './task.js';

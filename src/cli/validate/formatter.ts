@@ -1,0 +1,206 @@
+import { formatOf, type SourcePositions } from '../../registry/index.js';
+import { pointerLabel } from '../../validator/index.js';
+import { clean, githubCommand, Out, quote, type Colours } from '../output.js';
+import { docsPage, isCiFormat } from '../report/emit.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
+import type { Problem, Result, Status, ValidateOptions } from './judge.js';
+
+/** The rules validate's SARIF and JUnit findings cite. */
+const VALIDATE_PAGE = docsPage('cli/validate.md');
+export const VALIDATE_RULES: ReportRule[] = [
+  {
+    id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
+    fullDescription: "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
+    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
+    fullDescription: 'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
+    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).',
+    fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
+    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
+  },
+];
+
+const label = (p: Problem): string => pointerLabel(p.instancePath);
+
+/**
+ * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats
+ * one task, not knowing what came before: `currentStreamFile` starts unknown (`null`), and the
+ * header it then prints first is named in `leadingHeader` so the main thread can drop it when it
+ * has printed that header already. JSON lines all start with a comma there, and the main thread
+ * drops the first one.
+ */
+export class Formatter {
+  currentStreamFile: string | undefined | null;
+  first: boolean;
+  leadingHeader: { file: string; length: number } | undefined;
+  /** `suggested`: skipped messages whose URN is close to a registered one (a warning). */
+  readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
+  // Colour marks are computed once, not per message.
+  private readonly marks: Record<Status, string>;
+
+  constructor(
+    private readonly options: ValidateOptions,
+    private readonly c: Colours,
+    // Loaded only for --format github and json positions: it is needed only to place a violation.
+    private readonly positions: typeof SourcePositions | undefined,
+    readonly out: Out,
+    partial = false,
+  ) {
+    this.currentStreamFile = partial ? null : undefined;
+    this.first = !partial;
+    this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
+  }
+
+  /** Synchronous so a clean document costs no await; the caller flushes when this says so. */
+  add(r: Result, text: string | undefined): boolean {
+    this.counts[r.status]++;
+    if (r.suggestion !== undefined) this.counts.suggested++;
+    const f = this.options.format;
+    if (f === 'json') this.json(r, text);
+    else if (f === 'github') this.github(r, text);
+    else if (isCiFormat(f)) this.finding(r, text);
+    else this.text(r);
+    return this.out.wantsFlush();
+  }
+
+  /**
+   * SARIF and JUnit are whole documents: the units (one per message, what the summary counts) and
+   * their findings are kept and rendered at the end.
+   */
+  readonly findings: ReportFinding[] = [];
+  readonly artifacts = new Set<string>();
+  readonly units: ReportUnit[] = [];
+  private lastAt = performance.now();
+
+  private finding(r: Result, text: string | undefined): void {
+    // The renderers place each finding at its file, line and column; the message says what is wrong.
+    this.artifacts.add(r.file);
+    const unit = r.line === undefined ? r.file : `${r.file}:${r.line}`;
+    const now = performance.now();
+    // Under --strict a skipped message fails the run, so it is a failure, not a skipped test.
+    const outcome = r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
+    this.units.push({ id: unit, file: r.file, outcome, timeMs: now - this.lastAt });
+    this.lastAt = now;
+    if (r.status === 'error') {
+      this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
+    } else if (r.status === 'skipped') {
+      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
+      this.findings.push({ ruleId: 'no-schema', level, message: noSchema(r), file: r.file, line: r.line, unit });
+    } else if (r.status === 'invalid') {
+      const place = this.where(r, text);
+      for (const v of r.violations ?? []) {
+        const pos = place?.(v);
+        this.findings.push({ ruleId: 'invalid-data', level: 'error', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col, unit });
+      }
+    }
+  }
+
+  private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
+    if (text === undefined || this.positions === undefined || r.violations === undefined) return undefined;
+    // A whole .yaml/.yml file was read as YAML (the YAML reader places JSON text as well).
+    const format = r.line === undefined && formatOf(r.file) === 'yaml' ? 'yaml' : 'json';
+    const positions = new this.positions(text, format, (r.line ?? 1) - 1);
+    return (p) => positions.of(p.at);
+  }
+
+  private json(r: Result, text: string | undefined): void {
+    const body: Record<string, unknown> = { file: r.file };
+    if (r.line !== undefined) body.line = r.line;
+    if (r.urn !== undefined) body.urn = r.urn;
+    body.status = r.status;
+    const place = this.where(r, text);
+    body.violations = (r.violations ?? []).map((v) => {
+      const pos = place?.(v);
+      return { instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
+    });
+    body.warnings = r.warnings ?? [];
+    if (r.suggestion !== undefined) body.suggestion = r.suggestion;
+    if (r.status === 'error') {
+      body.error = r.error;
+      if (r.errorLine !== undefined) body.line = r.errorLine;
+      if (r.col !== undefined) body.col = r.col;
+    }
+    this.out.line((this.first ? '' : ',') + JSON.stringify(body));
+    this.first = false;
+  }
+
+  private github(r: Result, text: string | undefined): void {
+    if (r.warnings !== undefined) {
+      for (const w of r.warnings) this.out.line(githubCommand('warning', { file: r.file, line: r.line, title: 'envelope' }, w));
+    }
+    if (r.status === 'valid') return;
+    if (r.status === 'error') {
+      this.out.line(githubCommand('error', { file: r.file, line: r.errorLine ?? r.line, col: r.col, title: 'cannot validate' }, r.error ?? 'error'));
+      return;
+    }
+    if (r.status === 'skipped') {
+      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'notice';
+      this.out.line(githubCommand(level, { file: r.file, line: r.line, title: 'no schema' }, noSchema(r)));
+      return;
+    }
+    const place = this.where(r, text);
+    for (const v of r.violations ?? []) {
+      const pos = place?.(v);
+      this.out.line(githubCommand('error', { file: r.file, line: pos?.line ?? r.line, col: pos?.col, title: `invalid ${r.urn ?? 'message'}` }, `${label(v)} ${v.message}`));
+    }
+  }
+
+  private text(r: Result): void {
+    const c = this.c;
+    if (this.options.quiet && r.status === 'valid' && r.warnings === undefined) return;
+    const mark = this.marks[r.status];
+    let head: string;
+    let indent: string;
+    const file = clean(r.file);
+    if (r.line !== undefined) {
+      if (this.currentStreamFile !== r.file) {
+        const header = c.bold(file);
+        if (this.currentStreamFile === null) this.leadingHeader = { file: r.file, length: header.length + 1 };
+        this.out.line(header);
+        this.currentStreamFile = r.file;
+      }
+      head = `  ${mark}  line ${r.line}`;
+      indent = '      ';
+    } else {
+      this.currentStreamFile = undefined;
+      head = `${mark}  ${c.bold(file)}`;
+      indent = '    ';
+    }
+    if (r.status === 'error' && r.urn === undefined) {
+      const where = r.errorLine === undefined ? '' : r.line !== undefined ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
+      this.out.line(`${head}${where}  ${clean(r.error ?? '')}`);
+      return;
+    }
+    // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
+    const urn = r.urn !== undefined ? `  ${c.dim(r.status === 'skipped' ? quote(r.urn) : clean(r.urn))}` : '';
+    const why = r.status === 'skipped' ? c.dim(`  (no schema registered${this.options.strict ? ', --strict' : ''}${clean(hint(r))})`) : '';
+    this.out.line(`${head}${urn}${why}`);
+    if (r.status === 'error') this.out.line(`${indent}${clean(r.error ?? '')}`);
+    if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(label(v)))}  ${clean(v.message)}`);
+    if (r.warnings !== undefined) for (const w of r.warnings) this.out.line(`${indent}${c.yellow('warning:')} ${clean(w)}`);
+  }
+}
+
+/** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
+function hint(r: Result): string {
+  const s = r.suggestion;
+  if (s === undefined || r.urn === undefined) return '';
+  const u = r.urn;
+  let what = '';
+  if (u.trim() === s) {
+    const lead = u.trimStart() !== u;
+    const trail = u.trimEnd() !== u;
+    what = ` (without the ${lead && trail ? 'surrounding' : lead ? 'leading' : 'trailing'} whitespace)`;
+  } else if (u.toLowerCase() === s.toLowerCase()) {
+    what = ' (URNs are case-sensitive)';
+  }
+  return `; did you mean ${quote(s)}${what}?`;
+}
+
+/** The message of a skipped result in annotations and findings. */
+const noSchema = (r: Result): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;

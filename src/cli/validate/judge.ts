@@ -1,0 +1,241 @@
+import { readEnvelope, EnvelopeError } from '../../guard/index.js';
+import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry } from '../../registry/index.js';
+import { warningMessage, type SchemaWarning } from '../../validator/index.js';
+import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
+import type { Doc, InputLimits } from '../inputs.js';
+import { clean, ENVELOPE, type Format } from '../output.js';
+import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
+import type { CiFormat } from '../report/emit.js';
+import type { ReportTarget } from '../reports.js';
+
+/*
+ * validate's judging: one parsed document in, one Result out. The command and its worker threads
+ * (src/cli/workers) both use it; neither imports the other.
+ */
+
+export interface ValidateOptions extends RegistryCliOptions {
+  urn?: string;
+  ndjson?: boolean;
+  strict?: boolean;
+  quiet?: boolean;
+  format: Format | CiFormat;
+  maxFileBytes?: string;
+  maxLineBytes?: string;
+  jobs?: string;
+  /** --report <format>=<file>, repeatable. */
+  report?: ReportTarget[];
+}
+
+export type Status = 'valid' | 'invalid' | 'skipped' | 'error';
+
+export interface Problem {
+  instancePath: string;
+  schemaPath?: string;
+  keyword: string;
+  message: string;
+  /** Pointer into the source document (the data's path under /data for an envelope). */
+  at: string;
+}
+
+/** One message's verdict. Built field by field (no spreads): this runs once per message. */
+export interface Result {
+  file: string;
+  /** The NDJSON line, for a message read from a stream. */
+  line: number | undefined;
+  urn: string | undefined;
+  status: Status;
+  violations: Problem[] | undefined;
+  /** Identity warnings of the envelope. */
+  warnings: string[] | undefined;
+  /** Why the message could not be judged (status `error`). */
+  error: string | undefined;
+  /** Where the error is in the file, when known. */
+  errorLine: number | undefined;
+  col: number | undefined;
+  /** For an unregistered URN: the closest registered one (a likely typo). */
+  suggestion: string | undefined;
+}
+
+function result(file: string, line: number | undefined, urn: string | undefined, status: Status): Result {
+  return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined };
+}
+
+const printWarning = (w: SchemaWarning): void => {
+  process.stderr.write(`bqschema: warning: ${clean(warningMessage(w))}\n`);
+};
+
+/**
+ * Judges messages against the registry; hands each URN's schema warnings to `warn` once, when the
+ * schema is first used (by default: printed on stderr).
+ */
+export class Judge {
+  private readonly pending: SchemaWarning[] = [];
+  readonly registry: Registry;
+  /** Each unregistered URN's suggestion, worked out once: a stream repeats its URNs. */
+  private readonly suggestions = new Map<string, string | undefined>();
+  /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
+  private folded: Map<string, string> | undefined;
+
+  constructor(
+    private readonly options: ValidateOptions,
+    /** Where schema warnings go (a task runner collects them to travel with its answer). */
+    public warn: (w: SchemaWarning) => void = printWarning,
+  ) {
+    this.registry = openRegistry(options, { onWarning: (w) => this.pending.push(w) });
+    if (options.urn !== undefined) requireUrn(this.registry, options.urn);
+  }
+
+  /** One parsed document: an envelope, or bare data when `--urn` is given. */
+  judge(value: unknown, file: string, line: number | undefined): Result {
+    let urn: string;
+    let data: unknown;
+    let warnings: string[] | undefined;
+    let dataAt = '';
+    if (this.options.urn !== undefined) {
+      urn = this.options.urn;
+      data = value;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        const r = result(file, line, urn, 'invalid');
+        r.violations = [{ instancePath: '', keyword: 'type', message: 'data must be a JSON object', at: '' }];
+        return r;
+      }
+    } else {
+      try {
+        const envelope = readEnvelope(value);
+        urn = envelope.urn;
+        data = envelope.data;
+        if (envelope.warnings.length > 0) warnings = envelope.warnings;
+        dataAt = '/data';
+      } catch (err) {
+        if (!(err instanceof EnvelopeError)) throw err;
+        const at = err.reason === 'data is not an object' ? '/data' : err.reason === 'unknown schema_version' ? '/meta/schema_version' : '';
+        const r = result(file, line, err.urn, 'invalid');
+        r.violations = [{ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeMessage(value, err.reason, err.message, file), at }];
+        if (err.warnings.length > 0) r.warnings = [...err.warnings];
+        return r;
+      }
+    }
+    let schema;
+    try {
+      schema = this.registry.compiled(urn);
+    } catch (err) {
+      if (!(err instanceof RegistryError)) throw err;
+      // A URN whose schema cannot be used fails each of its messages; the run goes on.
+      const r = result(file, line, urn, 'error');
+      r.error = err.message;
+      r.warnings = warnings;
+      return r;
+    } finally {
+      if (this.pending.length > 0) for (const w of this.pending.splice(0)) this.warn(w);
+    }
+    if (schema === undefined) {
+      const r = result(file, line, urn, 'skipped');
+      r.warnings = warnings;
+      r.suggestion = this.suggestion(urn);
+      return r;
+    }
+    // With --urn, a whole envelope naming that very URN is a message given as data: its `data` was
+    // never checked, so it must not pass as valid (an open schema accepts the envelope's keys).
+    const envelopeHint = this.options.urn !== undefined ? envelopeAsData(data) : undefined;
+    const namesUrn = envelopeHint !== undefined && [(data as Record<string, unknown>).job, (data as Record<string, unknown>).urn].some((u) => typeof u === 'string' && u.trim() === urn);
+    if (schema.isValid(data) && !namesUrn) {
+      const r = result(file, line, urn, 'valid');
+      r.warnings = warnings;
+      return r;
+    }
+    const r = result(file, line, urn, 'invalid');
+    r.warnings = warnings;
+    r.violations = schema.validate(data).map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
+    if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
+    return r;
+  }
+
+  /** The registered URN an unregistered one is likely a typo of. */
+  private suggestion(urn: string): string | undefined {
+    const known = this.suggestions.get(urn);
+    if (known !== undefined || this.suggestions.has(urn)) return known;
+    // Registered URNs are short: a long one is no typo of them, and is not worth the edit distance.
+    let found: string | undefined;
+    if (urn.length <= MAX_SUGGESTED_URN) {
+      // Case and surrounding whitespace first (any number of them is one slip), then the edit distance.
+      if (this.folded === undefined) {
+        this.folded = new Map();
+        for (const u of this.registry.urns()) if (!this.folded.has(fold(u))) this.folded.set(fold(u), u);
+      }
+      found = this.folded.get(fold(urn)) ?? closest(urn, this.registry.urns());
+    }
+    if (this.suggestions.size >= MAX_SUGGESTIONS) this.suggestions.clear(); // many distinct URNs: memory stays bounded
+    this.suggestions.set(urn, found);
+    return found;
+  }
+
+  document(doc: Doc): Result {
+    if (doc.kind === 'error') {
+      const r = result(doc.file, doc.line, undefined, 'error');
+      r.error = doc.message;
+      r.errorLine = doc.line;
+      r.col = doc.col;
+      return r;
+    }
+    let value: unknown;
+    try {
+      value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
+    } catch (err) {
+      if (!(err instanceof ParseFailure)) throw err;
+      return this.unparsed(doc.text, doc.file, doc.line, err);
+    }
+    return this.judge(value, doc.file, doc.line);
+  }
+
+  /**
+   * A document JSON.parse refused: a YAML file is read as YAML (only here, so reading .json files
+   * pays nothing for it); otherwise an error result, with what the text looks like when that tells
+   * the fix.
+   */
+  private unparsed(text: string, file: string, line: number | undefined, failure: ParseFailure): Result {
+    let err = failure;
+    let problem = err.problem;
+    if (line === undefined && formatOf(file) === 'yaml') {
+      try {
+        return this.judge(parseText(text, file, 'yaml'), file, line);
+      } catch (e) {
+        if (!(e instanceof ParseFailure)) throw e;
+        err = e;
+        problem = e.problem;
+      }
+    } else if (line === undefined) {
+      problem += parseHint(text, file, problem);
+    }
+    const r = result(file, line, undefined, 'error');
+    r.error = problem;
+    r.errorLine = err.line;
+    r.col = err.col;
+    return r;
+  }
+}
+
+const fold = (urn: string): string => urn.trim().toLowerCase();
+
+// Suggestions: URNs longer than this get none; at most this many remembered.
+const MAX_SUGGESTED_URN = 512;
+const MAX_SUGGESTIONS = 10_000;
+
+/** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */
+export interface TaskAnswer {
+  text: string;
+  counts: [valid: number, invalid: number, skipped: number, error: number, suggested: number];
+  /** Schema warnings met in this task, as [urn, line to print]. */
+  warnings: Array<[string, string]>;
+  leadingHeader: { file: string; length: number } | undefined;
+  /** The stream file of the last result printed; `null` when the task printed none. */
+  endStreamFile: string | undefined | null;
+  /** A usage error (an input over a size limit) after this task's results: the run stops. */
+  stop: string | undefined;
+}
+
+/** What every worker is started with. */
+export interface WorkerInit {
+  options: ValidateOptions;
+  limits: InputLimits;
+  colour: boolean;
+}
