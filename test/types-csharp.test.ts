@@ -2,7 +2,9 @@
 // System.Runtime.Serialization (both installed by .ci/run): the file compiles for the example
 // registry and a registry of hostile names; every valid example message's data reads into its
 // URN's class with DataContractJsonSerializer, and a missing required member or a wrong type is an
-// exception. A missing mcs fails the test naming the package.
+// exception; an open class keeps undeclared members through a read and a write
+// (IExtensibleDataObject), a closed one does not; a string enum's constants and IsDefined hold its
+// values. A missing mcs fails the test naming the package.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,8 @@ function generate(registry: string): string {
   return r.stdout;
 }
 
-// Reads `urn<TAB>data JSON` lines; prints ok <class>, unknown, or the exception's type.
+// Reads `urn<TAB>data JSON` lines; prints ok <class> (with the argument echo: ok and the object
+// written back by the serializer), unknown, or the exception's type.
 const CHECK = `using System;
 using System.IO;
 using System.Runtime.Serialization.Json;
@@ -36,7 +39,7 @@ using System.Text;
 
 public static class Check
 {
-    public static void Main()
+    public static void Main(string[] args)
     {
         string line;
         while ((line = Console.ReadLine()) != null)
@@ -49,7 +52,14 @@ public static class Check
                 var s = new DataContractJsonSerializer(type);
                 using (var ms = new MemoryStream(Encoding.UTF8.GetBytes(line.Substring(tab + 1))))
                 {
-                    Console.WriteLine("ok " + s.ReadObject(ms).GetType().Name);
+                    var o = s.ReadObject(ms);
+                    if (args.Length > 0 && args[0] == "echo")
+                    {
+                        var back = new MemoryStream();
+                        s.WriteObject(back, o);
+                        Console.WriteLine("ok " + Encoding.UTF8.GetString(back.ToArray()));
+                    }
+                    else Console.WriteLine("ok " + o.GetType().Name);
                 }
             }
             catch (Exception e) { Console.WriteLine(e.GetType().Name); }
@@ -58,10 +68,13 @@ public static class Check
 }
 `;
 
-function build(dir: string): void {
-  const r = tool('mcs', ['-r:System.Runtime.Serialization.dll', '-r:System.Xml.dll', '-out:check.exe', 'BqTypes.cs', 'Check.cs'], dir);
+function build(dir: string, out = 'check.exe', main = 'Check.cs'): void {
+  const r = tool('mcs', ['-r:System.Runtime.Serialization.dll', '-r:System.Xml.dll', `-out:${out}`, 'BqTypes.cs', main], dir);
   expect(r.code, r.out).toBe(0);
 }
+
+/** Enum values that are no identifier, a keyword, empty, a line separator, equal after sanitising, or start with a digit. */
+const HOSTILE_ENUM = ['*/', '\u2028', 'class', '', 'a-b', 'a_b', '9lives', 'IsDefined', 'ToString', '"\\'];
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'bq-cs-'));
@@ -89,6 +102,41 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     expect(out.slice(lines.length)).toEqual(['SerializationException', expect.stringMatching(/Exception$/), 'unknown']);
   });
 
+  it('the example registry: an open class keeps undeclared members through a read and a write, a closed one drops them; enum values are constants', () => {
+    const dir = mkdtempSync(join(work, 'extra-'));
+    const src = generate('registry.example.json');
+    writeFileSync(join(dir, 'BqTypes.cs'), src);
+    writeFileSync(join(dir, 'Check.cs'), CHECK);
+    build(dir);
+    const payment = { payment_id: 'p-123456', order_id: 7, amount: 9.5, currency: 'TRY' };
+    const input = [
+      `urn:babel:payments:captured\t${JSON.stringify({ ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: 'n' })}`,
+      `urn:babel:users:registered\t${JSON.stringify({ user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }], nick: 'n' })}`,
+      `urn:babel:orders:cancelled\t${JSON.stringify({ order_id: 1, reason: 'payment_failed', gift: true })}`,
+    ];
+    const r = tool('mono', ['check.exe', 'echo'], dir, input.join('\n') + '\n');
+    expect(r.code, r.out).toBe(0);
+    const back = r.out.trim().split('\n').map((l) => JSON.parse(l.replace(/^ok /, '')) as unknown);
+    expect(back).toEqual([
+      { ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: 'n' },
+      // users:registered is closed: its nick is dropped; its addresses are open: zip is kept.
+      { user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] },
+      { order_id: 1, reason: 'payment_failed' },
+    ]);
+    expect(src).toMatch(/public sealed class PaymentsCaptured : IData, IExtensibleDataObject\n/);
+    expect(src).toMatch(/public sealed class OrdersCancelled : IData\n/);
+    writeFileSync(join(dir, 'Values.cs'), `public static class Values
+{
+    public static void Main()
+    {
+        System.Console.WriteLine(BqTypes.OrdersCancelledReason.PaymentFailed + " " + BqTypes.OrdersCancelledReason.IsDefined("out_of_stock") + " " + BqTypes.OrdersCancelledReason.IsDefined("lost"));
+    }
+}
+`);
+    build(dir, 'values.exe', 'Values.cs');
+    expect(tool('mono', ['values.exe'], dir).out.trim()).toBe('payment_failed True False');
+  });
+
   it('hostile names compile; the JSON names are kept in DataMember; no value escapes its literal or comment', () => {
     const dir = mkdtempSync(join(work, 'hostile-'));
     const schemas: Record<string, unknown> = {
@@ -97,6 +145,8 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
         Hostile: { type: 'number' }, 'q"\\': { type: ['boolean', 'null'] }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
       } },
       'urn:x:Urns': { type: 'string' },
+      'urn:x:kind': { enum: HOSTILE_ENUM },
+      'urn:x:open': { type: 'object', properties: { ExtensionData: { type: 'string' }, kind: { enum: HOSTILE_ENUM } } },
     };
     writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
@@ -109,12 +159,29 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     const urn = 'urn:x:"; } class Evil { //\u2028x';
     const r = tool('mono', ['check.exe'], dir, `${urn}\t${JSON.stringify({ class: 'c', 'a-b': 1, aB: 'b', ToString: 't', Hostile: 1.5, 'q"\\': null, list: [{ k: 'v' }] })}\nurn:x:Urns\t{"value":"s"}\n`);
     expect(r.out.trim().split('\n')).toEqual(['ok ClassEvilX', 'ok Urns_2']);
+    for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${csString(v)};\n`);
+    const echo = tool('mono', ['check.exe', 'echo'], dir, `urn:x:open\t${JSON.stringify({ ExtensionData: 'e', kind: '\u2028', more: ['*/'] })}\n`);
+    expect(JSON.parse(echo.out.trim().replace(/^ok /, ''))).toEqual({ ExtensionData: 'e', kind: '\u2028', more: ['*/'] });
+    writeFileSync(join(dir, 'Values.cs'), `public static class Values
+{
+    public static void Main()
+    {
+        foreach (var v in new[] { ${HOSTILE_ENUM.map(csString).join(', ')}, "a.b" }) System.Console.Write(BqTypes.KindValue.IsDefined(v) ? "y" : "n");
+        System.Console.WriteLine();
+    }
+}
+`);
+    build(dir, 'values.exe', 'Values.cs');
+    expect(tool('mono', ['values.exe'], dir).out.trim()).toBe(HOSTILE_ENUM.map(() => 'y').join('') + 'n');
   });
 
-  it('docs/types.md shows real output: its C# sample is in the generated file', () => {
+  it('docs/types.md shows real output: each of its C# samples is in the generated file', () => {
     const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
-    const sample = /## C#[\s\S]*?```csharp\n([\s\S]*?)\n```/.exec(page)![1]!;
-    expect(generate('registry.example.json')).toContain(sample);
+    const section = /\n## C#\n([\s\S]*)$/.exec(page)![1]!;
+    const samples = [...section.matchAll(/```csharp\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    expect(samples.length).toBe(2);
+    const src = generate('registry.example.json');
+    for (const sample of samples) expect(src).toContain(sample);
   });
 
   it('--check works for csharp', () => {
