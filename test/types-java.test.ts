@@ -1,8 +1,8 @@
 // Issue 25 (Java): `bqschema types --lang java`, proven by javac 17 (openjdk-17-jdk-headless,
 // installed by .ci/run): the file compiles for the example registry and a registry of hostile names;
 // a program builds records of the example types, reads typeOf by URN and switches over the sealed
-// interface; one that passes a wrong type does not compile. A missing javac fails the test naming
-// the package.
+// interface; an enum reads its JSON values back with fromJson and refuses any other at run time;
+// one that passes a wrong type does not compile. A missing javac fails the test naming the package.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,9 @@ function generate(registry: string): string {
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }
+
+/** Enum values that are no identifier, a keyword, empty, a line separator, a \\u escape, equal after sanitising, or start with a digit. */
+const HOSTILE_ENUM = ['*/', '\u2028', 'class', '', 'a-b', 'a_b', 'A_B', '9lives', '\\u0022', 'json', 'VALUES'];
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'bq-java-'));
@@ -52,13 +55,22 @@ describe('types --lang java', { timeout: 180_000 }, () => {
         System.out.println(BqTypes.typeOf(BqTypes.URN_ORDERS_CANCELLED) == BqTypes.OrdersCancelled.class);
         System.out.println(BqTypes.typeOf("urn:nobody") == null);
         System.out.println(BqTypes.OrdersCancelled.JSON_NAMES);
+        System.out.println(BqTypes.OrdersCancelledReason.fromJson("out_of_stock") == BqTypes.OrdersCancelledReason.OUT_OF_STOCK);
+        for (String v : new String[] {"lost", "OUT_OF_STOCK", null}) {
+            try {
+                System.out.println("accepted " + BqTypes.OrdersCancelledReason.fromJson(v));
+            } catch (IllegalArgumentException e) {
+                System.out.println(e.getMessage());
+            }
+        }
     }
 }
 `);
     const javac = run('javac', ['--release', '17', '--enable-preview', '-d', 'out', 'BqTypes.java', 'Check.java'], dir);
     expect(javac.code, javac.out).toBe(0);
     const java = run('java', ['--enable-preview', '-cp', 'out', 'Check'], dir);
-    expect(java.out.trim().split('\n').filter((l) => !l.startsWith('Note:'))).toEqual(['cancelled 1050 payment_failed', 'true', 'true', '[order_id, reason, note]']);
+    expect(java.out.trim().split('\n').filter((l) => !l.startsWith('Note:'))).toEqual(['cancelled 1050 payment_failed', 'true', 'true', '[order_id, reason, note]', 'true',
+      'not a value of OrdersCancelledReason: lost', 'not a value of OrdersCancelledReason: OUT_OF_STOCK', 'not a value of OrdersCancelledReason: null']);
     writeFileSync(join(dir, 'Bad.java'), 'public class Bad { Object o = new BqTypes.OrdersCancelled("x", BqTypes.OrdersCancelledReason.OUT_OF_STOCK, null); }\n');
     const bad = run('javac', ['--release', '17', '-d', 'out', '-cp', 'out', 'Bad.java'], dir);
     expect(bad.code).toBe(1);
@@ -74,12 +86,30 @@ describe('types --lang java', { timeout: 180_000 }, () => {
       } },
       'urn:x:Data': { type: 'string' },
       'urn:x:BqTypes': { type: 'object', properties: { int: { type: ['integer', 'null'] } } },
+      'urn:x:kind': { enum: HOSTILE_ENUM },
     };
     writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'BqTypes.java'), src);
-    const javac = run('javac', ['--release', '17', '-d', 'out', 'BqTypes.java'], dir);
+    // Every hostile value reads back as its own constant, whose json is the value; another is refused.
+    writeFileSync(join(dir, 'Values.java'), `public class Values {
+    public static void main(String[] args) {
+        StringBuilder out = new StringBuilder();
+        for (String v : new String[] {${HOSTILE_ENUM.map(javaString).join(', ')}}) {
+            out.append(BqTypes.KindValue.fromJson(v).json.equals(v) ? "y" : "n");
+        }
+        try {
+            BqTypes.KindValue.fromJson("a.b");
+        } catch (IllegalArgumentException e) {
+            out.append("!");
+        }
+        System.out.println(out + " " + BqTypes.KindValue.values().length);
+    }
+}
+`);
+    const javac = run('javac', ['--release', '17', '-d', 'out', 'BqTypes.java', 'Values.java'], dir);
     expect(javac.code, javac.out).toBe(0);
+    expect(run('java', ['-cp', 'out', 'Values'], dir).out.trim()).toBe(`${HOSTILE_ENUM.map(() => 'y').join('')}! ${HOSTILE_ENUM.length}`);
     expect(src).not.toMatch(/^\s*class Evil/m);
     expect(src).toContain(javaString('urn:x:"; } class Evil { //\u00e9'));
     for (const k of ['"class"', '"a-b"', '"a_b"', '"😀"', '"record"', '"x y"']) expect(src).toContain(`// JSON ${k}`);

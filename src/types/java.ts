@@ -1,12 +1,13 @@
 import type { SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, pascalWords, rootOf, uniqueName } from './notes.js';
+import { constraintNotes, memberNames, ownValue, pascalWords, rootOf, stringEnum, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
  * `bqschema types --lang java`: one file, BqTypes.java (Java 17, no dependency): a record per URN's
  * `data` and per nested object, nested in `public final class BqTypes`, each implementing the sealed
- * interface `Data`; string enums as Java enums carrying their JSON value; the URN as a constant;
+ * interface `Data`; string enums as Java enums carrying their JSON value, read back with
+ * `fromJson` (an unknown value is an IllegalArgumentException); the URN as a constant;
  * `typeOf(urn)` gives the record class a JSON library (Jackson, Gson) decodes `data` into. Record
  * components are camelCase identifiers; the JSON name is kept in a comment and in `JSON_NAMES`.
  * Every schema value enters the source through javaString or javaComment, which also defuse Java's
@@ -66,15 +67,32 @@ interface Ctx {
 /** The Java type; `boxed`: a reference type is needed (optional, nullable, a list element). */
 function javaType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, boxed: boolean, root = false): string {
   if (n.always !== undefined) return 'Object';
-  const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
-  if (listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string') && (n.types === undefined || (n.types.length === 1 && n.types[0] === 'string'))) {
-    const enumName = uniqueName(ctx.taken, name);
-    const seen = new Set<string>();
-    const constants = [...new Set(listed as string[])].map((v) => {
-      const c = uniqueName(seen, constName(v));
-      return `        ${c}(${javaString(v)})`;
-    });
-    ctx.decls.push(`    /** A JSON string of a fixed set; {@code json} is its value in a message. */\n    public enum ${enumName} {\n${constants.join(',\n')};\n\n        public final String json;\n\n        ${enumName}(String json) {\n            this.json = json;\n        }\n    }\n`);
+  const values = stringEnum(n);
+  if (values !== undefined) {
+    // A URN whose data is an enum: its record keeps the URN's name, the enum is <Name>Value.
+    const enumName = uniqueName(ctx.taken, root ? `${name}Value` : name);
+    const constants = memberNames(values, constName, new Set()).map(([v, c]) => `        ${c}(${javaString(v)})`);
+    ctx.decls.push(`    /** A JSON string of a fixed set; {@code json} is its value in a message, {@code fromJson} reads one. */
+    public enum ${enumName} {
+${constants.join(',\n')};
+
+        public final String json;
+
+        ${enumName}(String json) {
+            this.json = json;
+        }
+
+        /** The constant whose JSON value is {@code json}; any other value is an IllegalArgumentException. */
+        public static ${enumName} fromJson(String json) {
+            for (${enumName} v : values()) {
+                if (v.json.equals(json)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("not a value of ${enumName}: " + json);
+        }
+    }
+`);
     return enumName;
   }
   const types = n.types ?? ['string', 'number', 'boolean', 'null', 'array', 'object'];
