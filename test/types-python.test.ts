@@ -32,6 +32,9 @@ function generate(registry: string): string {
   return r.stdout;
 }
 
+/** Enum values that are no identifier, a keyword, empty, a line separator, equal after sanitising, or start with a digit. */
+const HOSTILE_ENUM = ['*/', '\u2028', 'class', '', 'a-b', 'a_b', '9lives', '"""', '\\'];
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'bq-py-'));
   const v = spawnSync(PYTHON, ['-m', 'mypy', '--version'], { encoding: 'utf8' });
@@ -79,6 +82,7 @@ describe('types --lang python', { timeout: 180_000 }, () => {
       'urn:x:"""; import os #': { type: 'object', description: 'a\n"""\nimport os\u0000', required: ['class'], properties: { class: { type: 'string' }, 'a-b': { type: 'integer' }, '😀': { type: 'boolean' }, 'x"y': { enum: ['"""', '\\', 1, null, true] }, def: { type: ['string', 'null'] } } },
       'urn:x:none': { type: 'object', properties: { self: { type: 'array', items: { type: 'object', properties: { lambda: { type: 'number' } } } } } },
       'urn:x:Envelope': { type: 'string' },
+      'urn:x:kind': { type: 'object', required: ['k'], properties: { k: { enum: HOSTILE_ENUM } } },
     };
     writeRegistry(dir, schemas);
     const src = generate(join(dir, 'registry.json'));
@@ -88,6 +92,13 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     expect(src).toContain(`: Final = ${pyString('urn:x:"""; import os #')}`);
     expect(src).not.toMatch(/^import os/m);
     for (const key of ['"class"', '"a-b"', '"😀"', '"x\\"y"', '"def"', '"lambda"']) expect(src).toContain(`    ${key}: `);
+    // Every hostile enum value type-checks as the Literal; another value does not.
+    const kind = typeNames(Object.keys(schemas), PY_RESERVED).get('urn:x:kind')!;
+    const uses = [...HOSTILE_ENUM, 'a.b'].map((v, i) => `k${i}: bqtypes.${kind} = {"k": ${pyString(v)}}`);
+    writeFileSync(join(dir, 'kinds.py'), `import bqtypes\n\n${uses.join('\n')}\n`);
+    const kinds = mypy(dir, ['kinds.py']);
+    expect(kinds.code).toBe(1);
+    expect(kinds.out.match(/^kinds\.py:\d+: error/gm)).toEqual([`kinds.py:${HOSTILE_ENUM.length + 3}: error`]);
   });
 
   it('docs/types.md shows real output: its Python sample is in the generated module', () => {
