@@ -225,6 +225,27 @@ esm.then((m) => console.log(JSON.stringify({
     expect(old.stderr).toMatch(/bqschema is an ES module and this Node \(v[\d.]+\) cannot require\(\) one: use Node >= 20\.19, or `const bqschema = await import\('bqschema'\)`/);
   });
 
+  it('bqschema compile writes a module that imports bqschema/standalone from the install and runs without code generation; the browser condition gets dist/browser.js (issue 24 item 3)', () => {
+    mkdirSync(join(project, 'sreg'));
+    writeFileSync(join(project, 'sreg', 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:t:order', schema: 'order.json' }] }));
+    writeFileSync(join(project, 'sreg', 'order.json'), JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }));
+    must(run('npx', ['--no-install', 'bqschema', 'compile', '--registry', 'sreg/registry.json', '-o', 'validators.mjs'], project), 'bqschema compile');
+    writeFileSync(
+      join(project, 'standalone.mjs'),
+      `import { check } from 'bqschema';
+import { provider } from './validators.mjs';
+let refused = false;
+try { new Function('return 1'); } catch { refused = true; }
+console.log(JSON.stringify({ refused, bad: check(provider, 'urn:t:order', { id: 0 }).map((v) => [v.instancePath, v.keyword]), good: check(provider, 'urn:t:order', { id: 2 }) }));
+`,
+    );
+    const r = run(process.execPath, ['--disallow-code-generation-from-strings', 'standalone.mjs'], project);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ refused: true, bad: [['/id', 'minimum']], good: [] });
+    const browser = run(process.execPath, ['--conditions=browser', '--input-type=module', '-e', "const m = await import('bqschema'); console.log(import.meta.resolve('bqschema').endsWith('/dist/browser.js'), typeof m.check, typeof m.DirProvider)"], project);
+    expect([browser.stderr, browser.stdout.trim()]).toEqual(['', 'true function undefined']);
+  });
+
   it('@arethetypeswrong/cli and publint find no problem in the packed tarball (node10, node16 from CJS and ESM, bundler)', () => {
     const attw = run(process.execPath, [join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--format', 'json'], work);
     const problems = (JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } }).analysis.problems;

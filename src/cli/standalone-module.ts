@@ -1,7 +1,7 @@
-import { Code, code, join, valueLiteral } from './codegen.js';
-import { generate } from './compile.js';
-import { parseSchema, SchemaError } from './keywords.js';
-import type { SchemaWarning } from './types.js';
+import { Code, code, join, valueLiteral } from '../validator/codegen.js';
+import { generate } from '../validator/compile.js';
+import { parseSchema, SchemaError } from '../validator/keywords.js';
+import type { SchemaWarning } from '../validator/types.js';
 
 /*
  * The standalone module `bqschema compile` writes: every URN's validator as plain functions, the
