@@ -120,7 +120,9 @@ describe.concurrent('compat OLD NEW: formats', () => {
     const engine = compareSchemas(json(V1), json(V2), { mode: 'backward' });
     expect(doc.compatible).toBe(false);
     expect(doc.mode).toBe('backward');
-    expect(doc.changes).toEqual([...engine.changes.filter((c) => c.breaking), ...engine.changes.filter((c) => !c.breaking)]);
+    // JSON names the engine's `path` schemaPath, as validate names a violation's (docs/output.md).
+    const asJson = ({ path, ...rest }: Change): object => ({ schemaPath: path, ...rest });
+    expect(doc.changes).toEqual([...engine.changes.filter((c) => c.breaking), ...engine.changes.filter((c) => !c.breaking)].map(asJson));
     expect(doc.remedy).toMatch(/^mint a new URN for the new schema/);
     const ok = JSON.parse((await bq(['compat', V1, EXTENDED, '-f', 'json'])).stdout) as Report;
     expect(ok.compatible).toBe(true);
@@ -342,7 +344,7 @@ describe('compat --against: a registry with every kind of change', () => {
       [ORDERS]: 'breaking', [USERS]: 'breaking', [SHIPPING]: 'removed', [LEGACY]: 'removed',
       [PAYMENTS]: 'compatible', [REFUNDS]: 'added', [STOCK]: 'unchanged', [STATIC]: 'unchanged',
     });
-    expect(doc.summary).toEqual({ breaking: 2, compatible: 1, added: 1, removed: 2, unchanged: 2, errors: 0 });
+    expect(doc.summary).toEqual({ urns: 8, breaking: 2, compatible: 1, added: 1, removed: 2, unchanged: 2, errors: 0 });
     // Breaking entries come first.
     expect(doc.urns.slice(0, 3).map((u) => u.breaking)).toEqual([true, true, true]);
     expect(doc.urns.slice(3).some((u) => u.breaking)).toBe(false);
@@ -352,13 +354,13 @@ describe('compat --against: a registry with every kind of change', () => {
     const orders = await entry(ORDERS);
     // Each breaking change carries its subject and a witness: valid under the old schema, rejected by the new.
     expect(orders?.changes).toEqual([{
-      rule: 'required-added', breaking: true, path: '/required', message: 'property "amount" is now required', subject: 'amount',
+      rule: 'required-added', breaking: true, schemaPath: '/required', message: 'property "amount" is now required', subject: 'amount',
       witness: { payload: { order_id: 0 }, validUnder: 'old' },
     }]);
     expect(orders?.rollout).toEqual({ order: 'producers-first', sentence: expect.stringMatching(/^Deploy producers first: /) });
     expect(orders?.remedy).toBe(`mint a new URN for the new schema, e.g. ${ORDERS.replace(/\.v2$/, '.v3')}, and leave ${ORDERS} as it is`);
     const users = await entry(USERS);
-    expect(users?.changes.find((c) => c.breaking)).toMatchObject({ rule: 'type-narrowed', path: '/properties/user_id/type' });
+    expect(users?.changes.find((c) => c.breaking)).toMatchObject({ rule: 'type-narrowed', schemaPath: '/properties/user_id/type' });
     expect(users?.remedy).toContain(`e.g. ${USERS}.v2,`);
   });
 
@@ -372,7 +374,7 @@ describe('compat --against: a registry with every kind of change', () => {
 
   it('compatible and added URNs have no remedy; a moved schema with the same document is unchanged', async () => {
     const payments = await entry(PAYMENTS);
-    expect(payments).toMatchObject({ breaking: false, changes: [{ rule: 'property-added', breaking: false, path: '/properties/currency' }] });
+    expect(payments).toMatchObject({ breaking: false, changes: [{ rule: 'property-added', breaking: false, schemaPath: '/properties/currency' }] });
     expect(payments).not.toHaveProperty('remedy');
     expect(await entry(REFUNDS)).toEqual({ urn: REFUNDS, status: 'added', breaking: false, changes: [] });
     expect(await entry(STOCK)).toEqual({ urn: STOCK, status: 'unchanged', breaking: false, changes: [] });

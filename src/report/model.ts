@@ -5,7 +5,7 @@
  *
  * A *unit* is what a command judges (a message, a URN, a schema, a field) with its status; the
  * summary counts units. A *finding* is one thing said about a unit (or about the run), at a
- * location where one is known. These names are the glossary in docs/output.md and the keys of
+ * location where one is known. These names follow the glossary in docs/ci-reports.md and the keys of
  * every command's `--format json` output.
  */
 

@@ -125,11 +125,14 @@ function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compati
   return !c.breaking ? 'compatible' : excusedBy(v, c) ? 'excepted' : 'breaking';
 }
 
-/** A change for JSON: the engine's fields (witness in full) and the exception that excuses it. */
-function jsonChange(v: Verdicts, c: Change): Change & { excepted?: object } {
+/**
+ * A change for JSON: the engine's fields (witness in full) and the exception that excuses it. Its
+ * pointer into the schemas is `schemaPath`, the name validate gives a violation's (docs/output.md).
+ */
+function jsonChange(v: Verdicts, c: Change): object {
+  const { rule, breaking, path, ...rest } = c;
   const e = excusedBy(v, c);
-  if (e === undefined) return c;
-  return { ...c, excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } };
+  return { rule, breaking, schemaPath: path, ...rest, ...(e === undefined ? {} : { excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } }) };
 }
 
 function jsonRollout(r: Rollout | undefined): object {
@@ -390,7 +393,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
     if (format === 'json') {
       out.line(JSON.stringify({
         ok: compatible, compatible, mode: s.level, policy: s.policy, ...(options.urn === undefined ? {} : { urn: options.urn }),
-        summary: { breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
+        summary: { changes: changes.length, breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
         changes: changes.map((ch) => jsonChange(v, ch)),
         problems: problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })),
         ...jsonRollout(rollout),
@@ -533,7 +536,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
 
   const count = (st: UrnStatus): number => rows.filter((r) => r.status === st && !r.excepted).length;
   const summary = {
-    breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
+    urns: rows.length, breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
     unchanged: count('unchanged'), errors: count('invalid'),
     ...(v.exceptions ? { excepted: rows.filter((r) => r.excepted).length } : {}),
     ...(v.corpus ? { corpusRejected: v.corpus.urns.reduce((n, u) => n + u.rejected, 0) } : {}),
