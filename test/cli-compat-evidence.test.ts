@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRules, rulesMarkdown, schemaFingerprint, type Change } from '../src/compat/index.js';
 import { compile } from '../src/validator/index.js';
 import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree, type CliResult } from './helpers/cli.js';
-import { junitCases, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
+import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // compat's evidence end to end: witnesses, --corpus, rollout order, reviewed exceptions, --policy,
 // levels in any case, --list-rules, and the SARIF and JUnit formats.
@@ -193,18 +193,27 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(listRules().map((x) => x.id)));
   });
 
-  it('junit: one failing testcase per breaking change and corpus rejection', async () => {
-    const r = await run('old.json', 'new.json', '-f', 'junit', '--urn', ORDERS, '--corpus', 'corpus');
+  it('junit: a test case per change (what the summary counts), failing when it breaks, and one for the corpus', async () => {
+    const args = ['old.json', 'new.json', '--urn', ORDERS, '--corpus', 'corpus'];
+    const r = await run(...args, '-f', 'junit');
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
     const cases = junitCases(doc);
-    expect(doc.testsuites.failures).toBe('5');
-    expect(cases.filter((c) => c.failure).map((c) => c.failure!.type).sort()).toEqual(['corpus-rejected', 'corpus-rejected', 'corpus-rejected', 'enum-value-removed', 'required-added']);
-    // The location is in the name and the text (the JUnit schema allows none on a test case).
-    expect(cases.find((c) => c.classname === 'bqschema.required-added')).toMatchObject({ name: 'required-added at new.json:3:15' });
+    const json = JSON.parse((await run(...args, '-f', 'json')).stdout) as { summary: { changes: number; breaking: number; errors: number } };
+    // The summary's units, plus the corpus's own test case (failing: it rejected messages).
+    expect(junitCounts(doc)).toEqual({ tests: json.summary.changes + json.summary.errors + 1, failures: json.summary.breaking + 1, errors: json.summary.errors, skipped: 0 });
+    expect(cases.filter((c) => c.failure).map((c) => c.failure!.type).sort()).toEqual(['corpus-rejected', 'enum-value-removed', 'required-added']);
+    // The corpus case carries every rejection it lists.
+    expect(cases.find((c) => c.name === 'corpus')!.failure!['#text']!.match(/corpus\/a\.ndjson:\d+/g)).toEqual(['corpus/a.ndjson:2', 'corpus/a.ndjson:4', 'corpus/a.ndjson:5']);
+    // The location is in the text (the JUnit schema allows none on a test case); the name says what changed.
+    const required = cases.find((c) => c.failure?.type === 'required-added')!;
+    expect(required).toMatchObject({ name: 'required-added at /required ("amount")', classname: 'bqschema.compat' });
+    expect(required.failure!['#text']).toMatch(/^new\.json:3:15: breaking change/);
     const ok = await run('wide-old.json', 'wide-new.json', '-f', 'junit');
     expectExit(ok, 0);
-    expect(readJunit(ok.stdout).testsuites.failures).toBe('0');
+    const okDoc = readJunit(ok.stdout);
+    const okJson = JSON.parse((await run('wide-old.json', 'wide-new.json', '-f', 'json')).stdout) as { summary: { changes: number } };
+    expect(junitCounts(okDoc)).toEqual({ tests: okJson.summary.changes, failures: 0, errors: 0, skipped: 0 });
   });
 
   it('--corpus before the schema files takes them as corpus paths: the usage error says so', async () => {
@@ -333,10 +342,17 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['c.ndjson:1']);
     const j = await bq(['compat', '--against', 'main', '-f', 'junit'], { cwd: dir });
     expectExit(j, 1);
-    const cases = junitCases(readJunit(j.stdout));
-    expect(cases.filter((c) => c.failure).map((c) => `${c.failure!['#text']!.split(':').slice(0, 2).join(':')} ${c.failure!.type}`)).toEqual([
-      'schemas/orders.json:15 enum-value-removed', 'schemas/orders.json:3 required-added',
-    ]);
+    const jdoc = readJunit(j.stdout);
+    const cases = junitCases(jdoc);
+    // A test case per URN, what the summary counts; the failing one holds each of its findings, located.
+    const summary = (JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as { summary: { urns: number; breaking: number; errors: number } }).summary;
+    expect(junitCounts(jdoc)).toEqual({ tests: summary.urns, failures: summary.breaking, errors: summary.errors, skipped: 0 });
+    expect(cases.filter((c) => c.failure).map((c) => c.name)).toEqual([ORDERS]);
+    expect(cases.find((c) => c.failure)!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3']);
+    // With --corpus the corpus has its own test case (passing here: nothing is unreadable, and the rejection is the orders URN's).
+    const jc = readJunit((await bq(['compat', '--against', 'main', '-f', 'junit', '--corpus', 'c.ndjson'], { cwd: dir })).stdout);
+    expect(junitCounts(jc)).toEqual({ tests: summary.urns + 1, failures: summary.breaking, errors: summary.errors, skipped: 0 });
+    expect(junitCases(jc).find((c) => c.name === ORDERS)!.failure!['#text']).toContain('c.ndjson:1: ');
   });
 
   it('an exception suppresses exactly its finding: the second break still fails', async () => {

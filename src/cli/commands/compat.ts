@@ -9,7 +9,7 @@ import { compile, pointerLabel, SchemaError, type CompiledSchema } from '../../v
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, githubCommand, makeChalk, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import type { ReportFinding, ReportRule } from '../report/findings.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -275,18 +275,35 @@ function ciChange(v: Verdicts, c: Change, file: string | undefined, locate: Loca
   return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', message, ...(file ? { file, ...pos } : {}) };
 }
 
-function ciEvidence(v: Verdicts, results: ReportFinding[]): void {
+/**
+ * The evidence's findings, and its test cases: one for the exceptions file (failing on an expired
+ * exception) and one for the corpus (an error when a file cannot be read, failing on a rejection
+ * that no unit of the command owns). `unitOf` names the unit a corpus URN's rejections belong to
+ * (its URN, with --against); without it they are the corpus unit's.
+ */
+function ciEvidence(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined): void {
   const o = v.exceptions?.outcome;
-  const file = v.exceptions?.file;
-  for (const n of o?.expired ?? []) results.push({ ruleId: 'exception-expired', level: 'error', message: n.message, file });
-  for (const n of o?.stale ?? []) results.push({ ruleId: 'exception-stale', level: 'warning', message: n.message, file });
-  for (const n of o?.unused ?? []) results.push({ ruleId: 'exception-unused', level: 'note', message: n.message, file });
-  for (const e of v.corpus?.errors ?? []) results.push({ ruleId: 'corpus-unreadable', level: 'error', message: e.message, file: e.file, line: e.line, col: e.col });
-  for (const u of v.corpus?.urns ?? []) {
+  if (v.exceptions !== undefined && o !== undefined) {
+    const file = v.exceptions.file;
+    const unit = `exceptions (${file})`;
+    units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass' });
+    for (const n of o.expired) results.push({ ruleId: 'exception-expired', level: 'error', message: n.message, file, unit });
+    for (const n of o.stale) results.push({ ruleId: 'exception-stale', level: 'warning', message: n.message, file, unit });
+    for (const n of o.unused) results.push({ ruleId: 'exception-unused', level: 'note', message: n.message, file, unit });
+  }
+  const corpus = v.corpus;
+  if (corpus === undefined) return;
+  const unit = 'corpus';
+  let rejected = false;
+  for (const e of corpus.errors) results.push({ ruleId: 'corpus-unreadable', level: 'error', message: e.message, file: e.file, line: e.line, col: e.col, unit });
+  for (const u of corpus.urns) {
+    const owner = unitOf?.(u.urn);
+    if (owner === undefined && u.rejected > 0) rejected = true;
     for (const e of u.examples) {
-      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line });
+      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line, unit: owner ?? unit });
     }
   }
+  units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass' });
 }
 
 // ---- shared steps --------------------------------------------------------------------------------
@@ -401,12 +418,30 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
         ...jsonCorpus(v.corpus), ...jsonExceptions(v),
       }, null, 2));
     } else if (isCiFormat(format)) {
+      // The units are what the summary counts: a test case per change (failing when it breaks,
+      // unexcused) and one per schema problem (an error); corpus and exceptions are about the run.
       const results: ReportFinding[] = [];
-      for (const p of problems) results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file: p.side === 'old' ? oldFile : newFile });
+      const units: ReportUnit[] = [];
+      problems.forEach((p, i) => {
+        const file = p.side === 'old' ? oldFile : newFile;
+        const unit = `schema problem ${i + 1} (${p.side})`;
+        units.push({ id: unit, file, outcome: 'error' });
+        results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file, unit });
+      });
       const locate = await locator(newDoc, changes.length > 0);
-      for (const ch of changes) results.push(ciChange(v, ch, newDoc?.name ?? newFile, locate, ''));
-      ciEvidence(v, results);
-      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), results, artifacts: [newDoc?.name ?? newFile] })).replace(/\n$/, ''));
+      const file = newDoc?.name ?? newFile;
+      const named = new Set<string>();
+      changes.forEach((ch) => {
+        // The rule, where, and what (two required-added at /required differ by their subject).
+        const base = `${ch.rule} at ${where(ch.path)}${ch.subject === undefined ? '' : ` (${JSON.stringify(ch.subject)})`}`;
+        let unit = base;
+        for (let n = 2; named.has(unit); n++) unit = `${base} #${n}`;
+        named.add(unit);
+        units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass' });
+        results.push({ ...ciChange(v, ch, file, locate, ''), unit });
+      });
+      ciEvidence(v, results, units);
+      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), command: 'compat', results, artifacts: [file], units })).replace(/\n$/, ''));
     } else if (format === 'github') {
       for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
       const locate = await locator(newDoc, changes.length > 0);
@@ -581,8 +616,13 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
       const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
       out.line(JSON.stringify({ ok: compatible, compatible, mode: s.level, policy: s.policy, against: atRef, summary, urns, ...corpus, ...jsonExceptions(v) }, null, 2));
     } else if (isCiFormat(format)) {
+      // A test case per URN (what the summary counts): failing when the URN fails the gate, an
+      // error when its schema is invalid; exceptions and unreadable corpus files are about the run.
       const results: ReportFinding[] = [];
       const artifacts: string[] = [];
+      const units: ReportUnit[] = rows.map((r) => ({
+        id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
+      }));
       const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
       for (const r of listed) {
         if (r.status === 'added' || r.status === 'removed') {
@@ -590,24 +630,25 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
           const level = r.breaking ? 'error' : 'note';
           const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
           const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-          results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos });
+          results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos, unit: r.urn });
           continue;
         }
         const doc = docOf(r);
         if (doc) artifacts.push(doc.name);
         for (const p of r.problems) {
-          results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName });
+          results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName, unit: r.urn });
         }
         const locate = await locator(doc, r.changes.length > 0);
         for (const ch of r.changes) {
-          const f = ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `);
+          const f: ReportFinding = { ...ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `), unit: r.urn };
           if (f.level === 'error' && r.remedy) f.message += `. Remedy: ${remedyText(r.remedy)}`;
           if (r.rollout && f.level === 'error') f.message += `. ${r.rollout.sentence}`;
           results.push(f);
         }
       }
-      ciEvidence(v, results);
-      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), results, artifacts })).replace(/\n$/, ''));
+      const urns = new Set(rows.map((r) => r.urn));
+      ciEvidence(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
+      out.line((await renderCi(format as CiFormat, { tool: tool(ciRules()), command: 'compat', results, artifacts, units })).replace(/\n$/, ''));
     } else if (format === 'github') {
       const manifest = await locator({ name: manifestName, text: current.manifestText }, true);
       if (absent) out.line(githubCommand('notice', { file: manifestName }, absent));
