@@ -2,10 +2,10 @@ import { RegistryError, type Registry, type SchemaDocument } from '../../registr
 import { assignIds } from '../../serve/snapshot.js';
 import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
-import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
+import type { Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
-import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
+import { CHECK_FORMATS, unknown, unsupported, type CheckIssue, type CheckView, type UrnReport } from '../report/check.js';
+import type { CiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -19,51 +19,16 @@ export interface CheckOptions extends RegistryCliOptions {
   report?: ReportTarget[];
 }
 
-export interface CheckIssue {
-  urn?: string;
-  /** The file the issue is in, as shown: the manifest, or the URN's schema file. */
-  file: string;
-  /** JSON Pointer inside that file. */
-  pointer: string;
-  keyword?: string;
-  message: string;
-  /** For an unknown keyword: the supported keyword it is nearest to. */
-  suggestion?: string;
-  line?: number;
-  col?: number;
-}
+export type { CheckIssue };
 
-interface UrnReport {
-  urn: string;
-  file: string;
-  errors: CheckIssue[];
-  warnings: CheckIssue[];
-}
+/*
+ * check: opens the registry leniently, checks the manifest and every entry (the schema compiles, its
+ * root accepts an object, its examples pass, no unknown keyword), and renders a CheckView with
+ * ../report/check.ts.
+ */
 
 const noop = (): void => {};
 
-/** Issues about a keyword the validator does not enforce (warnings, or errors with --fail-on-unsupported). */
-const unsupported = new WeakSet<CheckIssue>();
-/** Issues about a keyword no JSON Schema draft defines (errors, or warnings with --allow-keyword). */
-const unknown = new WeakSet<CheckIssue>();
-
-const CHECK_PAGE = docsPage('cli/check.md');
-const CHECK_RULES: ReportRule[] = [
-  { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.', help: 'Fix the manifest entry at the line given: every entry needs a unique URN, a schema path and an owner (registry.schema.json describes the format).', helpUri: CHECK_PAGE },
-  { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.', help: "Fix the schema file (or the manifest entry's \"schema\" path when the file is missing or outside the registry directory); a message's data is always an object, so the root must accept one.", helpUri: CHECK_PAGE },
-  { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.', help: 'Give the keyword a value of the shape the contract requires (docs/contract.md §8): a constraint that cannot be enforced must not pass review.', helpUri: docsPage('contract.md') },
-  { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.', help: 'Fix the example, or the schema if the example shows what producers really send.', helpUri: CHECK_PAGE },
-  { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).', help: 'Remove the keyword or accept that it is documentation only; --fail-on-unsupported makes it an error.', helpUri: docsPage('contract.md') },
-  { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
-];
-
-function checkRule(i: CheckIssue, manifest: string): string {
-  if (unknown.has(i)) return 'unknown-keyword';
-  if (unsupported.has(i)) return 'unsupported-keyword';
-  if (i.keyword === 'examples') return 'example-fails-schema';
-  if (i.message.startsWith('malformed keyword')) return 'malformed-keyword';
-  return i.urn === undefined || i.file === manifest ? 'manifest' : 'schema';
-}
 
 /** Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be deep. */
 function checkExamples(root: unknown, report: (pointer: string, message: string) => void): void {
@@ -204,61 +169,7 @@ export async function run(options: CheckOptions): Promise<number> {
   const ok = errors.length === 0;
   exitWhenStdoutCloses(() => (ok ? EXIT_OK : EXIT_GATE));
   const verdictLine = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
-  await renderEverywhere(options.format, options.report, async (format, out, c) => {
-    if (format === 'json') {
-      out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
-    } else if (isCiFormat(format)) {
-      const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-        ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
-        message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
-      });
-      // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
-      // its manifest entry's. A manifest problem without a URN belongs to the whole run.
-      const unitOf = new Map<string, string>();
-      const units: ReportUnit[] = reports.map((r, i) => {
-        const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
-        if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
-        const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
-        // A missing schema file's unit sits in the manifest's suite, where its error is.
-        return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
-      });
-      const owner = new Map<CheckIssue, string>();
-      reports.forEach((r, i) => {
-        for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
-      });
-      const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
-      const results = [
-        ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
-        ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
-      ];
-      const artifacts = [manifestShown, ...reports.map((r) => r.file)];
-      out.line((await renderCi(format, { tool: tool(CHECK_RULES), command: 'check', results, artifacts, units })).replace(/\n$/, ''));
-    } else if (format === 'github') {
-      for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
-        for (const i of list) {
-          const title = level === 'error' ? 'registry error' : 'not enforced';
-          out.line(githubCommand(level, { file: i.file, line: i.line, col: i.col, title }, `${i.urn ? i.urn + ': ' : ''}${i.message}`));
-        }
-      }
-      out.line(`${ok ? 'OK' : 'FAILED'}: ${verdictLine}`);
-    } else {
-      for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
-      for (const r of reports) {
-        const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
-        out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
-        for (const e of r.errors) {
-          // An issue in another file (the manifest entry of a missing schema file) says which, and where.
-          const other = e.file === r.file ? '' : `${clean(e.file)}${e.line === undefined ? '' : `:${e.line}`} `;
-          out.line(`    ${c.red('error')}  ${other}${clean(pointerLabel(e.pointer))}  ${clean(e.message)}`);
-        }
-        for (const w of r.warnings) {
-          const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
-          out.line(`    ${c.yellow('warning')}  ${clean(pointerLabel(w.pointer))}  ${what}`);
-        }
-      }
-      const verdict = ok ? c.green('OK') : c.red('FAILED');
-      out.line(`\n${verdict}: ${verdictLine}`);
-    }
-  });
+  const view: CheckView = { ok, summary, errors, warnings, manifestErrors, reports, manifestShown, verdictLine };
+  await renderEverywhere(options.format, options.report, (format, out, c) => CHECK_FORMATS[format](view, out, c));
   return ok ? EXIT_OK : EXIT_GATE;
 }
