@@ -1,17 +1,17 @@
 import { statSync } from 'node:fs';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import {
-  audit, mask, piiMatcher, schemaPointer, sensitivePaths, summaryNotice, type PiiMatcher, type UnmarkedField,
+  audit, mask, piiMatcher, sensitivePaths, type PiiMatcher, type UnmarkedField,
 } from '../../gdpr/index.js';
 import type * as Guard from '../../guard/index.js';
-import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, SourcePositions, stripBom, type Registry } from '../../registry/index.js';
-import { isSchemaObject, pointerLabel } from '../../validator/index.js';
+import { jsonc, ParseFailure, parseJsonLine, parseText, RegistryError, stripBom, type Registry } from '../../registry/index.js';
+import { isSchemaObject } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
-import { clean, githubCommand, makeChalk, Out, type Format } from '../output.js';
+import { clean, Out, type Format } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import { docsPage, isCiFormat, renderCi, tool, type CiFormat } from '../report/emit.js';
-import type { ReportRule } from '../report/findings.js';
+import { isCiFormat, type CiFormat } from '../report/emit.js';
+import { INVENTORY_FORMATS, REQUIRE_FORMATS, type InventoryView, type Loaded, type RequireView } from '../report/gdpr.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -24,14 +24,6 @@ export interface GdprOptions extends RegistryCliOptions {
   format: Format | CiFormat;
   /** --report <format>=<file>, repeatable (inventory and --require). */
   report?: ReportTarget[];
-}
-
-interface Loaded {
-  urn: string;
-  /** The schema file, as shown. */
-  file: string;
-  text: string;
-  schema: unknown;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -77,93 +69,21 @@ function loadAll(registry: Registry): Loaded[] {
     });
 }
 
-/** Where a gdpr path's schema node stands in its file, for annotations. */
-class SchemaPositions {
-  private readonly cache = new Map<string, SourcePositions>();
-
-  of(loaded: Loaded, path: string): { line?: number; col?: number } {
-    let positions = this.cache.get(loaded.urn);
-    if (positions === undefined) {
-      positions = SourcePositions.forFile(loaded.text, loaded.file);
-      this.cache.set(loaded.urn, positions);
-    }
-    return positions.of(schemaPointer(path));
-  }
-}
-
-const label = pointerLabel;
-
 async function inventory(schemas: Loaded[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
   const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
   const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
-  await renderEverywhere(format, reports, (format, out, c) => {
-    if (format === 'json') {
-      // The envelope every command's JSON shares: ok, and a summary that counts errors.
-      out.line(JSON.stringify({ ok: true, summary: { ...summary, errors: 0 }, urns: urns.map(({ urn, fields }) => ({ urn, fields })) }, null, 2));
-    } else if (format === 'github') {
-      // One summary notice: a notice per field would bury a pull request's real annotations.
-      const notice = summaryNotice(urns);
-      out.line(githubCommand('notice', { title: notice.title }, notice.message));
-      out.line(summaryLine);
-    } else {
-      for (const { urn, file, fields } of urns) {
-        out.line(`${c.bold(clean(urn))}  ${c.dim(clean(file))}`);
-        if (fields.length === 0) out.line(`    ${c.dim('no sensitive fields')}`);
-        // Field names and categories come from the schema: escaped like every other input.
-        const width = Math.max(0, ...fields.map((f) => clean(label(f.path)).length));
-        for (const { path, category } of fields) out.line(`    ${clean(label(path)).padEnd(width)}  ${category === '' ? c.dim('(no category)') : clean(category)}`);
-      }
-      out.line(`\n${summaryLine}`);
-    }
-  });
+  const view: InventoryView = { urns, summary, summaryLine };
+  await renderEverywhere(format, reports, (format, out, c) => INVENTORY_FORMATS[format](view, out, c));
   return EXIT_OK;
 }
-
-const UNMARKED_RULE: ReportRule = {
-  id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.',
-  fullDescription: 'The field name matches the personal-data pattern (email, phone, name, address, ip, …, or --pattern), but neither it nor a container above it carries x-gdpr-sensitive: bqschema gdpr --mask and the inventory would not treat it as personal data.',
-  help: 'Mark the field with "x-gdpr-sensitive": "<category>" (or true), or mark the object that holds it; if it is not personal data, narrow --pattern.',
-  helpUri: docsPage('cli/gdpr.md'),
-};
 
 async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const ok = findings.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
-  await renderEverywhere(format, reports, async (format, out, c) => {
-    if (format === 'json') {
-      // failed: the URNs with an unmarked field (JUnit's failures); errors counts the fields.
-      const failed = new Set(findings.map((f) => f.urn)).size;
-      out.line(JSON.stringify({ ok, summary: { urns: schemas.length, failed, errors: findings.length }, findings }, null, 2));
-    } else if (isCiFormat(format)) {
-      const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
-      const positions = new SchemaPositions();
-      const results = findings.map(({ urn, path }) => {
-        const schema = loaded.get(urn)!;
-        return {
-          ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
-          message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
-        };
-      });
-      // One unit per URN checked, failing when one of its fields is unmarked.
-      const unmarked = new Set(findings.map((f) => f.urn));
-      const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
-      out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), command: 'gdpr', results, artifacts: schemas.map((sc) => sc.file), units })).replace(/\n$/, ''));
-    } else if (format === 'github') {
-      const loaded = new Map(schemas.map((s) => [s.urn, s]));
-      const positions = new SchemaPositions();
-      for (const { urn, path } of findings) {
-        const schema = loaded.get(urn)!;
-        const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
-        out.line(githubCommand('error', { file: schema.file, ...positions.of(schema, path), title: 'unmarked PII' }, message));
-      }
-      out.line(verdict);
-    } else {
-      for (const { urn, path } of findings) out.line(`${clean(urn)}: ${c.red(clean(path))}`);
-      out.line(`${ok ? '' : '\n'}${ok ? c.green(verdict) : c.red(verdict)}`);
-    }
-  });
+  const view: RequireView = { schemas, findings, ok, verdict };
+  await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](view, out, c));
   return ok ? EXIT_OK : EXIT_GATE;
 }
 
