@@ -1,4 +1,4 @@
-// Issue 23, item 2 (part): each command's `--format json` output has a JSON Schema, shipped in the
+// Issue 23, items 2 and 3: each command's `--format json` output has a JSON Schema, shipped in the
 // package as schemas/output/<command>.json; every JSON document below (the bundled registries, the
 // test fixtures, a git registry with corpus and exceptions) is valid against it, checked by ajv.
 import { spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaFingerprint } from '../src/compat/index.js';
 import { bq, FIXTURES, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
+import { junitCounts, readJunit, readSarif } from './helpers/ci-formats.js';
 
 afterAll(removeTempTrees);
 
@@ -93,4 +94,61 @@ describe('schemas/output/<command>.json', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
     expect(pkg.files).toContain('schemas/output/');
   });
+});
+
+// The JSON documents were checked against their schemas above: read loosely here.
+type Json = any;
+
+/** What JUnit must count, from the run's --format json (docs/ci-reports.md says how each command counts). */
+function junitFromJson(command: string, doc: Json): { tests: number; failures: number; errors: number; skipped: number } {
+  const s = doc.summary;
+  if (command === 'validate') return { tests: s.messages, failures: s.invalid, errors: s.errors, skipped: s.skipped };
+  if (command === 'check') {
+    // A manifest problem no URN owns is one more test case, an error.
+    const runLevel = [...doc.errors].some((e: Json) => e.urn === undefined) ? 1 : 0;
+    return { tests: s.urns + runLevel, failures: s.failed, errors: runLevel, skipped: 0 };
+  }
+  if (command === 'gdpr') return { tests: s.urns, failures: s.failed, errors: 0, skipped: 0 };
+  // compat: the corpus and the exceptions file have a test case each when given.
+  const corpus = doc.corpus === undefined ? 0 : 1;
+  const exceptions = doc.exceptions === undefined ? 0 : 1;
+  const unreadable = doc.corpus !== undefined && doc.corpus.unreadable > 0 ? 1 : 0;
+  const expired = doc.exceptions !== undefined && doc.exceptions.expired.length > 0 ? 1 : 0;
+  if (doc.urns === undefined) {
+    const rejected = doc.corpus !== undefined && [...doc.corpus.urns].some((u: Json) => u.rejected > 0) && unreadable === 0 ? 1 : 0;
+    return { tests: s.changes + s.errors + corpus + exceptions, failures: s.breaking + rejected + expired, errors: s.errors + unreadable, skipped: 0 };
+  }
+  const failing = [...doc.urns].filter((u: Json) => u.breaking && u.status !== 'invalid').length;
+  return { tests: s.urns + corpus + exceptions, failures: failing + expired, errors: s.errors + unreadable, skipped: 0 };
+}
+
+const levels = (annotations: string): Record<string, number> => {
+  const n: Record<string, number> = { error: 0, warning: 0 };
+  for (const m of annotations.matchAll(/^::(error|warning)\b/gm)) n[m[1]!]!++;
+  return n;
+};
+
+describe('one run, every format: the reports agree with the JSON and with each other (issue 23)', () => {
+  for (const [command, what, args, options] of RUNS) {
+    if (args.includes('--list-rules') || (command === 'gdpr' && !args.includes('--require'))) continue;
+    it(`${command}: ${what}`, async () => {
+      const out = tempTree({});
+      const f = (name: string): string => join(out, name);
+      const cwd = options?.cwd === undefined && command === 'compat' && args.includes('--against') ? { cwd: repo } : (options ?? {});
+      const r = await bq([...args, '--format', 'json', '--report', `sarif=${f('r.sarif')}`, '--report', `junit=${f('r.xml')}`, '--report', `github=${f('r.gh')}`, '--report', `text=${f('r.txt')}`], cwd);
+      expect([0, 1], r.stderr).toContain(r.code);
+      const doc = JSON.parse(r.stdout) as Json;
+      expect(doc.ok).toBe(r.code === 0);
+      // JUnit counts the summary's units.
+      expect(junitCounts(readJunit(readFileSync(f('r.xml'), 'utf8')))).toEqual(junitFromJson(command, doc));
+      // SARIF and the annotations say the same errors and warnings.
+      const sarif = readSarif(readFileSync(f('r.sarif'), 'utf8')).runs[0]!.results;
+      const gh = readFileSync(f('r.gh'), 'utf8');
+      expect(levels(gh)).toEqual({ error: sarif.filter((x) => x.level === 'error').length, warning: sarif.filter((x) => x.level === 'warning').length });
+      // The annotations end with the text's summary line.
+      const last = (t: string): string => t.replace(/\n$/, '').split('\n').at(-1)!;
+      expect(last(gh)).toBe(last(readFileSync(f('r.txt'), 'utf8')));
+      expect(last(gh)).toMatch(doc.ok ? /^OK/ : /^FAILED/);
+    });
+  }
 });
