@@ -3,10 +3,10 @@ import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
-import { isCiFormat, renderCi, tool } from '../report/emit.js';
+import { isCiFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets } from '../reports.js';
-import { Formatter, VALIDATE_RULES } from '../validate/formatter.js';
+import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
 import { writeFileAtomic } from '../write.js';
 
@@ -24,15 +24,15 @@ class Reporter {
   private readonly startedAt = performance.now();
 
   constructor(
-    private readonly options: ValidateOptions,
-    private readonly c: Colours,
+    options: ValidateOptions,
+    c: Colours,
     positions: typeof SourcePositions | undefined,
     /** stdout; a --report collects its text here and is written to its file at the end. */
     readonly out: Out = new Out(),
   ) {
     this.formatter = new Formatter(options, c, positions, this.out);
     this.counts = this.formatter.counts;
-    if (options.format === 'json') this.out.line('{"results":[');
+    this.formatter.begin();
   }
 
   add(r: Result, text: string | undefined): boolean {
@@ -55,10 +55,7 @@ class Reporter {
     for (const urn of fresh) this.warned.add(urn);
     let text = a.text;
     if (a.leadingHeader !== undefined && a.leadingHeader.file === f.currentStreamFile) text = text.slice(a.leadingHeader.length);
-    if (this.options.format === 'json' && text !== '') {
-      if (f.first) text = text.slice(1); // the comma before the first result
-      f.first = false;
-    }
+    text = f.joinTask(text);
     if (a.endStreamFile !== null) f.currentStreamFile = a.endStreamFile;
     this.out.raw(text);
     const n = this.counts;
@@ -72,21 +69,7 @@ class Reporter {
 
   /** The summary; the JSON document is always completed, whatever stopped the run. */
   async finish(ok: boolean): Promise<void> {
-    const n = this.counts;
-    const total = n.valid + n.invalid + n.skipped + n.error;
-    if (this.options.format === 'json') {
-      const summary = { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error };
-      this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
-    } else if (isCiFormat(this.options.format)) {
-      const f = this.formatter;
-      const input = { tool: tool(VALIDATE_RULES), command: 'validate', results: f.findings, artifacts: [...f.artifacts], units: f.units, timeMs: performance.now() - this.startedAt };
-      this.out.line((await renderCi(this.options.format, input)).replace(/\n$/, ''));
-    } else {
-      const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
-      const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
-      const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
-      this.out.line(`${this.options.format === 'text' ? '\n' : ''}${verdict}: ${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`);
-    }
+    await this.formatter.finish(ok, performance.now() - this.startedAt);
     await this.out.flush();
   }
 }

@@ -1,7 +1,7 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, Out, quote, type Colours } from '../output.js';
-import { docsPage, isCiFormat } from '../report/emit.js';
+import { docsPage, isCiFormat, renderCi, tool } from '../report/emit.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
 import type { Problem, Result, Status, ValidateOptions } from './judge.js';
 
@@ -42,6 +42,8 @@ export class Formatter {
   readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
   // Colour marks are computed once, not per message.
   private readonly marks: Record<Status, string>;
+  /** How a result is written in the format asked for, chosen once. */
+  private readonly emit: (r: Result, text: string | undefined) => void;
 
   constructor(
     private readonly options: ValidateOptions,
@@ -53,6 +55,8 @@ export class Formatter {
   ) {
     this.currentStreamFile = partial ? null : undefined;
     this.first = !partial;
+    const emitters = { json: this.json, github: this.github, sarif: this.finding, junit: this.finding, text: this.text } as const;
+    this.emit = emitters[options.format].bind(this);
     this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
   }
 
@@ -60,12 +64,41 @@ export class Formatter {
   add(r: Result, text: string | undefined): boolean {
     this.counts[r.status]++;
     if (r.suggestion !== undefined) this.counts.suggested++;
-    const f = this.options.format;
-    if (f === 'json') this.json(r, text);
-    else if (f === 'github') this.github(r, text);
-    else if (isCiFormat(f)) this.finding(r, text);
-    else this.text(r);
+    this.emit(r, text);
     return this.out.wantsFlush();
+  }
+
+
+  /** What comes before the first result: JSON opens its document (its summary comes last, see finish). */
+  begin(): void {
+    if (this.options.format === 'json') this.out.line('{"results":[');
+  }
+
+  /** A worker's formatted task joined to what came before (JSON: no comma before the first result). */
+  joinTask(text: string): string {
+    if (this.options.format !== 'json' || text === '') return text;
+    const joined = this.first ? text.slice(1) : text;
+    this.first = false;
+    return joined;
+  }
+
+  /** The summary: JSON's closing part, the whole SARIF or JUnit document, or the summary line. */
+  async finish(ok: boolean, timeMs: number): Promise<void> {
+    const n = this.counts;
+    const total = n.valid + n.invalid + n.skipped + n.error;
+    const format = this.options.format;
+    if (format === 'json') {
+      const summary = { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error };
+      this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
+    } else if (isCiFormat(format)) {
+      const input = { tool: tool(VALIDATE_RULES), command: 'validate', results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs };
+      this.out.line((await renderCi(format, input)).replace(/\n$/, ''));
+    } else {
+      const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
+      const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+      const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
+      this.out.line(`${format === 'text' ? '\n' : ''}${verdict}: ${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`);
+    }
   }
 
   /**
