@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import type { ReportInput } from '../src/cli/report/findings.js';
-import { renderJunit, xmlAttr, xmlText } from '../src/cli/report/junit.js';
+import type { ReportInput } from '../src/report/model.js';
+import { renderJunit, xmlAttr, xmlText } from '../src/report/junit.js';
 import { junitSchemaErrors } from './helpers/ci-formats.js';
 
 const parser = new XMLParser({

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { fileUri, renderSarif } from '../src/cli/report/sarif.js';
-import type { ReportInput } from '../src/cli/report/findings.js';
+import { fileUri, renderSarif } from '../src/report/sarif.js';
+import type { ReportInput } from '../src/report/model.js';
 
 // The official schema is draft-04: ajv's draft-04 class, with formats (uri, uri-reference) checked.
 const require = createRequire(import.meta.url);

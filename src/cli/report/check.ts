@@ -1,7 +1,7 @@
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
 import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
-import type { ReportFinding, ReportRule, ReportUnit } from './findings.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 
 /*
  * check's formats: the command computes a CheckView (the manifest's issues and one UrnReport per

@@ -6,7 +6,7 @@ import {
 import type { Position } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, type Colours, type Out } from '../output.js';
-import type { ReportFinding, ReportRule, ReportUnit } from './findings.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
 
 /*

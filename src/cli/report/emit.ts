@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ReportInput, ReportRule } from './findings.js';
+import type { ReportInput, ReportRule } from '../../report/model.js';
 
 /** The CI formats every gate offers besides its own. */
 export type CiFormat = 'sarif' | 'junit';
@@ -37,6 +37,6 @@ export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
 
 /** Renders with the module of the format asked for (each is loaded only when it is used). */
 export async function renderCi(format: CiFormat, input: ReportInput): Promise<string> {
-  if (format === 'sarif') return (await import('./sarif.js')).renderSarif(input);
-  return (await import('./junit.js')).renderJunit(input);
+  if (format === 'sarif') return (await import('../../report/sarif.js')).renderSarif(input);
+  return (await import('../../report/junit.js')).renderJunit(input);
 }

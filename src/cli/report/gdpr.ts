@@ -4,7 +4,7 @@ import { pointerLabel } from '../../validator/index.js';
 import { UsageError } from '../errors.js';
 import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
 import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
-import type { ReportRule } from './findings.js';
+import type { ReportRule } from '../../report/model.js';
 
 /*
  * gdpr's formats: the inventory (InventoryView) and the --require gate (RequireView), each rendered

@@ -2,7 +2,7 @@ import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, Out, quote, type Colours } from '../output.js';
 import { docsPage, isCiFormat, renderCi, tool } from '../report/emit.js';
-import type { ReportFinding, ReportRule, ReportUnit } from '../report/findings.js';
+import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import type { Problem, Result, Status, ValidateOptions } from './judge.js';
 
 /** The rules validate's SARIF and JUnit findings cite. */

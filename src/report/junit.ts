@@ -1,5 +1,4 @@
-import type { Outcome } from '../../report/model.js';
-import { position, type ReportFinding, type ReportInput, type ReportUnit } from './findings.js';
+import { position, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
 
 /*
  * JUnit XML for CI test reporters, valid against the JUnit schema the Jenkins xUnit plugin checks

@@ -1,4 +1,4 @@
-import { position, type ReportFinding, type ReportInput, type ReportRule } from './findings.js';
+import { position, type ReportFinding, type ReportInput, type ReportRule } from './model.js';
 
 /*
  * SARIF 2.1.0 (OASIS) for GitHub code scanning and other SARIF readers: one run, the tool's rules
