@@ -149,6 +149,14 @@ describe('one run, every format: the reports agree with the JSON and with each o
       const last = (t: string): string => t.replace(/\n$/, '').split('\n').at(-1)!;
       expect(last(gh)).toBe(last(readFileSync(f('r.txt'), 'utf8')));
       expect(last(gh)).toMatch(doc.ok ? /^OK/ : /^FAILED/);
+      if (command === 'compat') {
+        // compat's markdown (the PR comment): a failing row per failing unit, and the same counts.
+        const m = await bq([...args, '--format', 'markdown'], cwd);
+        expect(m.code).toBe(r.code);
+        const failingRows = m.stdout.split('\n').filter((l) => /^\| (\*\*breaking\*\*|`[^`]+` \| \*\*)/.test(l)).length;
+        expect(failingRows).toBe(doc.urns === undefined ? doc.summary.breaking : [...doc.urns].filter((u: Json) => u.breaking).length);
+        if (doc.urns === undefined) expect(last(m.stdout)).toContain(`${doc.summary.breaking} breaking, ${doc.summary.compatible} compatible change(s)`);
+      }
     });
   }
 });
