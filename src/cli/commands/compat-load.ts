@@ -27,15 +27,14 @@ export async function loadExceptions(path: string, shown: string): Promise<Loade
   const text = readRegularFile(path, shown, 'exceptions file');
   // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
   const value = parseTextUniqueKeys(text, shown);
-  let positionOf: PositionOf | undefined;
   try {
-    // Loaded only for a bad file: a clean one never needs positions.
     return readExceptions(value, shown, undefined);
   } catch (err) {
     if (!(err instanceof ExceptionsError)) throw err;
-    const { SourcePositions } = await import('../../registry/positions.js');
-    positionOf = (pointer) => SourcePositions.forFile(text, shown).of(pointer);
   }
+  // A bad file is read again with positions, loaded only now: a clean file never needs them.
+  const { SourcePositions } = await import('../../registry/positions.js');
+  const positionOf: PositionOf = (pointer) => SourcePositions.forFile(text, shown).of(pointer);
   try {
     return readExceptions(value, shown, positionOf);
   } catch (err) {
