@@ -50,6 +50,7 @@ beforeAll(() => {
 const RUNS: Array<[string, string, string[], { cwd?: string }?]> = [
   ['validate', 'examples', ['validate', ...REG, ex('messages')]],
   ['validate', 'fixtures (errors, suggestions, envelope problems)', ['validate', '-r', join(FIXTURES, 'reg', 'registry.json'), join(FIXTURES, 'messages')]],
+  ['validate', 'envelope identity warnings', ['validate', ...REG, join(FIXTURES, 'envelope-warnings')]],
   ['check', 'examples', ['check', ...REG]],
   ['check', 'examples/broken', ['check', '-r', ex('broken/registry.json')]],
   ['check', 'fixtures/broken', ['check'], { cwd: join(FIXTURES, 'broken') }],

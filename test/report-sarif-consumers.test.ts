@@ -64,6 +64,7 @@ beforeAll(async () => {
     ['validate-examples', ['validate', ...REG, 'examples/messages']],
     ['validate-fixtures', ['validate', '-r', 'test/fixtures/cli/reg/registry.json', 'test/fixtures/cli/messages']],
     ['validate-strict', ['validate', ...REG, '--strict', 'examples/messages/invalid']],
+    ['validate-envelope-warnings', ['validate', ...REG, 'test/fixtures/cli/envelope-warnings']],
     ['check-examples', ['check', ...REG]],
     ['check-broken-example', ['check', '-r', 'examples/broken/registry.json']],
     ['check-broken-fixture', ['check'], { cwd: join(FIXTURES, 'broken') }],

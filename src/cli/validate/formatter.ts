@@ -23,6 +23,11 @@ export const VALIDATE_RULES: ReportRule[] = [
     fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
     help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
   },
+  {
+    id: 'envelope-identity', description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
+    fullDescription: 'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
+    help: 'Send the URN in job only, as a string; drop the urn alias.', helpUri: VALIDATE_PAGE,
+  },
 ];
 
 const label = (p: Problem): string => pointerLabel(p.instancePath);
@@ -119,6 +124,8 @@ export class Formatter {
     const outcome = r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
     this.units.push({ id: unit, file: r.file, outcome, timeMs: now - this.lastAt });
     this.lastAt = now;
+    // What the annotations warn about, whatever the verdict (an ambiguous identity).
+    for (const w of r.warnings ?? []) this.findings.push({ ruleId: 'envelope-identity', level: 'warning', message: w, file: r.file, line: r.line, unit });
     if (r.status === 'error') {
       this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
     } else if (r.status === 'skipped') {
