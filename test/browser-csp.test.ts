@@ -6,7 +6,8 @@
 // `compile` and the standalone validators. Their verdicts must be the contract's, and their
 // violations those compile() gives in Node with generated code. Negative control: on that page
 // `new Function` really is refused (and the CSP reports it), while on the same page served
-// without the policy it runs.
+// without the policy it runs. The page also reads a schema through HttpProvider (fetch, Basic
+// credentials, an unknown subject, a redirect that must fail static).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,11 +23,14 @@ import { contractPairs } from './helpers/validator-cases.js';
 const CHROMIUM = '/usr/bin/chromium';
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'";
 const DIST = join(ROOT, 'dist');
+const HTTP_SCHEMA = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer' } } };
 
 /** One contract case as the page gets it: its schema's URN (one per distinct schema) and data as JSON text. */
 interface PageCase { urn: string; schema: unknown; text: string; valid: boolean; what: string }
 interface Answer { checkViolations?: unknown[]; isValid?: boolean; violations?: unknown[]; standaloneValid?: boolean; standaloneViolations?: unknown[]; error?: string }
+interface Http { invalid?: unknown[]; valid?: unknown[]; absent?: unknown[]; redirect?: string }
 interface Report {
+  http: Http;
   evalRefused: boolean;
   evalError: string;
   cspViolations: string[];
@@ -37,7 +41,7 @@ interface Report {
 
 // What the page runs: a module script, so 'self' allows it; everything else it loads is /dist/… or JSON.
 const PAGE_SCRIPT = `
-const report = { evalRefused: false, evalError: '', cspViolations: [], answers: [], warned: [], hasProcess: typeof process !== 'undefined' };
+const report = { http: {}, evalRefused: false, evalError: '', cspViolations: [], answers: [], warned: [], hasProcess: typeof process !== 'undefined' };
 document.addEventListener('securitypolicyviolation', (e) => report.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
 try {
   new Function('return 1')();
@@ -64,6 +68,22 @@ try {
     } catch (e) {
       report.answers.push({ error: String(e) });
     }
+  }
+  // HttpProvider over fetch: Basic credentials from the URL (non-ASCII, so UTF-8 then base64), a
+  // schema, an unknown subject, and a redirect, which a browser answers as 'opaqueredirect'.
+  const { HttpProvider, checkAsync } = await import('/dist/browser.js');
+  const at = new URL('/registry', location.href);
+  at.username = 'bq';
+  at.password = 'p\u00e4ss';
+  const http = new HttpProvider(at.href, { onWarning: () => {} });
+  report.http.invalid = await checkAsync(http, 'urn:http:order', { order_id: 'x' });
+  report.http.valid = await checkAsync(http, 'urn:http:order', { order_id: 1 });
+  report.http.absent = await checkAsync(http, 'urn:http:none', { anything: true });
+  try {
+    await checkAsync(new HttpProvider(new URL('/redirect', location.href).href), 'urn:http:order', {});
+    report.http.redirect = 'accepted';
+  } catch (e) {
+    report.http.redirect = e.name + ': ' + e.message;
   }
   // No onWarning and no process.emitWarning: the warning goes to console.warn.
   const warn = console.warn;
@@ -116,6 +136,16 @@ beforeAll(async () => {
     if (url.pathname === '/page.js') return send('text/javascript', PAGE_SCRIPT);
     if (url.pathname === '/validators.js') return send('text/javascript', validators);
     if (url.pathname === '/cases.json') return send('application/json', casesJson);
+    // A Confluent-style registry for HttpProvider: one subject, behind Basic credentials.
+    if (url.pathname.startsWith('/registry/')) {
+      if (req.headers.authorization !== `Basic ${Buffer.from('bq:p\u00e4ss', 'utf8').toString('base64')}`) return void res.writeHead(401).end();
+      if (url.pathname === '/registry/subjects/urn%3Ahttp%3Aorder/versions/latest') {
+        return send('application/json', JSON.stringify({ subject: 'urn:http:order', version: 1, id: 1, schema: JSON.stringify(HTTP_SCHEMA) }));
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ error_code: 40401, message: 'Subject not found' }));
+    }
+    if (url.pathname.startsWith('/redirect/')) return void res.writeHead(302, { location: '/registry/subjects/x/versions/latest' }).end();
     // The build, as ES modules: only .js files under dist/.
     const file = resolve(DIST, '.' + decodeURIComponent(url.pathname.replace(/^\/dist/, '')));
     if (url.pathname.startsWith('/dist/') && file.startsWith(DIST + sep) && file.endsWith('.js') && existsSync(file)) {
@@ -146,7 +176,8 @@ async function load(path: string): Promise<{ report: Report & { error?: string }
   tab.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   tab.on('console', (m) => {
     // The refused `new Function` is the one error the policy must log.
-    if (m.type() === 'error' && !/Refused to evaluate a string as JavaScript because 'unsafe-eval'/.test(m.text())) errors.push(m.text());
+    // So is the 404 of the unknown subject the page asks HttpProvider for (a missing module would fail the import instead).
+    if (m.type() === 'error' && !/Refused to evaluate a string as JavaScript because 'unsafe-eval'|status of 404 \(Not Found\)/.test(m.text())) errors.push(m.text());
   });
   await tab.goto(base + path);
   await tab.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 60_000 });
@@ -181,6 +212,17 @@ describe('the browser build in headless Chromium', { timeout: 120_000 }, () => {
     });
     // Valid and invalid cases both: a page that judged everything one way would fail above.
     expect(new Set(cases.map((c) => c.valid))).toEqual(new Set([true, false]));
+
+    // HttpProvider in the page: the registry's schema is enforced, an unknown subject is not validated
+    // (opt-in per URN), and a redirect fails static, as in Node.
+    const expected = compile(HTTP_SCHEMA).validate({ order_id: 'x' });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(report.http.invalid).toEqual(expected);
+    expect(report.http.valid).toEqual([]);
+    expect(report.http.absent).toEqual([]);
+    expect(report.http.redirect).toMatch(/^RegistryError: .*redirect/);
+    expect(served).toContain('/registry/subjects/urn%3Ahttp%3Aorder/versions/latest');
+    expect(served).toContain('/registry/subjects/urn%3Ahttp%3Anone/versions/latest');
 
     expect(report.warned).toHaveLength(1);
     expect(report.warned[0]).toMatch(/^BABELQUEUE_UNSUPPORTED_SCHEMA_KEYWORD: .*"format"/);

@@ -44,10 +44,10 @@ describe('the scan finds what it looks for', () => {
 });
 
 describe('the browser entry', () => {
-  it('exports every name of the main entry but DirProvider and HttpProvider, as the same objects', async () => {
+  it('exports every name of the main entry but DirProvider, as the same objects', async () => {
     const main = (await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)) as Record<string, unknown>;
     const browser = (await import(pathToFileURL(join(ROOT, 'dist', 'browser.js')).href)) as Record<string, unknown>;
-    expect(Object.keys(browser).sort()).toEqual(Object.keys(main).filter((n) => n !== 'DirProvider' && n !== 'HttpProvider').sort());
+    expect(Object.keys(browser).sort()).toEqual(Object.keys(main).filter((n) => n !== 'DirProvider').sort());
     for (const name of Object.keys(browser)) expect(browser[name], name).toBe(main[name]);
   });
 

@@ -17,7 +17,10 @@ export type FetchLike = (
 export interface FetchAnswer {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
+  /** Node's and the browsers' ReadableStream (read with a reader where it is not async-iterable), or any async iterable. */
   readonly body: AsyncIterable<Uint8Array> | null;
+  /** A browser's answer to `redirect: 'manual'` is `opaqueredirect` (status 0, no headers). */
+  readonly type?: string;
 }
 
 export interface HttpProviderOptions extends ProviderOptions {
@@ -134,7 +137,8 @@ export class HttpProvider implements AsyncProvider {
     this.base = url.href.replace(/\/+$/, '');
     this.headers = headers;
     this.secrets = secrets;
-    this.fetcher = options.fetch ?? (fetch as unknown as FetchLike);
+    // Called as a plain function: a browser's fetch called as this.fetcher(…) throws "Illegal invocation".
+    this.fetcher = options.fetch ?? ((input, init) => (fetch as unknown as FetchLike)(input, init));
   }
 
   async schemaFor(urn: string): Promise<CompiledSchema | undefined> {
@@ -230,7 +234,7 @@ export class HttpProvider implements AsyncProvider {
       const res = await this.fetcher(url, { headers, signal, redirect: 'manual' });
       status = res.status;
       etag = res.headers.get('etag') ?? undefined;
-      if (status >= 300 && status < 400 && status !== 304) {
+      if ((status >= 300 && status < 400 && status !== 304) || res.type === 'opaqueredirect') {
         await discard(res);
         const location = this.location(res.headers.get('location'), url);
         const to = location === undefined ? 'with no location' : `to ${location}`;
@@ -403,7 +407,7 @@ function requestHeaders(url: URL, given: Readonly<Record<string, string>> | unde
     if (headers.authorization !== undefined) throw new TypeError('HttpProvider: give credentials either in the URL or in headers.authorization, not both');
     const user = decoded(url.username);
     const password = decoded(url.password);
-    const token = Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
+    const token = base64Utf8(`${user}:${password}`);
     headers.authorization = `Basic ${token}`;
     for (const s of [url.username, url.password, user, password, `${user}:${password}`, `${url.username}:${url.password}`, token]) secrets.add(s);
   }
@@ -455,7 +459,10 @@ function parseJson(text: string): unknown {
 
 /** Releases an answer's body unread. */
 async function discard(res: FetchAnswer): Promise<void> {
-  await res.body?.[Symbol.asyncIterator]().return?.();
+  const body = res.body as (AsyncIterable<Uint8Array> & { cancel?: () => Promise<void> }) | null;
+  if (body === null) return;
+  if (typeof body.cancel === 'function') await body.cancel();
+  else await body[Symbol.asyncIterator]().return?.();
 }
 
 /** The body as UTF-8 text, refusing more than `limit` bytes while reading. */
@@ -465,10 +472,44 @@ async function readCapped(res: FetchAnswer, limit: number): Promise<string> {
   if (res.body === null) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
+  for await (const chunk of chunksOf(res.body)) {
     size += chunk.byteLength;
     if (size > limit) throw new Error(`the answer is larger than ${limit} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  // As Buffer's toString: malformed UTF-8 becomes U+FFFD, and a BOM is kept (the JSON parse refuses it).
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(all);
+}
+
+type Reader = { read(): Promise<{ done: boolean; value?: Uint8Array }>; releaseLock(): void };
+
+/** A body's chunks: async iteration where the stream has it, else its reader (browsers without it). */
+async function* chunksOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function') {
+    yield* body;
+    return;
+  }
+  const reader = (body as unknown as { getReader(): Reader }).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value !== undefined) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Base64 of a string's UTF-8 bytes (Basic credentials), without Buffer: it runs in browsers too. */
+function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
