@@ -1,6 +1,6 @@
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
+import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 
 /*
@@ -130,6 +130,6 @@ async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
   out.line(`\n${verdict}: ${verdictLine}`);
 }
 
-export const CHECK_FORMATS: Record<Format | CiFormat, (view: CheckView, out: Out, c: Colours) => Promise<void>> = {
+export const CHECK_FORMATS: Record<Format | CiFormat, ViewFormatter<CheckView>> = {
   text, json, github, sarif: (view, out, c) => ci(view, out, c, 'sarif'), junit: (view, out, c) => ci(view, out, c, 'junit'),
 };

@@ -7,7 +7,7 @@ import type { Position } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, githubCommand, type Colours, type Out } from '../output.js';
 import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
-import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
+import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
 
 /*
  * compat's formats. The command computes a view of its verdict (PairView for two schema files,
@@ -93,8 +93,6 @@ export interface RegistryView {
   note: string;
   docOf: (r: UrnReport) => Doc | undefined;
 }
-
-type Formatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 
 // ---- rendering -----------------------------------------------------------------------------------
 
@@ -624,12 +622,12 @@ async function registryText(view: RegistryView, out: Out, c: Colours): Promise<v
   out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
 }
 
-export const PAIR_FORMATS: Record<CompatFormat, Formatter<PairView>> = {
+export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = {
   text: pairText, json: pairJson, github: pairGithub, markdown: pairMarkdown,
   sarif: (view, out, c) => pairCi(view, out, c, 'sarif'), junit: (view, out, c) => pairCi(view, out, c, 'junit'),
 };
 
-export const REGISTRY_FORMATS: Record<CompatFormat, Formatter<RegistryView>> = {
+export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = {
   text: registryText, json: registryJson, github: registryGithub, markdown: registryMarkdown,
   sarif: (view, out, c) => registryCi(view, out, c, 'sarif'), junit: (view, out, c) => registryCi(view, out, c, 'junit'),
 };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ReportInput, ReportRule } from '../../report/model.js';
+import type { Colours, Out } from '../output.js';
 
 /** The CI formats every gate offers besides its own. */
 export type CiFormat = 'sarif' | 'junit';
@@ -40,3 +41,6 @@ export async function renderCi(format: CiFormat, input: ReportInput): Promise<st
   if (format === 'sarif') return (await import('../../report/sarif.js')).renderSarif(input);
   return (await import('../../report/junit.js')).renderJunit(input);
 }
+
+/** A gate's formatter: renders the view its command computed, in one format (see CHECK_FORMATS, PAIR_FORMATS, …). */
+export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;

@@ -3,7 +3,7 @@ import { SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { UsageError } from '../errors.js';
 import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, renderCi, tool, type CiFormat } from './emit.js';
+import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
 import type { ReportRule } from '../../report/model.js';
 
 /*
@@ -54,8 +54,6 @@ export interface RequireView {
   ok: boolean;
   verdict: string;
 }
-
-type Formatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 
 async function inventoryJson(view: InventoryView, out: Out, c: Colours): Promise<void> {
   const { urns, summary } = view;
@@ -126,15 +124,15 @@ async function requireText(view: RequireView, out: Out, c: Colours): Promise<voi
 }
 
 /** SARIF and JUnit report the --require gate; the inventory has none (refused before any work is done). */
-const gateOnly = (format: CiFormat): Formatter<InventoryView> => () => {
+const gateOnly = (format: CiFormat): ViewFormatter<InventoryView> => () => {
   throw new UsageError(`--format ${format} reports the --require gate: add --require`);
 };
 
-export const INVENTORY_FORMATS: Record<Format | CiFormat, Formatter<InventoryView>> = {
+export const INVENTORY_FORMATS: Record<Format | CiFormat, ViewFormatter<InventoryView>> = {
   text: inventoryText, json: inventoryJson, github: inventoryGithub, sarif: gateOnly('sarif'), junit: gateOnly('junit'),
 };
 
-export const REQUIRE_FORMATS: Record<Format | CiFormat, Formatter<RequireView>> = {
+export const REQUIRE_FORMATS: Record<Format | CiFormat, ViewFormatter<RequireView>> = {
   text: requireText, json: requireJson, github: requireGithub,
   sarif: (view, out, c) => requireCi(view, out, c, 'sarif'), junit: (view, out, c) => requireCi(view, out, c, 'junit'),
 };
