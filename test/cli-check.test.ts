@@ -179,7 +179,7 @@ describe.concurrent('check: a broken registry', () => {
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(15);
     expect(lines.pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
     // registry.json line 4: `    { "urn": "urn:t:ok", ...`, the duplicate URN's value at column 14
-    expect(lines).toContain('::error file=registry.json,line=4,col=14,title=registry error::urn:t:ok: URN urn:t:ok is registered twice (entries 0 and 1)');
+    expect(lines).toContain('::error file=registry.json,line=4,col=14,title=registry error::urn:t:ok: /schemas/1/urn: URN urn:t:ok is registered twice (entries 0 and 1)');
     // the parse error's own position, not the file's start
     expect(lines).toContainEqual(expect.stringMatching(/^::error file=schemas\/malformed\.json,line=3,col=1,title=registry error::urn:t:malformed: /));
   });
@@ -189,15 +189,15 @@ describe.concurrent('check: a broken registry', () => {
     // schemas/lint.json line 3 `  "required": "a",` (value at 15); line 5 `    "name": { "type": "strin" },` (23);
     // line 6 `    "code": { "type": "string", "minLength": "3" }` (46)
     const tail = '; it would not be enforced';
-    expect(lines).toContain(`::error file=schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
-    expect(lines).toContain(`::error file=schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: malformed keyword "type": unknown type name "strin"${tail}`);
-    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: /required: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"${tail}`);
+    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: /properties/code/minLength: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
   });
 
   it('github: lint errors in a YAML schema are placed on the keyword value', async () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
-    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: malformed keyword "type": unknown type name "strng"; it would not be enforced');
+    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: /properties/label/type: malformed keyword "type": unknown type name "strng"; it would not be enforced');
   });
 });
 

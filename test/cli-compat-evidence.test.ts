@@ -176,7 +176,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     const gh = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'github', '--corpus', 'corpus');
     expectExit(gh, 1);
     expect(lines(gh)).toContain('::notice file=new.json,title=rollout order::Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.');
-    expect(lines(gh)).toContain('::error file=corpus/a.ndjson,line=4,title=rejected by the new schema::/currency must be one of "USD", "EUR" (4 of 6 corpus message(s) rejected by the new schema)');
+    expect(lines(gh)).toContain(`::error file=corpus/a.ndjson,line=4,title=rejected by the new schema::${ORDERS}: /currency must be one of "USD", "EUR" (4 of 6 corpus message(s) rejected by the new schema)`);
   });
 
   it('sarif: valid SARIF 2.1.0; changes at their keyword in the new file, corpus rejections at file:line', async () => {
@@ -208,7 +208,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     // The location is in the text (the JUnit schema allows none on a test case); the name says what changed.
     const required = cases.find((c) => c.failure?.type === 'required-added')!;
     expect(required).toMatchObject({ name: 'required-added at /required ("amount")', classname: 'bqschema.compat' });
-    expect(required.failure!['#text']).toMatch(/^new\.json:3:15: breaking change/);
+    expect(required.failure!['#text']).toMatch(/^new\.json:3:15: \/required: property "amount" is now required\. witness /);
     const ok = await run('wide-old.json', 'wide-new.json', '-f', 'junit');
     expectExit(ok, 0);
     const okDoc = readJunit(ok.stdout);
@@ -337,7 +337,9 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const results = readSarif(s.stdout).runs[0]!.results;
     const required = results.find((x) => x.ruleId === 'required-added')!;
     expect(sarifAt(required)).toBe('schemas/orders.json:3:15');
-    expect(required.message.text).toContain('Deploy producers first');
+    // The rollout order is a finding of its own (a note), as its annotation is.
+    const rollout = results.filter((x) => x.ruleId === 'rollout-order' && x.message.text.startsWith(`${ORDERS}: `));
+    expect(rollout.map((x) => [x.level, sarifAt(x), x.message.text])).toEqual([['note', 'schemas/orders.json:1', expect.stringMatching(new RegExp(`^${ORDERS}: Deploy producers first: `))]]);
     expect(results.find((x) => x.ruleId === 'property-added')).toMatchObject({ level: 'note' });
     expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['c.ndjson:1']);
     const j = await bq(['compat', '--against', 'main', '-f', 'junit'], { cwd: dir });
@@ -348,7 +350,8 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const summary = (JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as { summary: { urns: number; breaking: number; errors: number } }).summary;
     expect(junitCounts(jdoc)).toEqual({ tests: summary.urns, failures: summary.breaking, errors: summary.errors, skipped: 0 });
     expect(cases.filter((c) => c.failure).map((c) => c.name)).toEqual([ORDERS]);
-    expect(cases.find((c) => c.failure)!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3']);
+    // The two changes at their keywords, then the rollout order (about the file: no line).
+    expect(cases.find((c) => c.failure)!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3', 'schemas/orders.json: urn']);
     // With --corpus the corpus has its own test case (passing here: nothing is unreadable, and the rejection is the orders URN's).
     const jc = readJunit((await bq(['compat', '--against', 'main', '-f', 'junit', '--corpus', 'c.ndjson'], { cwd: dir })).stdout);
     expect(junitCounts(jc)).toEqual({ tests: summary.urns + 1, failures: summary.breaking, errors: summary.errors, skipped: 0 });

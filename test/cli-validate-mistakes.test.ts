@@ -223,7 +223,7 @@ describe.concurrent('validate: YAML message files', () => {
     const [gh, j] = await Promise.all([validate(dir, ['--format', 'github', 'bad.yaml']), validate(dir, ['--format', 'json', 'bad.yaml'])]);
     expectExit(gh, 1);
     // line 4 `  ride_id: "seven"`: the value at column 12
-    expect(gh.stdout).toContain(`::error file=bad.yaml,line=4,col=12,title=invalid urn%3Aacme%3Arides%3Arequested::/ride_id must be integer, got string\n`);
+    expect(gh.stdout).toContain(`::error file=bad.yaml,line=4,col=12,title=invalid data::urn:acme:rides:requested: /ride_id must be integer, got string\n`);
     expectExit(j, 1);
     expect(json(j).results[0]!.violations[0]).toMatchObject({ instancePath: '/ride_id', line: 4, col: 12 });
   });

@@ -250,8 +250,8 @@ describe.concurrent('validate: inputs', () => {
     const r = await bq(['validate', '--format', 'github', 'bom.json', 'plain.json'], { cwd: dir });
     expectExit(r, 1);
     // `{"job":"u","data":` is 18 characters: the data object starts at column 19 either way.
-    expect(r.stdout).toContain('::error file=bom.json,line=1,col=19,title=invalid u::(root) must have required property "x"');
-    expect(r.stdout).toContain('::error file=plain.json,line=1,col=19,title=invalid u::(root) must have required property "x"');
+    expect(r.stdout).toContain('::error file=bom.json,line=1,col=19,title=invalid data::u: (root) must have required property "x"');
+    expect(r.stdout).toContain('::error file=plain.json,line=1,col=19,title=invalid data::u: (root) must have required property "x"');
   });
 });
 
@@ -339,12 +339,12 @@ describe.concurrent('validate --format github', () => {
     const F = 'messages/order-invalid.json';
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       // line 4 `    "order_id": 0,`: the value 0 at column 17
-      `::error file=${F},line=4,col=17,title=invalid urn%3Atest%3Aorder::/order_id must be >= 1, got 0`,
+      `::error file=${F},line=4,col=17,title=invalid data::urn:test:order: /order_id must be >= 1, got 0`,
       // line 5 `    "sku": "AB",`: the string at column 12
-      `::error file=${F},line=5,col=12,title=invalid urn%3Atest%3Aorder::/sku must be at least 3 characters long, got 2`,
+      `::error file=${F},line=5,col=12,title=invalid data::urn:test:order: /sku must be at least 3 characters long, got 2`,
       // line 8 `      { "qty": "two" }`: the object lacking "id" opens at column 7, "two" at column 16
-      `::error file=${F},line=8,col=7,title=invalid urn%3Atest%3Aorder::/lines/1 must have required property "id"`,
-      `::error file=${F},line=8,col=16,title=invalid urn%3Atest%3Aorder::/lines/1/qty must be integer, got string`,
+      `::error file=${F},line=8,col=7,title=invalid data::urn:test:order: /lines/1 must have required property "id"`,
+      `::error file=${F},line=8,col=16,title=invalid data::urn:test:order: /lines/1/qty must be integer, got string`,
       'FAILED: 1 message: 0 valid, 1 invalid, 0 skipped, 0 errors',
     ]);
   });
@@ -354,11 +354,11 @@ describe.concurrent('validate --format github', () => {
     expectExit(r, 1);
     const F = 'messages/mixed.ndjson';
     // line 3: `{"job":"urn:test:order","data":{"order_id":` is 43 characters, so "x" is at column 44
-    expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid urn%3Atest%3Aorder::/order_id must be integer, got string`);
+    expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid data::urn:test:order: /order_id must be integer, got string`);
     // urn:test:nope is one edit from the registered urn:test:note: a warning with the suggestion.
     expect(r.stdout).toContain(`::warning file=${F},line=5,title=no schema::no schema registered for "urn:test:nope"; did you mean "urn:test:note"?\n`);
     expect(r.stdout).toContain(`::error file=${F},line=6,col=2,title=cannot validate::invalid JSON: invalid symbol`);
-    expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1,title=invalid message::\\(envelope\\) .*no identity`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1,title=invalid data::message: \\(envelope\\) .*no identity`, 'm'));
   });
 
   it('an unregistered URN is an ::error under --strict', async () => {

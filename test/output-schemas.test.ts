@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaFingerprint } from '../src/compat/index.js';
 import { bq, FIXTURES, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
-import { junitCounts, readJunit, readSarif } from './helpers/ci-formats.js';
+import { asSarifPlaces, junitCounts, readGithub, readJunit, readSarif, sarifSaid } from './helpers/ci-formats.js';
 
 afterAll(removeTempTrees);
 
@@ -123,12 +123,6 @@ function junitFromJson(command: string, doc: Json): { tests: number; failures: n
   return { tests: s.urns + corpus + exceptions, failures: failing + expired, errors: s.errors + unreadable, skipped: 0 };
 }
 
-const levels = (annotations: string): Record<string, number> => {
-  const n: Record<string, number> = { error: 0, warning: 0 };
-  for (const m of annotations.matchAll(/^::(error|warning)\b/gm)) n[m[1]!]!++;
-  return n;
-};
-
 describe('one run, every format: the reports agree with the JSON and with each other (issue 23)', () => {
   for (const [command, what, args, options] of RUNS) {
     if (args.includes('--list-rules') || (command === 'gdpr' && !args.includes('--require'))) continue;
@@ -142,14 +136,15 @@ describe('one run, every format: the reports agree with the JSON and with each o
       expect(doc.ok).toBe(r.code === 0);
       // JUnit counts the summary's units.
       expect(junitCounts(readJunit(readFileSync(f('r.xml'), 'utf8')))).toEqual(junitFromJson(command, doc));
-      // SARIF and the annotations say the same errors and warnings.
+      // Every annotation is a SARIF result and the other way round: the same level, file, line,
+      // column and message, in the same order (both are the findings of one Report).
       const sarif = readSarif(readFileSync(f('r.sarif'), 'utf8')).runs[0]!.results;
-      const gh = readFileSync(f('r.gh'), 'utf8');
-      expect(levels(gh)).toEqual({ error: sarif.filter((x) => x.level === 'error').length, warning: sarif.filter((x) => x.level === 'warning').length });
+      const gh = readGithub(readFileSync(f('r.gh'), 'utf8'));
+      expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map(sarifSaid));
       // The annotations end with the text's summary line.
       const last = (t: string): string => t.replace(/\n$/, '').split('\n').at(-1)!;
-      expect(last(gh)).toBe(last(readFileSync(f('r.txt'), 'utf8')));
-      expect(last(gh)).toMatch(doc.ok ? /^OK/ : /^FAILED/);
+      expect(gh.summary).toBe(last(readFileSync(f('r.txt'), 'utf8')));
+      expect(gh.summary).toMatch(doc.ok ? /^OK/ : /^FAILED/);
       if (command === 'compat') {
         // compat's markdown (the PR comment): a failing row per failing unit, and the same counts.
         const m = await bq([...args, '--format', 'markdown'], cwd);

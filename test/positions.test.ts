@@ -63,8 +63,8 @@ describe('deeply nested input through the CLI', () => {
   it('validate --format github places the violation without crashing', async () => {
     const r = await bq(['validate', '--registry', `${dir}/registry.json`, '--format', 'github', `${dir}/deep.json`, `${dir}/deep.ndjson`]);
     expectExit(r, 1);
-    expect(r.stdout).toContain('deep.json,line=1,col=28,title=invalid urn%3At::/a must be string, got array');
-    expect(r.stdout).toContain('deep.ndjson,line=1,col=28,title=invalid urn%3At::/a must be string, got array');
+    expect(r.stdout).toContain('deep.json,line=1,col=28,title=invalid data::urn:t: /a must be string, got array');
+    expect(r.stdout).toContain('deep.ndjson,line=1,col=28,title=invalid data::urn:t: /a must be string, got array');
   });
 
   it('a malformed document nested too deeply is a one-line error with its file', async () => {

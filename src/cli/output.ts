@@ -46,29 +46,8 @@ export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout
   return (typeof stream === 'boolean' ? stream : colourWanted(stream)) ? ANSI : PLAIN;
 }
 
-// C0 controls, DEL and C1 controls (ESC among them), plus the Unicode line and paragraph separators.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-const CONTROL_TEST = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/**
- * Text from input (a URN, a file name, a message) made safe for a terminal or a log: every control
- * character is written as an escape (`\n`, `\x1b`, `\u2028`), so input can neither move the cursor,
- * recolour the screen nor forge a line of output.
- */
-export function clean(s: string): string {
-  if (!CONTROL_TEST.test(s)) return s;
-  return s.replace(CONTROL, (ch) => {
-    switch (ch) {
-      case '\n': return '\\n';
-      case '\r': return '\\r';
-      case '\t': return '\\t';
-      default: {
-        const code = ch.charCodeAt(0);
-        return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      }
-    }
-  });
-}
+// Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
+export { clean } from '../report/text.js';
 
 // What JSON.stringify leaves as it is but a reader cannot see: other controls, format characters
 // (zero-width, bidi), separators and spaces other than U+0020, unassigned and private-use code
@@ -131,24 +110,7 @@ export class Out {
   }
 }
 
-/**
- * A GitHub Actions workflow command; property and message values escaped as the runner expects,
- * and control characters from input escaped so they cannot end the command or forge another.
- */
-export function githubCommand(
-  level: 'error' | 'warning' | 'notice',
-  props: { file?: string; line?: number; col?: number; title?: string },
-  message: string,
-): string {
-  const esc = (s: string): string => clean(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
-  const escProp = (s: string): string => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const parts: string[] = [];
-  if (props.file !== undefined) parts.push(`file=${escProp(props.file)}`);
-  if (props.line !== undefined) parts.push(`line=${props.line}`);
-  if (props.col !== undefined) parts.push(`col=${props.col}`);
-  if (props.title !== undefined) parts.push(`title=${escProp(props.title)}`);
-  return `::${level}${parts.length ? ' ' + parts.join(',') : ''}::${esc(message)}`;
-}
+export { githubCommand } from '../report/github.js';
 
 export type Format = 'text' | 'json' | 'github';
 

@@ -90,10 +90,13 @@ export function renderJunit(input: ReportInput): string {
     else (byUnit.get(f.unit) ?? byUnit.set(f.unit, []).get(f.unit)!).push(f);
   }
   const all: ReportUnit[] = [...units];
-  // Findings about the whole run (a manifest that cannot be read) are one more test case, failing
-  // on an error: never dropped, even though no unit owns them.
-  if (runLevel.length > 0) {
-    all.push({ id: tool, outcome: runLevel.some((f) => f.level === 'error') ? 'error' : 'pass' });
+  // Findings about the whole run are never dropped, though no unit owns them: an error (a manifest
+  // that cannot be read) is one more test case, an error; notes and warnings alone (a registry
+  // absent at the ref) are the <system-out> of a suite with no test case, so the counts stay the
+  // summary's.
+  const runFails = runLevel.some((f) => f.level === 'error');
+  if (runFails) {
+    all.push({ id: tool, outcome: 'error' });
     byUnit.set(tool, runLevel);
   }
   const suites = new Map<string, Suite>();
@@ -132,6 +135,10 @@ export function renderJunit(input: ReportInput): string {
       ...s.cases,
       '  </testsuite>',
     );
+  }
+  if (!runFails && runLevel.length > 0) {
+    const text = runLevel.map((f) => `${f.level}: ${lineOf(f)}`).join('\n');
+    body.push(`  <testsuite name="${xmlAttr(tool)}" tests="0" failures="0" errors="0" skipped="0" time="0.000">`, `    <system-out>${xmlText(text)}</system-out>`, '  </testsuite>');
   }
   const tests = total.pass + total.fail + total.error + total.skip;
   // The report's own element has no `skipped` in the schema: each suite's carries it.

@@ -1,8 +1,10 @@
 /*
  * The one findings model (issue 23): what every gate (validate, check, compat, gdpr) hands to the
- * renderers of src/report (SARIF, JUnit): the tool and the rules it may cite, the units it judged
- * (what its summary counts) and its findings, each with a rule, a level and a position where one is
- * known. The names follow the glossary in docs/ci-reports.md.
+ * renderers of src/report (github annotations, SARIF, JUnit): the tool and the rules it may cite,
+ * the units it judged (what its summary counts), its findings, each with a rule, a level and a
+ * position where one is known, and its verdict. One Report feeds all three, so an annotation on
+ * the pull request, a code-scanning result and a JUnit failure are the same finding, word for word.
+ * The names follow the glossary in docs/ci-reports.md.
  */
 
 /** How a unit fares, whatever the command calls it: JUnit's four outcomes. */
@@ -34,6 +36,8 @@ export interface ReportFinding {
   col?: number;
   /** The unit (ReportUnit.id) the finding is about; absent for one about the whole run. */
   unit?: string;
+  /** A few words on what kind of finding it is: the annotation's title (SARIF names the rule instead). */
+  title?: string;
 }
 
 /**
@@ -61,6 +65,16 @@ export interface ReportInput {
   units?: readonly ReportUnit[];
   /** Milliseconds the whole run took (JUnit `time` of the report). */
   timeMs?: number;
+}
+
+/** What a gate computed, whole: github.ts, sarif.ts and junit.ts each render any Report. */
+export interface Report extends ReportInput {
+  command: string;
+  /** The gate passed: the exit code is 0. */
+  ok: boolean;
+  /** The verdict, `OK: …` or `FAILED: …`, as the text output's last line says it. */
+  summaryLine: string;
+  units: readonly ReportUnit[];
 }
 
 /** A positive integer, or undefined. */

@@ -97,3 +97,49 @@ export function junitCounts(doc: JunitDoc): { tests: number; failures: number; e
 export const withoutTimes = (xml: string): string => xml.replace(/ time="[0-9.]+"/g, '');
 
 export const junitCases = (doc: JunitDoc): JunitCase[] => (doc.testsuites.testsuite ?? []).flatMap((s) => s.testcase ?? []);
+
+/** One finding as both github and SARIF carry it, to compare the two one to one. */
+export interface Said { level: 'error' | 'warning' | 'notice'; file?: string; line?: number; col?: number; message: string }
+
+// Property values carry no `:` (escaped as %3A), so the first `::` after the level ends them.
+const GH = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/s;
+const unescapeGh = (s: string): string => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+
+/**
+ * A github log read as the runner reads it: each workflow command an annotation (properties split
+ * on `,` and `=`, then unescaped), and the last line, the summary. A line that is neither fails.
+ */
+export function readGithub(text: string): { annotations: Array<Said & { title?: string }>; summary: string } {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const summary = lines.pop()!;
+  const annotations = lines.map((l) => {
+    const m = GH.exec(l);
+    expect(m, `not a workflow command: ${l}`).not.toBeNull();
+    const props = new Map((m![2] ?? '').split(',').filter((p) => p !== '').map((p) => {
+      const i = p.indexOf('=');
+      return [p.slice(0, i), unescapeGh(p.slice(i + 1))] as const;
+    }));
+    const num = (k: string): number | undefined => (props.has(k) ? Number(props.get(k)) : undefined);
+    return {
+      level: m![1] as Said['level'], message: unescapeGh(m![3]!),
+      ...(props.has('file') ? { file: props.get('file') } : {}), ...(props.has('line') ? { line: num('line') } : {}),
+      ...(props.has('col') ? { col: num('col') } : {}), ...(props.has('title') ? { title: props.get('title') } : {}),
+    };
+  });
+  return { annotations, summary };
+}
+
+/** A SARIF result as github would show it: its level (note is notice), file (URI decoded), line, column and message. */
+export function sarifSaid(r: SarifResult): Said {
+  const loc = r.locations?.[0]?.physicalLocation;
+  const uri = loc?.artifactLocation.uri;
+  const file = uri === undefined ? undefined : (uri.startsWith('file://') ? uri.slice('file://'.length) : uri).split('/').map(decodeURIComponent).join('/');
+  return {
+    level: r.level === 'note' ? 'notice' : (r.level as Said['level']), message: r.message.text,
+    ...(file === undefined ? {} : { file }), ...(loc?.region ? { line: loc.region.startLine } : {}),
+    ...(loc?.region?.startColumn === undefined ? {} : { col: loc.region.startColumn }),
+  };
+}
+
+/** An annotation as SARIF places it: a finding about a whole file is at its first line there. */
+export const asSarifPlaces = ({ title: _title, ...a }: Said & { title?: string }): Said => (a.file !== undefined && a.line === undefined ? { ...a, line: 1 } : a);

@@ -1,7 +1,7 @@
 import { pointerLabel } from '../../validator/index.js';
-import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
-import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
+import { clean, type Colours, type Format, type Out } from '../output.js';
+import { docsPage, reportFormats, tool, type CiFormat, type ViewFormatter } from './emit.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 
 /*
  * check's formats: the command computes a CheckView (the manifest's issues and one UrnReport per
@@ -70,10 +70,11 @@ async function json(view: CheckView, out: Out, c: Colours): Promise<void> {
   out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
 }
 
-async function ci(view: CheckView, out: Out, c: Colours, format: CiFormat): Promise<void> {
-  const { errors, warnings, manifestErrors, reports, manifestShown } = view;
+/** check's Report: one unit per URN entry, a finding per issue (errors first), its verdict. */
+export function checkReport(view: CheckView): Report {
+  const { ok, errors, warnings, manifestErrors, reports, manifestShown, verdictLine } = view;
   const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-    ruleId: checkRule(i, manifestShown), level, file: i.file, line: i.line, col: i.col,
+    ruleId: checkRule(i, manifestShown), level, title: level === 'error' ? 'registry error' : 'not enforced', file: i.file, line: i.line, col: i.col,
     message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
   });
   // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
@@ -96,18 +97,7 @@ async function ci(view: CheckView, out: Out, c: Colours, format: CiFormat): Prom
     ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
   ];
   const artifacts = [manifestShown, ...reports.map((r) => r.file)];
-  out.line((await renderCi(format, { tool: tool(CHECK_RULES), command: 'check', results, artifacts, units })).replace(/\n$/, ''));
-}
-
-async function github(view: CheckView, out: Out, c: Colours): Promise<void> {
-  const { ok, errors, warnings, verdictLine } = view;
-  for (const [level, list] of [['error', errors], ['warning', warnings]] as const) {
-    for (const i of list) {
-      const title = level === 'error' ? 'registry error' : 'not enforced';
-      out.line(githubCommand(level, { file: i.file, line: i.line, col: i.col, title }, `${i.urn ? i.urn + ': ' : ''}${i.message}`));
-    }
-  }
-  out.line(`${ok ? 'OK' : 'FAILED'}: ${verdictLine}`);
+  return { tool: tool(CHECK_RULES), command: 'check', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${verdictLine}`, results, artifacts, units };
 }
 
 async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
@@ -130,6 +120,4 @@ async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
   out.line(`\n${verdict}: ${verdictLine}`);
 }
 
-export const CHECK_FORMATS: Record<Format | CiFormat, ViewFormatter<CheckView>> = {
-  text, json, github, sarif: (view, out, c) => ci(view, out, c, 'sarif'), junit: (view, out, c) => ci(view, out, c, 'junit'),
-};
+export const CHECK_FORMATS: Record<Format | CiFormat, ViewFormatter<CheckView>> = { text, json, ...reportFormats(checkReport) };

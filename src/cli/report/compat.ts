@@ -5,9 +5,9 @@ import {
 } from '../../compat/index.js';
 import type { Position } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
-import { clean, githubCommand, type Colours, type Out } from '../output.js';
-import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
-import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
+import { clean, type Colours, type Out } from '../output.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
+import { docsPage, reportFormats, tool, type ViewFormatter } from './emit.js';
 
 /*
  * compat's formats. The command computes a view of its verdict (PairView for two schema files,
@@ -212,21 +212,6 @@ function mdNotices(v: Verdicts, out: Out): void {
   if (lines.length > 0) out.line();
 }
 
-function githubNotices(v: Verdicts, out: Out): void {
-  const o = v.exceptions?.outcome;
-  const file = v.exceptions?.file;
-  for (const n of o?.expired ?? []) out.line(githubCommand('error', { file, title: 'expired compat exception' }, n.message));
-  for (const n of o?.stale ?? []) out.line(githubCommand('warning', { file, title: 'stale compat exception' }, n.message));
-  for (const n of o?.unused ?? []) out.line(githubCommand('notice', { file, title: 'unused compat exception' }, n.message));
-  for (const e of v.corpus?.errors ?? []) out.line(githubCommand('error', { file: e.file, line: e.line, col: e.col, title: 'corpus document unreadable' }, e.message));
-}
-
-function githubCorpus(u: CorpusUrn, prefix: string, out: Out): void {
-  for (const e of u.examples) {
-    out.line(githubCommand('error', { file: e.file, line: e.line, title: 'rejected by the new schema' }, `${prefix}${e.message} (${corpusSentence(u)})`));
-  }
-}
-
 /** Text lines under a change: its witness, or the exception that excuses it. */
 function textChangeLines(v: Verdicts, ch: Change, indent: string, c: Colours): string[] {
   const lines: string[] = [];
@@ -261,17 +246,7 @@ const mdCorpus = (u: CorpusUrn): string[] => [
   ...u.examples.map((e) => `${mdCode(corpusWhere(e))} ${md(e.message)}`),
 ];
 
-function githubChange(v: Verdicts, c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): string {
-  const pos = locate(c.path);
-  const label = changeLabel(v, c);
-  const title = `${label} change (${c.rule})`;
-  const e = excusedBy(v, c);
-  const w = c.breaking ? witnessLine(c) : undefined;
-  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
-  return githubCommand(label === 'breaking' ? 'error' : 'notice', { file, line: pos?.line, col: pos?.col, title }, `${prefix}${changeMessage(c)}${tail}`);
-}
-
-// ---- SARIF and JUnit -----------------------------------------------------------------------------
+// ---- the Report: github, SARIF and JUnit -------------------------------------------------------
 
 const COMPAT_PAGE = docsPage('cli/compat.md');
 const EXTRA_RULES: readonly ReportRule[] = [
@@ -283,6 +258,8 @@ const EXTRA_RULES: readonly ReportRule[] = [
   { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.', help: 'Ship the migration the exception was for, or review the exception again and move its expires date.', helpUri: COMPAT_PAGE },
   { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.', help: 'Review the exception against the schema as it is now and update its fingerprint.', helpUri: COMPAT_PAGE },
   { id: 'exception-unused', description: 'A compat exception matches no breaking change.', help: 'Remove the exception: nothing needs excusing any more.', helpUri: COMPAT_PAGE },
+  { id: 'rollout-order', description: 'In which order to deploy producers and consumers for the changes of a URN.', help: 'Deploy in the order given; when no order is safe, mint a new URN instead.', helpUri: COMPAT_PAGE },
+  { id: 'registry-absent', description: 'The registry manifest does not exist at the git ref compared with: every URN is added.', help: 'Nothing to do if the registry is new; otherwise check --against and the manifest path.', helpUri: COMPAT_PAGE },
 ];
 
 /** A compat rule as a CI rule: when it breaks, and what to do about a breaking change. */
@@ -297,14 +274,18 @@ function compatRule(r: CompatRule): ReportRule {
 
 const ciRules = (): ReportRule[] => [...listRules().map(compatRule), ...EXTRA_RULES];
 
-function ciChange(v: Verdicts, c: Change, file: string | undefined, locate: Locate, prefix: string): ReportFinding {
-  const pos = locate(c.path);
+/** A change as a finding: where it is in the new schema, what changed, and its proof, excuse and remedy. */
+function changeFinding(v: Verdicts, c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): ReportFinding {
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
   const w = c.breaking ? witnessLine(c) : undefined;
-  const message = `${prefix}${label} change: ${changeMessage(c)}${e ? `. ${exceptedText(e)}` : ''}${w ? `. ${w}` : ''}`;
-  return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', message, ...(file ? { file, ...pos } : {}) };
+  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`, file, ...locate(c.path) };
 }
+
+const rolloutFinding = (r: Rollout, file: string, prefix: string, unit?: string): ReportFinding => ({
+  ruleId: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, file, ...(unit === undefined ? {} : { unit }),
+});
 
 /**
  * The evidence's findings, and its test cases: one for the exceptions file (failing on an expired
@@ -312,26 +293,26 @@ function ciChange(v: Verdicts, c: Change, file: string | undefined, locate: Loca
  * that no unit of the command owns). `unitOf` names the unit a corpus URN's rejections belong to
  * (its URN, with --against); without it they are the corpus unit's.
  */
-function ciEvidence(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined): void {
+function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined): void {
   const o = v.exceptions?.outcome;
   if (v.exceptions !== undefined && o !== undefined) {
     const file = v.exceptions.file;
     const unit = `exceptions (${file})`;
     units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass' });
-    for (const n of o.expired) results.push({ ruleId: 'exception-expired', level: 'error', message: n.message, file, unit });
-    for (const n of o.stale) results.push({ ruleId: 'exception-stale', level: 'warning', message: n.message, file, unit });
-    for (const n of o.unused) results.push({ ruleId: 'exception-unused', level: 'note', message: n.message, file, unit });
+    for (const n of o.expired) results.push({ ruleId: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, file, unit });
+    for (const n of o.stale) results.push({ ruleId: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, file, unit });
+    for (const n of o.unused) results.push({ ruleId: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, file, unit });
   }
   const corpus = v.corpus;
   if (corpus === undefined) return;
   const unit = 'corpus';
   let rejected = false;
-  for (const e of corpus.errors) results.push({ ruleId: 'corpus-unreadable', level: 'error', message: e.message, file: e.file, line: e.line, col: e.col, unit });
+  for (const e of corpus.errors) results.push({ ruleId: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, file: e.file, line: e.line, col: e.col, unit });
   for (const u of corpus.urns) {
     const owner = unitOf?.(u.urn);
     if (owner === undefined && u.rejected > 0) rejected = true;
     for (const e of u.examples) {
-      results.push({ ruleId: 'corpus-rejected', level: 'error', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line, unit: owner ?? unit });
+      results.push({ ruleId: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line, unit: owner ?? unit });
     }
   }
   units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass' });
@@ -383,17 +364,16 @@ async function pairJson(view: PairView, out: Out, c: Colours): Promise<void> {
   }, null, 2));
 }
 
-async function pairCi(view: PairView, out: Out, c: Colours, format: CiFormat): Promise<void> {
-  const { oldFile, newFile, v, changes, problems, newDoc } = view;
-  // The units are what the summary counts: a test case per change (failing when it breaks,
-  // unexcused) and one per schema problem (an error); corpus and exceptions are about the run.
+/** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */
+async function pairReport(view: PairView): Promise<Report> {
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, newDoc } = view;
   const results: ReportFinding[] = [];
   const units: ReportUnit[] = [];
   problems.forEach((p, i) => {
     const file = p.side === 'old' ? oldFile : newFile;
     const unit = `schema problem ${i + 1} (${p.side})`;
     units.push({ id: unit, file, outcome: 'error' });
-    results.push({ ruleId: 'schema-problem', level: 'error', message: problemLine(p), file, unit });
+    results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), file, unit });
   });
   const locate = await locator(newDoc, changes.length > 0);
   const file = newDoc?.name ?? newFile;
@@ -405,21 +385,11 @@ async function pairCi(view: PairView, out: Out, c: Colours, format: CiFormat): P
     for (let n = 2; named.has(unit); n++) unit = `${base} #${n}`;
     named.add(unit);
     units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass' });
-    results.push({ ...ciChange(v, ch, file, locate, ''), unit });
+    results.push({ ...changeFinding(v, ch, file, locate, '', remedy), unit });
   });
-  ciEvidence(v, results, units);
-  out.line((await renderCi(format, { tool: tool(ciRules()), command: 'compat', results, artifacts: [file], units })).replace(/\n$/, ''));
-}
-
-async function pairGithub(view: PairView, out: Out, c: Colours): Promise<void> {
-  const { oldFile, newFile, v, changes, problems, rollout, remedy, summary, newDoc, corpusUrn } = view;
-  for (const p of problems) out.line(githubCommand('error', { file: p.side === 'old' ? oldFile : newFile, title: 'schema problem' }, problemLine(p)));
-  const locate = await locator(newDoc, changes.length > 0);
-  for (const ch of changes) out.line(githubChange(v, ch, newFile, locate, '', remedy));
-  if (rollout) out.line(githubCommand('notice', { file: newFile, title: 'rollout order' }, rollout.sentence));
-  if (corpusUrn) githubCorpus(corpusUrn, '', out);
-  githubNotices(v, out);
-  out.line(clean(summary));
+  if (rollout) results.push(rolloutFinding(rollout, file, ''));
+  evidenceFindings(v, results, units);
+  return { tool: tool(ciRules()), command: 'compat', ok: compatible, summaryLine: summary, results, artifacts: [file], units };
 }
 
 async function pairMarkdown(view: PairView, out: Out, c: Colours): Promise<void> {
@@ -498,67 +468,38 @@ async function registryJson(view: RegistryView, out: Out, c: Colours): Promise<v
   out.line(JSON.stringify({ ok: compatible, compatible, mode: s.level, policy: s.policy, against: atRef, summary, urns, ...corpus, ...jsonExceptions(v) }, null, 2));
 }
 
-async function registryCi(view: RegistryView, out: Out, c: Colours, format: CiFormat): Promise<void> {
-  const { rows, listed, v, manifestName, manifestText, docOf } = view;
-  // A test case per URN (what the summary counts): failing when the URN fails the gate, an
-  // error when its schema is invalid; exceptions and unreadable corpus files are about the run.
+/** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
+async function registryReport(view: RegistryView): Promise<Report> {
+  const { rows, listed, v, compatible, verdict, absent, manifestName, manifestText, docOf } = view;
   const results: ReportFinding[] = [];
   const artifacts: string[] = [];
   const units: ReportUnit[] = rows.map((r) => ({
     id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
   }));
+  if (absent) results.push({ ruleId: 'registry-absent', level: 'note', title: 'registry absent', message: absent, file: manifestName });
   const manifest = await locator({ name: manifestName, text: manifestText }, true);
-  for (const r of listed) {
-    if (r.status === 'added' || r.status === 'removed') {
-      const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
-      const level = r.breaking ? 'error' : 'note';
-      const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-      const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-      results.push({ ruleId: `urn-${r.status}`, level, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos, unit: r.urn });
-      continue;
-    }
-    const doc = docOf(r);
-    if (doc) artifacts.push(doc.name);
-    for (const p of r.problems) {
-      results.push({ ruleId: 'schema-problem', level: 'error', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName, unit: r.urn });
-    }
-    const locate = await locator(doc, r.changes.length > 0);
-    for (const ch of r.changes) {
-      const f: ReportFinding = { ...ciChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `), unit: r.urn };
-      if (f.level === 'error' && r.remedy) f.message += `. Remedy: ${remedyText(r.remedy)}`;
-      if (r.rollout && f.level === 'error') f.message += `. ${r.rollout.sentence}`;
-      results.push(f);
-    }
-  }
-  const urns = new Set(rows.map((r) => r.urn));
-  ciEvidence(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
-  out.line((await renderCi(format, { tool: tool(ciRules()), command: 'compat', results, artifacts, units })).replace(/\n$/, ''));
-}
-
-async function registryGithub(view: RegistryView, out: Out, c: Colours): Promise<void> {
-  const { listed, v, verdict, absent, manifestName, manifestText, docOf } = view;
-  const manifest = await locator({ name: manifestName, text: manifestText }, true);
-  if (absent) out.line(githubCommand('notice', { file: manifestName }, absent));
   for (const r of listed) {
     if (r.status === 'added' || r.status === 'removed') {
       // Both are about the manifest: the new entry, or the list the entry was removed from.
       const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
       const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
       const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-      out.line(githubCommand(r.breaking ? 'error' : 'notice', { file: manifestName, ...pos, title: `URN ${r.status}` }, `${r.urn}: ${what}${rem}`));
+      results.push({ ruleId: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos, unit: r.urn });
       continue;
     }
     const doc = docOf(r);
+    const file = doc?.name ?? manifestName;
+    if (doc) artifacts.push(doc.name);
     for (const p of r.problems) {
-      out.line(githubCommand('error', { file: p.side === 'new' && doc ? doc.name : manifestName, title: 'schema problem' }, `${r.urn}: ${problemLine(p)}`));
+      results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName, unit: r.urn });
     }
     const locate = await locator(doc, r.changes.length > 0);
-    for (const ch of r.changes) out.line(githubChange(v, ch, doc?.name ?? manifestName, locate, `${r.urn}: `, r.remedy));
-    if (r.rollout) out.line(githubCommand('notice', { file: doc?.name ?? manifestName, title: 'rollout order' }, `${r.urn}: ${r.rollout.sentence}`));
-    if (r.corpus) githubCorpus(r.corpus, `${r.urn}: `, out);
+    for (const ch of r.changes) results.push({ ...changeFinding(v, ch, file, locate, `${r.urn}: `, r.remedy), unit: r.urn });
+    if (r.rollout) results.push(rolloutFinding(r.rollout, file, `${r.urn}: `, r.urn));
   }
-  githubNotices(v, out);
-  out.line(clean(verdict));
+  const urns = new Set(rows.map((r) => r.urn));
+  evidenceFindings(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
+  return { tool: tool(ciRules()), command: 'compat', ok: compatible, summaryLine: verdict, results, artifacts, units };
 }
 
 async function registryMarkdown(view: RegistryView, out: Out, c: Colours): Promise<void> {
@@ -622,12 +563,6 @@ async function registryText(view: RegistryView, out: Out, c: Colours): Promise<v
   out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
 }
 
-export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = {
-  text: pairText, json: pairJson, github: pairGithub, markdown: pairMarkdown,
-  sarif: (view, out, c) => pairCi(view, out, c, 'sarif'), junit: (view, out, c) => pairCi(view, out, c, 'junit'),
-};
+export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = { text: pairText, json: pairJson, markdown: pairMarkdown, ...reportFormats(pairReport) };
 
-export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = {
-  text: registryText, json: registryJson, github: registryGithub, markdown: registryMarkdown,
-  sarif: (view, out, c) => registryCi(view, out, c, 'sarif'), junit: (view, out, c) => registryCi(view, out, c, 'junit'),
-};
+export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = { text: registryText, json: registryJson, markdown: registryMarkdown, ...reportFormats(registryReport) };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ReportInput, ReportRule } from '../../report/model.js';
+import type { Report, ReportInput, ReportRule } from '../../report/model.js';
 import type { Colours, Out } from '../output.js';
 
 /** The CI formats every gate offers besides its own. */
@@ -36,11 +36,22 @@ export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
   name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme', rules,
 });
 
-/** Renders with the module of the format asked for (each is loaded only when it is used). */
-export async function renderCi(format: CiFormat, input: ReportInput): Promise<string> {
-  if (format === 'sarif') return (await import('../../report/sarif.js')).renderSarif(input);
-  return (await import('../../report/junit.js')).renderJunit(input);
+/** The formats rendered from a gate's Report (src/report): the same findings in each. */
+export type ReportFormat = 'github' | CiFormat;
+
+/** Renders with the module of the format asked for (each is loaded only when it is used); no final newline. */
+export async function renderReport(format: ReportFormat, report: Report): Promise<string> {
+  const text = format === 'github' ? (await import('../../report/github.js')).renderGithub(report)
+    : format === 'sarif' ? (await import('../../report/sarif.js')).renderSarif(report)
+    : (await import('../../report/junit.js')).renderJunit(report);
+  return text.replace(/\n$/, '');
 }
 
 /** A gate's formatter: renders the view its command computed, in one format (see CHECK_FORMATS, PAIR_FORMATS, …). */
 export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
+
+/** A gate's github, sarif and junit formatters: its view made into one Report, rendered in each. */
+export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<ReportFormat, ViewFormatter<V>> {
+  const as = (format: ReportFormat): ViewFormatter<V> => async (view, out) => out.line(await renderReport(format, await toReport(view)));
+  return { github: as('github'), sarif: as('sarif'), junit: as('junit') };
+}

@@ -2,9 +2,9 @@ import { schemaPointer, summaryNotice, type SensitivePath, type UnmarkedField } 
 import { SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { UsageError } from '../errors.js';
-import { clean, githubCommand, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, renderCi, tool, type CiFormat, type ViewFormatter } from './emit.js';
-import type { ReportRule } from '../../report/model.js';
+import { clean, type Colours, type Format, type Out } from '../output.js';
+import { docsPage, reportFormats, tool, type CiFormat, type ViewFormatter } from './emit.js';
+import type { Report, ReportFinding, ReportRule } from '../../report/model.js';
 
 /*
  * gdpr's formats: the inventory (InventoryView) and the --require gate (RequireView), each rendered
@@ -42,6 +42,12 @@ const UNMARKED_RULE: ReportRule = {
   helpUri: docsPage('cli/gdpr.md'),
 };
 
+const INVENTORY_RULE: ReportRule = {
+  id: 'gdpr-inventory', description: 'The personal data the registry declares: the fields marked x-gdpr-sensitive, per URN.',
+  help: 'Nothing to do: review the list; bqschema gdpr --require fails on fields that look personal but are not marked.',
+  helpUri: docsPage('cli/gdpr.md'),
+};
+
 export interface InventoryView {
   urns: ReadonlyArray<{ urn: string; file: string; fields: SensitivePath[] }>;
   summary: { urns: number; fields: number };
@@ -61,12 +67,14 @@ async function inventoryJson(view: InventoryView, out: Out, c: Colours): Promise
   out.line(JSON.stringify({ ok: true, summary: { ...summary, errors: 0 }, urns: urns.map(({ urn, fields }) => ({ urn, fields })) }, null, 2));
 }
 
-async function inventoryGithub(view: InventoryView, out: Out, c: Colours): Promise<void> {
-  const { urns, summaryLine } = view;
-  // One summary notice: a notice per field would bury a pull request's real annotations.
-  const notice = summaryNotice(urns);
-  out.line(githubCommand('notice', { title: notice.title }, notice.message));
-  out.line(summaryLine);
+/**
+ * The inventory's Report, for its annotations: one summary notice (a notice per field would bury a
+ * pull request's real annotations). SARIF and JUnit report the --require gate only.
+ */
+function inventoryReport(view: InventoryView): Report {
+  const notice = summaryNotice(view.urns);
+  const results: ReportFinding[] = [{ ruleId: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
+  return { tool: tool([INVENTORY_RULE]), command: 'gdpr', ok: true, summaryLine: view.summaryLine, results, units: [] };
 }
 
 async function inventoryText(view: InventoryView, out: Out, c: Colours): Promise<void> {
@@ -88,33 +96,21 @@ async function requireJson(view: RequireView, out: Out, c: Colours): Promise<voi
   out.line(JSON.stringify({ ok, summary: { urns: schemas.length, failed, errors: findings.length }, findings }, null, 2));
 }
 
-async function requireCi(view: RequireView, out: Out, c: Colours, format: CiFormat): Promise<void> {
-  const { schemas, findings } = view;
+/** The --require gate's Report: one unit per URN checked, failing when one of its fields is unmarked. */
+export function requireReport(view: RequireView): Report {
+  const { schemas, findings, ok, verdict } = view;
   const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
   const positions = new SchemaPositions();
-  const results = findings.map(({ urn, path }) => {
+  const results = findings.map(({ urn, path }): ReportFinding => {
     const schema = loaded.get(urn)!;
     return {
-      ruleId: UNMARKED_RULE.id, level: 'error' as const, file: schema.file, ...positions.of(schema, path),
+      ruleId: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', file: schema.file, ...positions.of(schema, path),
       message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
     };
   });
-  // One unit per URN checked, failing when one of its fields is unmarked.
   const unmarked = new Set(findings.map((f) => f.urn));
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
-  out.line((await renderCi(format, { tool: tool([UNMARKED_RULE]), command: 'gdpr', results, artifacts: schemas.map((sc) => sc.file), units })).replace(/\n$/, ''));
-}
-
-async function requireGithub(view: RequireView, out: Out, c: Colours): Promise<void> {
-  const { schemas, findings, verdict } = view;
-  const loaded = new Map(schemas.map((s) => [s.urn, s]));
-  const positions = new SchemaPositions();
-  for (const { urn, path } of findings) {
-    const schema = loaded.get(urn)!;
-    const message = `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
-    out.line(githubCommand('error', { file: schema.file, ...positions.of(schema, path), title: 'unmarked PII' }, message));
-  }
-  out.line(verdict);
+  return { tool: tool([UNMARKED_RULE]), command: 'gdpr', ok, summaryLine: verdict, results, artifacts: schemas.map((sc) => sc.file), units };
 }
 
 async function requireText(view: RequireView, out: Out, c: Colours): Promise<void> {
@@ -129,10 +125,7 @@ const gateOnly = (format: CiFormat): ViewFormatter<InventoryView> => () => {
 };
 
 export const INVENTORY_FORMATS: Record<Format | CiFormat, ViewFormatter<InventoryView>> = {
-  text: inventoryText, json: inventoryJson, github: inventoryGithub, sarif: gateOnly('sarif'), junit: gateOnly('junit'),
+  text: inventoryText, json: inventoryJson, github: reportFormats(inventoryReport).github, sarif: gateOnly('sarif'), junit: gateOnly('junit'),
 };
 
-export const REQUIRE_FORMATS: Record<Format | CiFormat, ViewFormatter<RequireView>> = {
-  text: requireText, json: requireJson, github: requireGithub,
-  sarif: (view, out, c) => requireCi(view, out, c, 'sarif'), junit: (view, out, c) => requireCi(view, out, c, 'junit'),
-};
+export const REQUIRE_FORMATS: Record<Format | CiFormat, ViewFormatter<RequireView>> = { text: requireText, json: requireJson, ...reportFormats(requireReport) };

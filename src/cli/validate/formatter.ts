@@ -1,8 +1,9 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
-import { clean, githubCommand, Out, quote, type Colours } from '../output.js';
-import { docsPage, isCiFormat, renderCi, tool } from '../report/emit.js';
-import type { ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
+import { clean, Out, quote, type Colours } from '../output.js';
+import { docsPage, isCiFormat, renderReport, tool } from '../report/emit.js';
+import { githubAnnotation } from '../../report/github.js';
+import type { Outcome, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import type { Problem, Result, Status, ValidateOptions } from './judge.js';
 
 /** The rules validate's SARIF and JUnit findings cite. */
@@ -95,20 +96,24 @@ export class Formatter {
     if (format === 'json') {
       const summary = { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error };
       this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
-    } else if (isCiFormat(format)) {
-      const input = { tool: tool(VALIDATE_RULES), command: 'validate', results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs };
-      this.out.line((await renderCi(format, input)).replace(/\n$/, ''));
+      return;
+    }
+    const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
+    const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+    const counted = `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+    if (isCiFormat(format)) {
+      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs };
+      this.out.line(await renderReport(format, report));
     } else {
-      const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
-      const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+      // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
       const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
-      this.out.line(`${format === 'text' ? '\n' : ''}${verdict}: ${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`);
+      this.out.line(`${format === 'text' ? '\n' : ''}${verdict}: ${counted}`);
     }
   }
 
   /**
    * SARIF and JUnit are whole documents: the units (one per message, what the summary counts) and
-   * their findings are kept and rendered at the end.
+   * their findings are kept and rendered at the end, as one Report.
    */
   readonly findings: ReportFinding[] = [];
   readonly artifacts = new Set<string>();
@@ -116,28 +121,40 @@ export class Formatter {
   private lastAt = performance.now();
 
   private finding(r: Result, text: string | undefined): void {
-    // The renderers place each finding at its file, line and column; the message says what is wrong.
     this.artifacts.add(r.file);
-    const unit = r.line === undefined ? r.file : `${r.file}:${r.line}`;
     const now = performance.now();
-    // Under --strict a skipped message fails the run, so it is a failure, not a skipped test.
-    const outcome = r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
-    this.units.push({ id: unit, file: r.file, outcome, timeMs: now - this.lastAt });
+    this.units.push({ id: unitOf(r), file: r.file, outcome: this.outcome(r), timeMs: now - this.lastAt });
     this.lastAt = now;
-    // What the annotations warn about, whatever the verdict (an ambiguous identity).
-    for (const w of r.warnings ?? []) this.findings.push({ ruleId: 'envelope-identity', level: 'warning', message: w, file: r.file, line: r.line, unit });
+    this.findings.push(...this.findingsOf(r, text));
+  }
+
+  /** How a message fares as a JUnit test case. Under --strict a skipped message fails the run, so it is a failure. */
+  private outcome(r: Result): Outcome {
+    return r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
+  }
+
+  /**
+   * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed
+   * at its file, line and column. The github format prints them as they come; SARIF and JUnit keep them.
+   */
+  private findingsOf(r: Result, text: string | undefined): ReportFinding[] {
+    const unit = unitOf(r);
+    const found: ReportFinding[] = [];
+    // What the envelope's identity leaves in doubt, whatever the verdict.
+    for (const w of r.warnings ?? []) found.push({ ruleId: 'envelope-identity', level: 'warning', title: 'envelope', message: w, file: r.file, line: r.line, unit });
     if (r.status === 'error') {
-      this.findings.push({ ruleId: 'unreadable-input', level: 'error', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
+      found.push({ ruleId: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
     } else if (r.status === 'skipped') {
       const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
-      this.findings.push({ ruleId: 'no-schema', level, message: noSchema(r), file: r.file, line: r.line, unit });
+      found.push({ ruleId: 'no-schema', level, title: 'no schema', message: noSchema(r), file: r.file, line: r.line, unit });
     } else if (r.status === 'invalid') {
       const place = this.where(r, text);
       for (const v of r.violations ?? []) {
         const pos = place?.(v);
-        this.findings.push({ ruleId: 'invalid-data', level: 'error', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col, unit });
+        found.push({ ruleId: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col, unit });
       }
     }
+    return found;
   }
 
   private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
@@ -170,24 +187,8 @@ export class Formatter {
   }
 
   private github(r: Result, text: string | undefined): void {
-    if (r.warnings !== undefined) {
-      for (const w of r.warnings) this.out.line(githubCommand('warning', { file: r.file, line: r.line, title: 'envelope' }, w));
-    }
-    if (r.status === 'valid') return;
-    if (r.status === 'error') {
-      this.out.line(githubCommand('error', { file: r.file, line: r.errorLine ?? r.line, col: r.col, title: 'cannot validate' }, r.error ?? 'error'));
-      return;
-    }
-    if (r.status === 'skipped') {
-      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'notice';
-      this.out.line(githubCommand(level, { file: r.file, line: r.line, title: 'no schema' }, noSchema(r)));
-      return;
-    }
-    const place = this.where(r, text);
-    for (const v of r.violations ?? []) {
-      const pos = place?.(v);
-      this.out.line(githubCommand('error', { file: r.file, line: pos?.line ?? r.line, col: pos?.col, title: `invalid ${r.urn ?? 'message'}` }, `${label(v)} ${v.message}`));
-    }
+    if (r.status === 'valid' && r.warnings === undefined) return;
+    for (const f of this.findingsOf(r, text)) this.out.line(githubAnnotation(f));
   }
 
   private text(r: Result): void {
@@ -241,6 +242,9 @@ function hint(r: Result): string {
   }
   return `; did you mean ${quote(s)}${what}?`;
 }
+
+/** A message's unit: its file, or `file:line` for a line of NDJSON. */
+const unitOf = (r: Result): string => (r.line === undefined ? r.file : `${r.file}:${r.line}`);
 
 /** The message of a skipped result in annotations and findings. */
 const noSchema = (r: Result): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;

@@ -1,0 +1,40 @@
+import { position, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { clean } from './text.js';
+
+/*
+ * GitHub Actions workflow commands: one annotation per finding of a Report (the same findings,
+ * levels, positions and messages as its SARIF), then the summary line. Notes are notices.
+ */
+
+/**
+ * A GitHub Actions workflow command; property and message values escaped as the runner expects,
+ * and control characters from input escaped so they cannot end the command or forge another.
+ */
+export function githubCommand(
+  level: 'error' | 'warning' | 'notice',
+  props: { file?: string; line?: number; col?: number; title?: string },
+  message: string,
+): string {
+  const esc = (s: string): string => clean(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+  const escProp = (s: string): string => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const parts: string[] = [];
+  if (props.file !== undefined) parts.push(`file=${escProp(props.file)}`);
+  if (props.line !== undefined) parts.push(`line=${props.line}`);
+  if (props.col !== undefined) parts.push(`col=${props.col}`);
+  if (props.title !== undefined) parts.push(`title=${escProp(props.title)}`);
+  return `::${level}${parts.length ? ' ' + parts.join(',') : ''}::${esc(message)}`;
+}
+
+const LEVEL: Record<FindingLevel, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', note: 'notice' };
+
+/** One finding as an annotation, at the finding's file, line and column (each only where known). */
+export function githubAnnotation(f: ReportFinding): string {
+  const file = f.file === undefined || f.file === '' ? undefined : f.file;
+  const line = file === undefined ? undefined : position(f.line);
+  const col = line === undefined ? undefined : position(f.col);
+  return githubCommand(LEVEL[f.level], { file, line, col, title: f.title }, f.message);
+}
+
+export function renderGithub(report: Pick<Report, 'results' | 'summaryLine'>): string {
+  return [...report.results.map(githubAnnotation), clean(report.summaryLine)].join('\n') + '\n';
+}

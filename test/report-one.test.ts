@@ -1,0 +1,84 @@
+// Issue 23 ("done when"): one Report rendered in every CI format, and the formats agree. Random
+// Reports (fast-check) go through the github, SARIF and JUnit renderers of src/report; each output
+// is read by its consumer (the SARIF 2.1.0 schema, an XML parser and the JUnit XSD, the runner's
+// workflow-command syntax) and compared finding by finding and count by count.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderGithub } from '../src/report/github.js';
+import { renderJunit } from '../src/report/junit.js';
+import type { Outcome, Report, ReportFinding, ReportUnit } from '../src/report/model.js';
+import { renderSarif } from '../src/report/sarif.js';
+import { asSarifPlaces, junitCases, junitCounts, readGithub, readJunit, readSarif, sarifSaid } from './helpers/ci-formats.js';
+
+// Text that stresses each format's escaping: workflow-command separators, XML markup, URI
+// characters, a newline, non-ASCII (no other control characters: those are shown escaped, tested
+// in test/report-junit.test.ts and test/hostile-check.test.ts).
+const word = fc.string({ unit: fc.constantFrom('a', 'B', '7', ' ', ':', ',', '%', '=', '<', '&', '"', "'", '#', '?', 'é', '中', '😀', '/', '\n'), minLength: 1, maxLength: 12 });
+const fileName = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é', ' ', '%', '#', ',', '-', '.'), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 })
+  .map((segs) => segs.join('/'))
+  .filter((f) => !f.split('/').some((s) => s === '.' || s === '..'));
+const pos = fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined });
+
+const report: fc.Arbitrary<Report> = fc
+  .record({
+    units: fc.uniqueArray(fc.record({ id: word, file: fc.option(fileName, { nil: undefined }), outcome: fc.constantFrom<Outcome>('pass', 'fail', 'skip', 'error') }), { selector: (u) => u.id, maxLength: 8 }),
+    findings: fc.array(fc.record({
+      ruleId: fc.constantFrom('invalid-data', 'no-schema', 'schema-problem'), level: fc.constantFrom<ReportFinding['level']>('error', 'warning', 'note'),
+      message: word, file: fc.option(fileName, { nil: undefined }), line: pos, col: pos, title: fc.option(word, { nil: undefined }), unitIndex: fc.nat(),
+    }), { maxLength: 12 }),
+    ok: fc.boolean(),
+    summary: word,
+  })
+  .map(({ units, findings, ok, summary }): Report => {
+    const results = findings.map(({ unitIndex, ...f }): ReportFinding => {
+      // A finding belongs to a unit, or (when there is none to own it) to the whole run.
+      const unit = units.length === 0 ? undefined : units[unitIndex % units.length]!.id;
+      // A column only with a line, as every command gives them.
+      return { ...f, ...(f.line === undefined ? { col: undefined } : {}), ...(unit === undefined ? {} : { unit }) };
+    });
+    return {
+      tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok,
+      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, ' ')}`, results, units: units as ReportUnit[],
+    };
+  });
+
+describe('one Report, every format (issue 23)', () => {
+  it('github annotations are the SARIF results, word for word and place for place, and end with the summary line', () => {
+    fc.assert(fc.property(report, (r) => {
+      const gh = readGithub(renderGithub(r));
+      const sarif = readSarif(renderSarif(r)).runs[0]!.results;
+      expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map(sarifSaid));
+      expect(gh.annotations.map((a) => a.title)).toEqual(r.results.map((f) => f.title));
+      expect(gh.summary).toBe(r.summaryLine);
+    }), { numRuns: 150 });
+  });
+
+  it('JUnit has one test case per unit with its outcome, and every finding in its unit’s case', () => {
+    fc.assert(fc.property(report, (r) => {
+      const doc = readJunit(renderJunit(r));
+      const tally = (o: Outcome): number => r.units.filter((u) => u.outcome === o).length;
+      // Findings no unit owns: an error among them is one more test case, an error.
+      const runError = r.results.some((f) => f.unit === undefined && f.level === 'error') ? 1 : 0;
+      expect(junitCounts(doc)).toEqual({ tests: r.units.length + runError, failures: tally('fail'), errors: tally('error') + runError, skipped: tally('skip') });
+      const cases = junitCases(doc);
+      for (const u of r.units) {
+        const c = cases.find((x) => x.name === u.id)!;
+        expect(c, u.id).toBeDefined();
+        const text = c.failure?.['#text'] ?? c.error?.['#text'] ?? c.skipped?.['#text'] ?? c['system-out'] ?? '';
+        for (const f of r.results.filter((x) => x.unit === u.id)) expect(text).toContain(f.message);
+      }
+    }), { numRuns: 60 });
+  });
+
+  it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {
+    const r: Report = {
+      tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: true, summaryLine: 'OK: 1 URN(s)',
+      units: [{ id: 'urn:a', file: 'registry.json', outcome: 'pass' }],
+      results: [{ ruleId: 'registry-absent', level: 'note', message: 'registry.json does not exist at main: every URN is added', file: 'registry.json' }],
+    };
+    const xml = renderJunit(r);
+    expect(junitCounts(readJunit(xml))).toEqual({ tests: 1, failures: 0, errors: 0, skipped: 0 });
+    expect(xml).toContain('<system-out>note: registry.json: registry.json does not exist at main: every URN is added</system-out>');
+    expect(readGithub(renderGithub(r)).annotations).toEqual([{ level: 'notice', file: 'registry.json', message: 'registry.json does not exist at main: every URN is added' }]);
+  });
+});
