@@ -224,6 +224,18 @@ describe.concurrent('check: SARIF and JUnit', () => {
     expect(new Set(results.map((x) => x.ruleId))).toEqual(new Set(['manifest', 'schema', 'malformed-keyword', 'example-fails-schema']));
   });
 
+  it('json: each issue names the rule its SARIF result cites, in the same order (one vocabulary)', async () => {
+    const sarif = readSarif((await bq(['check', '--format', 'sarif'], BROKEN)).stdout).runs[0]!.results;
+    const doc = await brokenReport();
+    const issues: Issue[] = [...doc.errors, ...doc.warnings];
+    expect(issues.map((i) => i.rule)).toEqual(sarif.map((x) => x.ruleId));
+    // A schema file that is missing is the schema rule's (its help says to fix the entry's path),
+    // located at the manifest entry, where it is fixed.
+    const missing = issues.filter((i) => / not found: /.test(i.message));
+    expect(missing.length).toBeGreaterThan(0);
+    for (const i of missing) expect(i).toMatchObject({ rule: 'schema', file: 'registry.json', pointer: expect.stringMatching(/^\/schemas\/\d+\/schema$/) });
+  });
+
   it('sarif: the example registry\'s unsupported keyword is a warning (an error with --fail-on-unsupported)', async () => {
     const ok = await bq(['check', '--format', 'sarif', '--registry', 'registry.example.json']);
     expectExit(ok, 0);

@@ -1,39 +1,13 @@
+import type { CheckIssue, EntryCheck } from '../../check/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, type Colours, type Format, type Out } from '../output.js';
 import { docsPage, reportFormats, tool, type CiFormat, type ViewFormatter } from './emit.js';
 import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 
 /*
- * check's formats: the command computes a CheckView (the manifest's issues and one UrnReport per
+ * check's formats: the command computes a CheckView (the manifest's issues and one EntryCheck per
  * entry) and renders it with the formatter of the format asked for (CHECK_FORMATS).
  */
-
-export interface CheckIssue {
-  urn?: string;
-  /** The file the issue is in, as shown: the manifest, or the URN's schema file. */
-  file: string;
-  /** JSON Pointer inside that file. */
-  pointer: string;
-  keyword?: string;
-  message: string;
-  /** For an unknown keyword: the supported keyword it is nearest to. */
-  suggestion?: string;
-  line?: number;
-  col?: number;
-}
-
-export interface UrnReport {
-  urn: string;
-  file: string;
-  errors: CheckIssue[];
-  warnings: CheckIssue[];
-}
-
-
-/** Issues about a keyword the validator does not enforce (warnings, or errors with --fail-on-unsupported). */
-export const unsupported = new WeakSet<CheckIssue>();
-/** Issues about a keyword no JSON Schema draft defines (errors, or warnings with --allow-keyword). */
-export const unknown = new WeakSet<CheckIssue>();
 
 const CHECK_PAGE = docsPage('cli/check.md');
 const CHECK_RULES: ReportRule[] = [
@@ -45,14 +19,6 @@ const CHECK_RULES: ReportRule[] = [
   { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
 ];
 
-function checkRule(i: CheckIssue, manifest: string): string {
-  if (unknown.has(i)) return 'unknown-keyword';
-  if (unsupported.has(i)) return 'unsupported-keyword';
-  if (i.keyword === 'examples') return 'example-fails-schema';
-  if (i.message.startsWith('malformed keyword')) return 'malformed-keyword';
-  return i.urn === undefined || i.file === manifest ? 'manifest' : 'schema';
-}
-
 export interface CheckView {
   ok: boolean;
   summary: { urns: number; failed: number; errors: number; warnings: number };
@@ -60,7 +26,7 @@ export interface CheckView {
   warnings: readonly CheckIssue[];
   /** Issues of the manifest itself (in errors too). */
   manifestErrors: readonly CheckIssue[];
-  reports: readonly UrnReport[];
+  reports: readonly EntryCheck[];
   manifestShown: string;
   verdictLine: string;
 }
@@ -74,7 +40,7 @@ async function json(view: CheckView, out: Out, c: Colours): Promise<void> {
 export function checkReport(view: CheckView): Report {
   const { ok, errors, warnings, manifestErrors, reports, manifestShown, verdictLine } = view;
   const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-    ruleId: checkRule(i, manifestShown), level, title: level === 'error' ? 'registry error' : 'not enforced', file: i.file, line: i.line, col: i.col,
+    ruleId: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced', file: i.file, line: i.line, col: i.col,
     message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
   });
   // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
@@ -112,7 +78,7 @@ async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
       out.line(`    ${c.red('error')}  ${other}${clean(pointerLabel(e.pointer))}  ${clean(e.message)}`);
     }
     for (const w of r.warnings) {
-      const what = unknown.has(w) ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
+      const what = w.rule === 'unknown-keyword' ? clean(w.message) : `unsupported keyword "${clean(w.keyword ?? '')}" is not enforced`;
       out.line(`    ${c.yellow('warning')}  ${clean(pointerLabel(w.pointer))}  ${what}`);
     }
   }

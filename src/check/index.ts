@@ -1,0 +1,182 @@
+import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
+import { assignIds } from '../registry/ids.js';
+import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+
+/*
+ * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
+ * and of each entry (the schema file reads and compiles, its root accepts an object, its examples
+ * pass its own schema, every keyword is one the validator knows and enforces), each named by the
+ * rule its SARIF result and JSON cite. No output: src/cli/report/check.ts renders the result.
+ */
+
+/** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
+export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword';
+
+export interface CheckIssue {
+  rule: CheckRule;
+  urn?: string;
+  /** The file the issue is in, as shown: the manifest, or the URN's schema file. */
+  file: string;
+  /** JSON Pointer inside that file. */
+  pointer: string;
+  keyword?: string;
+  message: string;
+  /** For an unknown keyword: the supported keyword it is nearest to. */
+  suggestion?: string;
+  line?: number;
+  col?: number;
+}
+
+/** One manifest entry checked: its schema file as shown, and its issues. */
+export interface EntryCheck {
+  urn: string;
+  file: string;
+  errors: CheckIssue[];
+  warnings: CheckIssue[];
+}
+
+export interface CheckOptions {
+  /** Unsupported keywords are errors, not warnings: `pattern` or `format` cannot pass for enforced. */
+  failOnUnsupported?: boolean;
+  /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
+  allowKeywords?: readonly string[];
+}
+
+export interface RegistryCheck {
+  /** The manifest's own issues (errors): malformed entries, duplicate URNs, clashing schema ids. */
+  manifestErrors: CheckIssue[];
+  entries: EntryCheck[];
+}
+
+const noop = (): void => {};
+
+/** Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be deep. */
+function checkExamples(root: unknown, report: (pointer: string, message: string) => void): void {
+  const stack: Array<[unknown, string]> = [[root, '']];
+  while (stack.length > 0) {
+    const [schema, pointer] = stack.pop()!;
+    if (!isSchemaObject(schema)) continue;
+    const examples = schema.examples;
+    if (Array.isArray(examples)) {
+      const compiled = compile(schema, { onWarning: noop });
+      examples.forEach((example, i) => {
+        const violations = compiled.validate(example);
+        if (violations.length > 0) {
+          const v = violations[0]!;
+          const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
+          report(joinPointer(pointer, 'examples', i), `example ${i} fails its schema: ${pointerLabel(v.instancePath)} ${v.message}${more}`);
+        }
+      });
+    }
+    const props = schema.properties;
+    if (isSchemaObject(props)) for (const name of Object.keys(props)) stack.push([props[name], joinPointer(pointer, 'properties', name)]);
+    if (isSchemaObject(schema.items)) stack.push([schema.items, joinPointer(pointer, 'items')]);
+    if (isSchemaObject(schema.additionalProperties)) stack.push([schema.additionalProperties, joinPointer(pointer, 'additionalProperties')]);
+  }
+}
+
+export function checkEntry(registry: Registry, urn: string, options: CheckOptions = {}): EntryCheck {
+  let shown: string;
+  try {
+    shown = registry.file(urn).shown; // as every other path is shown: from the working directory
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    shown = registry.entry(urn)!.schema; // refused before it is located: the manifest's own words
+  }
+  const report: EntryCheck = { urn, file: shown, errors: [], warnings: [] };
+  let doc: SchemaDocument;
+  try {
+    doc = registry.document(urn);
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    if (err.kind === 'missing' || err.kind === 'outside') {
+      // No file to point into (or one that must not be read): the place to fix is the manifest
+      // entry's "schema" path, in every format (a location in a file that does not exist helps nobody).
+      const pointer = `/schemas/${registry.entry(urn)!.index}/schema`;
+      report.errors.push({ rule: 'schema', urn, file: registry.manifest.shown, pointer, message: err.message, ...registry.manifestPosition(pointer) });
+    } else report.errors.push({ rule: 'schema', urn, file: shown, pointer: '', message: err.message, ...err.position });
+    return report;
+  }
+  shown = doc.file.shown;
+  report.file = shown;
+  const at = (pointer: string): { line: number; col: number } => registry.schemaPosition(doc, pointer);
+  const error = (rule: CheckRule, pointer: string, message: string, keyword?: string): void => {
+    report.errors.push({ rule, urn, file: shown, pointer, keyword, message, ...at(pointer) });
+  };
+  const schema = doc.value;
+  // Lint names the schema object and the keyword; the issue is at the keyword's value.
+  let lint: ReturnType<typeof lintSchema>;
+  try {
+    lint = lintSchema(schema);
+  } catch (err) {
+    // Nested past the stack, say: an error of this URN and file; the run goes on.
+    if (!(err instanceof SchemaError)) throw err;
+    error('schema', '', err.message);
+    return report;
+  }
+  for (const issue of lint) {
+    error('malformed-keyword', issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`, issue.keyword);
+  }
+  let warnings: readonly SchemaWarning[] = [];
+  try {
+    warnings = compile(schema, { urn, onWarning: noop }).warnings;
+  } catch (err) {
+    if (!(err instanceof SchemaError)) throw err;
+    error('schema', '', err.message);
+    return report;
+  }
+  const allowed = new Set(options.allowKeywords ?? []);
+  for (const w of warnings) {
+    if ((w as { kind?: string }).kind === 'malformed') continue; // reported above, as an error
+    if (w.kind === 'unknown') {
+      // A typo would otherwise pass as a keyword nobody enforces (docs/contract.md §14).
+      const pointer = joinPointer(w.pointer, w.keyword);
+      const allow = allowed.has(w.keyword);
+      const fix = allow ? 'Allowed by --allow-keyword.' : `Fix the name, or allow it with --allow-keyword ${w.keyword} (or name it x-${w.keyword}).`;
+      const issue: CheckIssue = {
+        rule: 'unknown-keyword', urn, file: shown, pointer, keyword: w.keyword, message: `${unknownMessage(w)}${w.suggestion === undefined ? '.' : ''} ${fix}`,
+        ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }), ...at(pointer),
+      };
+      (allow && !options.failOnUnsupported ? report.warnings : report.errors).push(issue);
+      continue;
+    }
+    const issue: CheckIssue = { rule: 'unsupported-keyword', urn, file: shown, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }), ...at(joinPointer(w.pointer, w.keyword)) };
+    (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
+  }
+  if (schema === false) error('schema', '', 'the schema is false: no message can ever be valid');
+  if (isSchemaObject(schema)) {
+    const type = schema.type;
+    const names = typeof type === 'string' ? [type] : Array.isArray(type) ? type : undefined;
+    if (names && names.length > 0 && names.every((n) => typeof n === 'string') && !names.includes('object')) {
+      error('schema', '/type', `the root type ${JSON.stringify(type)} excludes "object", but a message's data is always an object`, 'type');
+    }
+  }
+  checkExamples(schema, (pointer, message) => error('example-fails-schema', pointer, message, 'examples'));
+  return report;
+}
+
+/** The manifest's issues and every entry's, for a registry opened leniently (its problems kept, not thrown). */
+export function checkRegistry(registry: Registry, options: CheckOptions = {}): RegistryCheck {
+  const file = registry.manifest.shown;
+  const manifestErrors: CheckIssue[] = registry.problems.map((p) => ({ rule: 'manifest', urn: p.urn, file, pointer: p.pointer, message: p.message, line: p.line, col: p.col }));
+  // Schema ids as serve gives them: an explicit id, else one derived from the URN; two URNs must never share one.
+  for (const p of assignIds(registry.entries.map((e) => ({ urn: e.urn, id: e.id }))).problems) {
+    const entry = registry.entry(p.urn)!;
+    const pointer = `/schemas/${entry.index}/${entry.id === undefined ? 'urn' : 'id'}`;
+    manifestErrors.push({ rule: 'manifest', urn: p.urn, file, pointer, message: p.message, ...registry.manifestPosition(pointer) });
+  }
+  return { manifestErrors, entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
+}
+
+/** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it). */
+export function unreadableManifest(err: RegistryError & { file: string }): RegistryCheck {
+  return { manifestErrors: [{ rule: 'manifest', file: err.file, pointer: '', message: err.message, ...err.position }], entries: [] };
+}
+
+/** What the summary counts: URN entries, those with an error (their own or their manifest entry's), and issues. */
+export function summarize({ manifestErrors, entries }: RegistryCheck): { urns: number; failed: number; errors: number; warnings: number } {
+  const failed = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
+  const errors = manifestErrors.length + entries.reduce((n, r) => n + r.errors.length, 0);
+  const warnings = entries.reduce((n, r) => n + r.warnings.length, 0);
+  return { urns: entries.length, failed: entries.filter((r) => failed.has(r.urn)).length, errors, warnings };
+}
