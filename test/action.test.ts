@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { readMarkdown } from './helpers/ci-formats.js';
 
 // action.yml's run script is executed with bash the way the runner does (bash --noprofile --norc
 // -eo pipefail), with the step's env mapping evaluated from the inputs and GITHUB_ACTION_PATH set.
@@ -179,7 +180,7 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     };
   }
 
-  it('validate: annotations in the log, SARIF, JUnit and JSON on disk, the text in the job summary, outputs naming them', () => {
+  it('validate: annotations in the log, SARIF, JUnit and JSON on disk, its markdown in the job summary, outputs naming them', () => {
     const r0 = runner();
     const out = join(r0.dir, 'reports');
     mkdirSync(out);
@@ -193,9 +194,11 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     expect(JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).version).toBe('2.1.0');
     expect(readFileSync(join(out, 'bq.xml'), 'utf8')).toContain('<testsuites name="bqschema');
     expect(JSON.parse(readFileSync(join(out, 'bq.json'), 'utf8')).summary).toEqual({ messages: 10, valid: 6, invalid: 3, skipped: 1, errors: 0 });
-    const summary = r0.summary();
-    expect(summary).toMatch(/^### bqschema validate\n\n```text\n/);
-    expect(summary).toContain('FAILED: 10 messages: 6 valid, 3 invalid, 1 skipped, 0 errors\n```\n');
+    // The job summary is the markdown report: the summary line, then a row per SARIF result.
+    const summary = readMarkdown(r0.summary());
+    expect(summary.heading).toBe('bqschema validate: FAILED: 10 messages: 6 valid, 3 invalid, 1 skipped, 0 errors');
+    const sarif = JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).runs[0].results as Array<{ ruleId: string; message: { text: string } }>;
+    expect(summary.rows.map(([, , rule, finding]) => [rule, finding])).toEqual(sarif.map((x) => [x.ruleId, x.message.text]));
     expect(readdirSync(r0.env.RUNNER_TEMP)).toEqual([]); // the summary's temporary file is gone
   });
 

@@ -283,7 +283,7 @@ describe.concurrent('gdpr --mask', () => {
     const text = await gdpr(['--mask', 'messages/customer.json', '--format', 'text']);
     expectExit(text, 0);
     expect(text.stdout).toBe(CUSTOMER_MASKED);
-    for (const format of ['json', 'github', 'sarif', 'junit']) {
+    for (const format of ['json', 'github', 'markdown', 'sarif', 'junit']) {
       const r = await gdpr(['--mask', 'messages/customer.json', '--format', format]);
       expectOneLineError(r, new RegExp(`^bqschema: --format ${format} does not apply to --mask, which prints the masked message: --mask supports only --format text \\(the default\\);`));
       expect(r.stdout).toBe('');

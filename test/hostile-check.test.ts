@@ -3,6 +3,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readMarkdown } from './helpers/ci-formats.js';
 import { DirProvider } from '../src/index.js';
 import {
   asNobody, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree,
@@ -157,6 +158,29 @@ describe('check: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
       expect(r.stdout).toMatch(/^FAILED: 2 URN\(s\), \d+ error\(s\), \d+ warning\(s\)$/m);
     });
   }
+
+  it('--format markdown (a job summary): one heading, every finding one table row, no markup from input', async () => {
+    const file = 'o\u001b[2J\n### OK | x | `y` <b>z<b>.json';
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a\n### OK: 0 URN(s) | *b*', schema: file }] }),
+      [file]: '{"type":"object","properties":{"x|y":{"type":"string","minLength":"3"}}}',
+    });
+    const r = await run(['check', '-f', 'markdown'], { cwd: dir });
+    expectRun(r, 1);
+    expectNoRawControls(r.stdout + r.stderr);
+    const lines = r.stdout.replace(/\n$/, '').split('\n');
+    expect(lines.filter((l) => l.startsWith('#'))).toEqual([expect.stringMatching(/^### bqschema check: FAILED: 1 URN\(s\), 2 error\(s\), 0 warning\(s\)$/)]);
+    // The header, its rule and a row per finding: one line each, four cells (input's `|` escaped).
+    const rows = lines.slice(2);
+    expect(rows).toHaveLength(4);
+    expect(rows.every((l) => /^\| .* \|$/.test(l))).toBe(true);
+    const read = readMarkdown(r.stdout).rows;
+    expect(read.map((row) => row.length)).toEqual([4, 4]);
+    expect(read.map(([level, , rule]) => [level, rule])).toEqual([['error', 'manifest'], ['error', 'malformed-keyword']]);
+    expect(read[1]![1]).toBe('o\\x1b[2J\\n### OK | x | `y` <b>z<b>.json:1:67');
+    // The URN's newline is a line break inside the cell, its "###" text, not a heading.
+    expect(read[1]![3]).toMatch(/^urn:t:a\n### OK: 0 URN\(s\) \| \*b\*: \/properties\/x\|y\/minLength: malformed keyword "minLength"/);
+  });
 });
 
 describe('check: what already holds stays held', { timeout: 60_000 }, () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaFingerprint } from '../src/compat/index.js';
 import { bq, FIXTURES, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
-import { asSarifPlaces, junitCounts, readGithub, readJunit, readSarif, sarifSaid } from './helpers/ci-formats.js';
+import { asSarifPlaces, junitCounts, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
 
 afterAll(removeTempTrees);
 
@@ -130,7 +130,9 @@ describe('one run, every format: the reports agree with the JSON and with each o
       const out = tempTree({});
       const f = (name: string): string => join(out, name);
       const cwd = options?.cwd === undefined && command === 'compat' && args.includes('--against') ? { cwd: repo } : (options ?? {});
-      const r = await bq([...args, '--format', 'json', '--report', `sarif=${f('r.sarif')}`, '--report', `junit=${f('r.xml')}`, '--report', `github=${f('r.gh')}`, '--report', `text=${f('r.txt')}`], cwd);
+      // compat's markdown is its own (the PR comment, below); the other gates' is the Report's table.
+      const markdown = command === 'compat' ? [] : ['--report', `markdown=${f('r.md')}`];
+      const r = await bq([...args, '--format', 'json', '--report', `sarif=${f('r.sarif')}`, '--report', `junit=${f('r.xml')}`, '--report', `github=${f('r.gh')}`, '--report', `text=${f('r.txt')}`, ...markdown], cwd);
       expect([0, 1], r.stderr).toContain(r.code);
       const doc = JSON.parse(r.stdout) as Json;
       expect(doc.ok).toBe(r.code === 0);
@@ -145,6 +147,12 @@ describe('one run, every format: the reports agree with the JSON and with each o
       const last = (t: string): string => t.replace(/\n$/, '').split('\n').at(-1)!;
       expect(gh.summary).toBe(last(readFileSync(f('r.txt'), 'utf8')));
       expect(gh.summary).toMatch(doc.ok ? /^OK/ : /^FAILED/);
+      if (command !== 'compat') {
+        // The job summary: the same summary line, and a row per SARIF result with its rule and message.
+        const md = readMarkdown(readFileSync(f('r.md'), 'utf8'));
+        expect(md.heading).toBe(`bqschema ${command}: ${gh.summary}`);
+        expect(md.rows.map(([, , rule, finding]) => [rule, finding])).toEqual(sarif.map((x) => [x.ruleId, x.message.text]));
+      }
       if (command === 'compat') {
         // compat's markdown (the PR comment): a failing row per failing unit, and the same counts.
         const m = await bq([...args, '--format', 'markdown'], cwd);

@@ -6,14 +6,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderGithub } from '../src/report/github.js';
 import { renderJunit } from '../src/report/junit.js';
+import { renderMarkdown } from '../src/report/markdown.js';
 import type { Outcome, Report, ReportFinding, ReportUnit } from '../src/report/model.js';
 import { renderSarif } from '../src/report/sarif.js';
-import { asSarifPlaces, junitCases, junitCounts, readGithub, readJunit, readSarif, sarifSaid } from './helpers/ci-formats.js';
+import { asSarifPlaces, junitCases, junitCounts, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
 
 // Text that stresses each format's escaping: workflow-command separators, XML markup, URI
 // characters, a newline, non-ASCII (no other control characters: those are shown escaped, tested
 // in test/report-junit.test.ts and test/hostile-check.test.ts).
-const word = fc.string({ unit: fc.constantFrom('a', 'B', '7', ' ', ':', ',', '%', '=', '<', '&', '"', "'", '#', '?', 'é', '中', '😀', '/', '\n'), minLength: 1, maxLength: 12 });
+const word = fc.string({ unit: fc.constantFrom('a', 'B', '7', ' ', ':', ',', '%', '=', '<', '>', '&', '"', "'", '#', '?', 'é', '中', '😀', '/', '|', '`', '*', '_', '\\', '[', '\n'), minLength: 1, maxLength: 12 })
+  // Markdown folds runs of spaces and trims a cell: words carry single inner spaces only.
+  .map((w) => w.replace(/ +/g, ' ').replace(/^ | $/g, 'x'));
 const fileName = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é', ' ', '%', '#', ',', '-', '.'), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 })
   .map((segs) => segs.join('/'))
   .filter((f) => !f.split('/').some((s) => s === '.' || s === '..'));
@@ -38,7 +41,7 @@ const report: fc.Arbitrary<Report> = fc
     });
     return {
       tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok,
-      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, ' ')}`, results, units: units as ReportUnit[],
+      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, results, units: units as ReportUnit[],
     };
   });
 
@@ -68,6 +71,24 @@ describe('one Report, every format (issue 23)', () => {
         for (const f of r.results.filter((x) => x.unit === u.id)) expect(text).toContain(f.message);
       }
     }), { numRuns: 60 });
+  });
+
+  it('markdown: the verdict as its heading, then one table row per finding: where, rule and message, as SARIF has them', () => {
+    fc.assert(fc.property(report, fc.integer({ min: 1, max: 15 }), (r, max) => {
+      const doc = readMarkdown(renderMarkdown(r, max));
+      expect(doc.heading).toBe(`bqschema ${r.command}: ${r.summaryLine}`);
+      const sarif = readSarif(renderSarif(r)).runs[0]!.results.slice(0, max);
+      const at = (x: ReturnType<typeof sarifSaid>): string => (x.file === undefined ? '' : `${x.file}${x.line === undefined ? '' : `:${x.line}`}${x.col === undefined ? '' : `:${x.col}`}`);
+      const expected = sarif.map(sarifSaid).map((x, i) => {
+        // SARIF puts a finding about a whole file at its first line; the table says the file only.
+        const place = r.results[i]!.line === undefined ? (x.file ?? '') : at(x);
+        return [x.level === 'error' ? 'error' : x.level === 'notice' ? 'note' : 'warning', place, sarif[i]!.ruleId, x.message];
+      });
+      expect(doc.rows).toEqual(expected);
+      const more = r.results.length - max;
+      expect(doc.paragraphs.some((p) => p.startsWith(`… and ${more} more finding(s)`))).toBe(more > 0);
+      if (r.results.length === 0) expect(doc.paragraphs).toContain('No findings.');
+    }), { numRuns: 150 });
   });
 
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {

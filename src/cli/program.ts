@@ -44,8 +44,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
         .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
         .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
-        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
+        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema validate --registry registry.json messages/',
@@ -66,8 +66,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .command('check')
         .description('self-check the registry: every entry, schema file and example')
         .addOption(registryOption())
-        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
+        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
         .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
         .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
@@ -123,8 +123,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
         .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
         .option('--ndjson', 'with --mask -: stdin holds one message per line')
-        .addOption(formatOption(['text', 'json', 'github', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'sarif', 'junit']))
+        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
+        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema gdpr --registry registry.json',

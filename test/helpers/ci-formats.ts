@@ -143,3 +143,33 @@ export function sarifSaid(r: SarifResult): Said {
 
 /** An annotation as SARIF places it: a finding about a whole file is at its first line there. */
 export const asSarifPlaces = ({ title: _title, ...a }: Said & { title?: string }): Said => (a.file !== undefined && a.line === undefined ? { ...a, line: 1 } : a);
+
+/** A markdown inline token, as marked's lexer gives it. */
+interface MdToken { type: string; raw: string; text?: string; tokens?: MdToken[] }
+
+/** A cell's text as a reader sees it: escapes undone, code spans as their text, `<br>` a newline. */
+function mdText(tokens: readonly MdToken[]): string {
+  return tokens.map((t) => {
+    if (t.type === 'html' && /^<br\s*\/?>$/i.test(t.raw)) return '\n';
+    if (t.type === 'codespan' || t.type === 'escape') return t.text ?? '';
+    if (t.tokens !== undefined) return mdText(t.tokens);
+    return t.text ?? t.raw;
+  }).join('');
+}
+
+/**
+ * A markdown document read with marked (GitHub-flavoured: tables): its first heading's text and its
+ * first table's rows, each cell as plain text. The HTML entities marked keeps in text are decoded.
+ */
+export function readMarkdown(text: string): { heading: string; rows: string[][]; paragraphs: string[] } {
+  const { marked } = require('marked') as { marked: { lexer(s: string): Array<MdToken & { depth?: number; rows?: Array<Array<{ tokens: MdToken[] }>> }> } };
+  const tokens = marked.lexer(text);
+  const decode = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const heading = tokens.find((t) => t.type === 'heading');
+  const table = tokens.find((t) => t.type === 'table');
+  return {
+    heading: heading === undefined ? '' : decode(mdText(heading.tokens ?? [])),
+    rows: (table?.rows ?? []).map((row) => row.map((c) => decode(mdText(c.tokens)))),
+    paragraphs: tokens.filter((t) => t.type === 'paragraph').map((t) => decode(mdText(t.tokens ?? []))),
+  };
+}

@@ -1,15 +1,14 @@
 import { checkRegistry, summarize, unreadableManifest, type CheckIssue, type RegistryCheck } from '../../check/index.js';
 import { RegistryError } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
-import type { Format } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { CHECK_FORMATS, type CheckView } from '../report/check.js';
-import type { CiFormat } from '../report/emit.js';
+import type { GateFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
 export interface CheckOptions extends RegistryCliOptions {
-  format: Format | CiFormat;
+  format: GateFormat;
   /** Unsupported keywords are errors, not warnings: `pattern` or `format` cannot pass for enforced. */
   failOnUnsupported?: boolean;
   /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */

@@ -8,9 +8,9 @@ import { ParseFailure, parseJsonLine, parseText, RegistryError, stripBom, type R
 import { isSchemaObject } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
-import { clean, Out, type Format } from '../output.js';
+import { clean, Out } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import { isCiFormat, type CiFormat } from '../report/emit.js';
+import { isCiFormat, type GateFormat } from '../report/emit.js';
 import { INVENTORY_FORMATS, REQUIRE_FORMATS, type InventoryView, type Loaded, type RequireView } from '../report/gdpr.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
@@ -21,7 +21,7 @@ export interface GdprOptions extends RegistryCliOptions {
   mask?: string;
   urn?: string;
   ndjson?: boolean;
-  format: Format | CiFormat;
+  format: GateFormat;
   /** --report <format>=<file>, repeatable (inventory and --require). */
   report?: ReportTarget[];
 }
@@ -69,7 +69,7 @@ function loadAll(registry: Registry): Loaded[] {
     });
 }
 
-async function inventory(schemas: Loaded[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+async function inventory(schemas: Loaded[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
   const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
   const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
@@ -78,7 +78,7 @@ async function inventory(schemas: Loaded[], format: Format | CiFormat, reports: 
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: Format | CiFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
   const ok = findings.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;

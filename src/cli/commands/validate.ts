@@ -3,7 +3,7 @@ import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
-import { isCiFormat } from '../report/emit.js';
+import { isWholeDocument } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
@@ -121,7 +121,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
   // results once more per file: one thread keeps them in one place.
   const reports = options.report ?? [];
-  const jobs = plan === undefined || isCiFormat(options.format) || reports.length > 0 ? 1 : jobsFor(options.jobs, plan);
+  const jobs = plan === undefined || isWholeDocument(options.format) || reports.length > 0 ? 1 : jobsFor(options.jobs, plan);
   const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();

@@ -1,7 +1,7 @@
 import type { CheckIssue, EntryCheck } from '../../check/index.js';
 import { pointerLabel } from '../../validator/index.js';
-import { clean, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, reportFormats, tool, type CiFormat, type ViewFormatter } from './emit.js';
+import { clean, type Colours, type Out } from '../output.js';
+import { docsPage, reportFormats, tool, type GateFormat, type ViewFormatter } from './emit.js';
 import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 
 /*
@@ -86,4 +86,4 @@ async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
   out.line(`\n${verdict}: ${verdictLine}`);
 }
 
-export const CHECK_FORMATS: Record<Format | CiFormat, ViewFormatter<CheckView>> = { text, json, ...reportFormats(checkReport) };
+export const CHECK_FORMATS: Record<GateFormat, ViewFormatter<CheckView>> = { text, json, ...reportFormats(checkReport) };

@@ -8,6 +8,7 @@ import { pointerLabel } from '../../validator/index.js';
 import { clean, type Colours, type Out } from '../output.js';
 import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import { docsPage, reportFormats, tool, type ViewFormatter } from './emit.js';
+import { md, mdCode } from '../../report/markdown.js';
 
 /*
  * compat's formats. The command computes a view of its verdict (PairView for two schema files,
@@ -97,20 +98,6 @@ export interface RegistryView {
 // ---- rendering -----------------------------------------------------------------------------------
 
 const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
-
-/** Backslash-escapes what markdown would read as markup; a table cell holds one line. */
-function md(s: string): string {
-  return clean(s.replace(/\r?\n/g, ' ')).replace(/[\\`*_[\]<>|~&]/g, (ch) => '\\' + ch);
-}
-
-/** A code span that survives a table cell: `|` escaped, backticks fenced by longer runs. */
-function mdCode(s: string): string {
-  const body = clean(s.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = longest > 0 || body.startsWith(' ') ? ' ' : '';
-  return `${fence}${pad}${body}${pad}${fence}`;
-}
 
 const plain = (s: string): string => s;
 const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : 'old');
@@ -563,6 +550,7 @@ async function registryText(view: RegistryView, out: Out, c: Colours): Promise<v
   out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
 }
 
-export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = { text: pairText, json: pairJson, markdown: pairMarkdown, ...reportFormats(pairReport) };
+// compat's markdown is its own: the pull-request comment, with witnesses, remedy and rollout.
+export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = { ...reportFormats(pairReport), text: pairText, json: pairJson, markdown: pairMarkdown };
 
-export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = { text: registryText, json: registryJson, markdown: registryMarkdown, ...reportFormats(registryReport) };
+export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = { ...reportFormats(registryReport), text: registryText, json: registryJson, markdown: registryMarkdown };

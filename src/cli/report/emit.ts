@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Report, ReportInput, ReportRule } from '../../report/model.js';
-import type { Colours, Out } from '../output.js';
+import type { Colours, Format, Out } from '../output.js';
 
 /** The CI formats every gate offers besides its own. */
 export type CiFormat = 'sarif' | 'junit';
@@ -37,11 +37,18 @@ export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
 });
 
 /** The formats rendered from a gate's Report (src/report): the same findings in each. */
-export type ReportFormat = 'github' | CiFormat;
+export type ReportFormat = 'github' | 'markdown' | CiFormat;
+
+/** Every format a gate (validate, check, compat, gdpr) writes. */
+export type GateFormat = Format | ReportFormat;
+
+/** The formats written whole when the run ends, from every finding kept until then. */
+export const isWholeDocument = (f: string): f is Exclude<ReportFormat, 'github'> => f === 'markdown' || isCiFormat(f);
 
 /** Renders with the module of the format asked for (each is loaded only when it is used); no final newline. */
 export async function renderReport(format: ReportFormat, report: Report): Promise<string> {
   const text = format === 'github' ? (await import('../../report/github.js')).renderGithub(report)
+    : format === 'markdown' ? (await import('../../report/markdown.js')).renderMarkdown(report)
     : format === 'sarif' ? (await import('../../report/sarif.js')).renderSarif(report)
     : (await import('../../report/junit.js')).renderJunit(report);
   return text.replace(/\n$/, '');
@@ -53,5 +60,5 @@ export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 /** A gate's github, sarif and junit formatters: its view made into one Report, rendered in each. */
 export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<ReportFormat, ViewFormatter<V>> {
   const as = (format: ReportFormat): ViewFormatter<V> => async (view, out) => out.line(await renderReport(format, await toReport(view)));
-  return { github: as('github'), sarif: as('sarif'), junit: as('junit') };
+  return { github: as('github'), markdown: as('markdown'), sarif: as('sarif'), junit: as('junit') };
 }

@@ -2,8 +2,8 @@ import { schemaPointer, summaryNotice, type SensitivePath, type UnmarkedField } 
 import { SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { UsageError } from '../errors.js';
-import { clean, type Colours, type Format, type Out } from '../output.js';
-import { docsPage, reportFormats, tool, type CiFormat, type ViewFormatter } from './emit.js';
+import { clean, type Colours, type Out } from '../output.js';
+import { docsPage, reportFormats, tool, type CiFormat, type GateFormat, type ViewFormatter } from './emit.js';
 import type { Report, ReportFinding, ReportRule } from '../../report/model.js';
 
 /*
@@ -124,8 +124,8 @@ const gateOnly = (format: CiFormat): ViewFormatter<InventoryView> => () => {
   throw new UsageError(`--format ${format} reports the --require gate: add --require`);
 };
 
-export const INVENTORY_FORMATS: Record<Format | CiFormat, ViewFormatter<InventoryView>> = {
-  text: inventoryText, json: inventoryJson, github: reportFormats(inventoryReport).github, sarif: gateOnly('sarif'), junit: gateOnly('junit'),
+export const INVENTORY_FORMATS: Record<GateFormat, ViewFormatter<InventoryView>> = {
+  ...reportFormats(inventoryReport), text: inventoryText, json: inventoryJson, sarif: gateOnly('sarif'), junit: gateOnly('junit'),
 };
 
-export const REQUIRE_FORMATS: Record<Format | CiFormat, ViewFormatter<RequireView>> = { text: requireText, json: requireJson, ...reportFormats(requireReport) };
+export const REQUIRE_FORMATS: Record<GateFormat, ViewFormatter<RequireView>> = { text: requireText, json: requireJson, ...reportFormats(requireReport) };

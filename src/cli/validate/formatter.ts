@@ -1,7 +1,7 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, Out, quote, type Colours } from '../output.js';
-import { docsPage, isCiFormat, renderReport, tool } from '../report/emit.js';
+import { docsPage, isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import type { Outcome, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import type { Problem, Result, Status, ValidateOptions } from './judge.js';
@@ -61,7 +61,7 @@ export class Formatter {
   ) {
     this.currentStreamFile = partial ? null : undefined;
     this.first = !partial;
-    const emitters = { json: this.json, github: this.github, sarif: this.finding, junit: this.finding, text: this.text } as const;
+    const emitters = { json: this.json, github: this.github, markdown: this.finding, sarif: this.finding, junit: this.finding, text: this.text } as const;
     this.emit = emitters[options.format].bind(this);
     this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
   }
@@ -101,7 +101,7 @@ export class Formatter {
     const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
     const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
     const counted = `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
-    if (isCiFormat(format)) {
+    if (isWholeDocument(format)) {
       const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs };
       this.out.line(await renderReport(format, report));
     } else {

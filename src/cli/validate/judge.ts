@@ -3,9 +3,9 @@ import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryErro
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
 import type { Doc, InputLimits } from '../inputs.js';
-import { clean, ENVELOPE, type Format } from '../output.js';
+import { clean, ENVELOPE } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import type { CiFormat } from '../report/emit.js';
+import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
 
 /*
@@ -18,7 +18,7 @@ export interface ValidateOptions extends RegistryCliOptions {
   ndjson?: boolean;
   strict?: boolean;
   quiet?: boolean;
-  format: Format | CiFormat;
+  format: GateFormat;
   maxFileBytes?: string;
   maxLineBytes?: string;
   jobs?: string;
