@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutTimes } from './helpers/ci-formats.js';
+import { readMarkdown, readSarif, withoutTimes } from './helpers/ci-formats.js';
 import { bq, expectOneLineError, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
 
 afterAll(removeTempTrees);
@@ -49,6 +49,20 @@ describe.concurrent('--report <format>=<file>', () => {
     expect(two.code).toBe(one.code);
     expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe(readFileSync(join(dir, 'a.json'), 'utf8'));
     expect((JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as { summary: { messages: number } }).summary.messages).toBe(800);
+  });
+
+  it('validate --format markdown: at most 1,000 rows, the rest counted; SARIF has them all', async () => {
+    const dir = tempTree({});
+    const line = JSON.stringify({ job: 'urn:babel:orders:created', data: { order_id: 0 } });
+    writeFileSync(join(dir, 'm.ndjson'), `${line}\n`.repeat(600));
+    const r = await bq(['validate', ...REG, '--format', 'markdown', '--report', `sarif=${join(dir, 'm.sarif')}`, 'm.ndjson'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const all = readSarif(readFileSync(join(dir, 'm.sarif'), 'utf8')).runs[0]!.results;
+    expect(all.length).toBeGreaterThan(1000);
+    const md = readMarkdown(r.stdout);
+    expect(md.rows).toHaveLength(1000);
+    expect(md.rows.map((row) => row[3])).toEqual(all.slice(0, 1000).map((x) => x.message.text));
+    expect(md.paragraphs).toContain(`… and ${all.length - 1000} more finding(s), not shown: the SARIF and JUnit reports hold them all.`);
   });
 
   it('an existing report is replaced whole', async () => {

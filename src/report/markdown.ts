@@ -44,7 +44,7 @@ function where(f: ReportFinding): string {
 /** A message's lines in one cell. */
 const cell = (s: string): string => s.split(/\r?\n/).map(md).join('<br>');
 
-export function renderMarkdown(report: Pick<Report, 'command' | 'results' | 'summaryLine'>, maxRows = MAX_ROWS): string {
+export function renderMarkdown(report: Pick<Report, 'command' | 'results' | 'summaryLine' | 'omitted'>, maxRows = MAX_ROWS): string {
   const lines = [`### bqschema ${md(report.command)}: ${md(report.summaryLine)}`, ''];
   const shown = report.results.slice(0, maxRows);
   if (shown.length === 0) {
@@ -52,7 +52,7 @@ export function renderMarkdown(report: Pick<Report, 'command' | 'results' | 'sum
   } else {
     lines.push('| level | where | rule | finding |', '| --- | --- | --- | --- |');
     for (const f of shown) lines.push(`| ${LEVEL[f.level]} | ${where(f)} | ${mdCode(f.ruleId)} | ${cell(f.message)} |`);
-    const more = report.results.length - shown.length;
+    const more = report.results.length - shown.length + (report.omitted ?? 0);
     if (more > 0) lines.push('', `… and ${more} more finding(s), not shown: the SARIF and JUnit reports hold them all.`);
   }
   return lines.join('\n') + '\n';

@@ -75,6 +75,8 @@ export interface Report extends ReportInput {
   /** The verdict, `OK: …` or `FAILED: …`, as the text output's last line says it. */
   summaryLine: string;
   units: readonly ReportUnit[];
+  /** Findings left out of `results` and only counted (markdown shows a bounded table): it says how many. */
+  omitted?: number;
 }
 
 /** A positive integer, or undefined. */

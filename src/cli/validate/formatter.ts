@@ -3,6 +3,7 @@ import { pointerLabel } from '../../validator/index.js';
 import { clean, Out, quote, type Colours } from '../output.js';
 import { docsPage, isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
+import { MAX_ROWS } from '../../report/markdown.js';
 import type { Outcome, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
 import type { Problem, Result, Status, ValidateOptions } from './judge.js';
 
@@ -61,7 +62,7 @@ export class Formatter {
   ) {
     this.currentStreamFile = partial ? null : undefined;
     this.first = !partial;
-    const emitters = { json: this.json, github: this.github, markdown: this.finding, sarif: this.finding, junit: this.finding, text: this.text } as const;
+    const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.finding, junit: this.finding, text: this.text } as const;
     this.emit = emitters[options.format].bind(this);
     this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
   }
@@ -102,7 +103,7 @@ export class Formatter {
     const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
     const counted = `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
     if (isWholeDocument(format)) {
-      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs };
+      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
       this.out.line(await renderReport(format, report));
     } else {
       // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
@@ -118,6 +119,7 @@ export class Formatter {
   readonly findings: ReportFinding[] = [];
   readonly artifacts = new Set<string>();
   readonly units: ReportUnit[] = [];
+  private omitted = 0;
   private lastAt = performance.now();
 
   private finding(r: Result, text: string | undefined): void {
@@ -126,6 +128,15 @@ export class Formatter {
     this.units.push({ id: unitOf(r), file: r.file, outcome: this.outcome(r), timeMs: now - this.lastAt });
     this.lastAt = now;
     this.findings.push(...this.findingsOf(r, text));
+  }
+
+  /** Markdown shows at most MAX_ROWS findings: only those are kept, the rest counted, so memory stays bounded. */
+  private row(r: Result, text: string | undefined): void {
+    if (r.status === 'valid' && r.warnings === undefined) return;
+    for (const f of this.findingsOf(r, text)) {
+      if (this.findings.length < MAX_ROWS) this.findings.push(f);
+      else this.omitted++;
+    }
   }
 
   /** How a message fares as a JUnit test case. Under --strict a skipped message fails the run, so it is a failure. */
