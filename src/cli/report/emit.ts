@@ -57,7 +57,7 @@ export async function renderReport(format: ReportFormat, report: Report): Promis
 /** A gate's formatter: renders the view its command computed, in one format (see CHECK_FORMATS, PAIR_FORMATS, …). */
 export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 
-/** A gate's github, sarif and junit formatters: its view made into one Report, rendered in each. */
+/** A gate's github, markdown, sarif and junit formatters: its view made into one Report, rendered in each. */
 export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<ReportFormat, ViewFormatter<V>> {
   const as = (format: ReportFormat): ViewFormatter<V> => async (view, out) => out.line(await renderReport(format, await toReport(view)));
   return { github: as('github'), markdown: as('markdown'), sarif: as('sarif'), junit: as('junit') };

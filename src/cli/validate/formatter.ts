@@ -113,7 +113,7 @@ export class Formatter {
   }
 
   /**
-   * SARIF and JUnit are whole documents: the units (one per message, what the summary counts) and
+   * SARIF, JUnit and markdown are whole documents: the units (one per message, what the summary counts) and
    * their findings are kept and rendered at the end, as one Report.
    */
   readonly findings: ReportFinding[] = [];
@@ -146,7 +146,7 @@ export class Formatter {
 
   /**
    * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed
-   * at its file, line and column. The github format prints them as they come; SARIF and JUnit keep them.
+   * at its file, line and column. The github format prints them as they come; the others keep them.
    */
   private findingsOf(r: Result, text: string | undefined): ReportFinding[] {
     const unit = unitOf(r);
