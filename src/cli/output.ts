@@ -110,7 +110,6 @@ export class Out {
   }
 }
 
-export { githubCommand } from '../report/github.js';
 
 export type Format = 'text' | 'json' | 'github';
 

@@ -31,7 +31,7 @@ const visible = (s: string): string => s.replace(CONTROL, (c) => `\\u${c.charCod
 /**
  * The inventory as one GitHub notice (`gdpr --format github`), not one per field: a title, and a
  * message whose first line counts fields and URNs and whose next lines give, per URN with marked
- * fields, `urn: path (category), …`. Lines are separated by `\n` (githubCommand escapes them);
+ * fields, `urn: path (category), …`. Lines are separated by `\n` (the annotation escapes them);
  * control characters from URNs, paths and categories are written as `\uXXXX`.
  */
 export function summaryNotice(inventory: readonly UrnInventory[]): { title: string; message: string } {

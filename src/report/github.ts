@@ -10,7 +10,7 @@ import { clean } from './text.js';
  * A GitHub Actions workflow command; property and message values escaped as the runner expects,
  * and control characters from input escaped so they cannot end the command or forge another.
  */
-export function githubCommand(
+function githubCommand(
   level: 'error' | 'warning' | 'notice',
   props: { file?: string; line?: number; col?: number; title?: string },
   message: string,
