@@ -180,3 +180,27 @@ export function summarize({ manifestErrors, entries }: RegistryCheck): { urns: n
   const warnings = entries.reduce((n, r) => n + r.warnings.length, 0);
   return { urns: entries.length, failed: entries.filter((r) => failed.has(r.urn)).length, errors, warnings };
 }
+
+/** What check concludes: its issues (the manifest's first), their counts, the verdict and its line. */
+export interface CheckVerdict {
+  ok: boolean;
+  summary: { urns: number; failed: number; errors: number; warnings: number };
+  errors: readonly CheckIssue[];
+  warnings: readonly CheckIssue[];
+  /** Issues of the manifest itself (in errors too). */
+  manifestErrors: readonly CheckIssue[];
+  entries: readonly EntryCheck[];
+  /** The manifest as shown. */
+  manifest: string;
+  /** The counts, as the summary line gives them after `OK:` or `FAILED:`. */
+  counts: string;
+}
+
+export function verdictOf(result: RegistryCheck, manifest: string): CheckVerdict {
+  const { manifestErrors, entries } = result;
+  const errors = [...manifestErrors, ...entries.flatMap((r) => r.errors)];
+  const warnings = entries.flatMap((r) => r.warnings);
+  const summary = summarize(result);
+  const counts = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
+  return { ok: errors.length === 0, summary, errors, warnings, manifestErrors, entries, manifest, counts };
+}

@@ -54,8 +54,15 @@ export interface ReportUnit {
   timeMs?: number;
 }
 
+/** The tool a report is by: its name, version and home (the rules come with the findings' core). */
+export interface ToolInfo {
+  name: string;
+  version: string;
+  informationUri?: string;
+}
+
 export interface ReportInput {
-  tool: { name: string; version: string; informationUri?: string; rules?: readonly ReportRule[] };
+  tool: ToolInfo & { rules?: readonly ReportRule[] };
   results: readonly ReportFinding[];
   /** Every file checked; without `units`, those without a finding are passing test cases in JUnit. */
   artifacts?: readonly string[];

@@ -1,8 +1,8 @@
-import { checkRegistry, summarize, unreadableManifest, type CheckIssue, type RegistryCheck } from '../../check/index.js';
+import { checkRegistry, unreadableManifest, verdictOf, type CheckIssue, type RegistryCheck } from '../../check/index.js';
 import { RegistryError } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { CHECK_FORMATS, type CheckView } from '../report/check.js';
+import { CHECK_FORMATS } from '../report/check.js';
 import type { GateFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
@@ -21,7 +21,7 @@ export type { CheckIssue };
 
 /*
  * check: opens the registry leniently, checks it with src/check (the manifest and every entry), and
- * renders the result as a CheckView with ../report/check.ts.
+ * renders its verdict with ../report/check.ts.
  */
 
 export async function run(options: CheckOptions): Promise<number> {
@@ -38,14 +38,8 @@ export async function run(options: CheckOptions): Promise<number> {
     manifestShown = err.file;
     result = unreadableManifest(err);
   }
-  const { manifestErrors, entries } = result;
-  const errors = [...manifestErrors, ...entries.flatMap((r) => r.errors)];
-  const warnings = entries.flatMap((r) => r.warnings);
-  const summary = summarize(result);
-  const ok = errors.length === 0;
-  exitWhenStdoutCloses(() => (ok ? EXIT_OK : EXIT_GATE));
-  const verdictLine = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
-  const view: CheckView = { ok, summary, errors, warnings, manifestErrors, reports: entries, manifestShown, verdictLine };
-  await renderEverywhere(options.format, options.report, (format, out, c) => CHECK_FORMATS[format](view, out, c));
-  return ok ? EXIT_OK : EXIT_GATE;
+  const verdict = verdictOf(result, manifestShown);
+  exitWhenStdoutCloses(() => (verdict.ok ? EXIT_OK : EXIT_GATE));
+  await renderEverywhere(options.format, options.report, (format, out, c) => CHECK_FORMATS[format](verdict, out, c));
+  return verdict.ok ? EXIT_OK : EXIT_GATE;
 }

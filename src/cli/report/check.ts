@@ -1,75 +1,23 @@
-import type { CheckIssue, EntryCheck } from '../../check/index.js';
+import type { CheckVerdict } from '../../check/index.js';
+import { checkReport } from '../../check/report.js';
 import { pointerLabel } from '../../validator/index.js';
 import { clean, type Colours, type Out } from '../output.js';
-import { docsPage, reportFormats, tool, type GateFormat, type ViewFormatter } from './emit.js';
-import type { Report, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
+import { about, reportFormats, type GateFormat, type ViewFormatter } from './emit.js';
 
 /*
- * check's formats: the command computes a CheckView (the manifest's issues and one EntryCheck per
- * entry) and renders it with the formatter of the format asked for (CHECK_FORMATS).
+ * check's formats, each rendering the verdict src/check computed (CHECK_FORMATS): text and json are
+ * check's own, the others render its Report (src/check/report.ts).
  */
 
-const CHECK_PAGE = docsPage('cli/check.md');
-const CHECK_RULES: ReportRule[] = [
-  { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.', help: 'Fix the manifest entry at the line given: every entry needs a unique URN, a schema path and an owner (registry.schema.json describes the format).', helpUri: CHECK_PAGE },
-  { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.', help: "Fix the schema file (or the manifest entry's \"schema\" path when the file is missing or outside the registry directory); a message's data is always an object, so the root must accept one.", helpUri: CHECK_PAGE },
-  { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.', help: 'Give the keyword a value of the shape the contract requires (docs/contract.md §8): a constraint that cannot be enforced must not pass review.', helpUri: docsPage('contract.md') },
-  { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.', help: 'Fix the example, or the schema if the example shows what producers really send.', helpUri: CHECK_PAGE },
-  { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).', help: 'Remove the keyword or accept that it is documentation only; --fail-on-unsupported makes it an error.', helpUri: docsPage('contract.md') },
-  { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
-];
-
-export interface CheckView {
-  ok: boolean;
-  summary: { urns: number; failed: number; errors: number; warnings: number };
-  errors: readonly CheckIssue[];
-  warnings: readonly CheckIssue[];
-  /** Issues of the manifest itself (in errors too). */
-  manifestErrors: readonly CheckIssue[];
-  reports: readonly EntryCheck[];
-  manifestShown: string;
-  verdictLine: string;
-}
-
-async function json(view: CheckView, out: Out, c: Colours): Promise<void> {
-  const { ok, summary, errors, warnings } = view;
+async function json(verdict: CheckVerdict, out: Out): Promise<void> {
+  const { ok, summary, errors, warnings } = verdict;
   out.line(JSON.stringify({ ok, summary, errors, warnings }, null, 2));
 }
 
-/** check's Report: one unit per URN entry, a finding per issue (errors first), its verdict. */
-export function checkReport(view: CheckView): Report {
-  const { ok, errors, warnings, manifestErrors, reports, manifestShown, verdictLine } = view;
-  const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-    ruleId: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced', file: i.file, line: i.line, col: i.col,
-    message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
-  });
-  // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
-  // its manifest entry's. A manifest problem without a URN belongs to the whole run.
-  const unitOf = new Map<string, string>();
-  const units: ReportUnit[] = reports.map((r, i) => {
-    const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
-    if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
-    const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
-    // A missing schema file's unit sits in the manifest's suite, where its error is.
-    return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
-  });
-  const owner = new Map<CheckIssue, string>();
-  reports.forEach((r, i) => {
-    for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
-  });
-  const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
-  const results = [
-    ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
-    ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
-  ];
-  const artifacts = [manifestShown, ...reports.map((r) => r.file)];
-  return { tool: tool(CHECK_RULES), command: 'check', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${verdictLine}`, results, artifacts, units };
-}
-
-async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
-  const { ok, manifestErrors, reports, verdictLine } = view;
+async function text(verdict: CheckVerdict, out: Out, c: Colours): Promise<void> {
+  const { ok, manifestErrors, entries, counts } = verdict;
   for (const i of manifestErrors) out.line(`${c.red('✗ error')}  ${clean(i.file)}${i.pointer ? ' ' + clean(i.pointer) : ''}: ${clean(i.message)}`);
-  for (const r of reports) {
+  for (const r of entries) {
     const mark = r.errors.length > 0 ? c.red('✗') : c.green('✓');
     out.line(`${mark} ${c.bold(clean(r.urn))}  ${c.dim(clean(r.file))}`);
     for (const e of r.errors) {
@@ -82,8 +30,8 @@ async function text(view: CheckView, out: Out, c: Colours): Promise<void> {
       out.line(`    ${c.yellow('warning')}  ${clean(pointerLabel(w.pointer))}  ${what}`);
     }
   }
-  const verdict = ok ? c.green('OK') : c.red('FAILED');
-  out.line(`\n${verdict}: ${verdictLine}`);
+  const verdictWord = ok ? c.green('OK') : c.red('FAILED');
+  out.line(`\n${verdictWord}: ${counts}`);
 }
 
-export const CHECK_FORMATS: Record<GateFormat, ViewFormatter<CheckView>> = { text, json, ...reportFormats(checkReport) };
+export const CHECK_FORMATS: Record<GateFormat, ViewFormatter<CheckVerdict>> = { text, json, ...reportFormats((v: CheckVerdict) => checkReport(v, about())) };

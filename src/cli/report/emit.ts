@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Report, ReportInput, ReportRule } from '../../report/model.js';
+import type { Report, ReportInput, ReportRule, ToolInfo } from '../../report/model.js';
 import type { Colours, Format, Out } from '../output.js';
 
 /** The CI formats every gate offers besides its own. */
@@ -26,15 +26,12 @@ export function toolVersion(): string {
   }
 }
 
-/** Where the docs live (package.json's repository; test/report-sarif.test.ts holds them equal). */
-export const DOCS = 'https://github.com/babelqueue/bqschema/blob/main/docs/';
+export { DOCS, docsPage } from '../../report/docs.js';
 
-/** The docs page of a command (`cli/validate.md`) or of a topic (`compat-rules.md`), absolute. */
-export const docsPage = (page: string): string => `${DOCS}${page}`;
+/** This tool, for a core that builds a Report (it brings its own rules). */
+export const about = (): ToolInfo => ({ name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme' });
 
-export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({
-  name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme', rules,
-});
+export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({ ...about(), rules });
 
 /** The formats rendered from a gate's Report (src/report): the same findings in each. */
 export type ReportFormat = 'github' | 'markdown' | CiFormat;
