@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import {
-  audit, mask, piiMatcher, sensitivePaths, type PiiMatcher, type UnmarkedField,
+  audit, mask, piiMatcher, type PiiMatcher, type UnmarkedField,
 } from '../../gdpr/index.js';
 import type * as Guard from '../../guard/index.js';
 import { spliceMasked, withData } from '../../gdpr/splice.js';
@@ -11,7 +11,8 @@ import type { Doc } from '../inputs.js';
 import { clean, Out } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, type GateFormat } from '../report/emit.js';
-import { INVENTORY_FORMATS, REQUIRE_FORMATS, type InventoryView, type Loaded, type RequireView } from '../report/gdpr.js';
+import { INVENTORY_FORMATS, REQUIRE_FORMATS } from '../report/gdpr.js';
+import { inventoryOf, requireVerdict, type LoadedSchema } from '../../gdpr/report.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -60,7 +61,7 @@ function matcher(source: string | undefined): PiiMatcher {
 }
 
 /** Every registered schema, by URN; a schema file that cannot be loaded is a RegistryError (one line, exit 1). */
-function loadAll(registry: Registry): Loaded[] {
+function loadAll(registry: Registry): LoadedSchema[] {
   return [...registry.entries]
     .sort((a, b) => byCodeUnits(a.urn, b.urn))
     .map((entry) => {
@@ -69,22 +70,16 @@ function loadAll(registry: Registry): Loaded[] {
     });
 }
 
-async function inventory(schemas: Loaded[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
-  const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
-  const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
-  const summaryLine = `${summary.urns} URN(s), ${summary.fields} sensitive field(s)`;
-  const view: InventoryView = { urns, summary, summaryLine };
-  await renderEverywhere(format, reports, (format, out, c) => INVENTORY_FORMATS[format](view, out, c));
+async function inventory(schemas: LoadedSchema[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+  const result = inventoryOf(schemas);
+  await renderEverywhere(format, reports, (format, out, c) => INVENTORY_FORMATS[format](result, out, c));
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: Loaded[], findings: UnmarkedField[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
-  const ok = findings.length === 0;
-  const checked = `${schemas.length} URN(s) checked`;
-  const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
-  const view: RequireView = { schemas, findings, ok, verdict };
-  await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](view, out, c));
-  return ok ? EXIT_OK : EXIT_GATE;
+async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+  const verdict = requireVerdict(schemas, findings);
+  await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](verdict, out, c));
+  return verdict.ok ? EXIT_OK : EXIT_GATE;
 }
 
 type Masked = { text: string; warnings: string[] } | { error: string; warnings: string[] };

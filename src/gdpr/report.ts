@@ -1,0 +1,92 @@
+import { SourcePositions } from '../registry/positions.js';
+import { docsPage } from '../report/docs.js';
+import type { Report, ReportFinding, ReportRule, ToolInfo } from '../report/model.js';
+import type { UnmarkedField } from './audit.js';
+import { sensitivePaths, summaryNotice, type SensitivePath } from './inventory.js';
+import { schemaPointer } from './paths.js';
+
+/*
+ * What `bqschema gdpr` concludes, and its Reports (src/report renders them): the inventory, one
+ * notice in annotations and job summaries; the --require gate, a unit per URN and a finding per
+ * unmarked PII-named field, at the field's place in its schema file.
+ */
+
+/** A registered schema as gdpr reads it: its URN, its file as shown, its text (for positions) and value. */
+export interface LoadedSchema {
+  urn: string;
+  file: string;
+  text: string;
+  schema: unknown;
+}
+
+export interface Inventory {
+  urns: ReadonlyArray<{ urn: string; file: string; fields: SensitivePath[] }>;
+  summary: { urns: number; fields: number };
+  summaryLine: string;
+}
+
+export interface RequireVerdict {
+  schemas: readonly LoadedSchema[];
+  findings: readonly UnmarkedField[];
+  ok: boolean;
+  /** The summary line, `OK: …` or `FAILED: …`. */
+  verdict: string;
+}
+
+const GDPR_PAGE = docsPage('cli/gdpr.md');
+
+const UNMARKED_RULE: ReportRule = {
+  id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.',
+  fullDescription: 'The field name matches the personal-data pattern (email, phone, name, address, ip, …, or --pattern), but neither it nor a container above it carries x-gdpr-sensitive: bqschema gdpr --mask and the inventory would not treat it as personal data.',
+  help: 'Mark the field with "x-gdpr-sensitive": "<category>" (or true), or mark the object that holds it; if it is not personal data, narrow --pattern.',
+  helpUri: GDPR_PAGE,
+};
+
+const INVENTORY_RULE: ReportRule = {
+  id: 'gdpr-inventory', description: 'The personal data the registry declares: the fields marked x-gdpr-sensitive, per URN.',
+  help: 'Nothing to do: review the list; bqschema gdpr --require fails on fields that look personal but are not marked.',
+  helpUri: GDPR_PAGE,
+};
+
+export function inventoryOf(schemas: readonly LoadedSchema[]): Inventory {
+  const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
+  const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
+  return { urns, summary, summaryLine: `${summary.urns} URN(s), ${summary.fields} sensitive field(s)` };
+}
+
+export function requireVerdict(schemas: readonly LoadedSchema[], findings: readonly UnmarkedField[]): RequireVerdict {
+  const ok = findings.length === 0;
+  const checked = `${schemas.length} URN(s) checked`;
+  const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
+  return { schemas, findings, ok, verdict };
+}
+
+/** One summary notice (a notice per field would bury a pull request's real annotations); no units. */
+export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
+  const notice = summaryNotice(inventory.urns);
+  const results: ReportFinding[] = [{ ruleId: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
+  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summaryLine: inventory.summaryLine, results, units: [] };
+}
+
+/** The --require gate: one unit per URN checked, failing when one of its fields is unmarked. */
+export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
+  const { schemas, findings, ok } = verdict;
+  const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
+  // Each schema's positions are read once, on its first finding.
+  const positions = new Map<string, SourcePositions>();
+  const at = (sc: LoadedSchema, path: string): { line?: number; col?: number } => {
+    let p = positions.get(sc.urn);
+    if (p === undefined) positions.set(sc.urn, (p = SourcePositions.forFile(sc.text, sc.file)));
+    return p.of(schemaPointer(path));
+  };
+  const results = findings.map(({ urn, path }): ReportFinding => {
+    const schema = loaded.get(urn)!;
+    return {
+      ruleId: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', file: schema.file, ...at(schema, path),
+      message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
+    };
+  });
+  const unmarked = new Set(findings.map((f) => f.urn));
+  const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
+  return { tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summaryLine: verdict.verdict, results, artifacts: schemas.map((sc) => sc.file), units };
+}
