@@ -8,9 +8,10 @@ import { compile, SchemaError, type CompiledSchema } from '../../validator/index
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { fails, rowFails, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import {
-  corpusSummary, exceptionsSummary, fails, levelNote, modeWords, PAIR_FORMATS, REGISTRY_FORMATS, rowFails,
-  type CompatFormat, type Doc, type PairView, type RegistryView, type Row, type Settings, type Verdicts,
+  corpusSummary, exceptionsSummary, levelNote, modeWords, PAIR_FORMATS, REGISTRY_FORMATS,
+  type CompatFormat, type PairView, type RegistryView, type Settings,
 } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';

@@ -1,0 +1,255 @@
+import { listRules, type CompatRule } from './rules.js';
+import type { Change } from './compare.js';
+import type { Rollout } from './rollout.js';
+import { previewWitness, type Witness } from './witness.js';
+import { remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
+import { corpusSentence, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
+import type { Position } from '../registry/positions.js';
+import { docsPage } from '../report/docs.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
+import { pointerLabel } from '../validator/index.js';
+
+/*
+ * compat's verdict as its outputs need it, and its Report (src/report renders it as annotations,
+ * SARIF and JUnit): for two schema files a unit per change and per schema problem, for the
+ * registry against a git ref a unit per URN; the evidence (corpus, exceptions) adds its own.
+ */
+
+const where = pointerLabel;
+
+/** One schema document as the renderers need it: its name as shown, and its text for positions. */
+export interface Doc {
+  name: string;
+  text: string;
+}
+
+const noPositions = (): Position | undefined => undefined;
+
+/** Loads the positions module (and with it the YAML and JSONC parsers) only when a position is wanted. */
+async function positionsFor(text: string, name: string): Promise<{ of(pointer: string): Position }> {
+  const { SourcePositions } = await import('../registry/positions.js');
+  return SourcePositions.forFile(text, name);
+}
+
+export const problemLine = (p: SchemaProblem): string => p.message;
+
+const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
+
+const plain = (s: string): string => s;
+const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : 'old');
+
+/**
+ * The proof of a breaking change on one line: its witness (a payload valid under one schema and
+ * rejected by the other, previewed), or why there is none and the other direction's witness.
+ * `code` wraps a payload, `text` the words (markdown escapes them).
+ */
+export function witnessLine(c: Change, code: (s: string) => string = plain, text: (s: string) => string = plain): string | undefined {
+  if (c.witness === undefined) return undefined;
+  // Previewed around the place that breaks: a long payload is never cut before it.
+  const shown = (w: Witness): string => `${text(`valid under ${w.validUnder}, rejected by ${other(w)}`)}): ${code(previewWitness(w.payload, c.path, c.subject))}`;
+  if (c.witness !== null) return `${text('witness (')}${shown(c.witness)}`;
+  const why = c.witnessReason === 'policy'
+    ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
+    : c.witnessReason === 'budget' ? 'no witness: the search budget was spent on earlier changes (see docs/cli/compat.md)'
+    : 'no witness found';
+  if (c.otherWitness === undefined) return text(why);
+  return `${text(`${why}; the other way (`)}${shown(c.otherWitness)}`;
+}
+
+/** Where a change is in the NEW schema's source: the keyword, or its nearest ancestor there. */
+type Locate = (pointer: string) => Position | undefined;
+
+async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
+  if (!wanted || doc === undefined) return noPositions;
+  const positions = await positionsFor(doc.text, doc.name);
+  return (pointer) => positions.of(pointer);
+}
+
+/** Everything that bears on one changed URN (or the one pair of files). */
+export interface Verdicts {
+  exceptions?: ExceptionsState;
+  corpus?: CorpusReport;
+}
+
+export const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
+/** A breaking change no exception excuses: it fails the gate. */
+export const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
+
+export function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
+  return !c.breaking ? 'compatible' : excusedBy(v, c) ? 'excepted' : 'breaking';
+}
+
+/** A URN's report with what the exceptions and the corpus made of it. */
+export interface Row extends UrnReport {
+  /** Every breaking change is excused by an exception. */
+  excepted?: boolean;
+  corpus?: CorpusUrn;
+}
+
+/** A URN fails the gate: an unexcused break, a problem, or corpus messages its new schema rejects. */
+export const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
+
+/** Two schema files compared: what their Report is made of. */
+export interface PairVerdict {
+  oldFile: string;
+  newFile: string;
+  v: Verdicts;
+  changes: readonly Change[];
+  problems: readonly SchemaProblem[];
+  rollout: Rollout | undefined;
+  remedy: Remedy | undefined;
+  compatible: boolean;
+  /** The summary line. */
+  summary: string;
+  /** The new schema's source, for positions. */
+  newDoc: Doc | undefined;
+}
+
+/** The registry compared with a git ref: what its Report is made of. */
+export interface RegistryVerdict {
+  rows: readonly Row[];
+  /** The rows that changed. */
+  listed: readonly Row[];
+  v: Verdicts;
+  compatible: boolean;
+  /** The summary line. */
+  verdict: string;
+  /** Why every URN is added: the manifest does not exist at the ref. */
+  absent: string | undefined;
+  manifestName: string;
+  manifestText: string;
+  docOf: (r: UrnReport) => Doc | undefined;
+}
+
+const COMPAT_PAGE = docsPage('cli/compat.md');
+const EXTRA_RULES: readonly ReportRule[] = [
+  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.', help: 'Fix the schema (bqschema check names the keyword and the nearest valid one); an unknown keyword used on purpose is named x-… or allowed with --allow-keyword.', helpUri: COMPAT_PAGE },
+  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.', help: 'Keep the URN registered with "status": "deprecated" until its consumers have moved off it, then remove it.', helpUri: COMPAT_PAGE },
+  { id: 'urn-added', description: 'A URN was added to the registry.', help: 'Nothing to do: a new URN breaks no consumer.', helpUri: COMPAT_PAGE },
+  { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.', help: 'The new schema rejects traffic that exists: mint a new URN for it, or change it so that the captured messages stay valid.', helpUri: COMPAT_PAGE },
+  { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.', help: 'Fix or remove the corpus file at the position given (NDJSON: one envelope per line).', helpUri: COMPAT_PAGE },
+  { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.', help: 'Ship the migration the exception was for, or review the exception again and move its expires date.', helpUri: COMPAT_PAGE },
+  { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.', help: 'Review the exception against the schema as it is now and update its fingerprint.', helpUri: COMPAT_PAGE },
+  { id: 'exception-unused', description: 'A compat exception matches no breaking change.', help: 'Remove the exception: nothing needs excusing any more.', helpUri: COMPAT_PAGE },
+  { id: 'rollout-order', description: 'In which order to deploy producers and consumers for the changes of a URN.', help: 'Deploy in the order given; when no order is safe, mint a new URN instead.', helpUri: COMPAT_PAGE },
+  { id: 'registry-absent', description: 'The registry manifest does not exist at the git ref compared with: every URN is added.', help: 'Nothing to do if the registry is new; otherwise check --against and the manifest path.', helpUri: COMPAT_PAGE },
+];
+
+/** A compat rule as a CI rule: when it breaks, and what to do about a breaking change. */
+function compatRule(r: CompatRule): ReportRule {
+  const breaks = r.breaks === 'never' ? 'It never breaks (a notice).' : `It breaks ${r.breaks === 'both' ? 'backward and forward' : r.breaks} compatibility under the default policy.`;
+  return {
+    id: r.id, description: r.description, fullDescription: `${r.description} ${breaks}`,
+    help: r.breaks === 'never' ? 'Nothing to do: the change is listed for review.' : 'Where the change breaks the level you gate on, mint a new URN for the new schema (the URN with .v2, or the next .vN) instead of changing the registered one; the witness shows data one side accepts and the other rejects.',
+    helpUri: docsPage('compat-rules.md'),
+  };
+}
+
+/** Every rule compat's findings cite: the compat rules, then the evidence's and the registry's. */
+const compatReportRules = (): ReportRule[] => [...listRules().map(compatRule), ...EXTRA_RULES];
+
+/** A change as a finding: where it is in the new schema, what changed, and its proof, excuse and remedy. */
+function changeFinding(v: Verdicts, c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): ReportFinding {
+  const label = changeLabel(v, c);
+  const e = excusedBy(v, c);
+  const w = c.breaking ? witnessLine(c) : undefined;
+  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`, file, ...locate(c.path) };
+}
+
+const rolloutFinding = (r: Rollout, file: string, prefix: string, unit?: string): ReportFinding => ({
+  ruleId: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, file, ...(unit === undefined ? {} : { unit }),
+});
+
+/**
+ * The evidence's findings, and its test cases: one for the exceptions file (failing on an expired
+ * exception) and one for the corpus (an error when a file cannot be read, failing on a rejection
+ * that no unit of the command owns). `unitOf` names the unit a corpus URN's rejections belong to
+ * (its URN, with --against); without it they are the corpus unit's.
+ */
+function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined): void {
+  const o = v.exceptions?.outcome;
+  if (v.exceptions !== undefined && o !== undefined) {
+    const file = v.exceptions.file;
+    const unit = `exceptions (${file})`;
+    units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass' });
+    for (const n of o.expired) results.push({ ruleId: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, file, unit });
+    for (const n of o.stale) results.push({ ruleId: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, file, unit });
+    for (const n of o.unused) results.push({ ruleId: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, file, unit });
+  }
+  const corpus = v.corpus;
+  if (corpus === undefined) return;
+  const unit = 'corpus';
+  let rejected = false;
+  for (const e of corpus.errors) results.push({ ruleId: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, file: e.file, line: e.line, col: e.col, unit });
+  for (const u of corpus.urns) {
+    const owner = unitOf?.(u.urn);
+    if (owner === undefined && u.rejected > 0) rejected = true;
+    for (const e of u.examples) {
+      results.push({ ruleId: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line, unit: owner ?? unit });
+    }
+  }
+  units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass' });
+}
+
+/** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */
+export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Report> {
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, newDoc } = view;
+  const results: ReportFinding[] = [];
+  const units: ReportUnit[] = [];
+  problems.forEach((p, i) => {
+    const file = p.side === 'old' ? oldFile : newFile;
+    const unit = `schema problem ${i + 1} (${p.side})`;
+    units.push({ id: unit, file, outcome: 'error' });
+    results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), file, unit });
+  });
+  const locate = await locator(newDoc, changes.length > 0);
+  const file = newDoc?.name ?? newFile;
+  const named = new Set<string>();
+  changes.forEach((ch) => {
+    // The rule, where, and what (two required-added at /required differ by their subject).
+    const base = `${ch.rule} at ${where(ch.path)}${ch.subject === undefined ? '' : ` (${JSON.stringify(ch.subject)})`}`;
+    let unit = base;
+    for (let n = 2; named.has(unit); n++) unit = `${base} #${n}`;
+    named.add(unit);
+    units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass' });
+    results.push({ ...changeFinding(v, ch, file, locate, '', remedy), unit });
+  });
+  if (rollout) results.push(rolloutFinding(rollout, file, ''));
+  evidenceFindings(v, results, units);
+  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summaryLine: summary, results, artifacts: [file], units };
+}
+
+/** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
+export async function registryReport(view: RegistryVerdict, about: ToolInfo): Promise<Report> {
+  const { rows, listed, v, compatible, verdict, absent, manifestName, manifestText, docOf } = view;
+  const results: ReportFinding[] = [];
+  const artifacts: string[] = [];
+  const units: ReportUnit[] = rows.map((r) => ({
+    id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
+  }));
+  if (absent) results.push({ ruleId: 'registry-absent', level: 'note', title: 'registry absent', message: absent, file: manifestName });
+  const manifest = await locator({ name: manifestName, text: manifestText }, true);
+  for (const r of listed) {
+    if (r.status === 'added' || r.status === 'removed') {
+      // Both are about the manifest: the new entry, or the list the entry was removed from.
+      const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
+      const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
+      const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+      results.push({ ruleId: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos, unit: r.urn });
+      continue;
+    }
+    const doc = docOf(r);
+    const file = doc?.name ?? manifestName;
+    if (doc) artifacts.push(doc.name);
+    for (const p of r.problems) {
+      results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName, unit: r.urn });
+    }
+    const locate = await locator(doc, r.changes.length > 0);
+    for (const ch of r.changes) results.push({ ...changeFinding(v, ch, file, locate, `${r.urn}: `, r.remedy), unit: r.urn });
+    if (r.rollout) results.push(rolloutFinding(r.rollout, file, `${r.urn}: `, r.urn));
+  }
+  const urns = new Set(rows.map((r) => r.urn));
+  evidenceFindings(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
+  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summaryLine: verdict, results, artifacts, units };
+}
