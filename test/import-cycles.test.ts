@@ -72,6 +72,15 @@ describe('module graph of src', () => {
     expect(cycles(graph(modules(join(ROOT, 'src'))))).toEqual([]);
   });
 
+  it('src/report (the Report and its renderers) imports nothing of ours outside it; no core imports the CLI', () => {
+    const edges = graph(modules(join(ROOT, 'src')));
+    const under = (dir: string) => (f: string): boolean => relative(ROOT, f).startsWith(`src/${dir}/`);
+    const outward = (from: string, banned: (f: string) => boolean): string[] =>
+      [...edges].filter(([f]) => under(from)(f)).flatMap(([f, to]) => to.filter(banned).map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`));
+    expect(outward('report', (t) => !under('report')(t))).toEqual([]);
+    for (const core of ['check', 'compat', 'gdpr', 'registry', 'validator']) expect(outward(core, under('cli')), core).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the detector is not vacuous)', () => {
     const a = join(ROOT, 'src/a.ts');
     const b = join(ROOT, 'src/b.ts');
