@@ -216,6 +216,22 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     expect(r1.outputs()).toMatchObject({ ok: 'true', 'exit-code': '0' });
   });
 
+  it('gdpr: the inventory and the --require gate each write their markdown to the job summary', () => {
+    const r0 = runner();
+    const inventory = runAction({ command: 'gdpr', registry: 'registry.example.json', dir: root }, { actionPath: root, cwd: work, env: r0.env });
+    expect(inventory.code, inventory.stderr).toBe(0);
+    const inv = readMarkdown(r0.summary());
+    expect(inv.heading).toMatch(/^bqschema gdpr: 4 URN\(s\), \d+ sensitive field\(s\)$/);
+    expect(inv.rows.map(([level, , rule]) => [level, rule])).toEqual([['note', 'gdpr-inventory']]);
+    const r1 = runner();
+    const gate = runAction({ command: 'gdpr', registry: 'registry.example.json', args: '--require', dir: root }, { actionPath: root, cwd: work, env: r1.env });
+    expect(gate.code, gate.stderr).toBe(0); // every PII-named field of the example registry is marked
+    const req = readMarkdown(r1.summary());
+    expect(req.heading).toBe('bqschema gdpr: OK: no unmarked PII-named field; 4 URN(s) checked');
+    expect(req.paragraphs).toContain('No findings.');
+    expect(r1.outputs()).toMatchObject({ ok: 'true', 'exit-code': '0' });
+  });
+
   it("summary: 'false' writes none; a usage error names no report", () => {
     const r0 = runner();
     const r = runAction({ command: 'check', registry: 'registry.example.json', dir: root, summary: 'false', 'sarif-file': join(r0.dir, 'no', 'such', 'x.sarif') }, { actionPath: root, cwd: work, env: r0.env });
