@@ -173,14 +173,6 @@ export function unreadableManifest(err: RegistryError & { file: string }): Regis
   return { manifestErrors: [{ rule: 'manifest', file: err.file, pointer: '', message: err.message, ...err.position }], entries: [] };
 }
 
-/** What the summary counts: URN entries, those with an error (their own or their manifest entry's), and issues. */
-export function summarize({ manifestErrors, entries }: RegistryCheck): { urns: number; failed: number; errors: number; warnings: number } {
-  const failed = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
-  const errors = manifestErrors.length + entries.reduce((n, r) => n + r.errors.length, 0);
-  const warnings = entries.reduce((n, r) => n + r.warnings.length, 0);
-  return { urns: entries.length, failed: entries.filter((r) => failed.has(r.urn)).length, errors, warnings };
-}
-
 /** What check concludes: its issues (the manifest's first), their counts, the verdict and its line. */
 export interface CheckVerdict {
   ok: boolean;
@@ -196,11 +188,12 @@ export interface CheckVerdict {
   counts: string;
 }
 
-export function verdictOf(result: RegistryCheck, manifest: string): CheckVerdict {
-  const { manifestErrors, entries } = result;
+export function verdictOf({ manifestErrors, entries }: RegistryCheck, manifest: string): CheckVerdict {
   const errors = [...manifestErrors, ...entries.flatMap((r) => r.errors)];
   const warnings = entries.flatMap((r) => r.warnings);
-  const summary = summarize(result);
+  // failed: the URN entries with an error, their own or their manifest entry's.
+  const failing = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
+  const summary = { urns: entries.length, failed: entries.filter((r) => failing.has(r.urn)).length, errors: errors.length, warnings: warnings.length };
   const counts = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
   return { ok: errors.length === 0, summary, errors, warnings, manifestErrors, entries, manifest, counts };
 }

@@ -13,6 +13,8 @@ const allowKeywordOption = (what: string): Option =>
     .argParser((name: string, previous: string[] | undefined) => [...(previous ?? []), name]);
 const formatOption = (choices: string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
+/** What every gate (validate, check, compat, gdpr) writes: its own text and json, and its Report's formats. */
+const GATE_FORMATS = ['text', 'json', 'github', 'markdown', 'sarif', 'junit'];
 /** Repeatable: `--report sarif=bq.sarif --report junit=bq.xml`, beside --format on stdout. */
 const reportOption = (choices: string[]): Option =>
   new Option('--report <format=file>', `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`)
@@ -44,8 +46,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 268435456: 256 MiB)')
         .option('--max-line-bytes <n>', 'longest NDJSON line read (default 67108864: 64 MiB)')
         .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
-        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema validate --registry registry.json messages/',
@@ -66,8 +68,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .command('check')
         .description('self-check the registry: every entry, schema file and example')
         .addOption(registryOption())
-        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
         .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
         .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
@@ -95,8 +97,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
         .addOption(allowKeywordOption('the new schema may introduce it without failing the gate'))
         .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
-        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
@@ -123,8 +125,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
         .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
         .option('--ndjson', 'with --mask -: stdin holds one message per line')
-        .addOption(formatOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit'], 'text'))
-        .addOption(reportOption(['text', 'json', 'github', 'markdown', 'sarif', 'junit']))
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema gdpr --registry registry.json',
