@@ -94,7 +94,8 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => location.hash)).toBe('#urn:babel:users:registered');
     expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('urn:babel:users:registered');
-    expect(await page.$$eval('[aria-current="location"] .urn', (els) => els.map((e) => e.textContent))).toEqual(['urn:babel:users:registered']);
+    // aria-current follows the hashchange event, which fires after navigation, so wait for it (CI once read it a task too early).
+    await expect.poll(() => page.$$eval('[aria-current="location"] .urn', (els) => els.map((e) => e.textContent))).toEqual(['urn:babel:users:registered']);
 
     // A search nothing matches says so.
     await page.fill('[data-bq="q"]', 'no such thing');
