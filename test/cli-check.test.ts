@@ -220,6 +220,7 @@ describe.concurrent('check: SARIF and JUnit', () => {
     expect(results.find((x) => sarifAt(x) === 'schemas/lint.json:5:23')).toMatchObject({
       ruleId: 'malformed-keyword', message: { text: 'urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"; it would not be enforced' },
     });
+    expect(results.find((x) => sarifAt(x) === 'schemas/lint.json:5:23')).toMatchObject({ properties: { urn: 'urn:t:lint', pointer: '/properties/name/type' } });
     expect(results.find((x) => sarifAt(x) === 'registry.json:4:14')?.ruleId).toBe('manifest');
     expect(new Set(results.map((x) => x.ruleId))).toEqual(new Set(['manifest', 'schema', 'malformed-keyword', 'example-fails-schema']));
   });

@@ -189,7 +189,12 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     // new.json (2-space JSON): "required" is on line 3, its value at column 15.
     expect(sarifAt(required)).toBe('new.json:3:15');
     expect(required.message.text).toMatch(/witness \(valid under old, rejected by new\): \{/);
+    // The evidence whole, in the property bag: the witness payload (which the message previews) and the URN's corpus counts.
+    const bag = (x: unknown) => (x as { properties: { pointer?: string; witness?: { payload: Record<string, unknown>; validUnder: string }; corpus?: unknown } }).properties;
+    expect(bag(required)).toMatchObject({ pointer: '/required', witness: { validUnder: 'old' }, corpus: { checked: 6, rejected: 4 } });
+    expect(JSON.stringify(bag(required).witness!.payload)).toBe(/witness \(valid under old, rejected by new\): (\{.*\})/.exec(required.message.text)![1]);
     expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['corpus/a.ndjson:2', 'corpus/a.ndjson:4', 'corpus/a.ndjson:5']);
+    for (const x of results.filter((y) => y.ruleId === 'corpus-rejected')) expect(bag(x)).toEqual({ urn: ORDERS, corpus: { checked: 6, rejected: 4 } });
     expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(listRules().map((x) => x.id)));
   });
 

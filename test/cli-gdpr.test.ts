@@ -453,6 +453,8 @@ describe.concurrent('gdpr --require: SARIF and JUnit', () => {
       'schemas/profile.yaml:17:7 gdpr-unmarked-pii error',
     ]);
     expect(results[1]!.message.text).toBe('urn:test:profile: contact.email looks like personal data but is not marked x-gdpr-sensitive');
+    // The URN, and the field's JSON Pointer in the schema file, in the result's property bag.
+    expect((results[1] as { properties?: unknown }).properties).toEqual({ urn: 'urn:test:profile', pointer: '/properties/contact/properties/email' });
   });
 
   it('junit: a failing testcase per unmarked field; the other schema files pass', async () => {

@@ -21,6 +21,11 @@ describe.concurrent('validate --format sarif', () => {
       ['invalid-data', 'error', `${F}:8:16`, 'urn:test:order: /lines/1/qty must be integer, got string'],
     ]);
     expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(['invalid-data', 'unreadable-input', 'no-schema']));
+    // The URN and the JSON Pointer into the message file (the data sits under /data), in each result's property bag.
+    expect(results.map((x) => (x as { properties?: unknown }).properties)).toEqual([
+      { urn: 'urn:test:order', pointer: '/data/order_id' }, { urn: 'urn:test:order', pointer: '/data/sku' },
+      { urn: 'urn:test:order', pointer: '/data/lines/1' }, { urn: 'urn:test:order', pointer: '/data/lines/1/qty' },
+    ]);
   });
 
   it('unreadable inputs are errors; an unregistered URN is a note, an error under --strict; a clean run has no results (exit 0)', async () => {

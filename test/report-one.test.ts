@@ -26,18 +26,24 @@ const report: fc.Arbitrary<Report> = fc
   .record({
     units: fc.uniqueArray(fc.record({ id: word, file: fc.option(fileName, { nil: undefined }), outcome: fc.constantFrom<Outcome>('pass', 'fail', 'skip', 'error') }), { selector: (u) => u.id, maxLength: 8 }),
     findings: fc.array(fc.record({
-      ruleId: fc.constantFrom('invalid-data', 'no-schema', 'schema-problem'), level: fc.constantFrom<ReportFinding['level']>('error', 'warning', 'note'),
+      rule: fc.constantFrom('invalid-data', 'no-schema', 'schema-problem'), level: fc.constantFrom<ReportFinding['level']>('error', 'warning', 'note'),
       message: word, file: fc.option(fileName, { nil: undefined }), line: pos, col: pos, title: fc.option(word, { nil: undefined }), unitIndex: fc.nat(),
+      urn: fc.option(word.map((w) => `urn:${w}`), { nil: undefined }), pointer: fc.option(fc.array(word, { maxLength: 3 }).map((p) => p.map((x) => `/${x}`).join('')), { nil: undefined }),
+      evidence: fc.option(fc.record({ witness: fc.record({ payload: fc.jsonValue({ maxDepth: 2 }), validUnder: fc.constantFrom<'old' | 'new'>('old', 'new') }), corpus: fc.record({ checked: fc.nat(9), rejected: fc.nat(9) }) }, { requiredKeys: [] }), { nil: undefined }),
     }), { maxLength: 12 }),
     ok: fc.boolean(),
     summary: word,
   })
   .map(({ units, findings, ok, summary }): Report => {
-    const results = findings.map(({ unitIndex, ...f }): ReportFinding => {
+    const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }): ReportFinding => {
       // A finding belongs to a unit, or (when there is none to own it) to the whole run.
       const unit = units.length === 0 ? undefined : units[unitIndex % units.length]!.id;
-      // A column only with a line, as every command gives them.
-      return { ...f, ...(f.line === undefined ? { col: undefined } : {}), ...(unit === undefined ? {} : { unit }) };
+      // A column only with a line, as every command gives them; a pointer only with a file.
+      const location = file === undefined ? undefined : { file, line, ...(line === undefined ? {} : { col }), ...(pointer === undefined ? {} : { pointer }) };
+      return {
+        ...f, ...(location ? { location } : {}), ...(unit === undefined ? {} : { unit }), ...(urn === undefined ? {} : { urn }),
+        ...(evidence === undefined || Object.keys(evidence).length === 0 ? {} : { evidence }),
+      };
     });
     return {
       tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok,
@@ -81,7 +87,7 @@ describe('one Report, every format (issue 23)', () => {
       const at = (x: ReturnType<typeof sarifSaid>): string => (x.file === undefined ? '' : `${x.file}${x.line === undefined ? '' : `:${x.line}`}${x.col === undefined ? '' : `:${x.col}`}`);
       const expected = sarif.map(sarifSaid).map((x, i) => {
         // SARIF puts a finding about a whole file at its first line; the table says the file only.
-        const place = r.results[i]!.line === undefined ? (x.file ?? '') : at(x);
+        const place = r.results[i]!.location?.line === undefined ? (x.file ?? '') : at(x);
         return [x.level === 'error' ? 'error' : x.level === 'notice' ? 'note' : 'warning', place, sarif[i]!.ruleId, x.message];
       });
       expect(doc.rows).toEqual(expected);
@@ -91,11 +97,26 @@ describe('one Report, every format (issue 23)', () => {
     }), { numRuns: 150 });
   });
 
+  it("SARIF keeps what it has no field for in each result's property bag, under the glossary's names: urn, pointer, witness, corpus", () => {
+    fc.assert(fc.property(report, (r) => {
+      const sarif = readSarif(renderSarif(r)).runs[0]!.results as Array<{ properties?: Record<string, unknown> }>;
+      expect(sarif).toHaveLength(r.results.length);
+      r.results.forEach((f, i) => {
+        const want = {
+          ...(f.urn === undefined ? {} : { urn: f.urn }), ...(f.location?.pointer === undefined ? {} : { pointer: f.location.pointer }),
+          ...(f.evidence?.witness === undefined ? {} : { witness: f.evidence.witness }), ...(f.evidence?.corpus === undefined ? {} : { corpus: f.evidence.corpus }),
+        };
+        // Read back from the JSON text: what a SARIF reader gets (JSON has no -0, so compare as JSON does).
+        expect(sarif[i]!.properties ?? {}).toEqual(JSON.parse(JSON.stringify(want)));
+      });
+    }), { numRuns: 100 });
+  });
+
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {
     const r: Report = {
       tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: true, summaryLine: 'OK: 1 URN(s)',
       units: [{ id: 'urn:a', file: 'registry.json', outcome: 'pass' }],
-      results: [{ ruleId: 'registry-absent', level: 'note', message: 'registry.json does not exist at main: every URN is added', file: 'registry.json' }],
+      results: [{ rule: 'registry-absent', level: 'note', message: 'registry.json does not exist at main: every URN is added', location: { file: 'registry.json' } }],
     };
     const xml = renderJunit(r);
     expect(junitCounts(readJunit(xml))).toEqual({ tests: 1, failures: 0, errors: 0, skipped: 0 });

@@ -29,10 +29,10 @@ const INPUT: ReportInput = {
     ],
   },
   results: [
-    { ruleId: 'type-narrowed', level: 'error', message: 'type narrowed', file: 'schemas/orders.json', line: 12, col: 7 },
-    { ruleId: 'required-added', level: 'warning', message: 'now required', file: 'schemas/orders.json', line: 3 },
-    { ruleId: 'BQ_INVALID_ENVELOPE', level: 'error', message: 'no urn', file: 'in.ndjson', line: 4, col: 1 },
-    { ruleId: 'urn-removed', level: 'note', message: 'removed' },
+    { rule: 'type-narrowed', level: 'error', message: 'type narrowed', location: { file: 'schemas/orders.json', line: 12, col: 7 } },
+    { rule: 'required-added', level: 'warning', message: 'now required', location: { file: 'schemas/orders.json', line: 3 } },
+    { rule: 'BQ_INVALID_ENVELOPE', level: 'error', message: 'no urn', location: { file: 'in.ndjson', line: 4, col: 1 } },
+    { rule: 'urn-removed', level: 'note', message: 'removed' },
   ],
 };
 
@@ -88,10 +88,10 @@ describe('renderSarif', () => {
     const log = expectValid(renderSarif({
       tool: { name: 't', version: '1' },
       results: [
-        { ruleId: 'r', level: 'error', message: 'm', file: 'a.json', line: 0, col: 3 },
-        { ruleId: 'r', level: 'error', message: 'm', file: 'a.json', line: 2.5 },
-        { ruleId: 'r', level: 'error', message: 'm', file: 'a.json', line: 2, col: -1 },
-        { ruleId: 'r', level: 'error', message: 'm', file: 'a.json', col: 4 },
+        { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 0, col: 3 } },
+        { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 2.5 } },
+        { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 2, col: -1 } },
+        { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', col: 4 } },
       ],
     }));
     const regions = log.runs[0].results.map((r: any) => r.locations[0].physicalLocation.region);
@@ -106,7 +106,7 @@ describe('renderSarif', () => {
     const files = ['schemas/a b#1?.json', 'schemas\\win\\x.json', '/abs/ü.json', 'C:\\reg\\x.json', '%41.json', '<script>.json'];
     const log = expectValid(renderSarif({
       tool: { name: 't', version: '1' },
-      results: files.map((file) => ({ ruleId: 'r', level: 'error' as const, message: 'm', file, line: 1 })),
+      results: files.map((file) => ({ rule: 'r', level: 'error' as const, message: 'm', location: { file, line: 1 } })),
     }));
     expect(log.runs[0].results[4].locations[0].physicalLocation.artifactLocation.uri).toBe('%2541.json');
   });
@@ -115,7 +115,7 @@ describe('renderSarif', () => {
     const hostile = 'quote " back \\ nl \n cr \r nul \u0000 ctl \u0001 ls \u2028 ps \u2029 </script> ]]> */ __proto__';
     const log = expectValid(renderSarif({
       tool: { name: 'bq"schema', version: '1\n', rules: [{ id: '__proto__', description: hostile, help: hostile, helpUri: 'https://example.invalid/x' }] },
-      results: [{ ruleId: '__proto__', level: 'error', message: hostile, file: '__proto__/x.json', line: 1, col: 1 }],
+      results: [{ rule: '__proto__', level: 'error', message: hostile, location: { file: '__proto__/x.json', line: 1, col: 1 } }],
     }));
     expect(log.runs[0].results[0].message.text).toBe(hostile);
     expect(log.runs[0].tool.driver.rules[0].shortDescription.text).toBe(hostile);
@@ -123,7 +123,7 @@ describe('renderSarif', () => {
   });
 
   it('an empty message names the rule (SARIF wants text)', () => {
-    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, results: [{ ruleId: 'r1', level: 'note', message: '' }] }));
+    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, results: [{ rule: 'r1', level: 'note', message: '' }] }));
     expect(log.runs[0].results[0].message.text).toBe('r1');
   });
 

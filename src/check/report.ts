@@ -20,7 +20,9 @@ export const CHECK_RULES: readonly ReportRule[] = [
 export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
   const { ok, errors, warnings, manifestErrors, entries, manifest, counts } = verdict;
   const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
-    ruleId: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced', file: i.file, line: i.line, col: i.col,
+    rule: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced',
+    ...(i.urn === undefined ? {} : { urn: i.urn }),
+    location: { file: i.file, line: i.line, col: i.col, pointer: i.pointer },
     message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
   });
   // One unit per URN entry (what the summary counts): it fails when it has an error, its own or

@@ -6,7 +6,7 @@ import { remedyText, type Remedy, type SchemaProblem, type UrnReport } from './r
 import { corpusSentence, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
 import type { Position } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
+import type { Report, ReportEvidence, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
@@ -148,17 +148,42 @@ function compatRule(r: CompatRule): ReportRule {
 /** Every rule compat's findings cite: the compat rules, then the evidence's and the registry's. */
 const compatReportRules = (): ReportRule[] => [...listRules().map(compatRule), ...EXTRA_RULES];
 
+/** Where a change is found: the file shown, and whether that file is the new schema's own (so the change's path points into it). */
+interface ChangeSite {
+  file: string;
+  inSchema: boolean;
+  locate: Locate;
+  urn?: string;
+  corpus?: CorpusUrn;
+}
+
+/** A change's proof: its witness (or the other way's), and the URN's corpus counts. */
+function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidence | undefined {
+  const witness = c.breaking ? (c.witness ?? c.otherWitness ?? undefined) : undefined;
+  const e: ReportEvidence = {
+    ...(witness ? { witness: { payload: witness.payload, validUnder: witness.validUnder } } : {}),
+    ...(corpus ? { corpus: { checked: corpus.checked, rejected: corpus.rejected } } : {}),
+  };
+  return Object.keys(e).length === 0 ? undefined : e;
+}
+
 /** A change as a finding: where it is in the new schema, what changed, and its proof, excuse and remedy. */
-function changeFinding(v: Verdicts, c: Change, file: string, locate: Locate, prefix: string, remedy: Remedy | undefined): ReportFinding {
+function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string, remedy: Remedy | undefined): ReportFinding {
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
   const w = c.breaking ? witnessLine(c) : undefined;
   const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
-  return { ruleId: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`, file, ...locate(c.path) };
+  const evidence = changeEvidence(c, site.corpus);
+  return {
+    rule: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`,
+    ...(site.urn === undefined ? {} : { urn: site.urn }),
+    location: { file: site.file, ...site.locate(c.path), ...(site.inSchema ? { pointer: c.path } : {}) },
+    ...(evidence ? { evidence } : {}),
+  };
 }
 
-const rolloutFinding = (r: Rollout, file: string, prefix: string, unit?: string): ReportFinding => ({
-  ruleId: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, file, ...(unit === undefined ? {} : { unit }),
+const rolloutFinding = (r: Rollout, file: string, prefix: string, urn?: string): ReportFinding => ({
+  rule: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, location: { file }, ...(urn === undefined ? {} : { urn, unit: urn }),
 });
 
 /**
@@ -173,20 +198,24 @@ function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUn
     const file = v.exceptions.file;
     const unit = `exceptions (${file})`;
     units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass' });
-    for (const n of o.expired) results.push({ ruleId: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, file, unit });
-    for (const n of o.stale) results.push({ ruleId: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, file, unit });
-    for (const n of o.unused) results.push({ ruleId: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, file, unit });
+    const location = { file };
+    for (const n of o.expired) results.push({ rule: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, location, unit });
+    for (const n of o.stale) results.push({ rule: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, location, unit });
+    for (const n of o.unused) results.push({ rule: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, location, unit });
   }
   const corpus = v.corpus;
   if (corpus === undefined) return;
   const unit = 'corpus';
   let rejected = false;
-  for (const e of corpus.errors) results.push({ ruleId: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, file: e.file, line: e.line, col: e.col, unit });
+  for (const e of corpus.errors) results.push({ rule: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, location: { file: e.file, line: e.line, col: e.col }, unit });
   for (const u of corpus.urns) {
     const owner = unitOf?.(u.urn);
     if (owner === undefined && u.rejected > 0) rejected = true;
     for (const e of u.examples) {
-      results.push({ ruleId: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, file: e.file, line: e.line, unit: owner ?? unit });
+      results.push({
+        rule: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, urn: u.urn,
+        location: { file: e.file, line: e.line }, evidence: { corpus: { checked: u.checked, rejected: u.rejected } }, unit: owner ?? unit,
+      });
     }
   }
   units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass' });
@@ -201,10 +230,12 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Re
     const file = p.side === 'old' ? oldFile : newFile;
     const unit = `schema problem ${i + 1} (${p.side})`;
     units.push({ id: unit, file, outcome: 'error' });
-    results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), file, unit });
+    results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), location: { file }, unit });
   });
   const locate = await locator(newDoc, changes.length > 0);
   const file = newDoc?.name ?? newFile;
+  // Two files: the new one is the schema itself, and the corpus (if any) is --urn's.
+  const site: ChangeSite = { file, inSchema: true, locate, corpus: v.corpus?.urns[0] };
   const named = new Set<string>();
   changes.forEach((ch) => {
     // The rule, where, and what (two required-added at /required differ by their subject).
@@ -213,7 +244,7 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Re
     for (let n = 2; named.has(unit); n++) unit = `${base} #${n}`;
     named.add(unit);
     units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass' });
-    results.push({ ...changeFinding(v, ch, file, locate, '', remedy), unit });
+    results.push({ ...changeFinding(v, ch, site, '', remedy), unit });
   });
   if (rollout) results.push(rolloutFinding(rollout, file, ''));
   evidenceFindings(v, results, units);
@@ -228,25 +259,25 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   const units: ReportUnit[] = rows.map((r) => ({
     id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
   }));
-  if (absent) results.push({ ruleId: 'registry-absent', level: 'note', title: 'registry absent', message: absent, file: manifestName });
+  if (absent) results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName } });
   const manifest = await locator({ name: manifestName, text: manifestText }, true);
   for (const r of listed) {
     if (r.status === 'added' || r.status === 'removed') {
       // Both are about the manifest: the new entry, or the list the entry was removed from.
-      const pos = manifest(r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas');
+      const pointer = r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas';
       const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
       const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-      results.push({ ruleId: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, file: manifestName, ...pos, unit: r.urn });
+      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn });
       continue;
     }
     const doc = docOf(r);
     const file = doc?.name ?? manifestName;
     if (doc) artifacts.push(doc.name);
     for (const p of r.problems) {
-      results.push({ ruleId: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, file: p.side === 'new' && doc ? doc.name : manifestName, unit: r.urn });
+      results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, urn: r.urn, location: { file: p.side === 'new' && doc ? doc.name : manifestName }, unit: r.urn });
     }
-    const locate = await locator(doc, r.changes.length > 0);
-    for (const ch of r.changes) results.push({ ...changeFinding(v, ch, file, locate, `${r.urn}: `, r.remedy), unit: r.urn });
+    const site: ChangeSite = { file, inSchema: doc !== undefined, locate: await locator(doc, r.changes.length > 0), urn: r.urn, corpus: r.corpus };
+    for (const ch of r.changes) results.push({ ...changeFinding(v, ch, site, `${r.urn}: `, r.remedy), unit: r.urn });
     if (r.rollout) results.push(rolloutFinding(r.rollout, file, `${r.urn}: `, r.urn));
   }
   const urns = new Set(rows.map((r) => r.urn));

@@ -64,7 +64,7 @@ export function requireVerdict(schemas: readonly LoadedSchema[], findings: reado
 /** One summary notice (a notice per field would bury a pull request's real annotations); no units. */
 export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
   const notice = summaryNotice(inventory.urns);
-  const results: ReportFinding[] = [{ ruleId: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
+  const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
   return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summaryLine: inventory.summaryLine, results, units: [] };
 }
 
@@ -74,15 +74,16 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
   const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
   // Each schema's positions are read once, on its first finding.
   const positions = new Map<string, SourcePositions>();
-  const at = (sc: LoadedSchema, path: string): { line?: number; col?: number } => {
+  const at = (sc: LoadedSchema, pointer: string): { line?: number; col?: number } => {
     let p = positions.get(sc.urn);
     if (p === undefined) positions.set(sc.urn, (p = SourcePositions.forFile(sc.text, sc.file)));
-    return p.of(schemaPointer(path));
+    return p.of(pointer);
   };
   const results = findings.map(({ urn, path }): ReportFinding => {
     const schema = loaded.get(urn)!;
+    const pointer = schemaPointer(path);
     return {
-      ruleId: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', file: schema.file, ...at(schema, path),
+      rule: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', urn, location: { file: schema.file, ...at(schema, pointer), pointer },
       message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
     };
   });

@@ -1,4 +1,4 @@
-import { position, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { placeOf, type FindingLevel, type Report, type ReportFinding } from './model.js';
 import { clean } from './text.js';
 
 /*
@@ -29,10 +29,7 @@ const LEVEL: Record<FindingLevel, 'error' | 'warning' | 'notice'> = { error: 'er
 
 /** One finding as an annotation, at the finding's file, line and column (each only where known). */
 export function githubAnnotation(f: ReportFinding): string {
-  const file = f.file === undefined || f.file === '' ? undefined : f.file;
-  const line = file === undefined ? undefined : position(f.line);
-  const col = line === undefined ? undefined : position(f.col);
-  return githubCommand(LEVEL[f.level], { file, line, col, title: f.title }, f.message);
+  return githubCommand(LEVEL[f.level], { ...placeOf(f), title: f.title }, f.message);
 }
 
 export function renderGithub(report: Pick<Report, 'results' | 'summaryLine'>): string {

@@ -1,4 +1,4 @@
-import { position, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
+import { placeText, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
 
 /*
  * JUnit XML for CI test reporters, valid against the JUnit schema the Jenkins xUnit plugin checks
@@ -28,18 +28,11 @@ export function xmlAttr(s: string): string {
   return xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
-function where(f: ReportFinding): string {
-  if (f.file === undefined || f.file === '') return '';
-  const line = position(f.line);
-  const col = line === undefined ? undefined : position(f.col);
-  return `${f.file}${line === undefined ? '' : `:${line}`}${col === undefined ? '' : `:${col}`}`;
-}
-
 const seconds = (ms: number | undefined): string => (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
 
 /** A finding as one line of text: where, then what. */
 function lineOf(f: ReportFinding): string {
-  const at = where(f);
+  const at = placeText(f);
   return at === '' ? f.message : `${at}: ${f.message}`;
 }
 
@@ -61,13 +54,14 @@ function unitsFromFindings(input: ReportInput): { units: ReportUnit[]; findings:
   const findings: ReportFinding[] = [];
   const seen = new Set<string>();
   input.results.forEach((f, i) => {
-    const at = where(f);
+    const at = placeText(f);
+    const file = f.location?.file ?? '';
     const id = `${i}`;
-    units.push({ id, ...(f.file ? { file: f.file } : {}), outcome: f.level === 'error' ? 'fail' : 'pass' });
+    units.push({ id, ...(file !== '' ? { file } : {}), outcome: f.level === 'error' ? 'fail' : 'pass' });
     findings.push({ ...f, unit: id });
-    seen.add(f.file ?? '');
+    seen.add(file);
     // The test case's name: the rule and where (shown by name below).
-    names.set(id, at === '' ? f.ruleId : `${f.ruleId} at ${at}`);
+    names.set(id, at === '' ? f.rule : `${f.rule} at ${at}`);
   });
   for (const file of input.artifacts ?? []) {
     if (file === '' || seen.has(file)) continue;
@@ -111,7 +105,7 @@ export function renderJunit(input: ReportInput): string {
     suite.ms += typeof u.timeMs === 'number' && u.timeMs > 0 ? u.timeMs : 0;
     const own = byUnit.get(u.id) ?? [];
     const name = names.get(u.id) ?? u.id;
-    const ruleOf = (f: ReportFinding | undefined): string => f?.ruleId ?? '';
+    const ruleOf = (f: ReportFinding | undefined): string => f?.rule ?? '';
     const classname = given ? `${tool}.${input.command ?? 'run'}` : `${tool}${own[0] ? `.${ruleOf(own[0])}` : ''}`;
     const attrs = `name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(u.timeMs)}"`;
     const text = own.map((f) => (f.level === 'error' || u.outcome !== 'pass' ? lineOf(f) : `${f.level}: ${lineOf(f)}`)).join('\n');

@@ -1,4 +1,4 @@
-import { position, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { placeText, type FindingLevel, type Report, type ReportFinding } from './model.js';
 import { clean } from './text.js';
 
 /*
@@ -34,11 +34,9 @@ const LEVEL: Record<FindingLevel, string> = { error: '**error**', warning: 'warn
 
 /** Where a finding is, `file:line:col`, as the other formats place it. */
 function where(f: ReportFinding): string {
-  if (f.file === undefined || f.file === '') return '';
-  const line = position(f.line);
-  const col = line === undefined ? undefined : position(f.col);
+  const at = placeText(f);
   // clean first: a newline in a file name shows as `\n`, as in every other format.
-  return mdCode(clean(`${f.file}${line === undefined ? '' : `:${line}`}${col === undefined ? '' : `:${col}`}`));
+  return at === '' ? '' : mdCode(clean(at));
 }
 
 /** A message's lines in one cell. */
@@ -51,7 +49,7 @@ export function renderMarkdown(report: Pick<Report, 'command' | 'results' | 'sum
     lines.push('No findings.');
   } else {
     lines.push('| level | where | rule | finding |', '| --- | --- | --- | --- |');
-    for (const f of shown) lines.push(`| ${LEVEL[f.level]} | ${where(f)} | ${mdCode(f.ruleId)} | ${cell(f.message)} |`);
+    for (const f of shown) lines.push(`| ${LEVEL[f.level]} | ${where(f)} | ${mdCode(f.rule)} | ${cell(f.message)} |`);
     const more = report.results.length - shown.length + (report.omitted ?? 0);
     if (more > 0) lines.push('', `… and ${more} more finding(s), not shown: the SARIF and JUnit reports hold them all.`);
   }

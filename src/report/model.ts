@@ -24,16 +24,36 @@ export interface ReportRule {
   helpUri: string;
 }
 
-export interface ReportFinding {
-  ruleId: string;
-  level: FindingLevel;
-  message: string;
-  /** The file the finding is about, as shown to the user (relative to the working directory, `/` or `\\` separated). */
-  file?: string;
+/** Where a finding is: a file, and in it the line, the column and the JSON Pointer of what it is about. */
+export interface ReportLocation {
+  /** As shown to the user: relative to the working directory, `/` or `\\` separated. */
+  file: string;
   /** 1-based; ignored unless a positive integer. */
   line?: number;
-  /** 1-based; ignored unless a positive integer (and a line is given). */
+  /** 1-based, in code points; ignored unless a positive integer (and a line is given). */
   col?: number;
+  /** A JSON Pointer (RFC 6901) into the document `file` holds (for NDJSON, the one at `line`). */
+  pointer?: string;
+}
+
+/** What proves a finding, beyond its message: compat's witness and corpus. */
+export interface ReportEvidence {
+  /** A payload one schema accepts and the other rejects: the proof of a breaking change. */
+  witness?: { payload: unknown; validUnder: 'old' | 'new' };
+  /** The URN's captured messages checked against its new schema. */
+  corpus?: { checked: number; rejected: number };
+}
+
+export interface ReportFinding {
+  /** A stable kebab-case rule id: SARIF's ruleId, JUnit's type. */
+  rule: string;
+  level: FindingLevel;
+  message: string;
+  /** The URN the finding is about, where there is one. */
+  urn?: string;
+  /** Absent for a finding about no file (a notice about the whole run). */
+  location?: ReportLocation;
+  evidence?: ReportEvidence;
   /** The unit (ReportUnit.id) the finding is about; absent for one about the whole run. */
   unit?: string;
   /** A few words on what kind of finding it is: the annotation's title (SARIF names the rule instead). */
@@ -89,4 +109,19 @@ export interface Report extends ReportInput {
 /** A positive integer, or undefined. */
 export function position(n: number | undefined): number | undefined {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** Where a finding is, as every format places it: a file that is named, a line only with it, a column only with a line. */
+export function placeOf(f: ReportFinding): { file: string; line?: number; col?: number } | undefined {
+  const at = f.location;
+  if (at === undefined || at.file === '') return undefined;
+  const line = position(at.line);
+  const col = line === undefined ? undefined : position(at.col);
+  return { file: at.file, ...(line === undefined ? {} : { line }), ...(col === undefined ? {} : { col }) };
+}
+
+/** `file:line:col`, each part only where known; '' for a finding about no file. */
+export function placeText(f: ReportFinding): string {
+  const p = placeOf(f);
+  return p === undefined ? '' : `${p.file}${p.line === undefined ? '' : `:${p.line}`}${p.col === undefined ? '' : `:${p.col}`}`;
 }

@@ -1,4 +1,4 @@
-import { position, type ReportFinding, type ReportInput, type ReportRule } from './model.js';
+import { placeOf, type ReportFinding, type ReportInput, type ReportRule } from './model.js';
 
 /*
  * SARIF 2.1.0 (OASIS) for GitHub code scanning and other SARIF readers: one run, the tool's rules
@@ -24,21 +24,31 @@ interface SarifResult {
   level: string;
   message: { text: string };
   locations?: unknown[];
+  properties?: Record<string, unknown>;
 }
 
 /** The base every relative URI is resolved against: where bqschema ran (in CI, the checkout's root). */
 const SRCROOT = 'SRCROOT';
 
 function location(f: ReportFinding): unknown[] | undefined {
-  if (f.file === undefined || f.file === '') return undefined;
-  const startLine = position(f.line);
-  const startColumn = startLine === undefined ? undefined : position(f.col);
+  const at = placeOf(f);
+  if (at === undefined) return undefined;
   // A finding about a whole file (a message with no schema) still gets a region: its first line,
   // where code scanning puts it anyway (the Multitool's SARIF2017 asks for one).
-  const region = { startLine: startLine ?? 1, ...(startColumn === undefined ? {} : { startColumn }) };
-  const uri = fileUri(f.file);
+  const region = { startLine: at.line ?? 1, ...(at.col === undefined ? {} : { startColumn: at.col }) };
+  const uri = fileUri(at.file);
   const artifactLocation = uri.startsWith('file:') ? { uri } : { uri, uriBaseId: SRCROOT };
   return [{ physicalLocation: { artifactLocation, region } }];
+}
+
+/** What SARIF has no field for, in the result's property bag under the glossary's names: the URN, the pointer, the evidence. */
+function propertiesOf(f: ReportFinding): Record<string, unknown> | undefined {
+  const bag: Record<string, unknown> = {};
+  if (f.urn !== undefined) bag.urn = f.urn;
+  if (f.location?.pointer !== undefined) bag.pointer = f.location.pointer;
+  if (f.evidence?.witness !== undefined) bag.witness = f.evidence.witness;
+  if (f.evidence?.corpus !== undefined) bag.corpus = f.evidence.corpus;
+  return Object.keys(bag).length === 0 ? undefined : bag;
 }
 
 interface SarifRule {
@@ -76,14 +86,16 @@ export function renderSarif(input: ReportInput): string {
   for (const r of input.tool.rules ?? []) addRule(r);
   const results = input.results.map((f): SarifResult => {
     const locations = location(f);
+    const properties = propertiesOf(f);
     return {
-      ruleId: f.ruleId,
+      ruleId: f.rule,
       // A rule the command forgot to declare is still described (code scanning requires it).
-      ruleIndex: addRule({ id: f.ruleId, description: f.ruleId, help: 'See the documentation.', helpUri: informationUri ?? 'https://github.com/babelqueue/bqschema#readme' }),
+      ruleIndex: addRule({ id: f.rule, description: f.rule, help: 'See the documentation.', helpUri: informationUri ?? 'https://github.com/babelqueue/bqschema#readme' }),
       level: f.level,
       // SARIF requires a message text; an empty one says which rule fired.
-      message: { text: f.message === '' ? f.ruleId : f.message },
+      message: { text: f.message === '' ? f.rule : f.message },
       ...(locations ? { locations } : {}),
+      ...(properties ? { properties } : {}),
     };
   });
   const driver = { name, version, ...(informationUri ? { informationUri } : {}), rules };

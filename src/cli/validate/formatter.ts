@@ -152,17 +152,19 @@ export class Formatter {
     const unit = unitOf(r);
     const found: ReportFinding[] = [];
     // What the envelope's identity leaves in doubt, whatever the verdict.
-    for (const w of r.warnings ?? []) found.push({ ruleId: 'envelope-identity', level: 'warning', title: 'envelope', message: w, file: r.file, line: r.line, unit });
+    const urn = r.urn === undefined ? {} : { urn: r.urn };
+    for (const w of r.warnings ?? []) found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit });
     if (r.status === 'error') {
-      found.push({ ruleId: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', file: r.file, line: r.errorLine ?? r.line, col: r.col, unit });
+      found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit });
     } else if (r.status === 'skipped') {
       const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
-      found.push({ ruleId: 'no-schema', level, title: 'no schema', message: noSchema(r), file: r.file, line: r.line, unit });
+      found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit });
     } else if (r.status === 'invalid') {
       const place = this.where(r, text);
       for (const v of r.violations ?? []) {
         const pos = place?.(v);
-        found.push({ ruleId: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, file: r.file, line: pos?.line ?? r.line, col: pos?.col, unit });
+        const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at };
+        found.push({ rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, ...urn, location, unit });
       }
     }
     return found;
