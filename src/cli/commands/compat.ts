@@ -1,5 +1,5 @@
 import {
-  CompatNameError, nextUrn, parseCompatLevel, parseCompatPolicy, rulesMarkdown, listRules, schemaFingerprint,
+  CompatNameError, nextUrn, parseCompatLevel, parseCompatPolicy, listRules, schemaFingerprint,
   type Change, type Remedy, type SchemaProblem, type UrnReport, type UrnStatus, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
@@ -10,7 +10,7 @@ import { clean, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { fails, rowFails, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import {
-  corpusSummary, exceptionsSummary, levelNote, modeWords, PAIR_FORMATS, REGISTRY_FORMATS,
+  corpusSummary, exceptionsSummary, levelNote, modeWords, PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS,
   type CompatFormat, type PairView, type RegistryView, type Settings,
 } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
@@ -220,25 +220,11 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
 
 // ---- the rules -----------------------------------------------------------------------------------
 
-const BREAKS_WORDS = { backward: 'backward', forward: 'forward', both: 'backward and forward', never: 'never' } as const;
-
 async function printRules(format: CompatFormat): Promise<number> {
+  const render = RULES_FORMATS[format];
+  if (render === undefined) usage(`--list-rules prints text, json or markdown, not ${format}`);
   const out = new Out();
-  if (format === 'json') {
-    out.line(JSON.stringify({ rules: listRules() }, null, 2));
-  } else if (format === 'markdown') {
-    out.line(rulesMarkdown().replace(/\n$/, ''));
-  } else if (format === 'text') {
-    for (const r of listRules()) {
-      out.line(`${r.id}`);
-      out.line(`    ${r.description}`);
-      out.line(`    breaks: ${BREAKS_WORDS[r.breaks]} (bqschema), ${BREAKS_WORDS[r.confluentBreaks]} (confluent)`);
-      out.line(`    confluent: ${r.confluent ?? '—'}`);
-      if (r.note !== '') out.line(`    note: ${r.note}`);
-    }
-  } else {
-    usage(`--list-rules prints text, json or markdown, not ${format}`);
-  }
+  render(listRules(), out);
   await out.flush();
   return EXIT_OK;
 }

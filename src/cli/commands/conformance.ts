@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, spawnImplementation, type LineImplementation } from '../../conformance/line-impl.js';
 import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
+import { clean, CONFORMANCE_FORMATS, isConformanceFormat } from '../report/conformance.js';
 
 export interface ConformanceOptions {
   /** `--impl <command>`: the implementation's adapter, run through the shell (required). */
@@ -23,8 +24,6 @@ export interface ConformanceOptions {
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SIGNAL_EXIT: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-// Reasons can quote what the implementation wrote: no control character reaches the terminal.
-const clean = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Writes beside the target and renames; refuses a target that is not a regular file (a device, a FIFO, a symlink, a directory). */
 function writeResults(file: string, text: string): void {
@@ -44,16 +43,6 @@ function writeResults(file: string, text: string): void {
   }
 }
 
-function summary(run: ConformanceRun, out: string): string {
-  const lines = run.failed.map((f) => `FAIL ${clean(f.section)} ${clean(f.id)}: ${clean(f.reason)}`);
-  const { results } = run;
-  lines.push(`conformance ${results.conformance_version}: ${clean(results.sdk)} ${clean(results.version)}: ${run.total - run.failed.length}/${run.total} cases pass`);
-  lines.push(`sections run: ${run.ran.join(', ')}`);
-  for (const n of run.notRun) lines.push(`not run: ${clean(n.section)} (${clean(n.reason)})`);
-  lines.push(`results: ${out}`);
-  return lines.join('\n') + '\n';
-}
-
 /**
  * `bqschema conformance --impl "<command>"`: runs the suite's payload-schema sections and the
  * contract's cases through an implementation over the line protocol (docs/conformance-protocol.md)
@@ -65,7 +54,7 @@ export async function run(options: ConformanceOptions): Promise<number> {
   const timeoutMs = options.timeout === undefined ? 10_000 : /^[0-9]{1,7}$/.test(options.timeout) ? Number(options.timeout) : NaN;
   if (!(timeoutMs >= 1)) throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 9999999, got ${JSON.stringify(options.timeout)}`);
   const format = options.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got ${JSON.stringify(format)}`);
+  if (!isConformanceFormat(format)) throw new UsageError(`--format must be text or json, got ${JSON.stringify(format)}`);
   const out = resolve(options.out ?? 'results.json');
   let suite;
   try {
@@ -102,23 +91,7 @@ export async function run(options: ConformanceOptions): Promise<number> {
     for (const signal of SIGNALS) process.off(signal, onSignal);
   }
   writeResults(out, JSON.stringify(result.results, null, 2) + '\n');
-  if (format === 'json') {
-    process.stdout.write(
-      JSON.stringify({
-        ok: result.failed.length === 0,
-        summary: { pass: result.total - result.failed.length, fail: result.failed.length, total: result.total },
-        sdk: result.results.sdk,
-        version: result.results.version,
-        conformance_version: result.results.conformance_version,
-        results: out,
-        sections_run: result.ran,
-        not_run: result.notRun,
-        failures: result.failed,
-      }) + '\n',
-    );
-  } else {
-    process.stdout.write(summary(result, out));
-  }
+  process.stdout.write(CONFORMANCE_FORMATS[format](result, out));
   if (interrupted !== undefined) return SIGNAL_EXIT[interrupted];
   return result.failed.length === 0 ? EXIT_OK : EXIT_GATE;
 }

@@ -1,6 +1,6 @@
 import {
   remedyText, type Change, type CompatLevel, type CompatPolicy, type Rollout, type UrnStatus,
-  corpusSentence, corpusWhere, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState,
+  corpusSentence, corpusWhere, exceptedText, rulesMarkdown, type CompatRule, type CorpusReport, type CorpusUrn, type ExceptionsState,
 } from '../../compat/index.js';
 import {
   changeLabel, excusedBy, pairReport, problemLine, registryReport, rowFails, witnessLine,
@@ -329,3 +329,22 @@ async function registryText(view: RegistryView, out: Out, c: Colours): Promise<v
 export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairView>> = { ...reportFormats((v: PairView) => pairReport(v, about())), text: pairText, json: pairJson, markdown: pairMarkdown };
 
 export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryView>> = { ...reportFormats((v: RegistryView) => registryReport(v, about())), text: registryText, json: registryJson, markdown: registryMarkdown };
+
+// ---- --list-rules ---------------------------------------------------------------------------------
+
+const BREAKS_WORDS = { backward: 'backward', forward: 'forward', both: 'backward and forward', never: 'never' } as const;
+
+/** The rules' table, in the formats --list-rules offers (the others are a usage error). */
+export const RULES_FORMATS: Partial<Record<CompatFormat, (rules: readonly CompatRule[], out: Out) => void>> = {
+  json: (rules, out) => out.line(JSON.stringify({ rules }, null, 2)),
+  markdown: (_rules, out) => out.line(rulesMarkdown().replace(/\n$/, '')),
+  text: (rules, out) => {
+    for (const r of rules) {
+      out.line(`${r.id}`);
+      out.line(`    ${r.description}`);
+      out.line(`    breaks: ${BREAKS_WORDS[r.breaks]} (bqschema), ${BREAKS_WORDS[r.confluentBreaks]} (confluent)`);
+      out.line(`    confluent: ${r.confluent ?? '—'}`);
+      if (r.note !== '') out.line(`    note: ${r.note}`);
+    }
+  },
+};
