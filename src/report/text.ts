@@ -26,3 +26,20 @@ export function clean(s: string): string {
     }
   });
 }
+
+// What JSON.stringify leaves as it is but a reader cannot see: other controls, format characters
+// (zero-width, bidi), separators and spaces other than U+0020, unassigned and private-use code
+// points, lone surrogates.
+const INVISIBLE = /(?! )[\p{C}\p{Z}]/gu;
+
+/**
+ * Input (a URN) in JSON string syntax with every character a reader could not see escaped, so
+ * `"urn:a:b "` and `"urn:a:b\u200b"` do not look like `"urn:a:b"`. Safe for a terminal as it is.
+ */
+export function quote(s: string): string {
+  return JSON.stringify(s).replace(INVISIBLE, (ch) => {
+    let out = '';
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
+}

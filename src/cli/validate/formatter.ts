@@ -1,38 +1,11 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
-import { pointerLabel } from '../../validator/index.js';
 import { clean, Out, quote, type Colours } from '../output.js';
-import { docsPage, isWholeDocument, renderReport, tool } from '../report/emit.js';
+import { isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import { MAX_ROWS } from '../../report/markdown.js';
-import type { Outcome, ReportFinding, ReportRule, ReportUnit } from '../../report/model.js';
-import type { Problem, Result, Status, ValidateOptions } from './judge.js';
-
-/** The rules validate's SARIF and JUnit findings cite. */
-const VALIDATE_PAGE = docsPage('cli/validate.md');
-export const VALIDATE_RULES: ReportRule[] = [
-  {
-    id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
-    fullDescription: "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
-    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).', helpUri: VALIDATE_PAGE,
-  },
-  {
-    id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
-    fullDescription: 'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
-    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.', helpUri: VALIDATE_PAGE,
-  },
-  {
-    id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).',
-    fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
-    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
-  },
-  {
-    id: 'envelope-identity', description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
-    fullDescription: 'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
-    help: 'Send the URN in job only, as a string; drop the urn alias.', helpUri: VALIDATE_PAGE,
-  },
-];
-
-const label = (p: Problem): string => pointerLabel(p.instancePath);
+import type { ReportFinding, ReportUnit } from '../../report/model.js';
+import { hint, messageFindings, outcomeOf, problemLabel, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
+import type { Result, Status, ValidateOptions } from './judge.js';
 
 /**
  * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats
@@ -125,7 +98,7 @@ export class Formatter {
   private finding(r: Result, text: string | undefined): void {
     this.artifacts.add(r.file);
     const now = performance.now();
-    this.units.push({ id: unitOf(r), file: r.file, outcome: this.outcome(r), timeMs: now - this.lastAt });
+    this.units.push({ id: unitOf(r), file: r.file, outcome: outcomeOf(r, this.options.strict === true), timeMs: now - this.lastAt });
     this.lastAt = now;
     this.findings.push(...this.findingsOf(r, text));
   }
@@ -139,38 +112,15 @@ export class Formatter {
     }
   }
 
-  /** How a message fares as a JUnit test case. Under --strict a skipped message fails the run, so it is a failure. */
-  private outcome(r: Result): Outcome {
-    return r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : this.options.strict ? 'fail' : 'skip';
-  }
-
   /**
-   * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed
-   * at its file, line and column. The github format prints them as they come; the others keep them.
+   * A message's findings (src/validate/report.ts), each violation placed in its file. The github
+   * format prints them as they come; the others keep them.
    */
   private findingsOf(r: Result, text: string | undefined): ReportFinding[] {
-    const unit = unitOf(r);
-    const found: ReportFinding[] = [];
-    // What the envelope's identity leaves in doubt, whatever the verdict.
-    const urn = r.urn === undefined ? {} : { urn: r.urn };
-    for (const w of r.warnings ?? []) found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit });
-    if (r.status === 'error') {
-      found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit });
-    } else if (r.status === 'skipped') {
-      const level = this.options.strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
-      found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit });
-    } else if (r.status === 'invalid') {
-      const place = this.where(r, text);
-      for (const v of r.violations ?? []) {
-        const pos = place?.(v);
-        const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at };
-        found.push({ rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${label(v)} ${v.message}`, ...urn, location, unit });
-      }
-    }
-    return found;
+    return messageFindings(r, this.options.strict === true, this.where(r, text));
   }
 
-  private where(r: Result, text: string | undefined): ((p: Problem) => { line?: number; col?: number }) | undefined {
+  private where(r: Result, text: string | undefined): Place | undefined {
     if (text === undefined || this.positions === undefined || r.violations === undefined) return undefined;
     // A whole .yaml/.yml file was read as YAML (the YAML reader places JSON text as well).
     const format = r.line === undefined && formatOf(r.file) === 'yaml' ? 'yaml' : 'json';
@@ -235,29 +185,7 @@ export class Formatter {
     const why = r.status === 'skipped' ? c.dim(`  (no schema registered${this.options.strict ? ', --strict' : ''}${clean(hint(r))})`) : '';
     this.out.line(`${head}${urn}${why}`);
     if (r.status === 'error') this.out.line(`${indent}${clean(r.error ?? '')}`);
-    if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(label(v)))}  ${clean(v.message)}`);
+    if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(problemLabel(v)))}  ${clean(v.message)}`);
     if (r.warnings !== undefined) for (const w of r.warnings) this.out.line(`${indent}${c.yellow('warning:')} ${clean(w)}`);
   }
 }
-
-/** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
-function hint(r: Result): string {
-  const s = r.suggestion;
-  if (s === undefined || r.urn === undefined) return '';
-  const u = r.urn;
-  let what = '';
-  if (u.trim() === s) {
-    const lead = u.trimStart() !== u;
-    const trail = u.trimEnd() !== u;
-    what = ` (without the ${lead && trail ? 'surrounding' : lead ? 'leading' : 'trailing'} whitespace)`;
-  } else if (u.toLowerCase() === s.toLowerCase()) {
-    what = ' (URNs are case-sensitive)';
-  }
-  return `; did you mean ${quote(s)}${what}?`;
-}
-
-/** A message's unit: its file, or `file:line` for a line of NDJSON. */
-const unitOf = (r: Result): string => (r.line === undefined ? r.file : `${r.file}:${r.line}`);
-
-/** The message of a skipped result in annotations and findings. */
-const noSchema = (r: Result): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;

@@ -7,6 +7,7 @@ import { clean, ENVELOPE } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
+import type { MessageProblem, MessageStatus, MessageVerdict } from '../../validate/report.js';
 
 /*
  * validate's judging: one parsed document in, one Result out. The command and its worker threads
@@ -26,34 +27,18 @@ export interface ValidateOptions extends RegistryCliOptions {
   report?: ReportTarget[];
 }
 
-export type Status = 'valid' | 'invalid' | 'skipped' | 'error';
+/** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
+export type Status = MessageStatus;
 
-export interface Problem {
-  instancePath: string;
+export interface Problem extends MessageProblem {
   schemaPath?: string;
   keyword: string;
-  message: string;
-  /** Pointer into the source document (the data's path under /data for an envelope). */
-  at: string;
 }
 
-/** One message's verdict. Built field by field (no spreads): this runs once per message. */
-export interface Result {
-  file: string;
-  /** The NDJSON line, for a message read from a stream. */
-  line: number | undefined;
-  urn: string | undefined;
-  status: Status;
+/** One message's verdict. Built field by field (no spreads): this runs once per message. The lists are the judge's to fill. */
+export interface Result extends MessageVerdict {
   violations: Problem[] | undefined;
-  /** Identity warnings of the envelope. */
   warnings: string[] | undefined;
-  /** Why the message could not be judged (status `error`). */
-  error: string | undefined;
-  /** Where the error is in the file, when known. */
-  errorLine: number | undefined;
-  col: number | undefined;
-  /** For an unregistered URN: the closest registered one (a likely typo). */
-  suggestion: string | undefined;
 }
 
 function result(file: string, line: number | undefined, urn: string | undefined, status: Status): Result {

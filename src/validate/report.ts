@@ -1,0 +1,124 @@
+import { docsPage } from '../report/docs.js';
+import type { Outcome, ReportFinding, ReportRule } from '../report/model.js';
+import { quote } from '../report/text.js';
+import { pointerLabel } from '../validator/index.js';
+
+/*
+ * validate's verdicts as CI findings (src/report renders them as annotations, a job summary, SARIF
+ * and JUnit): the rules it cites, a unit per message (what its summary counts) and a finding per
+ * thing said about one. Pure: the CLI judges each message (src/cli/validate/judge.ts), places a
+ * violation in its file, and streams or keeps what this returns.
+ */
+
+export type MessageStatus = 'valid' | 'invalid' | 'skipped' | 'error';
+
+/** A violation of a message's data, as validate reports it. */
+export interface MessageProblem {
+  instancePath: string;
+  message: string;
+  /** Pointer into the source document (the data's path under /data for an envelope). */
+  at: string;
+}
+
+/** One message's verdict: what the findings are made of. */
+export interface MessageVerdict {
+  file: string;
+  /** The NDJSON line, for a message read from a stream. */
+  line: number | undefined;
+  urn: string | undefined;
+  status: MessageStatus;
+  violations: readonly MessageProblem[] | undefined;
+  /** Identity warnings of the envelope. */
+  warnings: readonly string[] | undefined;
+  /** Why the message could not be judged (status `error`). */
+  error: string | undefined;
+  /** Where the error is in the file, when known. */
+  errorLine: number | undefined;
+  col: number | undefined;
+  /** For an unregistered URN: the closest registered one (a likely typo). */
+  suggestion: string | undefined;
+}
+
+const VALIDATE_PAGE = docsPage('cli/validate.md');
+
+/** The rules validate's findings cite. */
+export const VALIDATE_RULES: readonly ReportRule[] = [
+  {
+    id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
+    fullDescription: "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
+    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
+    fullDescription: 'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
+    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).',
+    fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
+    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'envelope-identity', description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
+    fullDescription: 'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
+    help: 'Send the URN in job only, as a string; drop the urn alias.', helpUri: VALIDATE_PAGE,
+  },
+];
+
+/** Where in the data a violation is, as every format shows it (`(root)` for the data itself). */
+export const problemLabel = (p: MessageProblem): string => pointerLabel(p.instancePath);
+
+/** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
+export function hint(r: MessageVerdict): string {
+  const s = r.suggestion;
+  if (s === undefined || r.urn === undefined) return '';
+  const u = r.urn;
+  let what = '';
+  if (u.trim() === s) {
+    const lead = u.trimStart() !== u;
+    const trail = u.trimEnd() !== u;
+    what = ` (without the ${lead && trail ? 'surrounding' : lead ? 'leading' : 'trailing'} whitespace)`;
+  } else if (u.toLowerCase() === s.toLowerCase()) {
+    what = ' (URNs are case-sensitive)';
+  }
+  return `; did you mean ${quote(s)}${what}?`;
+}
+
+/** A message's unit: its file, or `file:line` for a line of NDJSON. */
+export const unitOf = (r: MessageVerdict): string => (r.line === undefined ? r.file : `${r.file}:${r.line}`);
+
+/** How a message fares as a JUnit test case. Under --strict a skipped message fails the run, so it is a failure. */
+export function outcomeOf(r: MessageVerdict, strict: boolean): Outcome {
+  return r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : strict ? 'fail' : 'skip';
+}
+
+/** The message of a skipped result in annotations and findings. */
+const noSchema = (r: MessageVerdict): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;
+
+/** Where a violation is in its file, when the caller can tell (it reads the file's positions). */
+export type Place = (p: MessageProblem) => { line?: number; col?: number } | undefined;
+
+/**
+ * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed at
+ * its file, line and column, with the JSON pointer of the violated value in the file.
+ */
+export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined): ReportFinding[] {
+  const unit = unitOf(r);
+  const found: ReportFinding[] = [];
+  const urn = r.urn === undefined ? {} : { urn: r.urn };
+  // What the envelope's identity leaves in doubt, whatever the verdict.
+  for (const w of r.warnings ?? []) found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit });
+  if (r.status === 'error') {
+    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit });
+  } else if (r.status === 'skipped') {
+    const level = strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
+    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit });
+  } else if (r.status === 'invalid') {
+    for (const v of r.violations ?? []) {
+      const pos = place?.(v);
+      const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at };
+      found.push({ rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit });
+    }
+  }
+  return found;
+}
