@@ -140,7 +140,10 @@ describe('one run, every format: the reports agree with the JSON and with each o
       expect(junitCounts(readJunit(readFileSync(f('r.xml'), 'utf8')))).toEqual(junitFromJson(command, doc));
       // Every annotation is a SARIF result and the other way round: the same level, file, line,
       // column and message, in the same order (both are the findings of one Report).
-      const sarif = readSarif(readFileSync(f('r.sarif'), 'utf8')).runs[0]!.results;
+      const sarifRun = readSarif(readFileSync(f('r.sarif'), 'utf8')).runs[0]!;
+      const sarif = sarifRun.results;
+      // The run's verdict and counts: the JSON's own, the same object (both are the Report's summary).
+      expect((sarifRun as Json).properties).toEqual({ command, ok: doc.ok, summary: doc.summary });
       const gh = readGithub(readFileSync(f('r.gh'), 'utf8'));
       expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map(sarifSaid));
       // The annotations end with the text's summary line.

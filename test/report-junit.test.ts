@@ -26,7 +26,7 @@ function parse(xml: string): Doc {
 
 const INPUT: ReportInput = {
   tool: { name: 'bqschema', version: '0.1.0' },
-  results: [
+  findings: [
     { rule: 'type-narrowed', level: 'error', message: 'type narrowed', location: { file: 'schemas/orders.json', line: 12, col: 7 } },
     { rule: 'required-added', level: 'warning', message: 'now required', location: { file: 'schemas/orders.json', line: 3 } },
     { rule: 'BQ_INVALID_ENVELOPE', level: 'error', message: 'no urn', location: { file: 'in.ndjson', line: 4, col: 1 } },
@@ -78,7 +78,7 @@ describe('renderJunit', () => {
         { id: 'in.ndjson:1', file: 'in.ndjson', outcome: 'skip' },
         { id: 'in.ndjson:2', file: 'in.ndjson', outcome: 'error' },
       ],
-      results: [
+      findings: [
         { rule: 'invalid-data', level: 'error', message: 'one', location: { file: 'b.json', line: 2 }, unit: 'b.json' },
         { rule: 'invalid-data', level: 'error', message: 'two', location: { file: 'b.json', line: 3 }, unit: 'b.json' },
         { rule: 'no-schema', level: 'note', message: 'no schema', location: { file: 'in.ndjson', line: 1 }, unit: 'in.ndjson:1' },
@@ -99,7 +99,7 @@ describe('renderJunit', () => {
   it('findings no unit owns are one more test case, an error when one is an error: never dropped', () => {
     const doc = parse(renderJunit({
       tool: { name: 'bqschema', version: '1' }, command: 'check', units: [{ id: 'urn:a', file: 's.json', outcome: 'pass' }],
-      results: [{ rule: 'manifest', level: 'error', message: 'entry 2 has an empty "urn"', location: { file: 'registry.json', line: 5 } }],
+      findings: [{ rule: 'manifest', level: 'error', message: 'entry 2 has an empty "urn"', location: { file: 'registry.json', line: 5 } }],
     })).testsuites;
     expect(doc).toMatchObject({ tests: '2', failures: '0', errors: '1' });
     expect(doc.testsuite![1]!.testcase![0]).toMatchObject({ name: 'bqschema', error: { message: 'entry 2 has an empty "urn"' } });
@@ -109,7 +109,7 @@ describe('renderJunit', () => {
     const msg = 'a ]]> b <script>alert(1)</script> & "q" \'s\' tab\tnl\ncr\r end';
     const xml = renderJunit({
       tool: { name: 'bq<"&>', version: '1' },
-      results: [{ rule: 'r"]]>', level: 'error', message: msg, location: { file: 'a&b<c>.json', line: 1 } }],
+      findings: [{ rule: 'r"]]>', level: 'error', message: msg, location: { file: 'a&b<c>.json', line: 1 } }],
     });
     expect(xml).not.toContain(']]>');
     expect(xml).not.toContain('<script>');
@@ -124,7 +124,7 @@ describe('renderJunit', () => {
 
   it('characters XML cannot carry are shown as \\u escapes, never emitted raw', () => {
     const msg = 'nul\u0000 ctl\u0001 esc\u001b lone\uD800 fffe\uFFFE ok\u{1F600} ls\u2028';
-    const xml = renderJunit({ tool: { name: 't', version: '1' }, results: [{ rule: 'r', level: 'error', message: msg }] });
+    const xml = renderJunit({ tool: { name: 't', version: '1' }, findings: [{ rule: 'r', level: 'error', message: msg }] });
     expect(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]/.test(xml)).toBe(false);
     const c = parse(xml).testsuites.testsuite![0]!.testcase![0]!;
     expect(c.failure!.message).toBe('nul\\u0000 ctl\\u0001 esc\\u001B lone\\uD800 fffe\\uFFFE ok\u{1F600} ls\u2028');
@@ -136,7 +136,7 @@ describe('renderJunit', () => {
   });
 
   it('no findings and no files: an empty, valid report', () => {
-    const xml = renderJunit({ tool: { name: 't', version: '1' }, results: [] });
+    const xml = renderJunit({ tool: { name: 't', version: '1' }, findings: [] });
     expect(parse(xml).testsuites).toMatchObject({ tests: '0', failures: '0' });
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
   });

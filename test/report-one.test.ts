@@ -33,8 +33,9 @@ const report: fc.Arbitrary<Report> = fc
     }), { maxLength: 12 }),
     ok: fc.boolean(),
     summary: word,
+    counts: fc.dictionary(fc.constantFrom('messages', 'urns', 'changes', 'valid', 'breaking', 'errors', '__proto__', 'constructor'), fc.nat()),
   })
-  .map(({ units, findings, ok, summary }): Report => {
+  .map(({ units, findings, ok, summary, counts }): Report => {
     const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }): ReportFinding => {
       // A finding belongs to a unit, or (when there is none to own it) to the whole run.
       const unit = units.length === 0 ? undefined : units[unitIndex % units.length]!.id;
@@ -46,8 +47,8 @@ const report: fc.Arbitrary<Report> = fc
       };
     });
     return {
-      tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok,
-      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, results, units: units as ReportUnit[],
+      tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok, summary: counts,
+      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, findings: results, units: units as ReportUnit[],
     };
   });
 
@@ -57,7 +58,7 @@ describe('one Report, every format (issue 23)', () => {
       const gh = readGithub(renderGithub(r));
       const sarif = readSarif(renderSarif(r)).runs[0]!.results;
       expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map(sarifSaid));
-      expect(gh.annotations.map((a) => a.title)).toEqual(r.results.map((f) => f.title));
+      expect(gh.annotations.map((a) => a.title)).toEqual(r.findings.map((f) => f.title));
       expect(gh.summary).toBe(r.summaryLine);
     }), { numRuns: 150 });
   });
@@ -67,14 +68,14 @@ describe('one Report, every format (issue 23)', () => {
       const doc = readJunit(renderJunit(r));
       const tally = (o: Outcome): number => r.units.filter((u) => u.outcome === o).length;
       // Findings no unit owns: an error among them is one more test case, an error.
-      const runError = r.results.some((f) => f.unit === undefined && f.level === 'error') ? 1 : 0;
+      const runError = r.findings.some((f) => f.unit === undefined && f.level === 'error') ? 1 : 0;
       expect(junitCounts(doc)).toEqual({ tests: r.units.length + runError, failures: tally('fail'), errors: tally('error') + runError, skipped: tally('skip') });
       const cases = junitCases(doc);
       for (const u of r.units) {
         const c = cases.find((x) => x.name === u.id)!;
         expect(c, u.id).toBeDefined();
         const text = c.failure?.['#text'] ?? c.error?.['#text'] ?? c.skipped?.['#text'] ?? c['system-out'] ?? '';
-        for (const f of r.results.filter((x) => x.unit === u.id)) expect(text).toContain(f.message);
+        for (const f of r.findings.filter((x) => x.unit === u.id)) expect(text).toContain(f.message);
       }
     }), { numRuns: 60 });
   });
@@ -87,21 +88,21 @@ describe('one Report, every format (issue 23)', () => {
       const at = (x: ReturnType<typeof sarifSaid>): string => (x.file === undefined ? '' : `${x.file}${x.line === undefined ? '' : `:${x.line}`}${x.col === undefined ? '' : `:${x.col}`}`);
       const expected = sarif.map(sarifSaid).map((x, i) => {
         // SARIF puts a finding about a whole file at its first line; the table says the file only.
-        const place = r.results[i]!.location?.line === undefined ? (x.file ?? '') : at(x);
+        const place = r.findings[i]!.location?.line === undefined ? (x.file ?? '') : at(x);
         return [x.level === 'error' ? 'error' : x.level === 'notice' ? 'note' : 'warning', place, sarif[i]!.ruleId, x.message];
       });
       expect(doc.rows).toEqual(expected);
-      const more = r.results.length - max;
+      const more = r.findings.length - max;
       expect(doc.paragraphs.some((p) => p.startsWith(`… and ${more} more finding(s)`))).toBe(more > 0);
-      if (r.results.length === 0) expect(doc.paragraphs).toContain('No findings.');
+      if (r.findings.length === 0) expect(doc.paragraphs).toContain('No findings.');
     }), { numRuns: 150 });
   });
 
   it("SARIF keeps what it has no field for in each result's property bag, under the glossary's names: urn, pointer, witness, corpus", () => {
     fc.assert(fc.property(report, (r) => {
       const sarif = readSarif(renderSarif(r)).runs[0]!.results as Array<{ properties?: Record<string, unknown> }>;
-      expect(sarif).toHaveLength(r.results.length);
-      r.results.forEach((f, i) => {
+      expect(sarif).toHaveLength(r.findings.length);
+      r.findings.forEach((f, i) => {
         const want = {
           ...(f.urn === undefined ? {} : { urn: f.urn }), ...(f.location?.pointer === undefined ? {} : { pointer: f.location.pointer }),
           ...(f.evidence?.witness === undefined ? {} : { witness: f.evidence.witness }), ...(f.evidence?.corpus === undefined ? {} : { corpus: f.evidence.corpus }),
@@ -112,11 +113,20 @@ describe('one Report, every format (issue 23)', () => {
     }), { numRuns: 100 });
   });
 
+  it("SARIF carries the run's verdict and summary counts in the run's property bag, as the JSON output has them", () => {
+    fc.assert(fc.property(report, (r) => {
+      const run = readSarif(renderSarif(r)).runs[0] as { properties?: Record<string, unknown> };
+      expect(run.properties).toEqual({ command: r.command, ok: r.ok, summary: JSON.parse(JSON.stringify(r.summary)) });
+      // Own keys only, whatever they are called: '__proto__' is a count, not a prototype.
+      expect(Object.keys(run.properties!.summary as object).sort()).toEqual(Object.keys(r.summary).sort());
+    }), { numRuns: 100 });
+  });
+
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {
     const r: Report = {
-      tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: true, summaryLine: 'OK: 1 URN(s)',
+      tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: true, summary: { urns: 1, added: 1, errors: 0 }, summaryLine: 'OK: 1 URN(s)',
       units: [{ id: 'urn:a', file: 'registry.json', outcome: 'pass' }],
-      results: [{ rule: 'registry-absent', level: 'note', message: 'registry.json does not exist at main: every URN is added', location: { file: 'registry.json' } }],
+      findings: [{ rule: 'registry-absent', level: 'note', message: 'registry.json does not exist at main: every URN is added', location: { file: 'registry.json' } }],
     };
     const xml = renderJunit(r);
     expect(junitCounts(readJunit(xml))).toEqual({ tests: 1, failures: 0, errors: 0, skipped: 0 });

@@ -28,7 +28,7 @@ const INPUT: ReportInput = {
       { id: 'required-added', description: 'A property became required.', help: 'Mint a new URN.', helpUri: 'https://example.invalid/rules' },
     ],
   },
-  results: [
+  findings: [
     { rule: 'type-narrowed', level: 'error', message: 'type narrowed', location: { file: 'schemas/orders.json', line: 12, col: 7 } },
     { rule: 'required-added', level: 'warning', message: 'now required', location: { file: 'schemas/orders.json', line: 3 } },
     { rule: 'BQ_INVALID_ENVELOPE', level: 'error', message: 'no urn', location: { file: 'in.ndjson', line: 4, col: 1 } },
@@ -87,7 +87,7 @@ describe('renderSarif', () => {
   it('positions that are not positive integers are left out (a file without a line is its first line)', () => {
     const log = expectValid(renderSarif({
       tool: { name: 't', version: '1' },
-      results: [
+      findings: [
         { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 0, col: 3 } },
         { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 2.5 } },
         { rule: 'r', level: 'error', message: 'm', location: { file: 'a.json', line: 2, col: -1 } },
@@ -106,7 +106,7 @@ describe('renderSarif', () => {
     const files = ['schemas/a b#1?.json', 'schemas\\win\\x.json', '/abs/ü.json', 'C:\\reg\\x.json', '%41.json', '<script>.json'];
     const log = expectValid(renderSarif({
       tool: { name: 't', version: '1' },
-      results: files.map((file) => ({ rule: 'r', level: 'error' as const, message: 'm', location: { file, line: 1 } })),
+      findings: files.map((file) => ({ rule: 'r', level: 'error' as const, message: 'm', location: { file, line: 1 } })),
     }));
     expect(log.runs[0].results[4].locations[0].physicalLocation.artifactLocation.uri).toBe('%2541.json');
   });
@@ -115,7 +115,7 @@ describe('renderSarif', () => {
     const hostile = 'quote " back \\ nl \n cr \r nul \u0000 ctl \u0001 ls \u2028 ps \u2029 </script> ]]> */ __proto__';
     const log = expectValid(renderSarif({
       tool: { name: 'bq"schema', version: '1\n', rules: [{ id: '__proto__', description: hostile, help: hostile, helpUri: 'https://example.invalid/x' }] },
-      results: [{ rule: '__proto__', level: 'error', message: hostile, location: { file: '__proto__/x.json', line: 1, col: 1 } }],
+      findings: [{ rule: '__proto__', level: 'error', message: hostile, location: { file: '__proto__/x.json', line: 1, col: 1 } }],
     }));
     expect(log.runs[0].results[0].message.text).toBe(hostile);
     expect(log.runs[0].tool.driver.rules[0].shortDescription.text).toBe(hostile);
@@ -123,12 +123,12 @@ describe('renderSarif', () => {
   });
 
   it('an empty message names the rule (SARIF wants text)', () => {
-    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, results: [{ rule: 'r1', level: 'note', message: '' }] }));
+    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, findings: [{ rule: 'r1', level: 'note', message: '' }] }));
     expect(log.runs[0].results[0].message.text).toBe('r1');
   });
 
   it('no findings: a valid log with an empty result list', () => {
-    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, results: [] }));
+    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, findings: [] }));
     expect(log.runs[0].results).toEqual([]);
   });
 

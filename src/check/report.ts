@@ -45,5 +45,5 @@ export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
     ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
   ];
   const artifacts = [manifest, ...entries.map((r) => r.file)];
-  return { tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, results, artifacts, units };
+  return { tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summary: verdict.summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, findings: results, artifacts, units };
 }

@@ -99,8 +99,10 @@ export interface PairVerdict {
   rollout: Rollout | undefined;
   remedy: Remedy | undefined;
   compatible: boolean;
+  /** The changes counted (its JSON summary): `errors` counts the schema problems. */
+  summary: { changes: number; breaking: number; compatible: number; excepted?: number; errors: number };
   /** The summary line. */
-  summary: string;
+  summaryLine: string;
   /** The new schema's source, for positions. */
   newDoc: Doc | undefined;
 }
@@ -112,8 +114,10 @@ export interface RegistryVerdict {
   listed: readonly Row[];
   v: Verdicts;
   compatible: boolean;
+  /** The URNs counted by status (its JSON summary): `errors` counts the invalid ones. */
+  summary: Readonly<Record<string, number>>;
   /** The summary line. */
-  verdict: string;
+  summaryLine: string;
   /** Why every URN is added: the manifest does not exist at the ref. */
   absent: string | undefined;
   manifestName: string;
@@ -223,7 +227,7 @@ function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUn
 
 /** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */
 export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Report> {
-  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, newDoc } = view;
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, summaryLine, newDoc } = view;
   const results: ReportFinding[] = [];
   const units: ReportUnit[] = [];
   problems.forEach((p, i) => {
@@ -248,12 +252,12 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Re
   });
   if (rollout) results.push(rolloutFinding(rollout, file, ''));
   evidenceFindings(v, results, units);
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summaryLine: summary, results, artifacts: [file], units };
+  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts: [file], units };
 }
 
 /** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
 export async function registryReport(view: RegistryVerdict, about: ToolInfo): Promise<Report> {
-  const { rows, listed, v, compatible, verdict, absent, manifestName, manifestText, docOf } = view;
+  const { rows, listed, v, compatible, summary, summaryLine, absent, manifestName, manifestText, docOf } = view;
   const results: ReportFinding[] = [];
   const artifacts: string[] = [];
   const units: ReportUnit[] = rows.map((r) => ({
@@ -282,5 +286,5 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   }
   const urns = new Set(rows.map((r) => r.urn));
   evidenceFindings(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summaryLine: verdict, results, artifacts, units };
+  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units };
 }

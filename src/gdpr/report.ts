@@ -21,7 +21,8 @@ export interface LoadedSchema {
 
 export interface Inventory {
   urns: ReadonlyArray<{ urn: string; file: string; fields: SensitivePath[] }>;
-  summary: { urns: number; fields: number };
+  /** Its JSON summary: the inventory judges nothing, so it has no errors. */
+  summary: { urns: number; fields: number; errors: 0 };
   summaryLine: string;
 }
 
@@ -29,8 +30,10 @@ export interface RequireVerdict {
   schemas: readonly LoadedSchema[];
   findings: readonly UnmarkedField[];
   ok: boolean;
+  /** The URNs checked, those with an unmarked field (JUnit's failures), and the fields (errors). */
+  summary: { urns: number; failed: number; errors: number };
   /** The summary line, `OK: …` or `FAILED: …`. */
-  verdict: string;
+  summaryLine: string;
 }
 
 const GDPR_PAGE = docsPage('cli/gdpr.md');
@@ -50,7 +53,7 @@ const INVENTORY_RULE: ReportRule = {
 
 export function inventoryOf(schemas: readonly LoadedSchema[]): Inventory {
   const urns = schemas.map(({ urn, file, schema }) => ({ urn, file, fields: sensitivePaths(schema) }));
-  const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0) };
+  const summary = { urns: urns.length, fields: urns.reduce((n, u) => n + u.fields.length, 0), errors: 0 as const };
   return { urns, summary, summaryLine: `${summary.urns} URN(s), ${summary.fields} sensitive field(s)` };
 }
 
@@ -58,14 +61,15 @@ export function requireVerdict(schemas: readonly LoadedSchema[], findings: reado
   const ok = findings.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
-  return { schemas, findings, ok, verdict };
+  const summary = { urns: schemas.length, failed: new Set(findings.map((f) => f.urn)).size, errors: findings.length };
+  return { schemas, findings, ok, summary, summaryLine: verdict };
 }
 
 /** One summary notice (a notice per field would bury a pull request's real annotations); no units. */
 export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
   const notice = summaryNotice(inventory.urns);
   const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
-  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summaryLine: inventory.summaryLine, results, units: [] };
+  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units: [] };
 }
 
 /** The --require gate: one unit per URN checked, failing when one of its fields is unmarked. */
@@ -89,5 +93,5 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
   });
   const unmarked = new Set(findings.map((f) => f.urn));
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
-  return { tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summaryLine: verdict.verdict, results, artifacts: schemas.map((sc) => sc.file), units };
+  return { tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units };
 }

@@ -32,6 +32,6 @@ export function githubAnnotation(f: ReportFinding): string {
   return githubCommand(LEVEL[f.level], { ...placeOf(f), title: f.title }, f.message);
 }
 
-export function renderGithub(report: Pick<Report, 'results' | 'summaryLine'>): string {
-  return [...report.results.map(githubAnnotation), clean(report.summaryLine)].join('\n') + '\n';
+export function renderGithub(report: Pick<Report, 'findings' | 'summaryLine'>): string {
+  return [...report.findings.map(githubAnnotation), clean(report.summaryLine)].join('\n') + '\n';
 }

@@ -53,7 +53,7 @@ function unitsFromFindings(input: ReportInput): { units: ReportUnit[]; findings:
   const units: ReportUnit[] = [];
   const findings: ReportFinding[] = [];
   const seen = new Set<string>();
-  input.results.forEach((f, i) => {
+  input.findings.forEach((f, i) => {
     const at = placeText(f);
     const file = f.location?.file ?? '';
     const id = `${i}`;
@@ -76,7 +76,7 @@ function unitsFromFindings(input: ReportInput): { units: ReportUnit[]; findings:
 export function renderJunit(input: ReportInput): string {
   const tool = input.tool.name;
   const given = input.units !== undefined;
-  const { units, findings, names } = given ? { units: input.units!, findings: input.results, names: new Map<string, string>() } : unitsFromFindings(input);
+  const { units, findings, names } = given ? { units: input.units!, findings: input.findings, names: new Map<string, string>() } : unitsFromFindings(input);
   const byUnit = new Map<string, ReportFinding[]>();
   const runLevel: ReportFinding[] = [];
   for (const f of findings) {

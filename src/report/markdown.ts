@@ -42,15 +42,15 @@ function where(f: ReportFinding): string {
 /** A message's lines in one cell. */
 const cell = (s: string): string => s.split(/\r?\n/).map(md).join('<br>');
 
-export function renderMarkdown(report: Pick<Report, 'command' | 'results' | 'summaryLine' | 'omitted'>, maxRows = MAX_ROWS): string {
+export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted'>, maxRows = MAX_ROWS): string {
   const lines = [`### bqschema ${md(report.command)}: ${md(report.summaryLine)}`, ''];
-  const shown = report.results.slice(0, maxRows);
+  const shown = report.findings.slice(0, maxRows);
   if (shown.length === 0) {
     lines.push('No findings.');
   } else {
     lines.push('| level | where | rule | finding |', '| --- | --- | --- | --- |');
     for (const f of shown) lines.push(`| ${LEVEL[f.level]} | ${where(f)} | ${mdCode(f.rule)} | ${cell(f.message)} |`);
-    const more = report.results.length - shown.length + (report.omitted ?? 0);
+    const more = report.findings.length - shown.length + (report.omitted ?? 0);
     if (more > 0) lines.push('', `… and ${more} more finding(s), not shown: the SARIF and JUnit reports hold them all.`);
   }
   return lines.join('\n') + '\n';

@@ -83,7 +83,10 @@ export interface ToolInfo {
 
 export interface ReportInput {
   tool: ToolInfo & { rules?: readonly ReportRule[] };
-  results: readonly ReportFinding[];
+  /** The verdict and its counts (a Report's), which SARIF carries in its run's property bag. */
+  ok?: boolean;
+  summary?: Readonly<Record<string, number>>;
+  findings: readonly ReportFinding[];
   /** Every file checked; without `units`, those without a finding are passing test cases in JUnit. */
   artifacts?: readonly string[];
   /** The command, for JUnit's classname (`bqschema.validate`). */
@@ -99,10 +102,15 @@ export interface Report extends ReportInput {
   command: string;
   /** The gate passed: the exit code is 0. */
   ok: boolean;
+  /**
+   * The units counted, each count named after what it counts (`messages`, `urns`, `changes`, then
+   * their outcomes, `errors`): the very object the command's JSON output has as its `summary`.
+   */
+  summary: Readonly<Record<string, number>>;
   /** The verdict, `OK: …` or `FAILED: …`, as the text output's last line says it. */
   summaryLine: string;
   units: readonly ReportUnit[];
-  /** Findings left out of `results` and only counted (markdown shows a bounded table): it says how many. */
+  /** Findings left out of `findings` and only counted (markdown shows a bounded table): it says how many. */
   omitted?: number;
 }
 

@@ -84,7 +84,7 @@ export function renderSarif(input: ReportInput): string {
     return i;
   };
   for (const r of input.tool.rules ?? []) addRule(r);
-  const results = input.results.map((f): SarifResult => {
+  const results = input.findings.map((f): SarifResult => {
     const locations = location(f);
     const properties = propertiesOf(f);
     return {
@@ -105,6 +105,8 @@ export function renderSarif(input: ReportInput): string {
     columnKind: 'unicodeCodePoints',
     originalUriBaseIds: { [SRCROOT]: { description: { text: 'The directory bqschema ran in (in CI, the root of the checkout): every relative artifact URI is relative to it.' } } },
     results,
+    // What the other formats say of the run as a whole, so a script reading the SARIF sees the same verdict and counts.
+    ...(input.summary === undefined ? {} : { properties: { ...(input.command === undefined ? {} : { command: input.command }), ok: input.ok === true, summary: { ...input.summary } } }),
   };
   const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
   return JSON.stringify(log, null, 2) + '\n';

@@ -122,3 +122,27 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
   }
   return found;
 }
+
+/** How many messages fared each way, as validate counts them while it runs. */
+export interface MessageCounts {
+  valid: number;
+  invalid: number;
+  skipped: number;
+  error: number;
+  /** Skipped messages whose URN is close to a registered one. */
+  suggested: number;
+}
+
+/**
+ * The run's summary: the counts of the JSON document and the Report (`messages`, then each status)
+ * and the words after `OK:` or `FAILED:` in every summary line.
+ */
+export function runSummary(n: MessageCounts): { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number }; counted: string } {
+  const total = n.valid + n.invalid + n.skipped + n.error;
+  const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
+  const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+  return {
+    summary: { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error },
+    counted: `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`,
+  };
+}

@@ -117,7 +117,8 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
   const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
-  const summary = compatible
+  const summary = { changes: changes.length, breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length };
+  const summaryLine = compatible
     ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${modeWords(s)})${tail}`
     : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${modeWords(s)})${tail}`;
   const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
@@ -125,7 +126,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const note = levelNote(s);
   const view: PairView = {
     oldFile, newFile, urn: options.urn, s, v, changes, problems, rollout, remedy, compatible, breakingChanges, excepted, others,
-    summary, newDoc, corpusUrn, note, problemNote, exceptedNote,
+    summary, summaryLine, newDoc, corpusUrn, note, problemNote, exceptedNote,
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](view, out, c));
   return code;
@@ -193,7 +194,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
   const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
-  const verdict = compatible
+  const summaryLine = compatible
     ? `OK: no breaking change against ${against}: ${counts} (${modeWords(s)})${tail}`
     : `FAILED: ${why} against ${against}: ${counts} (${modeWords(s)})${tail}`;
   const absent = base === undefined ? `${manifestPath} does not exist at ${ref}: every URN is added` : undefined;
@@ -210,7 +211,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     }
   };
   const view: RegistryView = {
-    ref, atCommit: at.commit, manifestPath, found: base !== undefined, rows, listed, v, s, compatible, summary, verdict, why, counts, tail,
+    ref, atCommit: at.commit, manifestPath, found: base !== undefined, rows, listed, v, s, compatible, summary, summaryLine, why, counts, tail,
     commit, absent, manifestName, manifestText: current.manifestText, note, docOf,
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](view, out, c));

@@ -53,7 +53,6 @@ export interface RegistryView extends RegistryVerdict {
   /** Whether the manifest exists at the ref. */
   found: boolean;
   s: Settings;
-  summary: Record<string, number>;
   why: string;
   counts: string;
   tail: string;
@@ -176,10 +175,10 @@ const MARK: Record<UrnStatus, string> = { breaking: '✗', invalid: '✗', remov
 const mark = (r: Row): string => (rowFails(r) ? '✗' : r.excepted ? '!' : MARK[r.status]);
 
 async function pairJson(view: PairView, out: Out, c: Colours): Promise<void> {
-  const { urn, s, v, changes, problems, rollout, remedy, compatible, breakingChanges, excepted, others } = view;
+  const { urn, s, v, changes, problems, rollout, remedy, compatible, summary } = view;
   out.line(JSON.stringify({
     ok: compatible, compatible, mode: s.level, policy: s.policy, ...(urn === undefined ? {} : { urn: urn }),
-    summary: { changes: changes.length, breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length },
+    summary,
     changes: changes.map((ch) => jsonChange(v, ch)),
     problems: problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion })),
     ...jsonRollout(rollout),
@@ -231,7 +230,7 @@ async function pairMarkdown(view: PairView, out: Out, c: Colours): Promise<void>
 }
 
 async function pairText(view: PairView, out: Out, c: Colours): Promise<void> {
-  const { v, changes, problems, rollout, remedy, compatible, summary, corpusUrn, note } = view;
+  const { v, changes, problems, rollout, remedy, compatible, summaryLine, corpusUrn, note } = view;
   for (const p of problems) out.line(`${c.red('error     ')}  ${clean(problemLine(p))}`);
   for (const ch of changes) {
     const l = changeLabel(v, ch);
@@ -245,7 +244,7 @@ async function pairText(view: PairView, out: Out, c: Colours): Promise<void> {
   textNotices(v, out, c);
   if (note) out.line(c.dim(note));
   if (changes.length > 0 || problems.length > 0 || v.corpus || v.exceptions || note) out.line();
-  out.line(compatible ? c.green(clean(summary)) : c.red(clean(summary)));
+  out.line(compatible ? c.green(clean(summaryLine)) : c.red(clean(summaryLine)));
 }
 
 async function registryJson(view: RegistryView, out: Out, c: Colours): Promise<void> {
@@ -300,7 +299,7 @@ async function registryMarkdown(view: RegistryView, out: Out, c: Colours): Promi
 }
 
 async function registryText(view: RegistryView, out: Out, c: Colours): Promise<void> {
-  const { listed, v, compatible, verdict, absent, note } = view;
+  const { listed, v, compatible, summaryLine, absent, note } = view;
   if (absent) out.line(c.yellow(clean(absent)));
   for (const r of listed) {
     const sign = rowFails(r) ? c.red(mark(r)) : r.excepted ? c.yellow(mark(r)) : r.status === 'compatible' ? c.green(mark(r)) : mark(r);
@@ -322,7 +321,7 @@ async function registryText(view: RegistryView, out: Out, c: Colours): Promise<v
   textNotices(v, out, c);
   if (note) out.line(c.dim(note));
   if (listed.length > 0 || absent || v.corpus || v.exceptions || note) out.line();
-  out.line(compatible ? c.green(clean(verdict)) : c.red(clean(verdict)));
+  out.line(compatible ? c.green(clean(summaryLine)) : c.red(clean(summaryLine)));
 }
 
 // compat's markdown is its own: the pull-request comment, with witnesses, remedy and rollout.

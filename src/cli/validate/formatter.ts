@@ -4,7 +4,7 @@ import { isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import { MAX_ROWS } from '../../report/markdown.js';
 import type { ReportFinding, ReportUnit } from '../../report/model.js';
-import { hint, messageFindings, outcomeOf, problemLabel, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
+import { hint, messageFindings, runSummary, outcomeOf, problemLabel, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
 import type { Result, Status, ValidateOptions } from './judge.js';
 
 /**
@@ -64,19 +64,14 @@ export class Formatter {
 
   /** The summary: JSON's closing part, the whole SARIF or JUnit document, or the summary line. */
   async finish(ok: boolean, timeMs: number): Promise<void> {
-    const n = this.counts;
-    const total = n.valid + n.invalid + n.skipped + n.error;
+    const { summary, counted } = runSummary(this.counts);
     const format = this.options.format;
     if (format === 'json') {
-      const summary = { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error };
       this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
       return;
     }
-    const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
-    const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
-    const counted = `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
     if (isWholeDocument(format)) {
-      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, results: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
+      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, findings: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
       this.out.line(await renderReport(format, report));
     } else {
       // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
