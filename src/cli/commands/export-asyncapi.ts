@@ -104,6 +104,9 @@ export function toYaml(doc: unknown): string {
   return text;
 }
 
+/** The document in each format --format offers, picked by name. */
+const DOCUMENT_FORMATS: Record<'json' | 'yaml', (doc: unknown) => string> = { json: (doc) => JSON.stringify(doc, null, 2) + '\n', yaml: toYaml };
+
 export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
   const entries = catalog(registry);
@@ -120,7 +123,7 @@ export async function run(options: ExportOptions): Promise<number> {
   }
   const output = options.output;
   const format = options.docFormat ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
-  const text = format === 'yaml' ? toYaml(doc) : JSON.stringify(doc, null, 2) + '\n';
+  const text = DOCUMENT_FORMATS[format](doc);
   if (output === undefined) return printDocument(text);
   writeFileAtomic(output, text);
   const n = entries.length;
