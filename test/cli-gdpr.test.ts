@@ -106,14 +106,18 @@ describe.concurrent('gdpr: inventory', () => {
 });
 
 describe.concurrent('gdpr --require', () => {
-  it('lists each unmarked PII-named leaf as `urn: path` (nested, array items, additionalProperties, union) and exits 1', async () => {
+  it('lists each URN, and under it each unmarked PII-named leaf (nested, array items, additionalProperties, union); exits 1', async () => {
     const r = await gdpr(['--require']);
     expectExit(r, 1);
+    const tail = 'looks like personal data but is not marked x-gdpr-sensitive';
     expect(r.stdout).toBe(
       [
-        'urn:test:profile: billing.*.iban',
-        'urn:test:profile: contact.email',
-        'urn:test:profile: phones[]',
+        '✓ urn:test:customer  schemas/customer.json',
+        '✓ urn:test:plain  schemas/plain.jsonc',
+        '✗ urn:test:profile  schemas/profile.yaml',
+        `    error  billing.*.iban  ${tail}`,
+        `    error  contact.email  ${tail}`,
+        `    error  phones[]  ${tail}`,
         '',
         'FAILED: 3 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked',
         '',
@@ -136,7 +140,7 @@ describe.concurrent('gdpr --require', () => {
       bq(['gdpr', '--require', '--format', 'json', '--registry', join(dir, 'registry.json')]),
     ]);
     expectExit(text, 0);
-    expect(text.stdout).toBe('OK: no unmarked PII-named field; 1 URN(s) checked\n');
+    expect(text.stdout).toBe(`✓ urn:ok  ${join(dir, 'ok.json')}\n\nOK: no unmarked PII-named field; 1 URN(s) checked\n`);
     expectExit(json, 0);
     expect(JSON.parse(json.stdout)).toEqual({ ok: true, summary: { urns: 1, failed: 0, errors: 0 }, findings: [] });
   });
@@ -203,7 +207,17 @@ describe.concurrent('gdpr --require', () => {
   it('--pattern replaces the default pattern, case-insensitively', async () => {
     const r = await gdpr(['--require', '--pattern', 'license_?plate']);
     expectExit(r, 1);
-    expect(r.stdout).toBe('urn:test:plain: LicensePlate\n\nFAILED: 1 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked\n');
+    expect(r.stdout).toBe(
+      [
+        '✓ urn:test:customer  schemas/customer.json',
+        '✗ urn:test:plain  schemas/plain.jsonc',
+        '    error  LicensePlate  looks like personal data but is not marked x-gdpr-sensitive',
+        '✓ urn:test:profile  schemas/profile.yaml',
+        '',
+        'FAILED: 1 PII-named field(s) not marked x-gdpr-sensitive; 3 URN(s) checked',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('an invalid or empty --pattern is a one-line usage error (exit 2)', async () => {

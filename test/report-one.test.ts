@@ -1,14 +1,17 @@
-// Issue 23 ("done when"): one Report rendered in every CI format, and the formats agree. Random
-// Reports (fast-check) go through the github, SARIF and JUnit renderers of src/report; each output
-// is read by its consumer (the SARIF 2.1.0 schema, an XML parser and the JUnit XSD, the runner's
-// workflow-command syntax) and compared finding by finding and count by count.
+// Issue 23 ("done when"): one Report rendered in every format, and the formats agree. Random
+// Reports (fast-check) go through the text, JSON, github, markdown, SARIF and JUnit renderers of
+// src/report; each output is read by its consumer (JSON.parse, the SARIF 2.1.0 schema, an XML
+// parser and the JUnit XSD, the runner's workflow-command syntax, a GFM parser) and compared
+// finding by finding and count by count.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderGithub } from '../src/report/github.js';
 import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
-import type { Outcome, Report, ReportFinding, ReportUnit } from '../src/report/model.js';
+import { renderJson } from '../src/report/json.js';
+import type { Outcome, Report, ReportFinding, ReportUnit, Span, TextLine } from '../src/report/model.js';
 import { renderSarif } from '../src/report/sarif.js';
+import { clean, renderText, type Tones } from '../src/report/text.js';
 import { asSarifPlaces, junitCases, junitCounts, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
 
 // Text that stresses each format's escaping: workflow-command separators, XML markup, URI
@@ -21,6 +24,7 @@ const fileName = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é', ' ',
   .map((segs) => segs.join('/'))
   .filter((f) => !f.split('/').some((s) => s === '.' || s === '..'));
 const pos = fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined });
+const textLine: fc.Arbitrary<TextLine> = fc.array(fc.oneof(word, fc.record({ text: word, tone: fc.constantFrom('bold', 'dim', 'fail', 'warn', 'pass' as const) })), { minLength: 1, maxLength: 3 });
 
 const report: fc.Arbitrary<Report> = fc
   .record({
@@ -34,25 +38,112 @@ const report: fc.Arbitrary<Report> = fc
     ok: fc.boolean(),
     summary: word,
     counts: fc.dictionary(fc.constantFrom('messages', 'urns', 'changes', 'valid', 'breaking', 'errors', '__proto__', 'constructor'), fc.nat()),
+    // How text shows a unit or a finding, where the command words it itself (else the defaults).
+    unitTexts: fc.array(fc.option(fc.record({ heading: fc.option(textLine, { nil: null }), group: fc.option(word, { nil: undefined }), notes: fc.array(textLine, { maxLength: 2 }) }), { nil: undefined }), { maxLength: 8 }),
+    findingTexts: fc.array(fc.option(fc.record({ line: fc.option(textLine, { nil: null }), details: fc.array(textLine, { maxLength: 2 }) }), { nil: undefined }), { maxLength: 12 }),
+    notes: fc.array(textLine, { maxLength: 2 }),
+    lead: fc.array(textLine, { maxLength: 2 }),
   })
-  .map(({ units, findings, ok, summary, counts }): Report => {
-    const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }): ReportFinding => {
+  .map(({ units: plain, findings, ok, summary, counts, unitTexts, findingTexts, notes, lead }): Report => {
+    const units = plain.map((u, i) => (unitTexts[i] === undefined ? u : { ...u, text: unitTexts[i] }));
+    const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }, i): ReportFinding => {
       // A finding belongs to a unit, or (when there is none to own it) to the whole run.
       const unit = units.length === 0 ? undefined : units[unitIndex % units.length]!.id;
       // A column only with a line, as every command gives them; a pointer only with a file.
       const location = file === undefined ? undefined : { file, line, ...(line === undefined ? {} : { col }), ...(pointer === undefined ? {} : { pointer }) };
+      const text = findingTexts[i];
       return {
         ...f, ...(location ? { location } : {}), ...(unit === undefined ? {} : { unit }), ...(urn === undefined ? {} : { urn }),
-        ...(evidence === undefined || Object.keys(evidence).length === 0 ? {} : { evidence }),
+        ...(evidence === undefined || Object.keys(evidence).length === 0 ? {} : { evidence }), ...(text === undefined ? {} : { text }),
       };
     });
     return {
       tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok, summary: counts,
       summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, findings: results, units: units as ReportUnit[],
+      ...(notes.length === 0 && lead.length === 0 ? {} : { text: { notes, lead } }),
     };
   });
 
+const same = (s: string): string => s;
+const PLAIN: Tones = { bold: same, dim: same, red: same, green: same, yellow: same };
+const spanText = (s: Span): string => (typeof s === 'string' ? s : s.text);
+const lineText = (l: TextLine): string => clean(l.map(spanText).join(''));
+
+/** Whether `want` are lines of `got` in that order, each contained in one (a subsequence). */
+function inOrder(got: readonly string[], want: readonly string[]): string | undefined {
+  let at = 0;
+  for (const w of want) {
+    while (at < got.length && !got[at]!.includes(w)) at++;
+    if (at === got.length) return w;
+    at++;
+  }
+  return undefined;
+}
+
 describe('one Report, every format (issue 23)', () => {
+  it('text: the run’s lead lines, each unit under its heading with its findings, their details and its notes, then the run’s findings and notes, then the summary line', () => {
+    fc.assert(fc.property(report, (r) => {
+      const out = renderText(r, PLAIN).replace(/\n$/, '').split('\n');
+      expect(out.at(-1)).toBe(clean(r.summaryLine));
+      const ids = new Set(r.units.map((u) => u.id));
+      const want: string[] = (r.text?.lead ?? []).map(lineText);
+      const shown = (f: ReportFinding): string[] => {
+        if (f.text === undefined) return [clean(f.message)];
+        return [...(f.text.line === null ? [] : [lineText(f.text.line)]), ...(f.text.details ?? []).map(lineText)];
+      };
+      for (const u of r.units) {
+        if (u.text === undefined) want.push(`${clean(u.id)}${u.file === undefined ? '' : `  ${clean(u.file)}`}`);
+        else if (u.text.heading !== null) want.push(lineText(u.text.heading));
+        for (const f of r.findings.filter((x) => x.unit === u.id)) want.push(...shown(f));
+        want.push(...(u.text?.notes ?? []).map(lineText));
+      }
+      for (const f of r.findings.filter((x) => x.unit === undefined || !ids.has(x.unit))) want.push(...shown(f));
+      want.push(...(r.text?.notes ?? []).map(lineText));
+      expect(inOrder(out.slice(0, -1), want)).toBeUndefined();
+      // A blank line parts the summary line from what came before it.
+      expect(out.length === 1 || out.at(-2) === '').toBe(true);
+      // Every line printed is one of the Report's, or a group's header.
+      const groups = r.units.flatMap((u) => (u.text?.group === undefined || u.text.heading === null ? [] : [clean(u.text.group)]));
+      expect(out.length - 2).toBeLessThanOrEqual(Math.max(0, want.length + groups.length));
+    }), { numRuns: 200 });
+  });
+
+  it('text: a unit in a group is indented under its header, shown once for consecutive units', () => {
+    const unit = (id: string, group: string): ReportUnit => ({ id, outcome: 'fail', text: { heading: [`line ${id}`], group } });
+    const r: Report = {
+      tool: { name: 'bqschema', version: '1.0.0' }, command: 'validate', ok: false, summary: { messages: 3 }, summaryLine: 'FAILED: 3 messages',
+      units: [unit('1', 'a.ndjson'), unit('2', 'a.ndjson'), unit('3', 'b.ndjson')],
+      findings: [{ rule: 'invalid-data', level: 'error', message: 'bad', unit: '2', text: { line: ['/x  bad'], details: [['  more']] } }],
+    };
+    expect(renderText(r, PLAIN)).toBe('a.ndjson\n  line 1\n  line 2\n      /x  bad\n        more\nb.ndjson\n  line 3\n\nFAILED: 3 messages\n');
+    // --quiet leaves out a passing unit with nothing said, and only that.
+    const quiet = renderText({ ...r, units: [...r.units, { id: '4', outcome: 'pass', text: { heading: ['line 4'], group: 'b.ndjson' } }] }, PLAIN, { quiet: true });
+    expect(quiet).not.toContain('line 4');
+    expect(quiet).toContain('line 3');
+  });
+
+  it('JSON: ok and summary are the Report’s, then its own fields and its units’ entries; without them, its units and findings', () => {
+    fc.assert(fc.property(report, fc.dictionary(fc.constantFrom('mode', 'ok', 'summary', '__proto__', 'errors'), fc.jsonValue({ maxDepth: 1 })), fc.boolean(), (r, fields, withUnits) => {
+      const plain = JSON.parse(renderJson(r));
+      expect(Object.keys(plain).slice(0, 2)).toEqual(['ok', 'summary']);
+      expect(plain.ok).toBe(r.ok);
+      expect(plain.summary).toEqual(JSON.parse(JSON.stringify(r.summary)));
+      expect(plain.findings.map((f: ReportFinding) => f.message)).toEqual(r.findings.map((f) => f.message));
+      expect(plain.units.map((u: ReportUnit) => [u.id, u.outcome])).toEqual(r.units.map((u) => [u.id, u.outcome]));
+      // SARIF's run says the same verdict and counts.
+      const run = readSarif(renderSarif(r)).runs[0] as { properties?: Record<string, unknown> };
+      expect(run.properties!.summary).toEqual(plain.summary);
+      const units = r.units.map((u, i) => ({ ...u, data: { n: i } }));
+      const own = JSON.parse(renderJson({ ...r, units, json: { fields, ...(withUnits ? { units: 'results' } : {}) } }));
+      expect(own.ok).toBe(r.ok);
+      expect(own.summary).toEqual(plain.summary);
+      // A field cannot override the verdict, and a key named __proto__ is an own field.
+      // (As JSON holds it: -0 is written 0.)
+      for (const [k, v] of Object.entries(fields)) if (k !== 'ok' && k !== 'summary') expect(Object.getOwnPropertyDescriptor(own, k)?.value).toEqual(JSON.parse(JSON.stringify(v)));
+      if (withUnits) expect(own.results).toEqual(units.map((_, i) => ({ n: i })));
+    }), { numRuns: 150 });
+  });
+
   it('github annotations are the SARIF results, word for word and place for place, and end with the summary line', () => {
     fc.assert(fc.property(report, (r) => {
       const gh = readGithub(renderGithub(r));

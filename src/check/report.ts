@@ -1,10 +1,11 @@
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo } from '../report/model.js';
+import { pointerLabel } from '../validator/index.js';
 import type { CheckIssue, CheckVerdict } from './index.js';
 
 /*
- * check's Report (src/report renders it as annotations, a job summary, SARIF and JUnit): one unit
- * per URN entry, one finding per issue, errors first, each citing its rule.
+ * check's Report (src/report renders it in every format): one unit per URN entry, one finding per
+ * issue, errors first, each citing its rule; its JSON has the errors and warnings as they are.
  */
 
 const CHECK_PAGE = docsPage('cli/check.md');
@@ -19,6 +20,8 @@ export const CHECK_RULES: readonly ReportRule[] = [
 
 export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
   const { ok, errors, warnings, manifestErrors, entries, manifest, counts } = verdict;
+  const fileOf = new Map<string, string>();
+  for (const r of entries) if (!fileOf.has(r.urn)) fileOf.set(r.urn, r.file);
   const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
     rule: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced',
     ...(i.urn === undefined ? {} : { urn: i.urn }),
@@ -33,17 +36,37 @@ export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
     if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
     const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
     // A missing schema file's unit sits in the manifest's suite, where its error is.
-    return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass' };
+    const heading: TextLine = [failed ? { text: '✗', tone: 'fail' } : { text: '✓', tone: 'pass' }, ' ', { text: r.urn, tone: 'bold' }, '  ', { text: r.file, tone: 'dim' }];
+    return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass', text: { heading } };
   });
   const owner = new Map<CheckIssue, string>();
   entries.forEach((r, i) => {
     for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
   });
   const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
-  const results = [
-    ...errors.map((i) => ({ ...finding('error')(i), unit: unitOfIssue(i) })),
-    ...warnings.map((i) => ({ ...finding('warning')(i), unit: unitOfIssue(i) })),
-  ];
+  const withUnit = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => {
+    const unit = unitOfIssue(i);
+    const text = { line: issueLine(level, i, unit === undefined || i.urn === undefined ? undefined : fileOf.get(i.urn)) };
+    return { ...finding(level)(i), ...(unit === undefined ? {} : { unit }), text };
+  };
+  const results = [...errors.map(withUnit('error')), ...warnings.map(withUnit('warning'))];
   const artifacts = [manifest, ...entries.map((r) => r.file)];
-  return { tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summary: verdict.summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, findings: results, artifacts, units };
+  return {
+    tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summary: verdict.summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, findings: results, artifacts, units,
+    json: { fields: { errors, warnings } },
+  };
+}
+
+/**
+ * An issue as text shows it: under its URN, its level, where it is when that is another file than
+ * the URN's schema (the manifest entry of a missing schema file), its pointer and message; an issue
+ * of the manifest under no URN entry (`schemaFile` undefined: an entry without a URN or a schema
+ * path) stands alone, with its file.
+ */
+function issueLine(level: 'error' | 'warning', i: CheckIssue, schemaFile: string | undefined): TextLine {
+  const tone = level === 'error' ? 'fail' : 'warn';
+  if (schemaFile === undefined) return [{ text: `✗ ${level}`, tone }, '  ', `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`];
+  const other = i.file === schemaFile ? '' : `${i.file}${i.line === undefined ? '' : `:${i.line}`} `;
+  const what = level === 'warning' && i.rule !== 'unknown-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
+  return [{ text: level, tone }, '  ', other, pointerLabel(i.pointer), '  ', what];
 }

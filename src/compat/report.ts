@@ -3,16 +3,20 @@ import type { Change } from './compare.js';
 import type { Rollout } from './rollout.js';
 import { previewWitness, type Witness } from './witness.js';
 import { remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
-import { corpusSentence, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
+import { corpusSentence, corpusWhere, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
+import type { CompatLevel } from './levels.js';
+import type { CompatPolicy } from './rules.js';
 import type { Position } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportEvidence, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
+import type { FindingText, Report, ReportEvidence, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo, Tone } from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
- * compat's verdict as its outputs need it, and its Report (src/report renders it as annotations,
- * SARIF and JUnit): for two schema files a unit per change and per schema problem, for the
- * registry against a git ref a unit per URN; the evidence (corpus, exceptions) adds its own.
+ * compat's verdict as its outputs need it, and its Report (src/report renders it in every format
+ * but the pull-request markdown, src/cli/report/compat.ts): for two schema files a unit per change
+ * and per schema problem, for the registry against a git ref a unit per URN; the evidence (corpus,
+ * exceptions) adds its own. Each finding says how text shows it, and the Report carries the JSON
+ * document's fields.
  */
 
 const where = pointerLabel;
@@ -105,6 +109,12 @@ export interface PairVerdict {
   summaryLine: string;
   /** The new schema's source, for positions. */
   newDoc: Doc | undefined;
+  mode: CompatLevel;
+  policy: CompatPolicy;
+  /** --urn: the URN the two files are versions of. */
+  urn: string | undefined;
+  /** What the mode leaves out (level none), or ''. */
+  note: string;
 }
 
 /** The registry compared with a git ref: what its Report is made of. */
@@ -123,6 +133,12 @@ export interface RegistryVerdict {
   manifestName: string;
   manifestText: string;
   docOf: (r: UrnReport) => Doc | undefined;
+  mode: CompatLevel;
+  policy: CompatPolicy;
+  /** The git ref compared with, its commit, the manifest path and whether it exists there. */
+  against: { ref: string; commit: string; registry: string; found: boolean };
+  /** What the mode leaves out (level none), or ''. */
+  note: string;
 }
 
 const COMPAT_PAGE = docsPage('cli/compat.md');
@@ -183,35 +199,97 @@ function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string,
     ...(site.urn === undefined ? {} : { urn: site.urn }),
     location: { file: site.file, ...site.locate(c.path), ...(site.inSchema ? { pointer: c.path } : {}) },
     ...(evidence ? { evidence } : {}),
+    text: changeText(v, c),
+  };
+}
+
+const LABEL_TONE = { breaking: 'fail', excepted: 'warn', compatible: 'dim' } as const;
+/** Under a change's line, as deep as its message. */
+const DETAIL = ' '.repeat(12);
+
+/** A change as text: its label, where, what and rule, then the exception that excuses it and its witness. */
+function changeText(v: Verdicts, c: Change): FindingText {
+  const label = changeLabel(v, c);
+  const details: TextLine[] = [];
+  const e = excusedBy(v, c);
+  if (e) details.push([DETAIL, { text: exceptedText(e), tone: 'warn' }]);
+  const w = c.breaking ? witnessLine(c) : undefined;
+  if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
+  return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
+}
+
+const problemText = (p: SchemaProblem): FindingText => ({ line: [{ text: 'error     ', tone: 'fail' }, '  ', problemLine(p)] });
+/** A URN's corpus counts in text, and under them the first rejected messages with their file:line. */
+const corpusLines = (u: CorpusUrn | undefined): TextLine[] => u === undefined ? [] : [
+  [u.rejected > 0 ? { text: `corpus: ${corpusSentence(u)}`, tone: 'fail' } : `corpus: ${corpusSentence(u)}`],
+  ...u.examples.map((e): TextLine => ['    ', corpusWhere(e), '  ', e.message]),
+];
+const remedyLine = (r: Remedy): TextLine => [{ text: '→', tone: 'warn' }, ' ', remedyText(r)];
+/** The rollout order, in text only where something changed (identical schemas need no order). */
+const rolloutLines = (r: Rollout | undefined, changes: number): TextLine[] => (r === undefined || changes === 0 ? [] : [[`rollout: ${r.sentence}`]]);
+
+/** A change for JSON: the engine's fields (witness in full) and the exception that excuses it; its pointer into the schemas is `schemaPath`. */
+function jsonChange(v: Verdicts, c: Change): object {
+  const { rule, breaking, path, ...rest } = c;
+  const e = excusedBy(v, c);
+  return { rule, breaking, schemaPath: path, ...rest, ...(e === undefined ? {} : { excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } }) };
+}
+
+const jsonProblems = (problems: readonly SchemaProblem[]): object[] => problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion }));
+const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence } });
+
+function jsonExceptions(v: Verdicts): object {
+  const s = v.exceptions;
+  if (s === undefined) return {};
+  const notices = (list: Array<{ message: string }>): string[] => list.map((n) => n.message);
+  return {
+    exceptions: {
+      file: s.file, excepted: s.outcome.suppressed.length,
+      expired: notices(s.outcome.expired), stale: notices(s.outcome.stale), unused: notices(s.outcome.unused),
+    },
   };
 }
 
 const rolloutFinding = (r: Rollout, file: string, prefix: string, urn?: string): ReportFinding => ({
   rule: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, location: { file }, ...(urn === undefined ? {} : { urn, unit: urn }),
+  // Text: in the notes, after the remedy (rolloutLines).
+  text: { line: null },
 });
 
 /**
  * The evidence's findings, and its test cases: one for the exceptions file (failing on an expired
  * exception) and one for the corpus (an error when a file cannot be read, failing on a rejection
  * that no unit of the command owns). `unitOf` names the unit a corpus URN's rejections belong to
- * (its URN, with --against); without it they are the corpus unit's.
+ * (its URN, with --against); without it they are the corpus unit's. Given `notes` (two files),
+ * text says the notices there, after the remedy, rollout and corpus counts, as one block.
  */
-function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined): void {
+function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUnit[], unitOf?: (urn: string) => string | undefined, notes?: TextLine[]): void {
+  const labelled = (label: string, tone: Tone, message: string): FindingText => {
+    const line: TextLine = [{ text: label, tone }, '  ', message];
+    if (notes === undefined) return { line };
+    notes.push(line);
+    return { line: null };
+  };
   const o = v.exceptions?.outcome;
   if (v.exceptions !== undefined && o !== undefined) {
     const file = v.exceptions.file;
     const unit = `exceptions (${file})`;
-    units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass' });
+    units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass', text: { heading: null } });
     const location = { file };
-    for (const n of o.expired) results.push({ rule: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, location, unit });
-    for (const n of o.stale) results.push({ rule: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, location, unit });
-    for (const n of o.unused) results.push({ rule: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, location, unit });
+    for (const n of o.expired) results.push({ rule: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, location, unit, text: labelled('expired exception', 'fail', n.message) });
+    for (const n of o.stale) results.push({ rule: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, location, unit, text: labelled('stale exception', 'warn', n.message) });
+    for (const n of o.unused) results.push({ rule: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, location, unit, text: labelled('unused exception', 'dim', n.message) });
   }
   const corpus = v.corpus;
   if (corpus === undefined) return;
   const unit = 'corpus';
   let rejected = false;
-  for (const e of corpus.errors) results.push({ rule: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, location: { file: e.file, line: e.line, col: e.col }, unit });
+  for (const e of corpus.errors) {
+    results.push({
+      rule: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, location: { file: e.file, line: e.line, col: e.col }, unit,
+      text: labelled('corpus error', 'fail', `${corpusWhere(e)}: ${e.message}`),
+    });
+  }
   for (const u of corpus.urns) {
     const owner = unitOf?.(u.urn);
     if (owner === undefined && u.rejected > 0) rejected = true;
@@ -219,22 +297,33 @@ function evidenceFindings(v: Verdicts, results: ReportFinding[], units: ReportUn
       results.push({
         rule: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, urn: u.urn,
         location: { file: e.file, line: e.line }, evidence: { corpus: { checked: u.checked, rejected: u.rejected } }, unit: owner ?? unit,
+        // Text: under the URN's corpus counts (corpusLines).
+        text: { line: null },
       });
     }
   }
-  units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass' });
+  // Text: the unreadable documents not listed one by one.
+  const more = corpus.unreadable - corpus.errors.length;
+  const moreLines: TextLine[] = more > 0 ? [[{ text: 'corpus error', tone: 'fail' }, '  ', `${more} more unreadable document(s)`]] : [];
+  if (notes !== undefined) notes.push(...moreLines);
+  units.push({ id: unit, outcome: corpus.unreadable > 0 ? 'error' : rejected ? 'fail' : 'pass', text: { heading: null, notes: notes === undefined ? moreLines : [] } });
+}
+
+function jsonCorpus(c: CorpusReport | undefined): object {
+  if (c === undefined) return {};
+  return { corpus: { documents: c.documents, ignored: c.ignored, unreadable: c.unreadable, errors: c.errors, urns: c.urns } };
 }
 
 /** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */
 export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Report> {
-  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, summaryLine, newDoc } = view;
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, summaryLine, newDoc, mode, policy, urn, note } = view;
   const results: ReportFinding[] = [];
   const units: ReportUnit[] = [];
   problems.forEach((p, i) => {
     const file = p.side === 'old' ? oldFile : newFile;
     const unit = `schema problem ${i + 1} (${p.side})`;
-    units.push({ id: unit, file, outcome: 'error' });
-    results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), location: { file }, unit });
+    units.push({ id: unit, file, outcome: 'error', text: { heading: null } });
+    results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), location: { file }, unit, text: problemText(p) });
   });
   const locate = await locator(newDoc, changes.length > 0);
   const file = newDoc?.name ?? newFile;
@@ -247,23 +336,69 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Re
     let unit = base;
     for (let n = 2; named.has(unit); n++) unit = `${base} #${n}`;
     named.add(unit);
-    units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass' });
+    units.push({ id: unit, file, outcome: fails(v, ch) ? 'fail' : 'pass', text: { heading: null } });
     results.push({ ...changeFinding(v, ch, site, '', remedy), unit });
   });
   if (rollout) results.push(rolloutFinding(rollout, file, ''));
-  evidenceFindings(v, results, units);
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts: [file], units };
+  // Text after the changes: the remedy, the rollout, the corpus counts, the evidence's notices, the mode's note.
+  const notes: TextLine[] = [...(remedy ? [remedyLine(remedy)] : []), ...rolloutLines(rollout, changes.length), ...corpusLines(v.corpus?.urns[0])];
+  evidenceFindings(v, results, units, undefined, notes);
+  if (note) notes.push([{ text: note, tone: 'dim' }]);
+  const fields = {
+    compatible, mode, policy, ...(urn === undefined ? {} : { urn }),
+    changes: changes.map((ch) => jsonChange(v, ch)), problems: jsonProblems(problems), ...jsonRollout(rollout),
+    ...(remedy ? { remedy: remedyText(remedy) } : {}), ...jsonCorpus(v.corpus), ...jsonExceptions(v),
+  };
+  return {
+    tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts: [file], units,
+    text: { notes }, json: { fields },
+  };
+}
+
+const MARK: Record<Row['status'], string> = { breaking: '✗', invalid: '✗', removed: '-', compatible: '✓', added: '+', unchanged: '=' };
+
+/** A URN's heading in text: its mark, URN, status and schema file; an unchanged URN is not shown. */
+function rowHeading(r: Row, file: string | undefined): TextLine | null {
+  if (r.status === 'unchanged') return null;
+  const failing = rowFails(r);
+  const mark = failing ? '✗' : r.excepted ? '!' : MARK[r.status];
+  const tone: Tone | undefined = failing ? 'fail' : r.excepted ? 'warn' : r.status === 'compatible' ? 'pass' : undefined;
+  const status = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
+  return [tone === undefined ? mark : { text: mark, tone }, ' ', { text: r.urn, tone: 'bold' }, '  ', status, ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }])];
+}
+
+/** What text says of a URN after its findings: that only annotations changed, the remedy, the rollout, the corpus counts. */
+function rowNotes(r: Row): TextLine[] {
+  const notes: TextLine[] = [];
+  if (r.status === 'compatible' && r.changes.length === 0) notes.push([{ text: 'annotations only: no change that affects validation', tone: 'dim' }]);
+  if (r.remedy) notes.push(remedyLine(r.remedy));
+  notes.push(...rolloutLines(r.rollout, r.changes.length), ...corpusLines(r.corpus));
+  return notes;
+}
+
+function jsonRow(v: Verdicts, r: Row): object {
+  return {
+    urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
+    ...(r.problems.length > 0 ? { problems: jsonProblems(r.problems) } : {}),
+    ...(r.deprecated ? { deprecated: true } : {}),
+    ...(r.excepted ? { excepted: true } : {}),
+    ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
+    ...jsonRollout(r.rollout),
+    ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
+  };
 }
 
 /** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
 export async function registryReport(view: RegistryVerdict, about: ToolInfo): Promise<Report> {
-  const { rows, listed, v, compatible, summary, summaryLine, absent, manifestName, manifestText, docOf } = view;
+  const { rows, listed, v, compatible, summary, summaryLine, absent, manifestName, manifestText, docOf, mode, policy, against, note } = view;
   const results: ReportFinding[] = [];
   const artifacts: string[] = [];
   const units: ReportUnit[] = rows.map((r) => ({
     id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
+    text: { heading: rowHeading(r, r.file?.shown), notes: r.status === 'unchanged' ? [] : rowNotes(r) }, data: jsonRow(v, r),
   }));
-  if (absent) results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName } });
+  // Text: the lead line, before the URNs it explains.
+  if (absent) results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName }, text: { line: null } });
   const manifest = await locator({ name: manifestName, text: manifestText }, true);
   for (const r of listed) {
     if (r.status === 'added' || r.status === 'removed') {
@@ -271,14 +406,15 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
       const pointer = r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas';
       const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
       const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn });
+      // Text: the URN's heading says it.
+      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn, text: { line: null } });
       continue;
     }
     const doc = docOf(r);
     const file = doc?.name ?? manifestName;
     if (doc) artifacts.push(doc.name);
     for (const p of r.problems) {
-      results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, urn: r.urn, location: { file: p.side === 'new' && doc ? doc.name : manifestName }, unit: r.urn });
+      results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, urn: r.urn, location: { file: p.side === 'new' && doc ? doc.name : manifestName }, unit: r.urn, text: problemText(p) });
     }
     const site: ChangeSite = { file, inSchema: doc !== undefined, locate: await locator(doc, r.changes.length > 0), urn: r.urn, corpus: r.corpus };
     for (const ch of r.changes) results.push({ ...changeFinding(v, ch, site, `${r.urn}: `, r.remedy), unit: r.urn });
@@ -286,5 +422,10 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   }
   const urns = new Set(rows.map((r) => r.urn));
   evidenceFindings(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units };
+  const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
+  return {
+    tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units,
+    text: { lead: absent ? [[{ text: absent, tone: 'warn' }]] : [], notes: note ? [[{ text: note, tone: 'dim' }]] : [] },
+    json: { fields: { compatible, mode, policy, against }, units: 'urns', after: { ...corpus, ...jsonExceptions(v) } },
+  };
 }

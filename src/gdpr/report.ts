@@ -1,6 +1,7 @@
 import { SourcePositions } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportFinding, ReportRule, ToolInfo } from '../report/model.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo } from '../report/model.js';
+import { pointerLabel } from '../validator/index.js';
 import type { UnmarkedField } from './audit.js';
 import { sensitivePaths, summaryNotice, type SensitivePath } from './inventory.js';
 import { schemaPointer } from './paths.js';
@@ -65,11 +66,27 @@ export function requireVerdict(schemas: readonly LoadedSchema[], findings: reado
   return { schemas, findings, ok, summary, summaryLine: verdict };
 }
 
-/** One summary notice (a notice per field would bury a pull request's real annotations); no units. */
+/**
+ * One summary notice (a notice per field would bury a pull request's real annotations), and a unit
+ * per URN, which the text lists with its fields and the JSON has in its `urns`. The inventory
+ * judges nothing: every unit passes.
+ */
 export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
   const notice = summaryNotice(inventory.urns);
-  const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
-  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units: [] };
+  // Text lists the fields under each URN instead, and the summary line counts them.
+  const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message, text: { line: null } }];
+  const units = inventory.urns.map(({ urn, file, fields }): ReportUnit => {
+    // The fields as a table: each path padded to the longest of its URN.
+    const width = Math.max(0, ...fields.map((f) => pointerLabel(f.path).length));
+    const notes: TextLine[] = fields.length === 0
+      ? [[{ text: 'no sensitive fields', tone: 'dim' }]]
+      : fields.map(({ path, category }) => [pointerLabel(path).padEnd(width), '  ', category === '' ? { text: '(no category)', tone: 'dim' } : category]);
+    return { id: urn, file, outcome: 'pass', text: { heading: [{ text: urn, tone: 'bold' }, '  ', { text: file, tone: 'dim' }], notes }, data: { urn, fields } };
+  });
+  return {
+    tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units,
+    json: { units: 'urns' },
+  };
 }
 
 /** The --require gate: one unit per URN checked, failing when one of its fields is unmarked. */
@@ -89,9 +106,13 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
     return {
       rule: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', urn, location: { file: schema.file, ...at(schema, pointer), pointer },
       message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
+      text: { line: [{ text: 'error', tone: 'fail' }, '  ', { text: pointerLabel(path), tone: 'fail' }, '  looks like personal data but is not marked x-gdpr-sensitive'] },
     };
   });
   const unmarked = new Set(findings.map((f) => f.urn));
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
-  return { tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units };
+  return {
+    tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units,
+    json: { fields: { findings } },
+  };
 }

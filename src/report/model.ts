@@ -1,9 +1,10 @@
 /*
  * The one findings model (issue 23): what every gate (validate, check, compat, gdpr) hands to the
- * renderers of src/report (github annotations, SARIF, JUnit): the tool and the rules it may cite,
- * the units it judged (what its summary counts), its findings, each with a rule, a level and a
- * position where one is known, and its verdict. One Report feeds all three, so an annotation on
- * the pull request, a code-scanning result and a JUnit failure are the same finding, word for word.
+ * renderers of src/report (text, JSON, github annotations, markdown, SARIF, JUnit): the tool and
+ * the rules it may cite, the units it judged (what its summary counts), its findings, each with a
+ * rule, a level and a position where one is known, and its verdict. One Report feeds all six, so a
+ * line of text, an annotation on the pull request, a code-scanning result and a JUnit failure are
+ * the same finding.
  * The names follow the glossary in docs/ci-reports.md.
  */
 
@@ -58,6 +59,46 @@ export interface ReportFinding {
   unit?: string;
   /** A few words on what kind of finding it is: the annotation's title (SARIF names the rule instead). */
   title?: string;
+  /** How the text output shows it; without it, its level, pointer and message (see renderText). */
+  text?: FindingText;
+}
+
+/*
+ * What the text output shows, where the command words it its own way. The words come from the core
+ * that computed the Report; renderText (src/report/text.ts) lays them out: their order, nesting
+ * and indentation, the blank line and the summary line, colours and escaping.
+ */
+
+/** How a span of text output is shown: the text renderer colours it (or not, off a terminal). */
+export type Tone = 'bold' | 'dim' | 'fail' | 'warn' | 'pass';
+
+/** A piece of a line of text output: plain, or in a tone. Text from input in it is escaped when rendered. */
+export type Span = string | { readonly text: string; readonly tone: Tone };
+
+/** One line of text output: its spans, written one after the other. */
+export type TextLine = readonly Span[];
+
+export interface FindingText {
+  /** The finding's line; `null`: the text says it otherwise, in its unit's heading (compat: a URN added) or the units' notes (gdpr's inventory). */
+  line: TextLine | null;
+  /** Lines under it, as deep as it (they bring their own extra indentation): a witness, an excuse. */
+  details?: readonly TextLine[];
+}
+
+export interface UnitText {
+  /** The unit's heading; `null`: none, its findings are not indented (a run of one thing: compat on two files). */
+  heading: TextLine | null;
+  /** A heading the unit sits under (an NDJSON file): shown once over consecutive units, which are indented under it. */
+  group?: string;
+  /** What is said of the unit after its findings: a remedy, a rollout, corpus counts. */
+  notes?: readonly TextLine[];
+}
+
+export interface ReportText {
+  /** Lines before the units: what the run as a whole says first (compat: the registry is absent at the ref). */
+  lead?: readonly TextLine[];
+  /** Lines after the units, before the summary line: what the run as a whole adds. */
+  notes?: readonly TextLine[];
 }
 
 /**
@@ -72,6 +113,10 @@ export interface ReportUnit {
   outcome: Outcome;
   /** Milliseconds spent on it, where measured (JUnit `time`). */
   timeMs?: number;
+  /** How the text output shows it; without it, its mark and id, and its file. */
+  text?: UnitText;
+  /** Its entry in the JSON output's list of units (Report.json.units), where the command has one. */
+  data?: unknown;
 }
 
 /** The tool a report is by: its name, version and home (the rules come with the findings' core). */
@@ -97,7 +142,7 @@ export interface ReportInput {
   timeMs?: number;
 }
 
-/** What a gate computed, whole: github.ts, sarif.ts and junit.ts each render any Report. */
+/** What a gate computed, whole: text.ts, json.ts, github.ts, markdown.ts, sarif.ts and junit.ts each render any Report. */
 export interface Report extends ReportInput {
   command: string;
   /** The gate passed: the exit code is 0. */
@@ -112,6 +157,23 @@ export interface Report extends ReportInput {
   units: readonly ReportUnit[];
   /** Findings left out of `findings` and only counted (markdown shows a bounded table): it says how many. */
   omitted?: number;
+  /** What the text output adds to the units and findings. */
+  text?: ReportText;
+  /** The JSON output's fields besides `ok` and `summary` (src/report/json.ts). */
+  json?: ReportJson;
+}
+
+/**
+ * The command's own fields in its JSON output (each command's schema in schemas/output/ names
+ * them): written after `ok` and `summary`, which are the Report's.
+ */
+export interface ReportJson {
+  /** The fields, in order. */
+  fields?: Readonly<Record<string, unknown>>;
+  /** The key of the list of the units' `data` (validate's `results`, gdpr's `urns`), written after the fields. */
+  units?: string;
+  /** Fields after that list. */
+  after?: Readonly<Record<string, unknown>>;
 }
 
 /** A positive integer, or undefined. */

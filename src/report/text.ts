@@ -1,3 +1,5 @@
+import { placeText, type FindingLevel, type Outcome, type Report, type ReportFinding, type ReportUnit, type TextLine, type Tone } from './model.js';
+
 /*
  * Text from input made safe to print: shared by every renderer (src/report) and the CLI's own
  * text output (src/cli/output.ts re-exports it).
@@ -42,4 +44,128 @@ export function quote(s: string): string {
     for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
     return out;
   });
+}
+
+// ---- the text format: any Report, as a terminal or a CI log shows it ------------------------------
+
+/** The styles a terminal gives the tones (identity functions off a terminal). */
+export interface Tones {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+}
+
+const TONE: Record<Tone, keyof Tones> = { bold: 'bold', dim: 'dim', fail: 'red', warn: 'yellow', pass: 'green' };
+
+/** A line's spans, each escaped (clean) and in its tone. */
+export function renderLine(line: TextLine, c: Tones): string {
+  let s = '';
+  for (const span of line) s += typeof span === 'string' ? clean(span) : c[TONE[span.tone]](clean(span.text));
+  return s;
+}
+
+const MARK: Record<Outcome, { text: string; tone: Tone }> = {
+  pass: { text: '✓', tone: 'pass' }, fail: { text: '✗', tone: 'fail' }, skip: { text: '-', tone: 'warn' }, error: { text: '!', tone: 'fail' },
+};
+const LEVEL_TONE: Record<FindingLevel, Tone> = { error: 'fail', warning: 'warn', note: 'dim' };
+
+/** A unit's heading when its command gives none: its mark, its id, its file. */
+const defaultHeading = (u: ReportUnit): TextLine => [MARK[u.outcome], ' ', { text: u.id, tone: 'bold' }, ...(u.file === undefined ? [] : ['  ', { text: u.file, tone: 'dim' as const }])];
+
+/** A finding's line when its command gives none: its level, where it is (when not its unit's file), its pointer and message. */
+function defaultLine(f: ReportFinding, unitFile: string | undefined): TextLine {
+  const place = f.location?.file === unitFile ? '' : placeText(f);
+  const pointer = f.location?.pointer ?? '';
+  return [{ text: f.level, tone: LEVEL_TONE[f.level] }, '  ', place === '' ? '' : `${place} `, pointer === '' ? '' : `${pointer}  `, f.message];
+}
+
+/**
+ * The text format, written as it goes: a validate run streams its units as their messages are
+ * judged (in a worker too, which starts not knowing the group it is in: `group` null).
+ * The run's lead lines come first (renderText), then each unit with its heading, findings, their
+ * details and its notes, then the findings about the run as a whole, the run's notes, a blank line
+ * (when anything came before) and the summary line.
+ */
+export class TextStream {
+  /** The group the last unit sat under: undefined for none, null when not known (a worker's first task). */
+  group: string | undefined | null = undefined;
+  /** Whether any line was written: the blank line before the summary line then separates it. */
+  wrote = false;
+  /** The header a stream that started in an unknown group wrote first (its line, with the newline). */
+  leadingHeader: { group: string; length: number } | undefined;
+
+  constructor(private readonly c: Tones, private readonly quiet = false) {}
+
+  /** A finding about the whole run (no unit), or a unit's when its unit is not in the report. */
+  finding(f: ReportFinding, indent = '', unitFile?: string): string[] {
+    const line = f.text === undefined ? defaultLine(f, unitFile) : f.text.line;
+    const lines = line === null ? [] : [indent + renderLine(line, this.c)];
+    for (const d of f.text?.details ?? []) lines.push(indent + renderLine(d, this.c));
+    if (lines.length > 0) this.wrote = true;
+    return lines;
+  }
+
+  /** A unit and its findings; nothing for a passing unit with nothing said under --quiet. */
+  unit(u: ReportUnit, findings: readonly ReportFinding[]): string[] {
+    const t = u.text;
+    if (this.quiet && u.outcome === 'pass' && findings.length === 0 && (t?.notes?.length ?? 0) === 0) return [];
+    const lines: string[] = [];
+    let indent = '';
+    const heading = t === undefined ? defaultHeading(u) : t.heading;
+    if (heading === null) {
+      this.group = undefined;
+    } else if (t?.group !== undefined) {
+      if (this.group !== t.group) {
+        const header = this.c.bold(clean(t.group));
+        if (this.group === null) this.leadingHeader = { group: t.group, length: header.length + 1 };
+        lines.push(header);
+        this.group = t.group;
+      }
+      lines.push('  ' + renderLine(heading, this.c));
+      indent = '      ';
+    } else {
+      this.group = undefined;
+      lines.push(renderLine(heading, this.c));
+      indent = '    ';
+    }
+    for (const f of findings) lines.push(...this.finding(f, indent, u.file));
+    for (const n of t?.notes ?? []) lines.push(indent + renderLine(n, this.c));
+    if (lines.length > 0) this.wrote = true;
+    return lines;
+  }
+
+  /** The run's notes, the blank line and the summary line: its verdict word (`OK`, `FAILED`) in its tone. */
+  end(report: Pick<Report, 'ok' | 'summaryLine' | 'text'>): string[] {
+    const lines = (report.text?.notes ?? []).map((n) => renderLine(n, this.c));
+    if (this.wrote || lines.length > 0) lines.push('');
+    const m = /^(OK|FAILED)(:.*)$/s.exec(report.summaryLine);
+    const paint = report.ok ? this.c.green : this.c.red;
+    lines.push(m ? paint(m[1]!) + clean(m[2]!) : clean(report.summaryLine));
+    return lines;
+  }
+}
+
+/** Any Report as text: every finding, under its unit where it has one (see TextStream). */
+export function renderText(report: Report, c: Tones, options: { quiet?: boolean } = {}): string {
+  const stream = new TextStream(c, options.quiet);
+  const byUnit = new Map<string, ReportFinding[]>();
+  const ids = new Set(report.units.map((u) => u.id));
+  const run: ReportFinding[] = [];
+  for (const f of report.findings) {
+    if (f.unit !== undefined && ids.has(f.unit)) {
+      const list = byUnit.get(f.unit);
+      if (list === undefined) byUnit.set(f.unit, [f]);
+      else list.push(f);
+    } else {
+      run.push(f);
+    }
+  }
+  const lines = (report.text?.lead ?? []).map((l) => renderLine(l, c));
+  if (lines.length > 0) stream.wrote = true;
+  for (const u of report.units) lines.push(...stream.unit(u, byUnit.get(u.id) ?? []));
+  for (const f of run) lines.push(...stream.finding(f));
+  lines.push(...stream.end(report));
+  return lines.join('\n') + '\n';
 }

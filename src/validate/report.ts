@@ -1,13 +1,13 @@
 import { docsPage } from '../report/docs.js';
-import type { Outcome, ReportFinding, ReportRule } from '../report/model.js';
+import type { FindingText, Outcome, ReportFinding, ReportRule, ReportUnit, TextLine, Tone } from '../report/model.js';
 import { quote } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
- * validate's verdicts as CI findings (src/report renders them as annotations, a job summary, SARIF
- * and JUnit): the rules it cites, a unit per message (what its summary counts) and a finding per
- * thing said about one. Pure: the CLI judges each message (src/cli/validate/judge.ts), places a
- * violation in its file, and streams or keeps what this returns.
+ * validate's verdicts as a Report's pieces (src/report renders them in every format): the rules it
+ * cites, a unit per message (what its summary counts, with its heading in text and its entry in
+ * the JSON results) and a finding per thing said about one. Pure: the CLI judges each message
+ * (src/cli/validate/judge.ts), places a violation in its file, and streams or keeps what this returns.
  */
 
 export type MessageStatus = 'valid' | 'invalid' | 'skipped' | 'error';
@@ -15,6 +15,8 @@ export type MessageStatus = 'valid' | 'invalid' | 'skipped' | 'error';
 /** A violation of a message's data, as validate reports it. */
 export interface MessageProblem {
   instancePath: string;
+  schemaPath?: string;
+  keyword: string;
   message: string;
   /** Pointer into the source document (the data's path under /data for an envelope). */
   at: string;
@@ -102,25 +104,79 @@ export type Place = (p: MessageProblem) => { line?: number; col?: number } | und
  * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed at
  * its file, line and column, with the JSON pointer of the violated value in the file.
  */
-export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined): ReportFinding[] {
+export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined, withText = false): ReportFinding[] {
   const unit = unitOf(r);
   const found: ReportFinding[] = [];
   const urn = r.urn === undefined ? {} : { urn: r.urn };
+  // How text shows each (only the text format asks: SARIF of a million messages keeps no lines).
+  const text = (t: FindingText): { text?: FindingText } => (withText ? { text: t } : {});
   // What the envelope's identity leaves in doubt, whatever the verdict.
-  for (const w of r.warnings ?? []) found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit });
+  for (const w of r.warnings ?? []) {
+    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: 'warning:', tone: 'warn' }, ' ', w] }) });
+  }
   if (r.status === 'error') {
-    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit });
+    // Text: an input that is not a message is said by its heading; a message's schema problem under it.
+    const line: TextLine | null = r.urn === undefined ? null : [r.error ?? ''];
+    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit, ...text({ line }) });
   } else if (r.status === 'skipped') {
     const level = strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
-    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit });
+    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
   } else if (r.status === 'invalid') {
     for (const v of r.violations ?? []) {
       const pos = place?.(v);
       const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at };
-      found.push({ rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit });
+      found.push({
+        rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit,
+        ...text({ line: [{ text: problemLabel(v), tone: 'fail' }, '  ', v.message] }),
+      });
     }
   }
   return found;
+}
+
+const STATUS_MARK: Record<MessageStatus, { text: string; tone: Tone }> = {
+  valid: { text: '✓ valid', tone: 'pass' }, invalid: { text: '✗ invalid', tone: 'fail' }, skipped: { text: '- skipped', tone: 'warn' }, error: { text: '! error', tone: 'fail' },
+};
+
+/**
+ * A message as a unit, with its text heading: its status, its file (or, in a stream, its line under
+ * the file's name), its URN, and why it was skipped or could not be read.
+ */
+export function messageUnit(r: MessageVerdict, strict: boolean): ReportUnit {
+  const mark = STATUS_MARK[r.status];
+  const stream = r.line !== undefined;
+  const head: TextLine = stream ? [mark, `  line ${r.line}`] : [mark, '  ', { text: r.file, tone: 'bold' }];
+  let heading: TextLine;
+  if (r.status === 'error' && r.urn === undefined) {
+    const where = r.errorLine === undefined ? '' : stream ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
+    heading = [...head, where, '  ', r.error ?? ''];
+  } else {
+    // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
+    const urn: TextLine = r.urn === undefined ? [] : ['  ', { text: r.status === 'skipped' ? quote(r.urn) : r.urn, tone: 'dim' }];
+    const why: TextLine = r.status === 'skipped' ? [{ text: `  (no schema registered${strict ? ', --strict' : ''}${hint(r)})`, tone: 'dim' }] : [];
+    heading = [...head, ...urn, ...why];
+  }
+  return { id: unitOf(r), file: r.file, outcome: outcomeOf(r, strict), text: { heading, ...(stream ? { group: r.file } : {}) } };
+}
+
+/** A message's entry in the JSON output's results: its verdict, its violations placed in its file. */
+export function messageData(r: MessageVerdict, place: Place | undefined): Record<string, unknown> {
+  const body: Record<string, unknown> = { file: r.file };
+  if (r.line !== undefined) body.line = r.line;
+  if (r.urn !== undefined) body.urn = r.urn;
+  body.status = r.status;
+  body.violations = (r.violations ?? []).map((v) => {
+    const pos = place?.(v);
+    return { instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
+  });
+  body.warnings = r.warnings ?? [];
+  if (r.suggestion !== undefined) body.suggestion = r.suggestion;
+  if (r.status === 'error') {
+    body.error = r.error;
+    if (r.errorLine !== undefined) body.line = r.errorLine;
+    if (r.col !== undefined) body.col = r.col;
+  }
+  return body;
 }
 
 /** How many messages fared each way, as validate counts them while it runs. */

@@ -126,7 +126,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const note = levelNote(s);
   const view: PairView = {
     oldFile, newFile, urn: options.urn, s, v, changes, problems, rollout, remedy, compatible, breakingChanges, excepted, others,
-    summary, summaryLine, newDoc, corpusUrn, note, problemNote, exceptedNote,
+    summary, summaryLine, newDoc, corpusUrn, note, problemNote, exceptedNote, mode: s.level, policy: s.policy,
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](view, out, c));
   return code;
@@ -212,7 +212,8 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   };
   const view: RegistryView = {
     ref, atCommit: at.commit, manifestPath, found: base !== undefined, rows, listed, v, s, compatible, summary, summaryLine, why, counts, tail,
-    commit, absent, manifestName, manifestText: current.manifestText, note, docOf,
+    commit, absent, manifestName, manifestText: current.manifestText, note, docOf, mode: s.level, policy: s.policy,
+    against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined },
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](view, out, c));
   return code;

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Report, ReportInput, ReportRule, ToolInfo } from '../../report/model.js';
-import type { Colours, Format, Out } from '../output.js';
+import { makeChalk, type Colours, type Format, type Out } from '../output.js';
+
+const PLAIN = makeChalk(false);
 
 /** The CI formats every gate offers besides its own. */
 export type CiFormat = 'sarif' | 'junit';
@@ -36,15 +38,17 @@ export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({ ..
 /** The formats rendered from a gate's Report (src/report): the same findings in each. */
 export type ReportFormat = 'github' | 'markdown' | CiFormat;
 
-/** Every format a gate (validate, check, compat, gdpr) writes. */
+/** Every format a gate (validate, check, compat, gdpr) writes, each rendered from its Report. */
 export type GateFormat = Format | ReportFormat;
 
 /** The formats written whole when the run ends, from every finding kept until then. */
 export const isWholeDocument = (f: string): f is Exclude<ReportFormat, 'github'> => f === 'markdown' || isCiFormat(f);
 
 /** Renders with the module of the format asked for (each is loaded only when it is used); no final newline. */
-export async function renderReport(format: ReportFormat, report: Report): Promise<string> {
-  const text = format === 'github' ? (await import('../../report/github.js')).renderGithub(report)
+export async function renderReport(format: GateFormat, report: Report, c?: Colours, options: { quiet?: boolean } = {}): Promise<string> {
+  const text = format === 'text' ? (await import('../../report/text.js')).renderText(report, c ?? PLAIN, options)
+    : format === 'json' ? (await import('../../report/json.js')).renderJson(report)
+    : format === 'github' ? (await import('../../report/github.js')).renderGithub(report)
     : format === 'markdown' ? (await import('../../report/markdown.js')).renderMarkdown(report)
     : format === 'sarif' ? (await import('../../report/sarif.js')).renderSarif(report)
     : (await import('../../report/junit.js')).renderJunit(report);
@@ -54,8 +58,8 @@ export async function renderReport(format: ReportFormat, report: Report): Promis
 /** A gate's formatter: renders the view its command computed, in one format (see CHECK_FORMATS, PAIR_FORMATS, …). */
 export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 
-/** A gate's github, markdown, sarif and junit formatters: its view made into one Report, rendered in each. */
-export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<ReportFormat, ViewFormatter<V>> {
-  const as = (format: ReportFormat): ViewFormatter<V> => async (view, out) => out.line(await renderReport(format, await toReport(view)));
-  return { github: as('github'), markdown: as('markdown'), sarif: as('sarif'), junit: as('junit') };
+/** A gate's formatters, one per format: its view made into one Report, rendered in each. */
+export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<GateFormat, ViewFormatter<V>> {
+  const as = (format: GateFormat): ViewFormatter<V> => async (view, out, c) => out.line(await renderReport(format, await toReport(view), c));
+  return { text: as('text'), json: as('json'), github: as('github'), markdown: as('markdown'), sarif: as('sarif'), junit: as('junit') };
 }

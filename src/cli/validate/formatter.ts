@@ -1,11 +1,13 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
-import { clean, Out, quote, type Colours } from '../output.js';
+import { Out, type Colours } from '../output.js';
 import { isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
+import { jsonClose, jsonItem, jsonOpen } from '../../report/json.js';
 import { MAX_ROWS } from '../../report/markdown.js';
 import type { ReportFinding, ReportUnit } from '../../report/model.js';
-import { hint, messageFindings, runSummary, outcomeOf, problemLabel, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
-import type { Result, Status, ValidateOptions } from './judge.js';
+import { TextStream } from '../../report/text.js';
+import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
+import type { Result, ValidateOptions } from './judge.js';
 
 /**
  * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats
@@ -15,13 +17,11 @@ import type { Result, Status, ValidateOptions } from './judge.js';
  * drops the first one.
  */
 export class Formatter {
-  currentStreamFile: string | undefined | null;
   first: boolean;
-  leadingHeader: { file: string; length: number } | undefined;
+  /** The text format's stream: it knows the NDJSON file the last message came from (null: not known yet). */
+  private readonly textStream: TextStream;
   /** `suggested`: skipped messages whose URN is close to a registered one (a warning). */
   readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
-  // Colour marks are computed once, not per message.
-  private readonly marks: Record<Status, string>;
   /** How a result is written in the format asked for, chosen once. */
   private readonly emit: (r: Result, text: string | undefined) => void;
 
@@ -33,11 +33,26 @@ export class Formatter {
     readonly out: Out,
     partial = false,
   ) {
-    this.currentStreamFile = partial ? null : undefined;
+    this.textStream = new TextStream(c, options.quiet === true);
+    if (partial) this.textStream.group = null;
     this.first = !partial;
     const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.finding, junit: this.finding, text: this.text } as const;
     this.emit = emitters[options.format].bind(this);
-    this.marks = { valid: c.green('✓ valid'), invalid: c.red('✗ invalid'), skipped: c.yellow('- skipped'), error: c.red('! error') };
+  }
+
+  /** The NDJSON file a worker's task began in, when its text starts with that file's header (the main thread may have printed it already). */
+  get leadingHeader(): { file: string; length: number } | undefined {
+    const h = this.textStream.leadingHeader;
+    return h === undefined ? undefined : { file: h.group, length: h.length };
+  }
+
+  /** The NDJSON file the last message printed came from (undefined: none; null: not known). */
+  get currentStreamFile(): string | undefined | null {
+    return this.textStream.group;
+  }
+
+  set currentStreamFile(file: string | undefined | null) {
+    this.textStream.group = file;
   }
 
   /** Synchronous so a clean document costs no await; the caller flushes when this says so. */
@@ -51,7 +66,7 @@ export class Formatter {
 
   /** What comes before the first result: JSON opens its document (its summary comes last, see finish). */
   begin(): void {
-    if (this.options.format === 'json') this.out.line('{"results":[');
+    if (this.options.format === 'json') this.out.line(jsonOpen('results'));
   }
 
   /** A worker's formatted task joined to what came before (JSON: no comma before the first result). */
@@ -66,17 +81,20 @@ export class Formatter {
   async finish(ok: boolean, timeMs: number): Promise<void> {
     const { summary, counted } = runSummary(this.counts);
     const format = this.options.format;
+    const summaryLine = `${ok ? 'OK' : 'FAILED'}: ${counted}`;
     if (format === 'json') {
-      this.out.line(`],"summary":${JSON.stringify(summary)},"ok":${ok}}`);
-      return;
-    }
-    if (isWholeDocument(format)) {
-      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counted}`, findings: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
+      this.out.line(jsonClose({ ok, summary }));
+    } else if (format === 'text') {
+      // validate's text always ends with a blank line and the summary line, as it did.
+      this.textStream.wrote = true;
+      for (const l of this.textStream.end({ ok, summaryLine })) this.out.line(l);
+    } else if (isWholeDocument(format)) {
+      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine, findings: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
       this.out.line(await renderReport(format, report));
     } else {
       // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
       const verdict = ok ? this.c.green('OK') : this.c.red('FAILED');
-      this.out.line(`${format === 'text' ? '\n' : ''}${verdict}: ${counted}`);
+      this.out.line(`${verdict}: ${counted}`);
     }
   }
 
@@ -124,23 +142,7 @@ export class Formatter {
   }
 
   private json(r: Result, text: string | undefined): void {
-    const body: Record<string, unknown> = { file: r.file };
-    if (r.line !== undefined) body.line = r.line;
-    if (r.urn !== undefined) body.urn = r.urn;
-    body.status = r.status;
-    const place = this.where(r, text);
-    body.violations = (r.violations ?? []).map((v) => {
-      const pos = place?.(v);
-      return { instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
-    });
-    body.warnings = r.warnings ?? [];
-    if (r.suggestion !== undefined) body.suggestion = r.suggestion;
-    if (r.status === 'error') {
-      body.error = r.error;
-      if (r.errorLine !== undefined) body.line = r.errorLine;
-      if (r.col !== undefined) body.col = r.col;
-    }
-    this.out.line((this.first ? '' : ',') + JSON.stringify(body));
+    this.out.line(jsonItem(messageData(r, this.where(r, text)), this.first));
     this.first = false;
   }
 
@@ -150,37 +152,9 @@ export class Formatter {
   }
 
   private text(r: Result): void {
-    const c = this.c;
+    // --quiet: a valid message with nothing said about it costs no more than this test.
     if (this.options.quiet && r.status === 'valid' && r.warnings === undefined) return;
-    const mark = this.marks[r.status];
-    let head: string;
-    let indent: string;
-    const file = clean(r.file);
-    if (r.line !== undefined) {
-      if (this.currentStreamFile !== r.file) {
-        const header = c.bold(file);
-        if (this.currentStreamFile === null) this.leadingHeader = { file: r.file, length: header.length + 1 };
-        this.out.line(header);
-        this.currentStreamFile = r.file;
-      }
-      head = `  ${mark}  line ${r.line}`;
-      indent = '      ';
-    } else {
-      this.currentStreamFile = undefined;
-      head = `${mark}  ${c.bold(file)}`;
-      indent = '    ';
-    }
-    if (r.status === 'error' && r.urn === undefined) {
-      const where = r.errorLine === undefined ? '' : r.line !== undefined ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
-      this.out.line(`${head}${where}  ${clean(r.error ?? '')}`);
-      return;
-    }
-    // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
-    const urn = r.urn !== undefined ? `  ${c.dim(r.status === 'skipped' ? quote(r.urn) : clean(r.urn))}` : '';
-    const why = r.status === 'skipped' ? c.dim(`  (no schema registered${this.options.strict ? ', --strict' : ''}${clean(hint(r))})`) : '';
-    this.out.line(`${head}${urn}${why}`);
-    if (r.status === 'error') this.out.line(`${indent}${clean(r.error ?? '')}`);
-    if (r.violations !== undefined) for (const v of r.violations) this.out.line(`${indent}${c.red(clean(problemLabel(v)))}  ${clean(v.message)}`);
-    if (r.warnings !== undefined) for (const w of r.warnings) this.out.line(`${indent}${c.yellow('warning:')} ${clean(w)}`);
+    const strict = this.options.strict === true;
+    for (const l of this.textStream.unit(messageUnit(r, strict), messageFindings(r, strict, undefined, true))) this.out.line(l);
   }
 }
