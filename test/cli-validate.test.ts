@@ -97,6 +97,16 @@ describe.concurrent('validate: inputs', () => {
     expect(report(r).results).toEqual([{ file: '<stdin>', urn: 'urn:test:order', status: 'valid', violations: [], warnings: [] }]);
   });
 
+  it('text: an envelope identity warning comes after the violations, as it did before the Report (warnings last)', async () => {
+    const both = JSON.stringify({ job: 'urn:test:order', urn: 'urn:test:order', data: { order_id: 'x' } });
+    const r = await validate(['-'], { input: both });
+    expectExit(r, 1);
+    const body = r.stdout.split('\n').slice(1, -3);
+    expect(body.length).toBeGreaterThan(1);
+    expect(body.at(-1)).toBe('    warning: both "job" and "urn" are set: "job" wins and "urn" is dropped');
+    expect(body.slice(0, -1).every((l) => !l.includes('warning:'))).toBe(true);
+  });
+
   it('--ndjson - reads one envelope per stdin line, each reported with its line, blank lines skipped', async () => {
     const input = `${envelope('urn:test:order', ORDER_OK)}\n\n  \t\n${envelope('urn:test:order', { ...ORDER_OK, sku: 'A' })}\n`;
     const r = await validate(['--ndjson', '--format', 'json', '-'], { input });

@@ -110,10 +110,6 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
   const urn = r.urn === undefined ? {} : { urn: r.urn };
   // How text shows each (only the text format asks: SARIF of a million messages keeps no lines).
   const text = (t: FindingText): { text?: FindingText } => (withText ? { text: t } : {});
-  // What the envelope's identity leaves in doubt, whatever the verdict.
-  for (const w of r.warnings ?? []) {
-    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: 'warning:', tone: 'warn' }, ' ', w] }) });
-  }
   if (r.status === 'error') {
     // Text: an input that is not a message is said by its heading; a message's schema problem under it.
     const line: TextLine | null = r.urn === undefined ? null : [r.error ?? ''];
@@ -130,6 +126,10 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
         ...text({ line: [{ text: problemLabel(v), tone: 'fail' }, '  ', v.message] }),
       });
     }
+  }
+  // What the envelope's identity leaves in doubt, whatever the verdict: after the verdict's findings.
+  for (const w of r.warnings ?? []) {
+    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: 'warning:', tone: 'warn' }, ' ', w] }) });
   }
   return found;
 }
