@@ -9,10 +9,10 @@ import { renderGithub } from '../src/report/github.js';
 import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderJson } from '../src/report/json.js';
-import type { Outcome, Report, ReportFinding, ReportUnit, Span, TextLine } from '../src/report/model.js';
+import type { MarkdownBlock, Outcome, Report, ReportFinding, ReportUnit, Span, TextLine } from '../src/report/model.js';
 import { renderSarif } from '../src/report/sarif.js';
 import { clean, renderText, type Tones } from '../src/report/text.js';
-import { asSarifPlaces, junitCases, junitCounts, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
+import { asSarifPlaces, junitCases, junitCounts, readBlocks, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
 
 // Text that stresses each format's escaping: workflow-command separators, XML markup, URI
 // characters, a newline, non-ASCII (no other control characters: those are shown escaped, tested
@@ -211,6 +211,38 @@ describe('one Report, every format (issue 23)', () => {
       // Own keys only, whatever they are called: '__proto__' is a count, not a prototype.
       expect(Object.keys(run.properties!.summary as object).sort()).toEqual(Object.keys(r.summary).sort());
     }), { numRuns: 100 });
+  });
+
+  it("markdown: a Report's own document (compat's pull-request comment) keeps every block, line and cell, whatever the words", () => {
+    // A strong span is the command's own label, between spaces (markdown reads `**Remedy:**a` and
+    // `a**✗ removed**` as no strong text: the model says so); any other span may be input.
+    const label = fc.record({ text: fc.constantFrom('Remedy:', 'breaking', '✗ removed'), tone: fc.constantFrom('bold', 'fail' as const) });
+    const span = fc.oneof(fc.array(fc.oneof(word, fc.record({ text: word, tone: fc.constantFrom('dim', 'warn', 'pass', 'code' as const) })), { minLength: 1, maxLength: 1 }), label.map((l): Span[] => [' ', l, ' ']));
+    // A line says something: one of spaces alone is no paragraph or list item to read back.
+    const line = fc.array(span, { minLength: 1, maxLength: 4 }).map((l): TextLine => l.flat()).filter((l) => l.some((x) => /\S/.test(typeof x === 'string' ? x : x.text)));
+    const lines = fc.array(line, { minLength: 1, maxLength: 3 });
+    const block = fc.oneof(
+      lines.map((l): MarkdownBlock => ({ lines: l })),
+      lines.map((l): MarkdownBlock => ({ items: l })),
+      fc.array(fc.tuple(lines, fc.array(line, { maxLength: 2 })), { minLength: 1, maxLength: 3 }).map((rows): MarkdownBlock => ({ columns: ['what', 'where'], rows })),
+    );
+    // What a reader sees of a line: its words, escapes undone, a newline in input a space; runs of spaces fold.
+    const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
+    const seen = (l: TextLine): string => fold(clean(l.map(spanText).join('').replace(/\r?\n/g, ' ')));
+    const seenLines = (ls: readonly TextLine[]): string => ls.map(seen).join('\n');
+    fc.assert(fc.property(line, fc.array(block, { maxLength: 4 }), (heading, blocks) => {
+      const r: Report = { tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: false, summary: {}, summaryLine: 'FAILED: x', units: [], findings: [], markdown: { heading, blocks } };
+      const read = readBlocks(renderMarkdown(r)).map((b) => (b.kind === 'list' ? { ...b, items: b.items.map(fold) }
+        : b.kind === 'table' ? { ...b, rows: b.rows.map((row) => row.map((c) => c.split('\n').map(fold).join('\n'))) }
+        : { ...b, text: b.text.split('\n').map(fold).join('\n') }));
+      const want = [
+        { kind: 'heading', text: fold(`bqschema compat: ${seen(heading)}`) },
+        ...blocks.map((b) => ('lines' in b ? { kind: 'paragraph', text: seenLines(b.lines) }
+          : 'items' in b ? { kind: 'list', items: b.items.map(seen) }
+          : { kind: 'table', header: [...b.columns], rows: b.rows.map((row) => row.map(seenLines)) })),
+      ];
+      expect(read).toEqual(want);
+    }), { numRuns: 300 });
   });
 
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {

@@ -5,6 +5,10 @@ import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { rolloutOrder, type Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
+// Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
+import type { Span } from '../report/model.js';
+
+type Code = Extract<Span, { tone: string }> & { tone: 'code' };
 
 /** How pairs are compared: the policy, and whether breaking changes get a witness (default true). */
 export interface PairOptions {
@@ -70,16 +74,20 @@ export function nextUrn(urn: string, taken: ReadonlySet<string>): string {
   return `${stem}.v${n}`;
 }
 
-/** The remedy in words; `code` marks up URNs (markdown puts them in code spans). */
-export function remedyText(r: Remedy, code: (s: string) => string = (s) => s): string {
+/** The remedy's words, the URNs and suffixes it names as code (markdown puts them in code spans). */
+export function remedySpans(r: Remedy): Array<string | Code> {
+  const code = (text: string): Code => ({ text, tone: 'code' });
   if (r.kind === 'deprecate') {
-    return `keep ${code(r.urn)} registered with "status": "deprecated" until its consumers have moved off it, then remove it`;
+    return ['keep ', code(r.urn), ' registered with "status": "deprecated" until its consumers have moved off it, then remove it'];
   }
   if (r.urn === undefined || r.next === undefined) {
-    return `mint a new URN for the new schema (the URN with ${code('.v2')} appended, or the next ${code('.vN')}) instead of changing the registered one`;
+    return ['mint a new URN for the new schema (the URN with ', code('.v2'), ' appended, or the next ', code('.vN'), ') instead of changing the registered one'];
   }
-  return `mint a new URN for the new schema, e.g. ${code(r.next)}, and leave ${code(r.urn)} as it is`;
+  return ['mint a new URN for the new schema, e.g. ', code(r.next), ', and leave ', code(r.urn), ' as it is'];
 }
+
+/** The remedy in words. */
+export const remedyText = (r: Remedy): string => remedySpans(r).map((s) => (typeof s === 'string' ? s : s.text)).join('');
 
 /**
  * The malformed keywords of a schema (docs/contract.md §8): they would not be enforced, so a

@@ -2,21 +2,23 @@ import { listRules, type CompatRule } from './rules.js';
 import type { Change } from './compare.js';
 import type { Rollout } from './rollout.js';
 import { previewWitness, type Witness } from './witness.js';
-import { remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
+import { remedySpans, remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
 import { corpusSentence, corpusWhere, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
 import type { CompatLevel } from './levels.js';
 import type { CompatPolicy } from './rules.js';
 import type { Position } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
-import type { FindingText, Report, ReportEvidence, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo, Tone } from '../report/model.js';
+import type {
+  FindingText, MarkdownBlock, Report, ReportEvidence, ReportFinding, ReportMarkdown, ReportRule, ReportUnit, Span, TextLine, ToolInfo, Tone,
+} from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
- * compat's verdict as its outputs need it, and its Report (src/report renders it in every format
- * but the pull-request markdown, src/cli/report/compat.ts): for two schema files a unit per change
- * and per schema problem, for the registry against a git ref a unit per URN; the evidence (corpus,
- * exceptions) adds its own. Each finding says how text shows it, and the Report carries the JSON
- * document's fields.
+ * compat's verdict as its outputs need it, and its Report (src/report renders it in every format):
+ * for two schema files a unit per change and per schema problem, for the registry against a git ref
+ * a unit per URN; the evidence (corpus, exceptions) adds its own. Each finding says how text shows
+ * it, and the Report carries the JSON document's fields and the pull-request comment's layout
+ * (its markdown: a table of changes or URNs with witnesses, remedy and rollout).
  */
 
 const where = pointerLabel;
@@ -39,25 +41,54 @@ export const problemLine = (p: SchemaProblem): string => p.message;
 
 const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
 
-const plain = (s: string): string => s;
 const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : 'old');
+const code = (text: string): Span => ({ text, tone: 'code' });
+const strong = (text: string): Span => ({ text, tone: 'bold' });
+const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x === 'string' ? x : x.text)).join('');
 
 /**
  * The proof of a breaking change on one line: its witness (a payload valid under one schema and
- * rejected by the other, previewed), or why there is none and the other direction's witness.
- * `code` wraps a payload, `text` the words (markdown escapes them).
+ * rejected by the other, previewed, as code), or why there is none and the other direction's witness.
  */
-export function witnessLine(c: Change, code: (s: string) => string = plain, text: (s: string) => string = plain): string | undefined {
+export function witnessSpans(c: Change): Span[] | undefined {
   if (c.witness === undefined) return undefined;
   // Previewed around the place that breaks: a long payload is never cut before it.
-  const shown = (w: Witness): string => `${text(`valid under ${w.validUnder}, rejected by ${other(w)}`)}): ${code(previewWitness(w.payload, c.path, c.subject))}`;
-  if (c.witness !== null) return `${text('witness (')}${shown(c.witness)}`;
+  const shown = (w: Witness): Span[] => [`valid under ${w.validUnder}, rejected by ${other(w)}): `, code(previewWitness(w.payload, c.path, c.subject))];
+  if (c.witness !== null) return ['witness (', ...shown(c.witness)];
   const why = c.witnessReason === 'policy'
     ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
     : c.witnessReason === 'budget' ? 'no witness: the search budget was spent on earlier changes (see docs/cli/compat.md)'
     : 'no witness found';
-  if (c.otherWitness === undefined) return text(why);
-  return `${text(`${why}; the other way (`)}${shown(c.otherWitness)}`;
+  if (c.otherWitness === undefined) return [why];
+  return [`${why}; the other way (`, ...shown(c.otherWitness)];
+}
+
+/** The witness line in plain words (text, annotations, SARIF). */
+export function witnessLine(c: Change): string | undefined {
+  const spans = witnessSpans(c);
+  return spans === undefined ? undefined : plainOf(spans);
+}
+
+/** The level and policy as every summary line says them: `backward`, `full, policy confluent`. */
+export const modeWords = (level: CompatLevel, policy: CompatPolicy): string => (policy === 'bqschema' ? level : `${level}, policy ${policy}`);
+
+/** What the level leaves out: level none gates nothing on the rules. */
+export const levelNote = (level: CompatLevel): string => (level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '');
+
+/** The summary line's corpus counts: `; corpus: 6 message(s) checked, 4 rejected`, or ''. */
+export function corpusSummary(corpus: CorpusReport | undefined): string {
+  if (corpus === undefined) return '';
+  const rejected = corpus.urns.reduce((n, u) => n + u.rejected, 0);
+  const checked = corpus.urns.reduce((n, u) => n + u.checked, 0);
+  const unreadable = corpus.unreadable > 0 ? `, ${corpus.unreadable} unreadable` : '';
+  return `; corpus: ${checked} message(s) checked, ${rejected} rejected${unreadable}`;
+}
+
+/** The summary line's exceptions counts, or ''. */
+export function exceptionsSummary(e: ExceptionsState | undefined): string {
+  if (e === undefined) return '';
+  const o = e.outcome;
+  return `; exceptions: ${o.suppressed.length} excepted, ${o.expired.length} expired, ${o.stale.length} stale, ${o.unused.length} unused`;
 }
 
 /** Where a change is in the NEW schema's source: the keyword, or its nearest ancestor there. */
@@ -137,6 +168,9 @@ export interface RegistryVerdict {
   policy: CompatPolicy;
   /** The git ref compared with, its commit, the manifest path and whether it exists there. */
   against: { ref: string; commit: string; registry: string; found: boolean };
+  /** Why it fails, in words (`3 URN(s) fail`), and the URNs counted by status with the evidence's counts. */
+  why: string;
+  counted: string;
   /** What the mode leaves out (level none), or ''. */
   note: string;
 }
@@ -314,6 +348,68 @@ function jsonCorpus(c: CorpusReport | undefined): object {
   return { corpus: { documents: c.documents, ignored: c.ignored, unreadable: c.unreadable, errors: c.errors, urns: c.urns } };
 }
 
+// ---- the pull-request comment (markdown) ----------------------------------------------------------
+
+/** The evidence's notices: expired, stale and unused exceptions, unreadable corpus documents. */
+function mdNotices(v: Verdicts): MarkdownBlock[] {
+  const o = v.exceptions?.outcome;
+  const items: TextLine[] = [
+    ...(o?.expired ?? []).map((n): TextLine => [strong('expired exception:'), ' ', n.message]),
+    ...(o?.stale ?? []).map((n): TextLine => [`stale exception: ${n.message}`]),
+    ...(o?.unused ?? []).map((n): TextLine => [`unused exception: ${n.message}`]),
+    ...(v.corpus?.errors ?? []).map((e): TextLine => [strong('corpus error:'), ' ', code(corpusWhere(e)), `: ${e.message}`]),
+  ];
+  if (v.corpus && v.corpus.unreadable > v.corpus.errors.length) items.push([strong('corpus error:'), ` ${v.corpus.unreadable - v.corpus.errors.length} more unreadable document(s)`]);
+  return items.length > 0 ? [{ items }] : [];
+}
+
+/** A change's lines in a cell: what changed and its rule, the exception that excuses it, its witness. */
+function mdChange(v: Verdicts, ch: Change): TextLine[] {
+  const lines: TextLine[] = [[ch.message, ' (', code(ch.rule), ')']];
+  const e = excusedBy(v, ch);
+  if (e) lines.push([exceptedText(e)]);
+  const w = ch.breaking ? witnessSpans(ch) : undefined;
+  if (w !== undefined) lines.push(w);
+  return lines;
+}
+
+const mdLabel = (v: Verdicts, ch: Change): Span => {
+  const label = changeLabel(v, ch);
+  return label === 'breaking' ? strong(label) : label;
+};
+
+const mdCorpus = (u: CorpusUrn): TextLine[] => [
+  [u.rejected > 0 ? strong('Corpus:') : 'Corpus:', ' ', corpusSentence(u)],
+  ...u.examples.map((e): TextLine => [code(corpusWhere(e)), ` ${e.message}`]),
+];
+const mdRemedy = (r: Remedy): TextLine => [strong('Remedy:'), ' ', ...remedySpans(r)];
+const mdRollout = (r: Rollout): TextLine => [strong('Rollout:'), ` ${r.sentence}`];
+/** The level's note as a sentence. */
+const mdNote = (note: string): MarkdownBlock[] => (note === '' ? [] : [{ lines: [[`${note[0]!.toUpperCase()}${note.slice(1)}.`]] }]);
+
+/** Two files' pull-request comment: the verdict, a row per change, the remedy, rollout, corpus and notices, the mode. */
+function pairMarkdown(view: PairVerdict): ReportMarkdown {
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, mode, policy, note } = view;
+  const files: TextLine = ['from ', code(oldFile), ' to ', code(newFile)];
+  const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
+  const exceptedNote = (summary.excepted ?? 0) > 0 ? `, ${summary.excepted} excepted` : '';
+  const blocks: MarkdownBlock[] = [];
+  if (problems.length > 0) blocks.push({ items: problems.map((p): TextLine => [strong('error:'), ' ', problemLine(p)]) });
+  if (changes.length > 0) {
+    blocks.push({ columns: ['status', 'path', 'change'], rows: changes.map((ch) => [[[mdLabel(v, ch)]], [[code(where(ch.path))]], mdChange(v, ch)]) });
+  } else if (problems.length === 0) {
+    blocks.push({ lines: [['No change that affects validation.']] });
+  }
+  if (remedy) blocks.push({ lines: [mdRemedy(remedy)] });
+  if (rollout) blocks.push({ lines: [mdRollout(rollout)] });
+  const corpusUrn = v.corpus?.urns[0];
+  if (corpusUrn) blocks.push({ lines: mdCorpus(corpusUrn) });
+  blocks.push(...mdNotices(v), ...mdNote(note));
+  blocks.push({ lines: [[`Mode: ${modeWords(mode, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`]] });
+  const heading: TextLine = compatible ? ['no breaking change ', ...files] : [`${summary.breaking} breaking change(s)${problemNote} `, ...files];
+  return { heading, blocks };
+}
+
 /** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */
 export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Report> {
   const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, summaryLine, newDoc, mode, policy, urn, note } = view;
@@ -351,20 +447,21 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Re
   };
   return {
     tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts: [file], units,
-    text: { notes }, json: { fields },
+    text: { notes }, json: { fields }, markdown: pairMarkdown(view),
   };
 }
 
 const MARK: Record<Row['status'], string> = { breaking: '✗', invalid: '✗', removed: '-', compatible: '✓', added: '+', unchanged: '=' };
+/** A URN's mark: ✗ when it fails the gate, ! when every break is excepted, else its status's. */
+const rowMark = (r: Row): string => (rowFails(r) ? '✗' : r.excepted ? '!' : MARK[r.status]);
+const rowStatus = (r: Row): string => (r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`);
 
 /** A URN's heading in text: its mark, URN, status and schema file; an unchanged URN is not shown. */
 function rowHeading(r: Row, file: string | undefined): TextLine | null {
   if (r.status === 'unchanged') return null;
-  const failing = rowFails(r);
-  const mark = failing ? '✗' : r.excepted ? '!' : MARK[r.status];
-  const tone: Tone | undefined = failing ? 'fail' : r.excepted ? 'warn' : r.status === 'compatible' ? 'pass' : undefined;
-  const status = r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
-  return [tone === undefined ? mark : { text: mark, tone }, ' ', { text: r.urn, tone: 'bold' }, '  ', status, ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }])];
+  const mark = rowMark(r);
+  const tone: Tone | undefined = rowFails(r) ? 'fail' : r.excepted ? 'warn' : r.status === 'compatible' ? 'pass' : undefined;
+  return [tone === undefined ? mark : { text: mark, tone }, ' ', { text: r.urn, tone: 'bold' }, '  ', rowStatus(r), ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }])];
 }
 
 /** What text says of a URN after its findings: that only annotations changed, the remedy, the rollout, the corpus counts. */
@@ -374,6 +471,36 @@ function rowNotes(r: Row): TextLine[] {
   if (r.remedy) notes.push(remedyLine(r.remedy));
   notes.push(...rolloutLines(r.rollout, r.changes.length), ...corpusLines(r.corpus));
   return notes;
+}
+
+/** A URN's row in the pull-request comment: the URN, its status, and its problems, changes, remedy, rollout and corpus. */
+function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
+  const status: TextLine = rowFails(r) ? [strong(`${rowMark(r)} ${r.status}`)] : [`${rowMark(r)} ${rowStatus(r)}`];
+  const lines: TextLine[] = [
+    ...r.problems.map((p): TextLine => [strong('error:'), ' ', problemLine(p)]),
+    ...r.changes.flatMap((ch) => {
+      const [first, ...more] = mdChange(v, ch);
+      return [[mdLabel(v, ch), ' ', code(where(ch.path)), ' ', ...first!], ...more];
+    }),
+  ];
+  if (r.status === 'compatible' && r.changes.length === 0) lines.push(['annotations only: no change that affects validation']);
+  if (r.remedy) lines.push(mdRemedy(r.remedy));
+  if (r.rollout) lines.push(mdRollout(r.rollout));
+  if (r.corpus) lines.push(...mdCorpus(r.corpus));
+  return [[[code(r.urn)]], [status], lines];
+}
+
+/** The registry's pull-request comment: the verdict, a row per changed URN, the notices, the counts and the ref. */
+function registryMarkdown(view: RegistryVerdict): ReportMarkdown {
+  const { listed, v, compatible, absent, mode, policy, against, why, counted, note } = view;
+  const ref = code(against.ref);
+  const blocks: MarkdownBlock[] = [];
+  if (absent) blocks.push({ lines: [[code(against.registry), ' does not exist at ', ref, ': every URN is added.']] });
+  if (listed.length > 0) blocks.push({ columns: ['URN', 'status', 'changes'], rows: listed.map((r) => mdRow(v, r)) });
+  else blocks.push({ lines: [['No URN changed.']] });
+  blocks.push(...mdNotices(v), ...mdNote(note));
+  blocks.push({ lines: [[`${counted}; mode ${modeWords(mode, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']] });
+  return { heading: [compatible ? 'no breaking change' : why, ' against ', ref], blocks };
 }
 
 function jsonRow(v: Verdicts, r: Row): object {
@@ -427,5 +554,6 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
     tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units,
     text: { lead: absent ? [[{ text: absent, tone: 'warn' }]] : [], notes: note ? [[{ text: note, tone: 'dim' }]] : [] },
     json: { fields: { compatible, mode, policy, against }, units: 'urns', after: { ...corpus, ...jsonExceptions(v) } },
+    markdown: registryMarkdown(view),
   };
 }

@@ -1,10 +1,11 @@
-import { placeText, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { placeText, type FindingLevel, type MarkdownBlock, type Report, type ReportFinding, type ReportMarkdown, type TextLine } from './model.js';
 import { clean } from './text.js';
 
 /*
  * GitHub-flavoured markdown for a job summary ($GITHUB_STEP_SUMMARY) or a comment: a heading with
  * the verdict, then one table row per finding of a Report (the same findings, in the same order, as
- * its annotations and SARIF results). Text from input is escaped so that it stays inside its cell.
+ * its annotations and SARIF results), or the document the Report lays out itself (compat's
+ * pull-request comment: Report.markdown). Text from input is escaped so that it stays inside its cell.
  */
 
 /** Backslash-escapes what markdown would read as markup; a table cell holds one line. */
@@ -13,9 +14,13 @@ export function md(s: string): string {
   return clean(s.replace(/\r?\n/g, ' ')).replace(/[\\`*_[\]<>|~&#]/g, (ch) => '\\' + ch);
 }
 
-/** A code span that survives a table cell: `|` escaped, backticks fenced by longer runs. */
-export function mdCode(s: string): string {
-  const body = clean(s.replace(/\r?\n/g, ' ')).replace(/\|/g, '\\|');
+/**
+ * A code span: backticks fenced by longer runs; in a table cell (the default) `|` escaped, which
+ * the table reads before the span (elsewhere the backslash would show).
+ */
+export function mdCode(s: string, inTable = true): string {
+  const cleaned = clean(s.replace(/\r?\n/g, ' '));
+  const body = inTable ? cleaned.replace(/\|/g, '\\|') : cleaned;
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   // A space inside each fence, which the reader strips, keeps a backtick or an edge space the body's
@@ -42,7 +47,60 @@ function where(f: ReportFinding): string {
 /** A message's lines in one cell. */
 const cell = (s: string): string => s.split(/\r?\n/).map(md).join('<br>');
 
-export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted'>, maxRows = MAX_ROWS): string {
+/**
+ * A line of spans as inline markdown: each span escaped, `bold` and `fail` strong (words of the
+ * command's own: markdown does not read `**` next to some punctuation as strong), `code` a code span.
+ */
+export function mdLine(line: TextLine, inTable = true): string {
+  let s = '';
+  for (let i = 0; i < line.length; i++) {
+    const span = line[i]!;
+    if (typeof span === 'string') {
+      s += md(span);
+    } else if (span.tone === 'code') {
+      // Code spans side by side are one (two would read as one span with backticks inside).
+      let text = span.text;
+      for (let next = line[i + 1]; typeof next === 'object' && next.tone === 'code'; next = line[++i + 1]) text += next.text;
+      s += mdCode(text, inTable);
+    } else if ((span.tone === 'bold' || span.tone === 'fail') && span.text !== '') {
+      s += `**${md(span.text)}**`;
+    } else {
+      s += md(span.text);
+    }
+  }
+  return s;
+}
+
+/**
+ * Lines joined by `<br>`. Outside a table, text at the start of a paragraph or list item must not
+ * open a block of its own (a list, a thematic break, an indented code block): md escapes `#`, `>`,
+ * `*`; this escapes `-`, `+`, `=` and `1.` there, and drops the leading spaces.
+ */
+function joined(lines: readonly TextLine[], inTable: boolean): string {
+  const s = lines.map((l) => mdLine(l, inTable)).join('<br>');
+  return inTable ? s : s.replace(/^\s+/, '').replace(/^[-+=]/, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+}
+
+function block(b: MarkdownBlock): string[] {
+  if ('items' in b) return b.items.map((l) => `- ${joined([l], false)}`);
+  if ('lines' in b) return [joined(b.lines, false)];
+  const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [row(b.columns.map(md)), row(b.columns.map(() => '---')), ...b.rows.map((r) => row(r.map((cell) => joined(cell, true))))];
+}
+
+/** The document a Report lays out itself: its heading, then its blocks, a blank line between each. */
+function renderDocument(command: string, doc: ReportMarkdown): string {
+  const parts = [`### bqschema ${md(command)}: ${mdLine(doc.heading, false)}`];
+  doc.blocks.forEach((b, i) => {
+    // Two lists in a row would read as one: an HTML comment, which shows nothing, ends the first.
+    if (i > 0 && 'items' in b && 'items' in doc.blocks[i - 1]!) parts.push('<!-- -->');
+    parts.push(block(b).join('\n'));
+  });
+  return parts.join('\n\n') + '\n';
+}
+
+export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted' | 'markdown'>, maxRows = MAX_ROWS): string {
+  if (report.markdown !== undefined) return renderDocument(report.command, report.markdown);
   const lines = [`### bqschema ${md(report.command)}: ${md(report.summaryLine)}`, ''];
   const shown = report.findings.slice(0, maxRows);
   if (shown.length === 0) {

@@ -69,8 +69,13 @@ export interface ReportFinding {
  * and indentation, the blank line and the summary line, colours and escaping.
  */
 
-/** How a span of text output is shown: the text renderer colours it (or not, off a terminal). */
-export type Tone = 'bold' | 'dim' | 'fail' | 'warn' | 'pass';
+/**
+ * How a span of text output is shown: the text renderer colours it (or not, off a terminal);
+ * markdown makes `bold` and `fail` strong and `code` a code span, and writes the others plain.
+ * In a markdown layout (ReportMarkdown) a strong span stands between spaces or line ends, as
+ * markdown wants it (`a**✗ removed**` is not strong text).
+ */
+export type Tone = 'bold' | 'dim' | 'fail' | 'warn' | 'pass' | 'code';
 
 /** A piece of a line of text output: plain, or in a tone. Text from input in it is escaped when rendered. */
 export type Span = string | { readonly text: string; readonly tone: Tone };
@@ -99,6 +104,26 @@ export interface ReportText {
   lead?: readonly TextLine[];
   /** Lines after the units, before the summary line: what the run as a whole adds. */
   notes?: readonly TextLine[];
+}
+
+/*
+ * What the markdown output shows, where the command lays it out its own way (compat's pull-request
+ * comment: a table of changes or URNs with witnesses, remedy and rollout). The words come from the
+ * core, as lines of spans; renderMarkdown (src/report/markdown.ts) escapes them and lays out the
+ * blocks. Without it, markdown is a table of the Report's findings.
+ */
+
+/** A block of a markdown document: a paragraph (its lines joined by `<br>`), a bullet list, or a table (a cell's lines joined by `<br>`). */
+export type MarkdownBlock =
+  | { readonly lines: readonly TextLine[] }
+  | { readonly items: readonly TextLine[] }
+  | { readonly columns: readonly string[]; readonly rows: readonly (readonly (readonly TextLine[])[])[] };
+
+export interface ReportMarkdown {
+  /** The heading's words after `### bqschema <command>: `. */
+  heading: TextLine;
+  /** Under the heading, in order, a blank line between each. */
+  blocks: readonly MarkdownBlock[];
 }
 
 /**
@@ -159,6 +184,8 @@ export interface Report extends ReportInput {
   omitted?: number;
   /** What the text output adds to the units and findings. */
   text?: ReportText;
+  /** The markdown document, where the command lays it out its own way (see ReportMarkdown). */
+  markdown?: ReportMarkdown;
   /** The JSON output's fields besides `ok` and `summary` (src/report/json.ts). */
   json?: ReportJson;
 }

@@ -57,12 +57,20 @@ export interface Tones {
   yellow(s: string): string;
 }
 
-const TONE: Record<Tone, keyof Tones> = { bold: 'bold', dim: 'dim', fail: 'red', warn: 'yellow', pass: 'green' };
+// Code is plain in a terminal: markdown is where it gets its own look.
+const TONE: Record<Tone, keyof Tones | undefined> = { bold: 'bold', dim: 'dim', fail: 'red', warn: 'yellow', pass: 'green', code: undefined };
 
 /** A line's spans, each escaped (clean) and in its tone. */
 export function renderLine(line: TextLine, c: Tones): string {
   let s = '';
-  for (const span of line) s += typeof span === 'string' ? clean(span) : c[TONE[span.tone]](clean(span.text));
+  for (const span of line) {
+    if (typeof span === 'string') {
+      s += clean(span);
+    } else {
+      const tone = TONE[span.tone];
+      s += tone === undefined ? clean(span.text) : c[tone](clean(span.text));
+    }
+  }
   return s;
 }
 

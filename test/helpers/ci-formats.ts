@@ -144,32 +144,75 @@ export function sarifSaid(r: SarifResult): Said {
 /** An annotation as SARIF places it: a finding about a whole file is at its first line there. */
 export const asSarifPlaces = ({ title: _title, ...a }: Said & { title?: string }): Said => (a.file !== undefined && a.line === undefined ? { ...a, line: 1 } : a);
 
-/** A markdown inline token, as marked's lexer gives it. */
-interface MdToken { type: string; raw: string; text?: string; tokens?: MdToken[] }
+/** A markdown-it token (block or inline). */
+interface MdToken { type: string; tag: string; content: string; hidden: boolean; children: MdToken[] | null }
 
-/** A cell's text as a reader sees it: escapes undone, code spans as their text, `<br>` a newline. */
-function mdText(tokens: readonly MdToken[]): string {
-  return tokens.map((t) => {
-    if (t.type === 'html' && /^<br\s*\/?>$/i.test(t.raw)) return '\n';
-    if (t.type === 'codespan' || t.type === 'escape') return t.text ?? '';
-    if (t.tokens !== undefined) return mdText(t.tokens);
-    return t.text ?? t.raw;
+// markdown-it reads CommonMark and GitHub's tables as cmark-gfm does (marked 9 does not: an escaped
+// backtick before a code span hides the strong text between them); html on, as GitHub allows `<br>`.
+const markdownIt = (): { parse(s: string, env: object): MdToken[] } => {
+  const MarkdownIt = require('markdown-it') as new (o: object) => { parse(s: string, env: object): MdToken[] };
+  return new MarkdownIt({ html: true });
+};
+
+/** An inline token's text as a reader sees it: escapes and entities undone, code spans as their text, `<br>` a newline, strong and emphasis as their words. */
+function mdText(t: MdToken | undefined): string {
+  return (t?.children ?? []).map((c) => {
+    if (c.type === 'html_inline') return /^<br\s*\/?>$/i.test(c.content) ? '\n' : c.content;
+    if (c.type === 'softbreak' || c.type === 'hardbreak') return '\n';
+    return c.type === 'text' || c.type === 'code_inline' ? c.content : '';
   }).join('');
 }
 
+/** A markdown block as a reader sees it: a heading, a paragraph, a list's items or a table's cells, as plain text. */
+export type ReadBlock = { kind: 'heading' | 'paragraph'; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; header: string[]; rows: string[][] };
+
+/** Every top-level block of a markdown document, in order, read with markdown-it. */
+export function readBlocks(text: string): ReadBlock[] {
+  const tokens = markdownIt().parse(text, {});
+  const out: ReadBlock[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type === 'heading_open' || t.type === 'paragraph_open') {
+      out.push({ kind: t.type === 'heading_open' ? 'heading' : 'paragraph', text: mdText(tokens[i + 1]) });
+      i += 2;
+    } else if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open') {
+      const items: string[] = [];
+      const close = t.type.replace('_open', '_close');
+      for (i++; tokens[i]!.type !== close || tokens[i]!.tag !== t.tag; i++) {
+        // Nested lists would read as more items: the documents we write have none.
+        if (tokens[i]!.type === 'inline') items.push(mdText(tokens[i]));
+      }
+      out.push({ kind: 'list', items });
+    } else if (t.type === 'table_open') {
+      const rows: string[][] = [];
+      let header: string[] = [];
+      for (i++; tokens[i]!.type !== 'table_close'; i++) {
+        const k = tokens[i]!.type;
+        if (k === 'tr_open') rows.push([]);
+        if (k === 'inline') rows.at(-1)!.push(mdText(tokens[i]));
+        if (k === 'thead_close') header = rows.pop() ?? [];
+      }
+      out.push({ kind: 'table', header, rows });
+    } else if (t.type === 'html_block' && /^<!--.*-->\s*$/s.test(t.content)) {
+      // A comment: a reader sees nothing.
+    } else {
+      out.push({ kind: 'paragraph', text: `unexpected ${t.type}: ${t.content}` });
+    }
+  }
+  return out;
+}
+
 /**
- * A markdown document read with marked (GitHub-flavoured: tables): its first heading's text and its
- * first table's rows, each cell as plain text. The HTML entities marked keeps in text are decoded.
+ * A markdown document as a reader sees it: its first heading's text, its first table's rows (each
+ * cell as plain text) and its paragraphs.
  */
 export function readMarkdown(text: string): { heading: string; rows: string[][]; paragraphs: string[] } {
-  const { marked } = require('marked') as { marked: { lexer(s: string): Array<MdToken & { depth?: number; rows?: Array<Array<{ tokens: MdToken[] }>> }> } };
-  const tokens = marked.lexer(text);
-  const decode = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const heading = tokens.find((t) => t.type === 'heading');
-  const table = tokens.find((t) => t.type === 'table');
+  const blocks = readBlocks(text);
+  const heading = blocks.find((b) => b.kind === 'heading');
+  const table = blocks.find((b) => b.kind === 'table');
   return {
-    heading: heading === undefined ? '' : decode(mdText(heading.tokens ?? [])),
-    rows: (table?.rows ?? []).map((row) => row.map((c) => decode(mdText(c.tokens)))),
-    paragraphs: tokens.filter((t) => t.type === 'paragraph').map((t) => decode(mdText(t.tokens ?? []))),
+    heading: heading?.kind === 'heading' ? heading.text : '',
+    rows: table?.kind === 'table' ? table.rows : [],
+    paragraphs: blocks.flatMap((b) => (b.kind === 'paragraph' ? [b.text] : [])),
   };
 }

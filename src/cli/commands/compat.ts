@@ -8,18 +8,17 @@ import { compile, SchemaError, type CompiledSchema } from '../../validator/index
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { fails, rowFails, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import {
-  corpusSummary, exceptionsSummary, levelNote, modeWords, PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS,
-  type CompatFormat, type PairView, type RegistryView, type Settings,
-} from '../report/compat.js';
+  corpusSummary, exceptionsSummary, fails, levelNote, modeWords, rowFails, type Doc, type PairVerdict, type RegistryVerdict, type Row, type Verdicts,
+} from '../../compat/report.js';
+import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkCorpus, clock, exceptionsPath, loadExceptions } from './compat-load.js';
 
 /*
  * compat: loads the two schema files (or the registry at a git ref), computes the verdict with
- * src/compat (rules, exceptions, corpus), and renders its view with ../report/compat.ts.
+ * src/compat (rules, exceptions, corpus), and renders its Report with ../report/compat.ts.
  */
 export interface CompatCliOptions extends RegistryCliOptions {
   /** A compatibility level in any case: backward, forward, full or none. */
@@ -118,15 +117,14 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
   const summary = { changes: changes.length, breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length };
+  const mode = modeWords(s.level, s.policy);
   const summaryLine = compatible
-    ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${modeWords(s)})${tail}`
-    : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${modeWords(s)})${tail}`;
+    ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${mode})${tail}`
+    : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${mode})${tail}`;
   const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
-  const corpusUrn = v.corpus?.urns[0];
-  const note = levelNote(s);
-  const view: PairView = {
-    oldFile, newFile, urn: options.urn, s, v, changes, problems, rollout, remedy, compatible, breakingChanges, excepted, others,
-    summary, summaryLine, newDoc, corpusUrn, note, problemNote, exceptedNote, mode: s.level, policy: s.policy,
+  const view: PairVerdict = {
+    oldFile, newFile, urn: options.urn, v, changes, problems, rollout, remedy, compatible,
+    summary, summaryLine, newDoc, note: levelNote(s.level), mode: s.level, policy: s.policy,
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](view, out, c));
   return code;
@@ -194,13 +192,13 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
   const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
+  const mode = modeWords(s.level, s.policy);
   const summaryLine = compatible
-    ? `OK: no breaking change against ${against}: ${counts} (${modeWords(s)})${tail}`
-    : `FAILED: ${why} against ${against}: ${counts} (${modeWords(s)})${tail}`;
+    ? `OK: no breaking change against ${against}: ${counts} (${mode})${tail}`
+    : `FAILED: ${why} against ${against}: ${counts} (${mode})${tail}`;
   const absent = base === undefined ? `${manifestPath} does not exist at ${ref}: every URN is added` : undefined;
   const listed = rows.filter((r) => r.status !== 'unchanged');
   const manifestName = current.manifest.shown;
-  const note = levelNote(s);
   const docOf = (r: UrnReport): Doc | undefined => {
     if (r.file === undefined) return undefined;
     try {
@@ -210,9 +208,9 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
       return undefined;
     }
   };
-  const view: RegistryView = {
-    ref, atCommit: at.commit, manifestPath, found: base !== undefined, rows, listed, v, s, compatible, summary, summaryLine, why, counts, tail,
-    commit, absent, manifestName, manifestText: current.manifestText, note, docOf, mode: s.level, policy: s.policy,
+  const view: RegistryVerdict = {
+    rows, listed, v, compatible, summary, summaryLine, why, counted: counts + tail,
+    absent, manifestName, manifestText: current.manifestText, note: levelNote(s.level), docOf, mode: s.level, policy: s.policy,
     against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined },
   };
   await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](view, out, c));
