@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,12 @@ function adapter(name: string, body: string): string {
   const file = path.join(dir, name);
   writeFileSync(file, `import { createInterface } from 'node:readline';\nconst reply = (r, o) => process.stdout.write(JSON.stringify({ id: r.id, ...o }) + '\\n');\nfor await (const line of createInterface({ input: process.stdin })) {\n  const r = JSON.parse(line);\n  if (r.op === 'hello') { reply(r, { sdk: 'wrong-sdk', version: '0.0.1' }); continue; }\n${body}\n}\n`);
   return `node ${JSON.stringify(file)}`;
+}
+
+/** schemas/output/conformance.json, the shape of --format json (draft-07, strict). */
+function outputSchema(): ((value: unknown) => boolean) & { errors?: unknown } {
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  return ajv.compile(readJson(path.join(root, 'schemas', 'output', 'conformance.json')));
 }
 
 function validator(): (value: unknown) => boolean {
@@ -123,15 +130,38 @@ describe('honest results', () => {
     const r = conformance({ impl: REFERENCE, out, suite, format: 'json' });
     expect(r.status).toBe(0);
     const summary = JSON.parse(r.stdout);
+    expect(outputSchema()(summary), JSON.stringify(outputSchema().errors)).toBe(true);
     expect(summary.ok).toBe(true);
-    expect(summary.sections_run).toEqual(['payload_schema', 'payload_schema_unicode', 'contract_validation', 'contract_warnings', 'contract_envelopes']);
-    expect(summary.not_run).toEqual([
+    expect(summary.summary).toEqual({ cases: expect.any(Number), passed: summary.summary.cases, failed: 0 });
+    expect(summary.sectionsRun).toEqual(['payload_schema', 'payload_schema_unicode', 'contract_validation', 'contract_warnings', 'contract_envelopes']);
+    expect(summary.notRun).toEqual([
       { section: 'retry_backoff', scope: 'core', reason: expect.stringMatching(/^in scope but not run: this runner does not know it/) },
       { section: 'kafka_poison', scope: 'kafka', reason: 'scope kafka is not carried (bindings: none)' },
     ]);
     const results = readJson(out);
-    expect(Object.keys(results.sections)).toEqual(summary.sections_run);
+    expect(Object.keys(results.sections)).toEqual(summary.sectionsRun);
     expect(validator()(results)).toBe(true);
+  });
+
+  it('--format json of a failing run: ok false, a failure per failing case, the counts of the results file, valid against schemas/output/conformance.json', () => {
+    // Answers every validation with the opposite verdict of a fixed guess: some cases fail, some pass.
+    const impl = adapter('contrary.mjs', `  reply(r, { valid: false, violations: [], warnings: [] });`);
+    const out = path.join(dir, 'contrary.json');
+    const r = conformance({ impl, out, format: 'json' });
+    expect(r.status).toBe(1);
+    const summary = JSON.parse(r.stdout);
+    const check = outputSchema();
+    expect(check(summary), JSON.stringify(check.errors)).toBe(true);
+    expect(summary.ok).toBe(false);
+    expect(summary.resultsFile).toBe(out);
+    const results = readJson(out);
+    const cases = Object.values(results.sections as Record<string, Record<string, { status: string }>>).flatMap((section) => Object.values(section));
+    expect(summary.summary).toEqual({ cases: cases.length, passed: cases.filter((c) => c.status === 'pass').length, failed: cases.filter((c) => c.status === 'fail').length });
+    expect(summary.failures).toHaveLength(summary.summary.failed);
+    expect(summary.summary.failed).toBeGreaterThan(0);
+    // Not vacuous: the old snake_case names, or a count missing, fail the schema.
+    expect(check({ ...summary, sections_run: summary.sectionsRun })).toBe(false);
+    expect(check({ ...summary, summary: { pass: 1, fail: 0, total: 1 } })).toBe(false);
   });
 
   it('an implementation that exits mid-run fails the remaining cases with why; exit 1', () => {

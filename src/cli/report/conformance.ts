@@ -2,7 +2,8 @@ import type { ConformanceRun } from '../../conformance/runner.js';
 
 /*
  * conformance's formats: the run's summary on stdout (results.json is the suite's own format,
- * written by the command). JSON keeps the suite's snake_case (docs/ci-reports.md, the glossary).
+ * snake_case, written by the command). The JSON summary speaks the glossary of every command's
+ * JSON (docs/ci-reports.md): camelCase, `summary` counting cases; schemas/output/conformance.json.
  */
 
 export type ConformanceFormat = 'text' | 'json';
@@ -24,13 +25,13 @@ function text(run: ConformanceRun, resultsFile: string): string {
 function json(run: ConformanceRun, resultsFile: string): string {
   return JSON.stringify({
     ok: run.failed.length === 0,
-    summary: { pass: run.total - run.failed.length, fail: run.failed.length, total: run.total },
+    summary: { cases: run.total, passed: run.total - run.failed.length, failed: run.failed.length },
     sdk: run.results.sdk,
     version: run.results.version,
-    conformance_version: run.results.conformance_version,
-    results: resultsFile,
-    sections_run: run.ran,
-    not_run: run.notRun,
+    conformanceVersion: run.results.conformance_version,
+    resultsFile,
+    sectionsRun: run.ran,
+    notRun: run.notRun,
     failures: run.failed,
   }) + '\n';
 }
