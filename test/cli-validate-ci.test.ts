@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { bq, expectExit } from './helpers/cli.js';
-import { junitCases, junitCounts, readJunit, readSarif, sarifAt, withoutTimes } from './helpers/ci-formats.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bq, expectExit, removeTempTrees, tempTree } from './helpers/cli.js';
+import { junitCases, junitCounts, readGithub, readJunit, readSarif, sarifAt, withoutTimes } from './helpers/ci-formats.js';
+
+afterAll(removeTempTrees);
 
 // validate --format sarif|junit: the same findings as the github format, in CI documents, each at
 // the offending value (hand-counted positions as in cli-validate's github test).
@@ -81,5 +83,40 @@ describe.concurrent('validate --format junit', () => {
     ]);
     expect(withoutTimes(two.stdout)).toBe(withoutTimes(one.stdout));
     expect(two.code).toBe(one.code);
+  });
+});
+
+describe.concurrent("validate: a URN's schema problem is located where it is fixed, in every format (issue 23, item 4)", () => {
+  // The manifest: entry 1's "schema" value is on line 4, from column 38 (hand-counted); b.json's
+  // malformed "type" value on line 3, column 32.
+  const manifest = '{\n  "schemas": [\n    { "urn": "urn:t:a", "schema": "schemas/a.json", "owner": "o" },\n    { "urn": "urn:t:gone", "schema": "schemas/gone.json", "owner": "o" },\n    { "urn": "urn:t:b", "schema": "schemas/b.json", "owner": "o" }\n  ]\n}\n';
+  const files = {
+    'reg/registry.json': manifest,
+    'reg/schemas/a.json': '{"type":"object"}',
+    'reg/schemas/b.json': '{\n  "type": "object",\n  "properties": {"a": {"type": "strin"}}\n}\n',
+    'm/gone.json': '{"job":"urn:t:gone","data":{}}',
+    'm/b.json': '{"job":"urn:t:b","data":{}}',
+  };
+  const run = (dir: string, format: string, ...more: string[]) => bq(['validate', '-r', 'reg/registry.json', '--format', format, ...more, 'm/gone.json', 'm/b.json'], { cwd: dir });
+
+  it('a missing schema file at its manifest entry, a malformed keyword at its place in the schema file: github, SARIF, JUnit and JSON agree', async () => {
+    const dir = tempTree(files);
+    const [gh, sarif, junit, json, parallel] = await Promise.all([run(dir, 'github'), run(dir, 'sarif'), run(dir, 'junit'), run(dir, 'json'), run(dir, 'github', '--jobs', '2')]);
+    for (const r of [gh, sarif, junit, json, parallel]) expectExit(r, 1);
+    const want = [['reg/registry.json', 4, 38], ['reg/schemas/b.json', 3, 32]];
+    expect(readGithub(gh.stdout).annotations.map((a) => [a.file, a.line, a.col])).toEqual(want);
+    // Worker threads judge the same way.
+    expect(readGithub(parallel.stdout).annotations.map((a) => [a.file, a.line, a.col])).toEqual(want);
+    expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, sarifAt(x), (x as { properties?: { pointer?: string } }).properties?.pointer])).toEqual([
+      ['unreadable-input', 'reg/registry.json:4:38', '/schemas/1/schema'], ['unreadable-input', 'reg/schemas/b.json:3:32', undefined],
+    ]);
+    // The test case is still the message; its error text says where to fix it.
+    const cases = junitCases(readJunit(junit.stdout));
+    expect(cases.map((c) => [c.name, c.error?.['#text']?.split(': ')[0]])).toEqual([['m/gone.json', 'reg/registry.json:4:38'], ['m/b.json', 'reg/schemas/b.json:3:32']]);
+    const results = (JSON.parse(json.stdout) as { results: Array<{ file: string; errorLocation?: unknown }> }).results;
+    expect(results.map((x) => [x.file, x.errorLocation])).toEqual([
+      ['m/gone.json', { file: 'reg/registry.json', pointer: '/schemas/1/schema', line: 4, col: 38 }],
+      ['m/b.json', { file: 'reg/schemas/b.json', pointer: '', line: 3, col: 32 }],
+    ]);
   });
 });

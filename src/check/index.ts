@@ -89,12 +89,9 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
     doc = registry.document(urn);
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
-    if (err.kind === 'missing' || err.kind === 'outside') {
-      // No file to point into (or one that must not be read): the place to fix is the manifest
-      // entry's "schema" path, in every format (a location in a file that does not exist helps nobody).
-      const pointer = `/schemas/${registry.entry(urn)!.index}/schema`;
-      report.errors.push({ rule: 'schema', urn, file: registry.manifest.shown, pointer, message: err.message, ...registry.manifestPosition(pointer) });
-    } else report.errors.push({ rule: 'schema', urn, file: shown, pointer: '', message: err.message, ...err.position });
+    // A missing file is fixed at its manifest entry, in every format (Registry.problemSite).
+    const { file, pointer, ...position } = registry.problemSite(urn, err);
+    report.errors.push({ rule: 'schema', urn, file, pointer, message: err.message, ...position });
     return report;
   }
   shown = doc.file.shown;

@@ -107,6 +107,28 @@ export class Registry {
     return this.byUrn.get(urn);
   }
 
+  /**
+   * Where a URN's schema problem (`document`'s or `compiled`'s RegistryError) is fixed, as shown to
+   * the user: a file that is missing or outside the registry directory at its manifest entry's
+   * "schema" path (a place in a file that does not exist helps nobody), else the schema file, at the
+   * problem's position where known.
+   */
+  problemSite(urn: string, err: RegistryError): { file: string; line?: number; col?: number; pointer: string } {
+    const entry = this.byUrn.get(urn);
+    if (entry !== undefined && (err.kind === 'missing' || err.kind === 'outside')) {
+      const pointer = `/schemas/${entry.index}/schema`;
+      return { file: this.source.manifest.shown, pointer, ...this.manifestPosition(pointer) };
+    }
+    let file: string;
+    try {
+      file = this.file(urn).shown; // as every other path is shown: from the working directory
+    } catch (e) {
+      if (!(e instanceof RegistryError)) throw e;
+      file = entry?.schema ?? this.source.manifest.shown; // refused before it is located: the manifest's own words
+    }
+    return { file, pointer: '', ...err.position };
+  }
+
   has(urn: string): boolean {
     return this.byUrn.has(urn);
   }

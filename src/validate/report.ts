@@ -37,6 +37,11 @@ export interface MessageVerdict {
   /** Where the error is in the file, when known. */
   errorLine: number | undefined;
   col: number | undefined;
+  /**
+   * Where an error about the URN's schema is fixed (Registry.problemSite): its manifest entry for
+   * a missing file, else the schema file. Absent for an input that is not a message.
+   */
+  errorLocation?: { file: string; line?: number; col?: number; pointer: string };
   /** For an unregistered URN: the closest registered one (a likely typo). */
   suggestion: string | undefined;
 }
@@ -113,7 +118,11 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
   if (r.status === 'error') {
     // Text: an input that is not a message is said by its heading; a message's schema problem under it.
     const line: TextLine | null = r.urn === undefined ? null : [r.error ?? ''];
-    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location: { file: r.file, line: r.errorLine ?? r.line, col: r.col }, unit, ...text({ line }) });
+    // A schema problem is located where it is fixed, as check places it; an unreadable input at itself.
+    const at = r.errorLocation;
+    const location = at === undefined ? { file: r.file, line: r.errorLine ?? r.line, col: r.col }
+      : { file: at.file, line: at.line, col: at.col, ...(at.pointer === '' ? {} : { pointer: at.pointer }) };
+    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location, unit, ...text({ line }) });
   } else if (r.status === 'skipped') {
     const level = strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
     found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
@@ -175,6 +184,7 @@ export function messageData(r: MessageVerdict, place: Place | undefined): Record
     body.error = r.error;
     if (r.errorLine !== undefined) body.line = r.errorLine;
     if (r.col !== undefined) body.col = r.col;
+    if (r.errorLocation !== undefined) body.errorLocation = r.errorLocation;
   }
   return body;
 }

@@ -108,6 +108,7 @@ export class Judge {
       // A URN whose schema cannot be used fails each of its messages; the run goes on.
       const r = result(file, line, urn, 'error');
       r.error = err.message;
+      r.errorLocation = this.registry.problemSite(urn, err);
       r.warnings = warnings;
       return r;
     } finally {
