@@ -2,12 +2,13 @@ import { listRules, type CompatRule } from './rules.js';
 import type { Change } from './compare.js';
 import type { Rollout } from './rollout.js';
 import { previewWitness, type Witness } from './witness.js';
-import { remedySpans, remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
+import { nextUrn, remedySpans, remedyText, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
 import { corpusSentence, corpusWhere, exceptedText, type CorpusReport, type CorpusUrn, type ExceptionsState } from './evidence.js';
 import type { CompatLevel } from './levels.js';
 import type { CompatPolicy } from './rules.js';
 import type { Position } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
+import { clean } from '../report/text.js';
 import type {
   FindingText, MarkdownBlock, Report, ReportEvidence, ReportFinding, ReportMarkdown, ReportRule, ReportUnit, Span, TextLine, ToolInfo, Tone,
 } from '../report/model.js';
@@ -408,6 +409,82 @@ function pairMarkdown(view: PairVerdict): ReportMarkdown {
   blocks.push({ lines: [[`Mode: ${modeWords(mode, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`]] });
   const heading: TextLine = compatible ? ['no breaking change ', ...files] : [`${summary.breaking} breaking change(s)${problemNote} `, ...files];
   return { heading, blocks };
+}
+
+// ---- verdicts ---------------------------------------------------------------------------------------
+
+/** What two files' comparison found, before it is weighed: the PairVerdict's inputs. */
+export type PairFindings = Pick<PairVerdict, 'oldFile' | 'newFile' | 'urn' | 'v' | 'changes' | 'problems' | 'rollout' | 'newDoc' | 'mode' | 'policy'>;
+
+/**
+ * Two files' verdict: compatible unless a change breaks unexcused, a schema cannot be compared, an
+ * exception expired or the corpus fails; its counts, its summary line, and the remedy (a new URN).
+ */
+export function pairVerdict(found: PairFindings): PairVerdict {
+  const { oldFile, newFile, urn, v, changes, problems, mode, policy } = found;
+  const breaking = changes.filter((ch) => fails(v, ch)).length;
+  const excepted = changes.filter((ch) => ch.breaking && !fails(v, ch)).length;
+  const compatible = breaking === 0 && problems.length === 0 && !(v.exceptions?.outcome.expired.length) && !v.corpus?.failed;
+  const remedy: Remedy | undefined = breaking === 0 ? undefined
+    : urn === undefined ? { kind: 'new-urn' } : { kind: 'new-urn', urn, next: nextUrn(urn, new Set([urn])) };
+  const others = changes.length - breaking - excepted;
+  // File names come from the command line: escaped, so a name cannot forge the summary line.
+  const span = `from ${clean(oldFile)} to ${clean(newFile)}`;
+  const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
+  const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
+  const summary = { changes: changes.length, breaking, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length };
+  const words = modeWords(mode, policy);
+  const summaryLine = compatible
+    ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${words})${tail}`
+    : `FAILED: ${breaking} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${words})${tail}`;
+  return { ...found, remedy, compatible, summary, summaryLine, note: levelNote(mode) };
+}
+
+/** A breaking URN whose every break an exception excuses passes, marked excepted (and needs no remedy). */
+export function exceptRows(rows: Row[], v: Verdicts): void {
+  for (const r of rows) {
+    if (r.status !== 'breaking' || r.problems.length > 0) continue;
+    if (r.changes.some((ch) => fails(v, ch))) continue;
+    r.breaking = false;
+    r.excepted = true;
+    delete r.remedy;
+  }
+}
+
+/** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against'>;
+
+/**
+ * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
+ * a corpus document is unreadable; the URNs counted by status, the summary line, why it fails.
+ */
+export function registryVerdict(found: RegistryFindings): RegistryVerdict {
+  const { rows, v, mode, policy, against: at } = found;
+  const expired = v.exceptions?.outcome.expired.length ?? 0;
+  const compatible = rows.every((r) => !rowFails(r)) && expired === 0 && !(v.corpus && v.corpus.unreadable > 0);
+  const count = (st: UrnReport['status']): number => rows.filter((r) => r.status === st && !r.excepted).length;
+  const summary = {
+    urns: rows.length, breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
+    unchanged: count('unchanged'), errors: count('invalid'),
+    ...(v.exceptions ? { excepted: rows.filter((r) => r.excepted).length } : {}),
+    ...(v.corpus ? { corpusRejected: v.corpus.urns.reduce((n, u) => n + u.rejected, 0) } : {}),
+  };
+  const failing = rows.filter(rowFails).length;
+  const against = `${at.ref} (${at.commit.slice(0, 12)})`;
+  const invalidNote = summary.errors > 0 ? `, ${summary.errors} invalid` : '';
+  const exceptedNote = summary.excepted ? `, ${summary.excepted} excepted` : '';
+  const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
+  const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
+  const words = modeWords(mode, policy);
+  const summaryLine = compatible
+    ? `OK: no breaking change against ${against}: ${counts} (${words})${tail}`
+    : `FAILED: ${why} against ${against}: ${counts} (${words})${tail}`;
+  return {
+    ...found, listed: rows.filter((r) => r.status !== 'unchanged'), compatible, summary, summaryLine, why, counted: counts + tail, note: levelNote(mode),
+    absent: at.found ? undefined : `${at.registry} does not exist at ${at.ref}: every URN is added`,
+  };
 }
 
 /** Two files' Report: a unit per change (failing when it breaks, unexcused) and one per schema problem (an error). */

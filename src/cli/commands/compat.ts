@@ -1,16 +1,14 @@
 import {
-  CompatNameError, nextUrn, parseCompatLevel, parseCompatPolicy, listRules, schemaFingerprint,
-  type Change, type Remedy, type SchemaProblem, type UrnReport, type UrnStatus, weighExceptions,
+  CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, schemaFingerprint,
+  type Change, type SchemaProblem, type UrnReport, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
 import { loadRegistryAtRef, readSchemaFile, RegistryError, type SchemaDocument } from '../../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { clean, Out } from '../output.js';
+import { Out } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import {
-  corpusSummary, exceptionsSummary, fails, levelNote, modeWords, rowFails, type Doc, type PairVerdict, type RegistryVerdict, type Row, type Verdicts,
-} from '../../compat/report.js';
+import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -103,30 +101,11 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
     }
   }
 
-  const breakingChanges = changes.filter((ch) => fails(v, ch)).length;
-  const excepted = changes.filter((ch) => ch.breaking && !fails(v, ch)).length;
-  const compatible = breakingChanges === 0 && problems.length === 0 && !(v.exceptions?.outcome.expired.length) && !v.corpus?.failed;
-  const code = compatible ? EXIT_OK : EXIT_GATE;
-  exitWhenStdoutCloses(() => code);
-  const remedy: Remedy | undefined = breakingChanges === 0 ? undefined
-    : options.urn === undefined ? { kind: 'new-urn' } : { kind: 'new-urn', urn: options.urn, next: nextUrn(options.urn, new Set([options.urn])) };
-  const others = changes.length - breakingChanges - excepted;
-  // File names come from the command line: escaped, so a name cannot forge the summary line.
-  const span = `from ${clean(oldFile)} to ${clean(newFile)}`;
-  const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
-  const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
-  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
-  const summary = { changes: changes.length, breaking: breakingChanges, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length };
-  const mode = modeWords(s.level, s.policy);
-  const summaryLine = compatible
-    ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${mode})${tail}`
-    : `FAILED: ${breakingChanges} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${mode})${tail}`;
   const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
-  const view: PairVerdict = {
-    oldFile, newFile, urn: options.urn, v, changes, problems, rollout, remedy, compatible,
-    summary, summaryLine, newDoc, note: levelNote(s.level), mode: s.level, policy: s.policy,
-  };
-  await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](view, out, c));
+  const verdict = pairVerdict({ oldFile, newFile, urn: options.urn, v, changes, problems, rollout, newDoc, mode: s.level, policy: s.policy });
+  const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
+  exitWhenStdoutCloses(() => code);
+  await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](verdict, out, c));
   return code;
 }
 
@@ -147,13 +126,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     const findings = new Map(rows.filter((r) => r.changes.length > 0).map((r) => [r.urn, r.changes] as const));
     const fingerprints = new Map(rows.filter((r) => r.baseline !== undefined).map((r) => [r.urn, r.baseline!] as const));
     v.exceptions = weighExceptions(loaded, findings, fingerprints, clock());
-    for (const r of rows) {
-      if (r.status !== 'breaking' || r.problems.length > 0) continue;
-      if (r.changes.some((ch) => fails(v, ch))) continue;
-      r.breaking = false;
-      r.excepted = true;
-      delete r.remedy;
-    }
+    exceptRows(rows, v);
   }
   const changed = rows.filter((r) => r.status === 'compatible' || r.status === 'breaking');
   if (options.corpus !== undefined && options.corpus.length > 0) {
@@ -172,33 +145,6 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     for (const r of changed) r.corpus = byUrn.get(r.urn);
   }
 
-  const expired = v.exceptions?.outcome.expired.length ?? 0;
-  const compatible = rows.every((r) => !rowFails(r)) && expired === 0 && !(v.corpus && v.corpus.unreadable > 0);
-  const code = compatible ? EXIT_OK : EXIT_GATE;
-  exitWhenStdoutCloses(() => code);
-
-  const count = (st: UrnStatus): number => rows.filter((r) => r.status === st && !r.excepted).length;
-  const summary = {
-    urns: rows.length, breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
-    unchanged: count('unchanged'), errors: count('invalid'),
-    ...(v.exceptions ? { excepted: rows.filter((r) => r.excepted).length } : {}),
-    ...(v.corpus ? { corpusRejected: v.corpus.urns.reduce((n, u) => n + u.rejected, 0) } : {}),
-  };
-  const failing = rows.filter(rowFails).length;
-  const commit = at.commit.slice(0, 12);
-  const against = `${ref} (${commit})`;
-  const invalidNote = summary.errors > 0 ? `, ${summary.errors} invalid` : '';
-  const exceptedNote = summary.excepted ? `, ${summary.excepted} excepted` : '';
-  const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
-  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
-  const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
-  const mode = modeWords(s.level, s.policy);
-  const summaryLine = compatible
-    ? `OK: no breaking change against ${against}: ${counts} (${mode})${tail}`
-    : `FAILED: ${why} against ${against}: ${counts} (${mode})${tail}`;
-  const absent = base === undefined ? `${manifestPath} does not exist at ${ref}: every URN is added` : undefined;
-  const listed = rows.filter((r) => r.status !== 'unchanged');
-  const manifestName = current.manifest.shown;
   const docOf = (r: UrnReport): Doc | undefined => {
     if (r.file === undefined) return undefined;
     try {
@@ -208,12 +154,13 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
       return undefined;
     }
   };
-  const view: RegistryVerdict = {
-    rows, listed, v, compatible, summary, summaryLine, why, counted: counts + tail,
-    absent, manifestName, manifestText: current.manifestText, note: levelNote(s.level), docOf, mode: s.level, policy: s.policy,
+  const verdict = registryVerdict({
+    rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: s.level, policy: s.policy,
     against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined },
-  };
-  await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](view, out, c));
+  });
+  const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
+  exitWhenStdoutCloses(() => code);
+  await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](verdict, out, c));
   return code;
 }
 
