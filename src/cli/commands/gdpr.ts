@@ -1,11 +1,6 @@
 import { statSync } from 'node:fs';
-import {
-  audit, mask, piiMatcher, type PiiMatcher, type UnmarkedField,
-} from '../../gdpr/index.js';
-import type * as Guard from '../../guard/index.js';
-import { spliceMasked, withData } from '../../gdpr/splice.js';
-import { ParseFailure, parseJsonLine, parseText, RegistryError, stripBom, type Registry } from '../../registry/index.js';
-import { isSchemaObject } from '../../validator/index.js';
+import { audit, piiMatcher, type PiiMatcher, type UnmarkedField } from '../../gdpr/index.js';
+import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
 import { clean, Out } from '../output.js';
@@ -82,55 +77,6 @@ async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[],
   return verdict.ok ? EXIT_OK : EXIT_GATE;
 }
 
-type Masked = { text: string; warnings: string[] } | { error: string; warnings: string[] };
-
-/**
- * Masks messages against their URN's schema. Schema documents are loaded on first use, once per
- * URN, so a log pipeline starts at once whatever the size of the registry.
- */
-class Masker {
-  constructor(
-    private readonly registry: Registry,
-    private readonly urn: string | undefined,
-    private readonly guard: typeof Guard,
-  ) {}
-
-  /** `text` is the document's source; `pretty` picks the layout of the fallback rendering. */
-  mask(value: unknown, text: string, pretty: boolean): Masked {
-    let urn: string;
-    let data: unknown;
-    let warnings: string[] = [];
-    if (this.urn !== undefined) {
-      if (!isSchemaObject(value)) return { error: 'data must be a JSON object', warnings };
-      urn = this.urn;
-      data = value;
-    } else {
-      try {
-        ({ urn, data, warnings } = this.guard.readEnvelope(value));
-      } catch (err) {
-        if (!(err instanceof this.guard.EnvelopeError)) throw err;
-        return { error: err.message, warnings: [...err.warnings] };
-      }
-    }
-    if (!this.registry.has(urn)) return { error: `no schema registered for ${urn}: it cannot be masked, so it is not printed`, warnings };
-    let schema: unknown;
-    try {
-      schema = this.registry.document(urn).value;
-    } catch (err) {
-      if (!(err instanceof RegistryError)) throw err;
-      return { error: `${err.message}: the message cannot be masked, so it is not printed`, warnings };
-    }
-    const masked = mask(data, schema);
-    const whole = this.urn !== undefined ? masked : withData(value as Record<string, unknown>, masked);
-    try {
-      return { text: spliceMasked(stripBom(text), value, whole) ?? JSON.stringify(whole, null, pretty ? 2 : undefined), warnings };
-    } catch (err) {
-      if (err instanceof RangeError) return { error: 'the message is nested too deeply to be printed', warnings };
-      throw err;
-    }
-  }
-}
-
 const warn = (where: string, warnings: string[]): void => {
   for (const w of warnings) process.stderr.write(`bqschema: warning: ${clean(where)}: ${clean(w)}\n`);
 };
@@ -150,9 +96,9 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
     }
     if (directory) throw new UsageError(`--mask takes a file or - for stdin: ${clean(input)} is a directory`);
   }
-  // The message reader and the envelope rules load only for --mask.
-  const [{ documents }, guard] = await Promise.all([import('../inputs.js'), import('../../guard/index.js')]);
-  const masker = new Masker(registry, options.urn, guard);
+  // The message reader, the envelope rules and the masker load only for --mask.
+  const [{ documents }, { Masker }] = await Promise.all([import('../inputs.js'), import('../../gdpr/masker.js')]);
+  const masker = new Masker(registry, options.urn);
   const out = new Out();
   const live = input === '-';
   let seen = 0;
