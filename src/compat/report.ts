@@ -51,7 +51,7 @@ const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x ===
  * The proof of a breaking change on one line: its witness (a payload valid under one schema and
  * rejected by the other, previewed, as code), or why there is none and the other direction's witness.
  */
-export function witnessSpans(c: Change): Span[] | undefined {
+function witnessSpans(c: Change): Span[] | undefined {
   if (c.witness === undefined) return undefined;
   // Previewed around the place that breaks: a long payload is never cut before it.
   const shown = (w: Witness): Span[] => [`valid under ${w.validUnder}, rejected by ${other(w)}): `, code(previewWitness(w.payload, c.path, c.subject))];
@@ -65,19 +65,19 @@ export function witnessSpans(c: Change): Span[] | undefined {
 }
 
 /** The witness line in plain words (text, annotations, SARIF). */
-export function witnessLine(c: Change): string | undefined {
+function witnessLine(c: Change): string | undefined {
   const spans = witnessSpans(c);
   return spans === undefined ? undefined : plainOf(spans);
 }
 
 /** The level and policy as every summary line says them: `backward`, `full, policy confluent`. */
-export const modeWords = (level: CompatLevel, policy: CompatPolicy): string => (policy === 'bqschema' ? level : `${level}, policy ${policy}`);
+const modeWords = (level: CompatLevel, policy: CompatPolicy): string => (policy === 'bqschema' ? level : `${level}, policy ${policy}`);
 
 /** What the level leaves out: level none gates nothing on the rules. */
-export const levelNote = (level: CompatLevel): string => (level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '');
+const levelNote = (level: CompatLevel): string => (level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '');
 
 /** The summary line's corpus counts: `; corpus: 6 message(s) checked, 4 rejected`, or ''. */
-export function corpusSummary(corpus: CorpusReport | undefined): string {
+function corpusSummary(corpus: CorpusReport | undefined): string {
   if (corpus === undefined) return '';
   const rejected = corpus.urns.reduce((n, u) => n + u.rejected, 0);
   const checked = corpus.urns.reduce((n, u) => n + u.checked, 0);
@@ -86,7 +86,7 @@ export function corpusSummary(corpus: CorpusReport | undefined): string {
 }
 
 /** The summary line's exceptions counts, or ''. */
-export function exceptionsSummary(e: ExceptionsState | undefined): string {
+function exceptionsSummary(e: ExceptionsState | undefined): string {
   if (e === undefined) return '';
   const o = e.outcome;
   return `; exceptions: ${o.suppressed.length} excepted, ${o.expired.length} expired, ${o.stale.length} stale, ${o.unused.length} unused`;
