@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stdoutErrorsHandled } from './stdout.js';
 
 // Only what a command needs is loaded: `--version` reads package.json and nothing else, each
 // command's module (with its dependencies) is imported when that command runs, and the exit-code
@@ -15,9 +16,10 @@ function version(): string {
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
   // `bqschema --help | head`: help and usage are written before any command installs its own
-  // handler (src/cli/stdout.ts). When a command has one, it runs in the same 'error' event and
-  // exits first, with the code it has earned; this fallback only waits a turn.
+  // handler (src/cli/stdout.ts). When a command has one, that handler decides (it may exit with the
+  // code it has earned, or let the run finish its report files); this fallback stands aside.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (stdoutErrorsHandled()) return;
     if (err.code === 'EPIPE') setImmediate(() => process.exit(code));
     else {
       process.stderr.write(`bqschema: cannot write to stdout: ${err.message}\n`);
