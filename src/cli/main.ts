@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { stdoutErrorsHandled } from './stdout.js';
 
 // Only what a command needs is loaded: `--version` reads package.json and nothing else, each
 // command's module (with its dependencies) is imported when that command runs, and the exit-code
@@ -19,7 +18,8 @@ export async function main(argv: string[]): Promise<number> {
   // handler (src/cli/stdout.ts). When a command has one, that handler decides (it may exit with the
   // code it has earned, or let the run finish its report files); this fallback stands aside.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (stdoutErrorsHandled()) return;
+    // Set by src/cli/stdout.ts (a symbol on stdout, so that --version loads no module of ours).
+    if ((process.stdout as unknown as Record<symbol, unknown>)[Symbol.for('bqschema.stdout-errors-handled')] === true) return;
     if (err.code === 'EPIPE') setImmediate(() => process.exit(code));
     else {
       process.stderr.write(`bqschema: cannot write to stdout: ${err.message}\n`);

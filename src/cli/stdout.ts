@@ -1,12 +1,10 @@
-/** Whether a command has taken over stdout's errors (main's fallback then stands aside). */
-let handled = false;
+/**
+ * Marks stdout as handled by a command: main's fallback listener (src/cli/main.ts, which reads the
+ * mark without loading this module) then stands aside.
+ */
+const HANDLED = Symbol.for('bqschema.stdout-errors-handled');
 /** Whether the reader of stdout has gone away while the run goes on (its output is dropped). */
 let gone = false;
-
-/** For main's fallback listener: a command's own handler decides. */
-export function stdoutErrorsHandled(): boolean {
-  return handled;
-}
 
 /** Whether stdout's reader has gone away and the run goes on without it (see `finishFirst`). */
 export function stdoutGone(): boolean {
@@ -22,7 +20,7 @@ export function stdoutGone(): boolean {
  * of the process: the error can arrive after the last write has returned.
  */
 export function exitWhenStdoutCloses(code: () => number, options: { finishFirst?: boolean } = {}): void {
-  handled = true;
+  (process.stdout as unknown as Record<symbol, unknown>)[HANDLED] = true;
   const onError = (err: NodeJS.ErrnoException): void => {
     if (err.code === 'EPIPE') {
       if (options.finishFirst === true) {
