@@ -6,6 +6,8 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anchorId, buildCatalog } from '../src/catalog/index.js';
 import { exampleEntries, HOSTILE, hostileEntries, ROOT } from './catalog-example.js';
+import { bq, removeTempTrees, tempTree } from './helpers/cli.js';
+import { serve, stop } from './serve-helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test/artifacts');
@@ -49,6 +51,7 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
 
   afterAll(async () => {
     await browser?.close();
+    removeTempTrees();
   });
 
   async function open(url: string, options: BrowserContextOptions = {}): Promise<Opened> {
@@ -232,6 +235,47 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     expect(refusals).toMatch(/Connecting to 'http:\/\/127\.0\.0\.1:9\/' violates the following Content Security Policy directive/);
     expect(refusals).toMatch(/Loading the image 'http:\/\/127\.0\.0\.1:9\/x\.png' violates the following Content Security Policy directive/);
     await o.page.context().close();
+  });
+
+  it('a catalog the CLI writes, and serve --catalog, from hostile files on disk: URNs, file names, descriptions, enum values and example messages run nothing and show as text', async () => {
+    // What a registry on disk can hold: names with markup (no `/`, which a file name cannot hold).
+    const bad = ['<script>window.__pwned=11</script>', '<img src=x onerror="window.__pwned=12">', '<!--', '--><svg onload=window.__pwned=13>'];
+    const files: Record<string, string> = {};
+    const schemas = bad.map((b, i) => {
+      const file = `s${i}${b.replace(/\//g, '')}.json`;
+      files[file] = JSON.stringify({ type: 'object', description: b, properties: { [b]: { type: 'string', description: b, enum: [b, `${b}2`] } } });
+      files[`msgs/m${i}.json`] = JSON.stringify({ job: `urn:t:${b}`, data: { [b]: b } });
+      return { urn: `urn:t:${b}`, schema: file, owner: b, description: b };
+    });
+    files['registry.json'] = JSON.stringify({ schemas });
+    const dir = tempTree(files);
+    const written = await bq(['catalog', '--no-history', '--title', bad[1]!, '--messages', 'msgs', '-o', 'catalog.html'], { cwd: dir });
+    expect(written.code, written.stderr).toBe(0);
+    const served = await serve(['--catalog'], { cwd: dir });
+    try {
+      for (const url of [pathToFileURL(join(dir, 'catalog.html')).href, `http://127.0.0.1:${served.port}/catalog`]) {
+        const o = await open(url);
+        const { page } = o;
+        expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), url).toBeUndefined();
+        expect(await page.evaluate(() => document.querySelectorAll('img, svg, iframe, object, embed').length), url).toBe(0);
+        expect(await page.evaluate(() => document.querySelectorAll('script').length), url).toBe(2);
+        // The --title of the written file (serve's page has its default title).
+        expect(await page.title()).toBe(url.startsWith('file:') ? bad[1] : 'Event catalog');
+        // Every event is there (a `<!--` of input hid none after it), under its URN as written.
+        const headings = await page.$$eval('section h2', (els) => els.map((e) => e.textContent));
+        for (const b of bad) expect(headings, url).toContain(`urn:t:${b}`);
+        expect(await page.$$eval('section[data-bq-event]', (els) => els.length)).toBe(bad.length);
+        // The schema files' names, descriptions and enum values are text on the page.
+        const text = await page.evaluate(() => document.body.innerText);
+        for (const b of bad) expect(text, url).toContain(b);
+        expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), url).toBeUndefined();
+        expect(o.errors, url).toEqual([]);
+        expect(o.network.filter((u) => u !== url), url).toEqual([]);
+        await page.context().close();
+      }
+    } finally {
+      await stop(served);
+    }
   });
 
   it('runs nothing from a hostile registry and shows its names as text', async () => {

@@ -23,7 +23,7 @@ export const EXIT_INTERNAL = 3;
  * against this list by a test.
  */
 export const EXIT_POLICY: ReadonlyArray<{ error: abstract new (...args: never[]) => Error; code: number; meaning: string }> = [
-  { error: UsageError, code: EXIT_USAGE, meaning: 'the invocation is wrong: a bad option, an unregistered --urn, no input, an unwritable output' },
+  { error: UsageError, code: EXIT_USAGE, meaning: 'the invocation is wrong: a bad option, an unregistered --urn, no input, an unwritable output or one that is a file the run reads' },
   { error: RegistryNotFoundError, code: EXIT_USAGE, meaning: 'no registry manifest where one was given or searched for' },
   { error: GitError, code: EXIT_USAGE, meaning: 'git cannot be run, or the --against ref names no commit' },
   { error: RegistryError, code: EXIT_GATE, meaning: 'the registry is broken: a malformed manifest or schema, a path outside the registry' },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { firstInvalidUtf8 } from '../registry/index.js';
 import { UsageError } from './errors.js';
+import { WALK_NAME } from './protect.js';
 
 /** One JSON document to process: a whole file, one NDJSON line, or a read failure. */
 export type Doc =
@@ -20,8 +21,8 @@ export interface InputLimits {
 /** Generous defaults: far beyond real messages, well below what would exhaust memory. */
 export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 256 * 1024 * 1024, maxLineBytes: 64 * 1024 * 1024 };
 
-// The files a walk takes (*.json, *.ndjson, *.jsonl, in any ASCII case), and those read as streams.
-const WALK_NAME = /\.(json|ndjson|jsonl)$/i;
+// The files a walk takes (WALK_NAME, from ./protect.ts, which keeps outputs out of them), and those
+// read as streams.
 const STREAM_NAME = /\.(ndjson|jsonl)$/i;
 
 export const STDIN = '<stdin>';

@@ -15,9 +15,11 @@ function version(): string {
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
   // `bqschema --help | head`: help and usage are written before any command installs its own
-  // handler (src/cli/stdout.ts). When a command has one, it runs in the same 'error' event and
-  // exits first, with the code it has earned; this fallback only waits a turn.
+  // handler (src/cli/stdout.ts). When a command has one, that handler decides (it may exit with the
+  // code it has earned, or let the run finish its report files); this fallback stands aside.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    // Set by src/cli/stdout.ts (a symbol on stdout, so that --version loads no module of ours).
+    if ((process.stdout as unknown as Record<symbol, unknown>)[Symbol.for('bqschema.stdout-errors-handled')] === true) return;
     if (err.code === 'EPIPE') setImmediate(() => process.exit(code));
     else {
       process.stderr.write(`bqschema: cannot write to stdout: ${err.message}\n`);

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { stdoutGone } from './stdout.js';
 
 /** The five styles the CLI uses; each returns its text unchanged when colour is off. */
 export interface Colours {
@@ -71,14 +72,29 @@ export class Out {
     this.pending += text + '\n';
   }
 
-  /** Flushes buffered lines, respecting backpressure. */
+  /**
+   * Flushes buffered lines, respecting backpressure. Once stdout's reader has gone away and the run
+   * goes on for its report files (./stdout.ts), what was meant for stdout is dropped.
+   */
   async flush(): Promise<void> {
     if (this.pending === '' || this.stream === null) return;
     const chunk = this.pending;
     this.pending = '';
     const stream = this.stream;
+    if (stream.destroyed || (stream === process.stdout && stdoutGone())) return;
     if (!stream.write(chunk)) {
-      await new Promise<void>((resolve) => stream.once('drain', resolve));
+      // A stream that fails or closes instead never drains: waiting for 'drain' alone would hang.
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          stream.off('error', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+        stream.on('error', done);
+      });
     }
   }
 

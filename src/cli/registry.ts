@@ -1,5 +1,6 @@
-import { didYouMean, loadRegistry, type Registry, type RegistryOptions } from '../registry/index.js';
+import { didYouMean, loadRegistry, RegistryError, type Registry, type RegistryOptions } from '../registry/index.js';
 import { UsageError } from './errors.js';
+import { protectManifest, protectRegistry } from './protect.js';
 
 /** The options every command that reads a registry takes. */
 export interface RegistryCliOptions {
@@ -16,7 +17,16 @@ export interface RegistryCliOptions {
 export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
   // Warnings are each command's to report (validate and serve print them, check lists them); by
   // default they are not sent to process.emitWarning, whose format is not bqschema's one line.
-  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {}, ...extra });
+  let registry: Registry;
+  try {
+    registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {}, ...extra });
+  } catch (err) {
+    // A manifest that does not parse is still this run's input (check reports it, and may write reports).
+    if (err instanceof RegistryError && err.kind === 'manifest') protectManifest(err.file);
+    throw err;
+  }
+  // Its manifest and schema files are never an output's target (./protect.ts).
+  protectRegistry(registry);
   return extra.lenient ? registry : registry.requireUsable();
 }
 

@@ -4,6 +4,7 @@ import { display } from '../registry/index.js';
 import { UsageError } from './errors.js';
 import { makeChalk, Out, type Colours } from './output.js';
 import type { ReportTarget } from './report-option.js';
+import { claimOutput } from './protect.js';
 import { outputTarget, writeFileAtomic } from './write.js';
 
 /*
@@ -15,7 +16,11 @@ import { outputTarget, writeFileAtomic } from './write.js';
 
 export type { ReportTarget };
 
-/** Checks every report's file before any work is done: a bad target fails the run, nothing written. */
+/**
+ * Checks every report's file before anything is written: a bad target, a file this run reads, or
+ * two reports (or a report and another output) that name one file fail the run, nothing written.
+ * Called once the command has opened its registry and named its inputs (./protect.ts).
+ */
 export function checkReportTargets(reports: readonly ReportTarget[] | undefined): void {
   for (const r of reports ?? []) {
     const dir = dirname(outputTarget(r.file));
@@ -26,6 +31,7 @@ export function checkReportTargets(reports: readonly ReportTarget[] | undefined)
       // missing: said below
     }
     if (!isDir) throw new UsageError(`cannot write --report ${r.format}=${r.file}: the directory ${display(dir)} does not exist; nothing was written`);
+    claimOutput(r.file, `--report ${r.format}=${r.file}`);
   }
 }
 

@@ -3,6 +3,7 @@ import { closeSync, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, realp
 import { basename, dirname, join, resolve } from 'node:path';
 import { display } from '../registry/index.js';
 import { UsageError } from './errors.js';
+import { claimOutput, guardWrite } from './protect.js';
 
 /**
  * Where `-o target` is written: a regular file or a new path. A symlink is written through (its
@@ -49,6 +50,16 @@ export function outputTarget(target: string): string {
   return path;
 }
 
+/**
+ * Checks an output named on the command line before any work is done, so that nothing is written
+ * when it is refused: a target `outputTarget` refuses, a file this run reads, or a file another
+ * output of this run names (./protect.ts). `option` names it in the refusal (`-o`, `--out`).
+ */
+export function claimTarget(target: string, option: string): void {
+  outputTarget(target);
+  claimOutput(target, option);
+}
+
 function writeError(target: string, err: unknown): UsageError {
   const e = err as NodeJS.ErrnoException;
   const dir = dirname(resolve(target));
@@ -63,12 +74,15 @@ function writeError(target: string, err: unknown): UsageError {
 
 /**
  * Writes `text` to `target` atomically: a temporary file in the same directory, fsynced, then
- * renamed over the target (see `outputTarget` for what a target may be). On any failure the
+ * renamed over the target (see `outputTarget` for what a target may be; never a file this run
+ * reads, nor one it has written already: ./protect.ts). On any failure the
  * temporary file is removed and an existing target is left as it was; its permissions are kept.
  * SIGINT and SIGTERM wait for the write to finish or fail, so no temporary file is left behind.
  */
 export function writeFileAtomic(target: string, text: string): void {
   const path = outputTarget(target);
+  // Whatever the command claimed before, an input of this run is never replaced.
+  guardWrite(target);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let mode: number | undefined;
   try {

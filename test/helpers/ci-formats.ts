@@ -163,6 +163,26 @@ function mdText(t: MdToken | undefined): string {
   }).join('');
 }
 
+/**
+ * The raw HTML a markdown document holds that is not its own: every html_inline or html_block token
+ * markdown-it (html on, as GitHub's renderer allows HTML) reads, but the `<br>` line breaks in cells
+ * and the empty comment `<!-- -->` between two lists that the renderers write themselves. Input that
+ * became markup (`<script>`, `<img …>`, a `<!--` that hides the rest) shows here; the readers above
+ * would give its text back unchanged and could not tell.
+ */
+export function liveHtml(text: string): string[] {
+  const out: string[] = [];
+  const walk = (tokens: readonly MdToken[]): void => {
+    for (const t of tokens) {
+      if (t.type === 'html_inline' && !/^<br>$/.test(t.content)) out.push(t.content);
+      if (t.type === 'html_block' && t.content !== '<!-- -->\n') out.push(t.content);
+      if (t.children !== null) walk(t.children);
+    }
+  };
+  walk(markdownIt().parse(text, {}));
+  return out;
+}
+
 /** A markdown block as a reader sees it: a heading, a paragraph, a list's items or a table's cells, as plain text. */
 export type ReadBlock = { kind: 'heading' | 'paragraph'; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; header: string[]; rows: string[][] };
 

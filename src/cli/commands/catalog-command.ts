@@ -4,6 +4,8 @@ import { jsonEqual, pointerLabel } from '../../validator/index.js';
 import type { HistoryEntry } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { protectInputs } from '../protect.js';
+import { claimTarget } from '../write.js';
 import { run } from './catalog.js';
 
 type SchemaHistory = typeof SchemaHistoryFn;
@@ -55,6 +57,9 @@ function history(registry: Registry, urn: string, schemaHistory: SchemaHistory, 
 /** `bqschema catalog`: the registry (and its example messages and git history) as one HTML file. */
 export async function runCatalog(options: CatalogCommandOptions): Promise<number> {
   const registry = openRegistry(options);
+  // Checked before anything is read or built: the registry and the example messages are never the output.
+  protectInputs(options.messages, 'an example message file', 'an example message directory');
+  if (options.output !== undefined) claimTarget(options.output, '-o');
   // git is read, and schema changes judged, only for the history (not at all with --no-history).
   const [schemaHistory, comparePair] =
     options.history === false ? [undefined, undefined] : await Promise.all([

@@ -25,7 +25,6 @@ export type { CheckIssue };
  */
 
 export async function run(options: CheckOptions): Promise<number> {
-  checkReportTargets(options.report);
   let result: RegistryCheck;
   let manifestShown: string;
   try {
@@ -38,6 +37,8 @@ export async function run(options: CheckOptions): Promise<number> {
     manifestShown = err.file;
     result = unreadableManifest(err);
   }
+  // The reports' files are checked once the registry (an input, never a target) is known.
+  checkReportTargets(options.report);
   const verdict = verdictOf(result, manifestShown);
   exitWhenStdoutCloses(() => (verdict.ok ? EXIT_OK : EXIT_GATE));
   await renderEverywhere(options.format, options.report, (format, out, c) => CHECK_FORMATS[format](verdict, out, c));

@@ -11,6 +11,7 @@ import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
+import { protectFile, protectInputs } from '../protect.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkCorpus, clock, exceptionsPath, loadExceptions } from './compat-load.js';
 
@@ -70,6 +71,11 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
     // A corpus holds the messages of many URNs; judged against one schema, most would fail.
     usage('--corpus with two schema files needs --urn <urn>: only messages whose identity is that URN are checked against the new schema');
   }
+  protectFile(oldFile, `the old schema file (${oldFile})`);
+  protectFile(newFile, `the new schema file (${newFile})`);
+  if (options.exceptions !== undefined) protectFile(options.exceptions, `the exceptions file (${options.exceptions})`);
+  protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
+  checkReportTargets(options.report);
   const older = load(oldFile, 'old');
   const newer = load(newFile, 'new');
   const unread = [older, newer].filter((d): d is SchemaProblem => 'side' in d);
@@ -118,6 +124,9 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
   const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
+  if (exceptionsFile !== undefined) protectFile(exceptionsFile.path, `the exceptions file (${exceptionsFile.shown})`);
+  protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
+  checkReportTargets(options.report);
   const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords });
 
   const v: Verdicts = {};
@@ -183,7 +192,6 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
     if (options.report !== undefined) usage('--report applies to a comparison, not to --list-rules');
     return printRules(options.format);
   }
-  checkReportTargets(options.report);
   const s = settings(options);
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');

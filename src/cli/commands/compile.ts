@@ -4,7 +4,7 @@ import { standaloneModule, type StandaloneEntry } from '../standalone-module.js'
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { outputTarget, writeFileAtomic } from '../write.js';
+import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 export interface CompileCommandOptions extends RegistryCliOptions {
   output?: string;
@@ -16,6 +16,8 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   const { output } = options;
   if (options.check && output === undefined) throw new UsageError('--check compares a file: give it with -o <file>');
   const registry = openRegistry(options);
+  // Checked before anything is compiled: a file this run reads is never the output.
+  if (output !== undefined && !options.check) claimTarget(output, '-o');
   // The registry is strict: a schema with a malformed keyword is refused (a RegistryError naming
   // it), not written as if its keyword were enforced.
   const entries: StandaloneEntry[] = registry.entries.map(({ urn }) => {

@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, spawnImplementation, type LineImplementation } from '../../conformance/line-impl.js';
 import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
+import { claimOutput, guardWrite, protectFile } from '../protect.js';
 import { clean, CONFORMANCE_FORMATS, isConformanceFormat } from '../report/conformance.js';
 
 export interface ConformanceOptions {
@@ -27,6 +28,7 @@ const SIGNAL_EXIT: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIG
 
 /** Writes beside the target and renames; refuses a target that is not a regular file (a device, a FIFO, a symlink, a directory). */
 function writeResults(file: string, text: string): void {
+  guardWrite(file);
   try {
     if (!lstatSync(file).isFile()) throw new UsageError(`--out ${file} is not a regular file: refusing to replace it`);
   } catch (err) {
@@ -62,6 +64,11 @@ export async function run(options: ConformanceOptions): Promise<number> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  // The results file is checked before the adapter runs: never a file of the suite or the registry.
+  if (options.suite !== undefined) {
+    for (const name of ['manifest.json', 'CONFORMANCE_VERSION']) protectFile(join(options.suite, name), `the suite's ${name} (${join(options.suite, name)})`);
+  }
+  claimOutput(options.out ?? 'results.json', '--out');
   const maxLineBytes = options.maxLineBytes === undefined ? DEFAULT_MAX_LINE_BYTES : /^[0-9]{1,15}$/.test(options.maxLineBytes) ? Number(options.maxLineBytes) : NaN;
   if (!(maxLineBytes >= 1)) throw new UsageError(`--max-line-bytes must be a positive number of bytes, got ${JSON.stringify(options.maxLineBytes)}`);
 

@@ -5,7 +5,7 @@ import { escapePointerToken, pointerLabel } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { writeFileAtomic } from '../write.js';
+import { claimTarget, writeFileAtomic } from '../write.js';
 
 export interface ExportOptions extends RegistryCliOptions {
   output?: string;
@@ -109,6 +109,8 @@ const DOCUMENT_FORMATS: Record<'json' | 'yaml', (doc: unknown) => string> = { js
 
 export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
+  // Checked before the document is built: a file this run reads is never the output.
+  if (options.output !== undefined) claimTarget(options.output, '-o');
   const entries = catalog(registry);
   const doc = buildAsyncApi(entries, { title: options.title, version: options.docVersion });
   // Our own output is gated like any other: an invalid document is never written.

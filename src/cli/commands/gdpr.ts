@@ -40,7 +40,6 @@ function checkCombination(o: GdprOptions): void {
   }
   if (isCiFormat(o.format) && !o.require) usage(`--format ${o.format} reports the --require gate: add --require`);
   for (const r of o.report ?? []) if (isCiFormat(r.format) && !o.require) usage(`--report ${r.format} reports the --require gate: add --require`);
-  checkReportTargets(o.report);
   if (o.urn !== undefined) usage('--urn applies to --mask');
   if (o.ndjson) usage('--ndjson applies to --mask -');
   if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
@@ -162,6 +161,8 @@ export async function run(options: GdprOptions): Promise<number> {
   checkCombination(options);
   const re = matcher(options.pattern);
   const registry = openRegistry(options);
+  // The reports' files are checked once the registry (an input, never a target) is known.
+  checkReportTargets(options.report);
   if (options.urn !== undefined) requireUrn(registry, options.urn);
   const state: RunState = { failed: false };
   exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));

@@ -5,7 +5,7 @@ import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { outputTarget, writeFileAtomic } from '../write.js';
+import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
 export interface TypesSource {
@@ -88,5 +88,8 @@ export interface TypesCommandOptions extends RegistryCliOptions {
 
 /** `bqschema types`: the registry's message types as a TypeScript module. */
 export function runTypes(options: TypesCommandOptions): Promise<number> {
-  return run({ source: sourceFromRegistry(openRegistry(options)), output: options.output, check: options.check, lang: options.lang });
+  const registry = openRegistry(options);
+  // Checked before the types are generated: a file this run reads is never the output.
+  if (options.output !== undefined && !options.check) claimTarget(options.output, '-o');
+  return run({ source: sourceFromRegistry(registry), output: options.output, check: options.check, lang: options.lang });
 }

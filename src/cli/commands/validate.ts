@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLi
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
 import { isWholeDocument } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
+import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
@@ -108,7 +109,6 @@ function jobsFor(raw: string | undefined, plan: InputPlan): number {
 
 export async function run(paths: string[], options: ValidateOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError('validate needs at least one path (a file, a directory, or - for stdin)');
-  checkReportTargets(options.report);
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
   const limits: InputLimits = {
     maxFileBytes: byteLimit(options.maxFileBytes, DEFAULT_LIMITS.maxFileBytes, '--max-file-bytes'),
@@ -117,6 +117,9 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   // The registry is opened here whatever the thread count: a missing registry or an unknown --urn
   // is a usage error before any input is read.
   const judge = new Judge(options);
+  // Every report's file is checked now, the registry and the inputs known, before anything is written.
+  protectInputs(paths, 'an input message file', 'an input directory');
+  checkReportTargets(options.report);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
   // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
   // results once more per file: one thread keeps them in one place.
@@ -139,7 +142,9 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
     const n = reporter.counts;
     return n.invalid > 0 || n.error > 0 || (options.strict === true && n.skipped > 0);
   };
-  exitWhenStdoutCloses(() => (failed() ? EXIT_GATE : EXIT_OK));
+  // With report files to write, a reader of stdout that goes away (`| head`) does not end the run:
+  // it goes on without printing, and every report is written whole.
+  exitWhenStdoutCloses(() => (failed() ? EXIT_GATE : EXIT_OK), { finishFirst: extra.length > 0 });
   try {
     if (jobs === 1 || plan === undefined) {
       const docs = plan === undefined ? documents(paths, { ndjson: options.ndjson, limits }) : documentsOf(plan, { ndjson: options.ndjson, limits });
