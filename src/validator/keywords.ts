@@ -1,6 +1,7 @@
 import { SchemaError } from './errors.js';
 import { assertJson, containsNaN } from './json-value.js';
 import { joinPointer } from './pointer.js';
+import { GDPR_MARKER, markSensitive } from './sensitive.js';
 import { nearestKeyword } from './suggest.js';
 import type { LintIssue, SchemaWarning } from './types.js';
 
@@ -79,6 +80,13 @@ export interface SchemaNode {
   minLength?: number;
   maxLength?: number;
   minimum?: number;
+  /**
+   * Personal data (src/validator/sensitive.ts, docs/contract.md §9): a number failing `minimum`
+   * here is said by its kind, not quoted, because `gdpr --mask` would hide it.
+   */
+  hideNumber?: boolean;
+  /** The names of an object's undeclared properties here are personal data: `***` in instance paths. */
+  hideKeys?: boolean;
 }
 
 export interface ParseResult {
@@ -99,7 +107,10 @@ export function parseSchema(schema: unknown): ParseResult {
   const warnings: SchemaWarning[] = [];
   try {
     const nan = assertJson(schema);
-    const root = parseNode(schema, '', { warnings, nan });
+    const ctx: ParseContext = { warnings, nan, marks: false };
+    const root = parseNode(schema, '', ctx);
+    // Only a schema with a marker, or a keyword that could hold one out of the walk, is read for them.
+    if (ctx.marks) markSensitive(root, schema);
     const lint: LintIssue[] = [];
     for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
     return { root, warnings, lint };
@@ -115,6 +126,8 @@ interface ParseContext {
   readonly warnings: SchemaWarning[];
   /** Whether the schema has a NaN anywhere (most have none, and are then not searched for one). */
   readonly nan: boolean;
+  /** Whether a GDPR marker, or an unsupported keyword (which may hold one), was met. */
+  marks: boolean;
 }
 
 function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaNode {
@@ -171,6 +184,7 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
         if (Array.isArray(value)) {
           // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
+          ctx.marks = true;
           if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
@@ -201,8 +215,10 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
       default:
         if (ANNOTATION_KEYWORDS.has(key) || key.startsWith('x-')) {
           // silent: annotations and extensions
+          if (key === GDPR_MARKER) ctx.marks = true;
         } else if (DRAFT_KEYWORDS.has(key)) {
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
+          ctx.marks = true;
         } else {
           // Unknown (docs/contract.md §14): no verdict changes; the nearest keyword is named. Every
           // draft keyword is a candidate, supported ones first on a tie: `minItem` was meant as
