@@ -1,6 +1,7 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
 import { assignIds } from '../registry/ids.js';
-import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import { GDPR_MARKER, markerIssues } from '../validator/sensitive.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -10,7 +11,7 @@ import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaE
  */
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
-export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword';
+export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker';
 
 export interface CheckIssue {
   rule: CheckRule;
@@ -113,6 +114,15 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
   }
   for (const issue of lint) {
     error('malformed-keyword', issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`, issue.keyword);
+  }
+  // Personal data must stay masked: a marker masking reads as sensitive but that is malformed, or
+  // that masking cannot reach, is an error (src/validator/sensitive.ts).
+  for (const m of markerIssues(schema)) {
+    if (m.kind === 'malformed') {
+      error('malformed-keyword', m.pointer, `malformed keyword "${GDPR_MARKER}": must be true, false or a category string, got ${describe(m.value)}; masking treats the field as personal data`, GDPR_MARKER);
+    } else {
+      error('unreachable-marker', m.pointer, `"${GDPR_MARKER}" ${m.reason}: masking cannot reach it, so the data it marks would be shown in clear; put the marker on the schema of the value itself (a property, items or additionalProperties), or use the definition through a local "$ref"`, GDPR_MARKER);
+    }
   }
   let warnings: readonly SchemaWarning[] = [];
   try {

@@ -1,5 +1,5 @@
-import { firstCodePoint, isSchemaObject } from '../validator/index.js';
-import { Reach, type Shape } from '../validator/sensitive.js';
+import { firstCodePoint, hasOwn, isSchemaObject } from '../validator/index.js';
+import { hasMarker, Reach, type Shape } from '../validator/sensitive.js';
 
 const REDACTED = '***';
 
@@ -71,10 +71,25 @@ interface Task {
 export function mask(value: unknown, schema: unknown): unknown {
   if (!isSchemaObject(schema)) return value;
   const reach = new Reach(schema);
+  return maskIn(value, reach, reach.set([schema]));
+}
+
+/** What the data contains when it contains itself: JSON cannot write it, and masking would not end. */
+export const CYCLE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
+
+/** `mask` of a value that `set` describes (its schemas, read by `reach`). */
+function maskIn(value: unknown, reach: Reach, set: Array<Record<string, unknown>>): unknown {
   const root: unknown[] = [value];
-  const stack: Task[] = [{ value, set: reach.set([schema]), target: root, key: 0 }];
+  const stack: Array<Task | { leave: object }> = [{ value, set, target: root, key: 0 }];
+  // The containers being copied above the current one: data that contains itself is refused.
+  const onPath = new Set<object>();
   while (stack.length > 0) {
-    const { value: given, set, target, key } = stack.pop()!;
+    const task = stack.pop()!;
+    if ('leave' in task) {
+      onPath.delete(task.leave);
+      continue;
+    }
+    const { value: given, set, target, key } = task;
     // JSON.stringify calls the root's toJSON with the key "".
     const v = asJson(given, target === root ? '' : key);
     if (reach.marked(set)) {
@@ -82,36 +97,108 @@ export function mask(value: unknown, schema: unknown): unknown {
       continue;
     }
     if (v !== given) put(target, key, v);
-    if (Array.isArray(v)) {
-      if (!reach.describes(set, 'array') && reach.marksUnder(set, 'object')) {
-        put(target, key, redact(v));
-        continue;
-      }
-      if (!reach.hasEdges(set, 'array')) continue;
+    if (typeof v !== 'object' || v === null) {
+      if (v !== null && reach.marksUnder(set, 'any') && !reach.admits(set, typeof v as Shape)) put(target, key, redact(v));
+      continue;
+    }
+    const array = Array.isArray(v);
+    if (!reach.describes(set, array ? 'array' : 'object') && reach.marksUnder(set, array ? 'object' : 'array')) {
+      put(target, key, redact(v));
+      continue;
+    }
+    if (!reach.hasEdges(set, array ? 'array' : 'object')) continue;
+    if (onPath.has(v)) throw new TypeError(CYCLE);
+    onPath.add(v);
+    stack.push({ leave: v });
+    if (array) {
       const items = reach.forItems(set);
-      const copy = v.slice();
+      const copy = (v as unknown[]).slice();
       put(target, key, copy);
       for (let i = 0; i < copy.length; i++) stack.push({ value: copy[i], set: items, target: copy, key: i });
-    } else if (typeof v === 'object' && v !== null) {
-      if (!reach.describes(set, 'object') && reach.marksUnder(set, 'array')) {
-        put(target, key, redact(v));
-        continue;
-      }
-      if (!reach.hasEdges(set, 'object')) continue;
-      const copy: Record<string, unknown> = {};
-      put(target, key, copy);
-      const src = v as Record<string, unknown>;
-      for (const k of Object.keys(src)) {
-        const child = src[k];
-        // JSON.stringify leaves functions out; a copied `toJSON` would replace the masked copy.
-        if (typeof child === 'function') continue;
-        put(copy, k, child);
-        const sub = reach.forKey(set, k);
-        if (sub.length > 0) stack.push({ value: child, set: sub, target: copy, key: k });
-      }
-    } else if (v !== null && reach.marksUnder(set, 'any') && !reach.admits(set, typeof v as Shape)) {
-      put(target, key, redact(v));
+      continue;
+    }
+    const copy: Record<string, unknown> = {};
+    put(target, key, copy);
+    const src = v as Record<string, unknown>;
+    for (const k of Object.keys(src)) {
+      const child = src[k];
+      // JSON.stringify leaves functions out; a copied `toJSON` would replace the masked copy.
+      if (typeof child === 'function') continue;
+      put(copy, k, child);
+      const sub = reach.forKey(set, k);
+      if (sub.length > 0) stack.push({ value: child, set: sub, target: copy, key: k });
     }
   }
   return root[0];
+}
+
+/**
+ * A copy of `value` (a message envelope, or bare data) with every value its schema marks masked:
+ * an object with a `data` object has its data masked (the envelope's other keys kept, in their
+ * place); anything else is masked as bare data.
+ */
+export function maskMessage(value: unknown, schema: unknown): unknown {
+  if (isSchemaObject(value) && hasOwn(value, 'data') && isSchemaObject(value.data)) return withData(value, mask(value.data, schema));
+  return mask(value, schema);
+}
+
+/** The envelope with `data` replaced: every other key kept, in its place. */
+export function withData(envelope: Record<string, unknown>, data: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(envelope)) {
+    // An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
+    Object.defineProperty(out, key, { value: key === 'data' ? data : envelope[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The annotations that hold values of the data a schema node describes. */
+const VALUE_ANNOTATIONS = ['examples', 'default'] as const;
+
+/**
+ * A copy of a schema document whose example values (`examples` entries and `default`, wherever
+ * data can reach) are masked as data at that place would be: for showing a schema next to the
+ * personal data it declares (the catalog). Everything else is kept; shared objects stay shared
+ * (a cycle stays a cycle). A schema that marks nothing is returned as it is.
+ */
+export function maskAnnotations(schema: unknown): unknown {
+  if (!isSchemaObject(schema) || !hasMarker(schema)) return schema;
+  const reach = new Reach(schema);
+  const at = reach.describedAt();
+  const copies = new Map<object, Container>();
+  const copyOf = (v: object): Container => {
+    let c = copies.get(v);
+    if (c === undefined) {
+      c = Array.isArray(v) ? new Array<unknown>(v.length) : {};
+      copies.set(v, c);
+      stack.push(v);
+    }
+    return c;
+  };
+  const stack: object[] = [];
+  const top = copyOf(schema);
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    const c = copies.get(v)!;
+    const described = isSchemaObject(v) ? at.get(v) : undefined;
+    for (const k of Object.keys(v)) {
+      let child = (v as Record<string, unknown>)[k];
+      if (described !== undefined && (VALUE_ANNOTATIONS as readonly string[]).includes(k)) {
+        const one = (x: unknown): unknown => {
+          if (described.hidden) return redact(x);
+          try {
+            return maskIn(x, reach, described.set);
+          } catch (err) {
+            if (err instanceof TypeError) return REDACTED; // a value that contains itself: hidden whole
+            throw err;
+          }
+        };
+        child = k === 'examples' && Array.isArray(child) ? child.map(one) : one(child);
+        put(c, k, child);
+        continue;
+      }
+      put(c, k, typeof child === 'object' && child !== null ? copyOf(child) : child);
+    }
+  }
+  return top;
 }

@@ -1,8 +1,8 @@
 import { EnvelopeError, readEnvelope } from '../guard/envelope.js';
 import { RegistryError, stripBom, type Registry } from '../registry/index.js';
 import { isSchemaObject } from '../validator/index.js';
-import { mask } from './mask.js';
-import { spliceMasked, withData } from './splice.js';
+import { mask, withData } from './mask.js';
+import { spliceMasked } from './splice.js';
 
 /*
  * gdpr --mask's core: a message (an envelope, or bare data with --urn) masked against its URN's

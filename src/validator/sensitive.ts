@@ -223,6 +223,46 @@ export class Reach {
     return set.some((s) => (shape === 'object' ? objectEdges(s) : arrayEdges(s)).length > 0);
   }
 
+  /**
+   * For each schema object data can reach: every schema that describes a value along with it
+   * (the union of the sets it is in, itself included), and whether such a value is masked whole
+   * (a set it is in is marked, or lies under a marked one). So a value written in the schema
+   * for that place (`examples`, `default`) can be masked as data there would be. One state per
+   * distinct set, so `$ref` cycles end.
+   */
+  describedAt(): Map<Obj, { set: Obj[]; hidden: boolean }> {
+    const out = new Map<Obj, { set: Set<Obj>; hidden: boolean }>();
+    const ids = new Map<Obj, number>();
+    const id = (s: Obj): number => {
+      let n = ids.get(s);
+      if (n === undefined) ids.set(s, (n = ids.size));
+      return n;
+    };
+    const done = new Set<string>();
+    const stack: Array<{ set: Obj[]; hidden: boolean }> = [{ set: this.set(schemas(this.root)), hidden: false }];
+    while (stack.length > 0) {
+      const { set, hidden: above } = stack.pop()!;
+      const hidden = above || this.marked(set);
+      const key = `${hidden ? 1 : 0}:${set.map(id).sort((a, b) => a - b).join(',')}`;
+      if (set.length === 0 || done.has(key)) continue;
+      done.add(key);
+      for (const s of set) {
+        let entry = out.get(s);
+        if (entry === undefined) out.set(s, (entry = { set: new Set(), hidden: false }));
+        for (const t of set) entry.set.add(t);
+        entry.hidden ||= hidden;
+      }
+      const names = new Set<string>();
+      for (const s of set) {
+        const props = get(s, 'properties');
+        if (isObj(props)) for (const k of Object.keys(props)) names.add(k);
+      }
+      for (const name of names) stack.push({ set: this.forKey(set, name), hidden });
+      stack.push({ set: this.forOtherKeys(set, names), hidden }, { set: this.forItems(set), hidden });
+    }
+    return new Map([...out].map(([s, e]) => [s, { set: [...e.set], hidden: e.hidden }]));
+  }
+
   /** Every schema object reachable from the root through the keywords masking follows. */
   reachable(): Set<Obj> {
     const seen = new Set<Obj>();
@@ -343,7 +383,9 @@ export interface MarkerIssue {
   /** JSON Pointer of the marker itself (`…/x-gdpr-sensitive`). */
   pointer: string;
   kind: 'malformed' | 'unreachable';
-  /** Where the marker sits, in words: why masking cannot reach it. */
+  /** The marker's value. */
+  value: unknown;
+  /** Where the marker sits, in words (`is under propertyNames, …`): why masking cannot reach it. */
   reason?: string;
 }
 
@@ -367,9 +409,10 @@ export function markerIssues(schema: unknown): MarkerIssue[] {
     seen.add(s);
     if (own(s, GDPR_MARKER)) {
       const at = joinPointer(pointer, GDPR_MARKER);
-      if (!wellFormedMarker(s[GDPR_MARKER])) out.push({ pointer: at, kind: 'malformed' });
+      const value = s[GDPR_MARKER];
+      if (!wellFormedMarker(value)) out.push({ pointer: at, kind: 'malformed', value });
       if (isMarked(s) && !reachable.has(s)) {
-        out.push({ pointer: at, kind: 'unreachable', reason: why ?? 'no keyword masking follows leads to it' });
+        out.push({ pointer: at, kind: 'unreachable', value, reason: why ?? 'is where no keyword masking follows leads' });
       }
     }
     // Children in document order, pushed in reverse so they come out in it.
@@ -391,9 +434,9 @@ export function markerIssues(schema: unknown): MarkerIssue[] {
         if (Array.isArray(s[k])) list(k);
         else push(s[k], [k]);
       } else if (SINGLE.has(k)) push(s[k], [k]);
-      else if (k === 'propertyNames') push(s[k], [k], 'under propertyNames, which describes property names: masking rewrites values, never names');
-      else if (k === 'contentSchema') push(s[k], [k], "under contentSchema, which describes a string's decoded content: masking rewrites whole values");
-      else if ((DEFINITIONS as readonly string[]).includes(k)) each(k, `in ${k}, and no local "$ref" that masking follows uses it`);
+      else if (k === 'propertyNames') push(s[k], [k], 'is under propertyNames, which describes property names, not values');
+      else if (k === 'contentSchema') push(s[k], [k], "is under contentSchema, which describes a string's decoded content, not a value");
+      else if ((DEFINITIONS as readonly string[]).includes(k)) each(k, `is in ${k}, and no local "$ref" that masking follows uses it`);
     }
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }
