@@ -265,3 +265,14 @@ export function yamlFlow(v: unknown): string {
   }
   return JSON.stringify(v);
 }
+
+/** Schema and datum pairs of `n` cases (seeds from `seed`), for the validators' differential tests. */
+export function markedPairs(n: number, seed: number): Array<{ what: string; schema: unknown; data: unknown; text: string }> {
+  const rng = rngOf(seed);
+  const out: Array<{ what: string; schema: unknown; data: unknown; text: string }> = [];
+  for (let i = 0; i < n; i++) {
+    const c = piiCase(Math.floor(rng() * 2 ** 31), i);
+    for (const d of c.data) out.push({ what: `marked #${i}: ${JSON.stringify({ schema: c.schema, d })}`, schema: c.schema, data: d, text: JSON.stringify(d) });
+  }
+  return out;
+}
