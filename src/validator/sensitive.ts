@@ -196,12 +196,10 @@ export class Reach {
 
   /** Whether a marked node lies below `set` through the edges a value of `shape` follows (`any`: either). */
   marksUnder(set: readonly Obj[], through: 'object' | 'array' | 'any'): boolean {
+    const below = set.flatMap((s) => (through === 'object' ? objectEdges(s) : through === 'array' ? arrayEdges(s) : [...objectEdges(s), ...arrayEdges(s)]));
+    if (below.length === 0) return false; // a leaf, the common case: no graph needed
     const holding = (this.holding ??= this.holdingMarks());
-    for (const s of set) {
-      const below = through === 'object' ? objectEdges(s) : through === 'array' ? arrayEdges(s) : [...objectEdges(s), ...arrayEdges(s)];
-      if (below.some((b) => holding.has(b))) return true;
-    }
-    return false;
+    return below.some((b) => holding.has(b));
   }
 
   /** Whether a schema of `set` declares a `type` that admits `shape`. */
