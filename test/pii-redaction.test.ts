@@ -217,6 +217,30 @@ describe('check: markers that are malformed or out of masking\'s reach', () => {
   });
 });
 
+describe('check: a failing example of personal data is not quoted', () => {
+  it('below a marked node, as at it', async () => {
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:e', schema: 's.json', owner: 't' }] }),
+      's.json': JSON.stringify({
+        type: 'object',
+        properties: {
+          person: { 'x-gdpr-sensitive': true, type: 'object', properties: { age: { type: 'integer', minimum: 18, examples: [-31337] } } },
+          salary: { minimum: 0, 'x-gdpr-sensitive': 'pay', examples: [-42424] },
+          count: { minimum: 0, examples: [-5] },
+        },
+      }),
+    });
+    const r = await bq(['check', '--format', 'json'], { cwd: dir });
+    expectExit(r, 1);
+    const messages = (JSON.parse(r.stdout) as { errors: Array<{ message: string }> }).errors.map((e) => e.message);
+    expect(messages.sort()).toEqual([
+      'example 0 fails its schema: (root) must be >= 0, got -5',
+      'example 0 fails its schema: (root) must be >= 0, got a negative integer',
+      'example 0 fails its schema: (root) must be >= 18, got a negative integer',
+    ]);
+  });
+});
+
 describe('YAML keys of any scalar type name the property their author wrote', () => {
   const yamlSchema = 'type: object\nproperties:\n  1: {x-gdpr-sensitive: true}\n  null: {x-gdpr-sensitive: true}\n  ~: {x-gdpr-sensitive: true}\n  true: {x-gdpr-sensitive: true}\n  0x1F: {x-gdpr-sensitive: true}\n  1.50: {x-gdpr-sensitive: true}\n  "quoted": {x-gdpr-sensitive: true}\n';
 

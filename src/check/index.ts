@@ -1,7 +1,7 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
 import { assignIds } from '../registry/ids.js';
 import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
-import { GDPR_MARKER, markerIssues } from '../validator/sensitive.js';
+import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -51,15 +51,22 @@ export interface RegistryCheck {
 
 const noop = (): void => {};
 
-/** Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be deep. */
+/**
+ * Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be
+ * deep. An example where the data is personal (a marked node above it, or beside it in a branch)
+ * is judged as it is and worded as marked, so that its message never quotes it.
+ */
 function checkExamples(root: unknown, report: (pointer: string, message: string) => void): void {
+  const described = hasMarker(root) ? new Reach(root).describedAt() : undefined;
   const stack: Array<[unknown, string]> = [[root, '']];
   while (stack.length > 0) {
     const [schema, pointer] = stack.pop()!;
     if (!isSchemaObject(schema)) continue;
     const examples = schema.examples;
     if (Array.isArray(examples)) {
-      const compiled = compile(schema, { onWarning: noop });
+      // A marker never changes a verdict, only the wording.
+      const hidden = described?.get(schema)?.hidden === true && !isMarked(schema);
+      const compiled = compile(hidden ? { ...schema, [GDPR_MARKER]: true } : schema, { onWarning: noop });
       examples.forEach((example, i) => {
         const violations = compiled.validate(example);
         if (violations.length > 0) {
