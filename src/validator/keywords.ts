@@ -107,10 +107,11 @@ export function parseSchema(schema: unknown): ParseResult {
   const warnings: SchemaWarning[] = [];
   try {
     const nan = assertJson(schema);
-    const ctx: ParseContext = { warnings, nan, marks: false };
+    const ctx: ParseContext = { warnings, nan, marks: 0 };
     const root = parseNode(schema, '', ctx);
     // Only a schema with a marker, or a keyword that could hold one out of the walk, is read for them.
-    if (ctx.marks) markSensitive(root, schema);
+    if (ctx.marks === MARKER_MET) markSensitive(root, schema, true);
+    else if (ctx.marks === MAYBE_MARKED) markSensitive(root, schema);
     const lint: LintIssue[] = [];
     for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
     return { root, warnings, lint };
@@ -126,9 +127,12 @@ interface ParseContext {
   readonly warnings: SchemaWarning[];
   /** Whether the schema has a NaN anywhere (most have none, and are then not searched for one). */
   readonly nan: boolean;
-  /** Whether a GDPR marker, or an unsupported keyword (which may hold one), was met. */
-  marks: boolean;
+  /** Whether a GDPR marker (MARKER_MET), or an unsupported keyword that may hold one (MAYBE_MARKED), was met. */
+  marks: number;
 }
+
+const MAYBE_MARKED = 1;
+const MARKER_MET = 2;
 
 function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaNode {
   const { warnings } = ctx;
@@ -184,7 +188,7 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
         if (Array.isArray(value)) {
           // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
-          ctx.marks = true;
+          ctx.marks ||= MAYBE_MARKED;
           if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
@@ -215,10 +219,10 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
       default:
         if (ANNOTATION_KEYWORDS.has(key) || key.startsWith('x-')) {
           // silent: annotations and extensions
-          if (key === GDPR_MARKER) ctx.marks = true;
+          if (key === GDPR_MARKER && value !== false) ctx.marks = MARKER_MET;
         } else if (DRAFT_KEYWORDS.has(key)) {
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
-          ctx.marks = true;
+          ctx.marks ||= MAYBE_MARKED;
         } else {
           // Unknown (docs/contract.md §14): no verdict changes; the nearest keyword is named. Every
           // draft keyword is a candidate, supported ones first on a tie: `minItem` was meant as

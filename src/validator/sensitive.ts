@@ -97,12 +97,23 @@ function declaredShapes(s: Obj): string[] | undefined {
 
 export type Shape = 'object' | 'array' | 'string' | 'number' | 'boolean';
 
+/** A schema object's edges: where its value's sub-values are described, and what describes the same value. */
+interface Edges {
+  object: Obj[];
+  array: Obj[];
+  same: Obj[];
+}
+
 /**
  * One schema document, read for its personal data. Sets are arrays of schema objects, each
- * closed over the keywords that apply to the same value (`set`).
+ * closed over the keywords that apply to the same value (`set`). Each object's edges are read
+ * once: a schema of 100,000 properties is walked in linear time.
  */
 export class Reach {
   private holding: Set<Obj> | undefined;
+  private readonly edgeCache = new Map<Obj, Edges>();
+  /** Per object and shape: whether a marked node lies below it through that shape's edges. */
+  private readonly holdsCache = new Map<Obj, number>();
 
   constructor(readonly root: unknown) {}
 
@@ -133,26 +144,32 @@ export class Reach {
     return isObj(at) ? at : undefined;
   }
 
-  /** The schemas that apply to the same value as `s`, not `s` itself. */
-  private sameValue(s: Obj): Obj[] {
-    const out: Obj[] = [];
-    for (const k of SAME_ONE) out.push(...schemas(get(s, k)));
-    for (const k of SAME_LIST) out.push(...listed(get(s, k)));
-    for (const k of SAME_MAP) out.push(...mapped(get(s, k)));
-    const target = this.resolve(get(s, '$ref'));
-    if (target !== undefined) out.push(target);
-    return out;
+  private edges(s: Obj): Edges {
+    let e = this.edgeCache.get(s);
+    if (e === undefined) {
+      const same: Obj[] = [];
+      for (const k of SAME_ONE) same.push(...schemas(get(s, k)));
+      for (const k of SAME_LIST) same.push(...listed(get(s, k)));
+      for (const k of SAME_MAP) same.push(...mapped(get(s, k)));
+      const target = this.resolve(get(s, '$ref'));
+      if (target !== undefined) same.push(target);
+      e = { object: objectEdges(s), array: arrayEdges(s), same };
+      this.edgeCache.set(s, e);
+    }
+    return e;
   }
 
   /** `start` and every schema that applies to the same value as one of them, each once. */
   set(start: readonly Obj[]): Obj[] {
+    // The common case: one schema, nothing else applying to its value.
+    if (start.length === 1 && this.edges(start[0]!).same.length === 0) return [start[0]!];
     const seen = new Set<Obj>();
     const stack = [...start];
     while (stack.length > 0) {
       const s = stack.pop()!;
       if (seen.has(s)) continue;
       seen.add(s);
-      for (const next of this.sameValue(s)) if (!seen.has(next)) stack.push(next);
+      for (const next of this.edges(s).same) if (!seen.has(next)) stack.push(next);
     }
     return [...seen];
   }
@@ -167,7 +184,7 @@ export class Reach {
       out.push(...mapped(get(s, 'patternProperties')), ...schemas(get(s, 'unevaluatedProperties')));
       if (!declared) out.push(...schemas(get(s, 'additionalProperties')));
     }
-    return this.set(out);
+    return out.length === 0 ? out : this.set(out);
   }
 
   /**
@@ -181,12 +198,13 @@ export class Reach {
       if (isObj(props)) for (const k of Object.keys(props)) if (!declared.has(k)) out.push(...schemas(props[k]));
       out.push(...mapped(get(s, 'patternProperties')), ...schemas(get(s, 'unevaluatedProperties')), ...schemas(get(s, 'additionalProperties')));
     }
-    return this.set(out);
+    return out.length === 0 ? out : this.set(out);
   }
 
   /** The set of any item of an array described by `set`. */
   forItems(set: readonly Obj[]): Obj[] {
-    return this.set(set.flatMap(arrayEdges));
+    const out = set.flatMap((s) => this.edges(s).array);
+    return out.length === 0 ? out : this.set(out);
   }
 
   /** Whether a schema of `set` is marked: the value and everything in it is personal. */
@@ -196,10 +214,20 @@ export class Reach {
 
   /** Whether a marked node lies below `set` through the edges a value of `shape` follows (`any`: either). */
   marksUnder(set: readonly Obj[], through: 'object' | 'array' | 'any'): boolean {
-    const below = set.flatMap((s) => (through === 'object' ? objectEdges(s) : through === 'array' ? arrayEdges(s) : [...objectEdges(s), ...arrayEdges(s)]));
-    if (below.length === 0) return false; // a leaf, the common case: no graph needed
-    const holding = (this.holding ??= this.holdingMarks());
-    return below.some((b) => holding.has(b));
+    return set.some((s) => (through !== 'array' && this.holds(s, 'object')) || (through !== 'object' && this.holds(s, 'array')));
+  }
+
+  private holds(s: Obj, shape: 'object' | 'array'): boolean {
+    const bit = shape === 'object' ? 1 : 2;
+    let known = this.holdsCache.get(s);
+    if (known === undefined || (known & (bit << 2)) === 0) {
+      const below = this.edges(s)[shape];
+      // A leaf, the common case, needs no graph of marks.
+      const yes = below.length > 0 && below.some((b) => (this.holding ??= this.holdingMarks()).has(b));
+      known = ((known ?? 0) | (bit << 2)) | (yes ? bit : 0);
+      this.holdsCache.set(s, known);
+    }
+    return (known & bit) !== 0;
   }
 
   /** Whether a schema of `set` declares a `type` that admits `shape`. */
@@ -213,12 +241,12 @@ export class Reach {
    * below, is masked whole: its content is not what the schema says it is.
    */
   describes(set: readonly Obj[], shape: 'object' | 'array'): boolean {
-    return this.admits(set, shape) && set.some((s) => (shape === 'object' ? objectEdges(s) : arrayEdges(s)).length > 0);
+    return this.admits(set, shape) && this.hasEdges(set, shape);
   }
 
   /** Whether a value of `set` has anything below it (an object or array edge): else it is a leaf. */
   hasEdges(set: readonly Obj[], shape: 'object' | 'array'): boolean {
-    return set.some((s) => (shape === 'object' ? objectEdges(s) : arrayEdges(s)).length > 0);
+    return set.some((s) => this.edges(s)[shape].length > 0);
   }
 
   /**
@@ -261,6 +289,12 @@ export class Reach {
     return new Map([...out].map(([s, e]) => [s, { set: [...e.set], hidden: e.hidden }]));
   }
 
+  /** The schema objects one step from `s`: the same value's, its properties' and its items'. */
+  private next(s: Obj): Obj[] {
+    const e = this.edges(s);
+    return [...e.same, ...e.object, ...e.array];
+  }
+
   /** Every schema object reachable from the root through the keywords masking follows. */
   reachable(): Set<Obj> {
     const seen = new Set<Obj>();
@@ -269,7 +303,7 @@ export class Reach {
       const s = stack.pop()!;
       if (seen.has(s)) continue;
       seen.add(s);
-      for (const next of [...this.sameValue(s), ...objectEdges(s), ...arrayEdges(s)]) if (!seen.has(next)) stack.push(next);
+      for (const next of this.next(s)) if (!seen.has(next)) stack.push(next);
     }
     return seen;
   }
@@ -288,7 +322,7 @@ export class Reach {
     while (stack.length > 0) {
       const s = stack.pop()!;
       if (isMarked(s)) marked.push(s);
-      for (const next of [...this.sameValue(s), ...objectEdges(s), ...arrayEdges(s)]) {
+      for (const next of this.next(s)) {
         const list = parents.get(next);
         if (list === undefined) parents.set(next, [s]);
         else list.push(s);
@@ -338,6 +372,7 @@ export function hasMarker(schema: unknown): boolean {
 /** The part of the validator's parsed node (keywords.ts) the flags are set on. */
 export interface FlaggedNode {
   always?: boolean;
+  minimum?: number;
   properties?: Array<[name: string, node: FlaggedNode]>;
   additional?: FlaggedNode;
   items?: FlaggedNode;
@@ -354,8 +389,8 @@ export interface FlaggedNode {
  * hides a marked object whole, keys and all). The tree is walked beside the schema, with an
  * explicit stack; the sets come from `Reach`, the same reading `mask` makes.
  */
-export function markSensitive(root: FlaggedNode, schema: unknown): void {
-  if (!hasMarker(schema)) return;
+export function markSensitive(root: FlaggedNode, schema: unknown, marked = hasMarker(schema)): void {
+  if (!marked) return;
   const reach = new Reach(schema);
   type Task = { node: FlaggedNode; set: Obj[]; hidden: boolean };
   const stack: Task[] = [{ node: root, set: reach.set(schemas(schema)), hidden: false }];
@@ -363,16 +398,23 @@ export function markSensitive(root: FlaggedNode, schema: unknown): void {
     const { node, set, hidden } = stack.pop()!;
     if (node.always !== undefined) continue;
     const whole = hidden || reach.marked(set);
-    // As mask treats a value of each shape at this node (src/gdpr/mask.ts).
-    const object = whole || (!reach.describes(set, 'object') && reach.marksUnder(set, 'array'));
-    const array = whole || (!reach.describes(set, 'array') && reach.marksUnder(set, 'object'));
-    const number = whole || (reach.marksUnder(set, 'any') && !reach.admits(set, 'number'));
-    if (number) node.hideNumber = true;
-    if (object) node.hideKeys = true;
-    const declared = new Set((node.properties ?? []).map(([name]) => name));
-    for (const [name, child] of node.properties ?? []) stack.push({ node: child, set: whole ? [] : reach.forKey(set, name), hidden: object });
-    if (node.additional !== undefined) stack.push({ node: node.additional, set: whole ? [] : reach.forOtherKeys(set, declared), hidden: object });
-    if (node.items !== undefined) stack.push({ node: node.items, set: whole ? [] : reach.forItems(set), hidden: array });
+    // As mask treats a value of each shape at this node (src/gdpr/mask.ts); each flag is worked
+    // out only where the node has something it changes (a minimum, properties, items).
+    if (node.minimum !== undefined && (whole || (reach.marksUnder(set, 'any') && !reach.admits(set, 'number')))) node.hideNumber = true;
+    const props = node.properties ?? [];
+    if (props.length > 0 || node.additional !== undefined) {
+      const object = whole || (!reach.describes(set, 'object') && reach.marksUnder(set, 'array'));
+      if (object && node.additional !== undefined) node.hideKeys = true;
+      for (const [name, child] of props) stack.push({ node: child, set: whole ? [] : reach.forKey(set, name), hidden: object });
+      if (node.additional !== undefined) {
+        const declared = new Set(props.map(([name]) => name));
+        stack.push({ node: node.additional, set: whole ? [] : reach.forOtherKeys(set, declared), hidden: object });
+      }
+    }
+    if (node.items !== undefined) {
+      const array = whole || (!reach.describes(set, 'array') && reach.marksUnder(set, 'object'));
+      stack.push({ node: node.items, set: whole ? [] : reach.forItems(set), hidden: array });
+    }
   }
 }
 
