@@ -177,6 +177,30 @@ describe('masking reaches every marker and fails closed', () => {
   });
 });
 
+describe('a schema built to make the reading costly', () => {
+  it('costs bounded work (WORK_BUDGET) and then hides more, never less', () => {
+    // Every property's set holds all 1,000 branches: 2,000 properties would take 4 million steps.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) properties[`p${i}`] = { minimum: 10 };
+    const anyOf: unknown[] = Array.from({ length: 1000 }, (_, i) => ({ patternProperties: { [`^q${i}$`]: { type: 'string' } } }));
+    anyOf.push({ properties: { secret: { 'x-gdpr-sensitive': true } } });
+    const schema = { type: 'object', properties, anyOf };
+    const data: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i += 100) data[`p${i}`] = -5;
+    const messages = said(schema, data);
+    expect(messages).toHaveLength(20);
+    // Past the budget, values are worded as marked (some or all: the walk's order decides where).
+    expect(messages.some((m) => m.endsWith('got a negative integer'))).toBe(true);
+    expect(messages.every((m) => m.endsWith('got a negative integer') || m.endsWith('got -5'))).toBe(true);
+    const big: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) big[`p${i}`] = i;
+    // 2,000 keys spend the budget: the values still to be written are masked.
+    expect(Object.values(mask(big, schema) as Record<string, unknown>)).toContain('***');
+    // 20 keys do not: unmarked values as they were.
+    expect(mask(data, schema)).toEqual(data);
+  });
+});
+
 describe('check: markers that are malformed or out of masking\'s reach', () => {
   it('lists each with its pointer (unit)', () => {
     const schema = {

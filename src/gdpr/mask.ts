@@ -126,7 +126,8 @@ function maskIn(value: unknown, reach: Reach, set: Array<Record<string, unknown>
       if (typeof child === 'function') continue;
       put(copy, k, child);
       const sub = reach.forKey(set, k);
-      if (sub.length > 0) stack.push({ value: child, set: sub, target: copy, key: k });
+      // Past the work budget a set is empty and counts as marked: the value is masked.
+      if (sub.length > 0 || reach.spent) stack.push({ value: child, set: sub, target: copy, key: k });
     }
   }
   return root[0];

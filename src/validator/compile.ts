@@ -71,12 +71,11 @@ function ownTest(d: Code, plain: Code, name: string): Code {
 }
 
 /**
- * What a failing number is, for a message that must not quote it (personal data, `hideNumber`):
- * the same words as interpret.ts's `numberKind`.
+ * The generated function that says what a failing number is, for a message that must not quote it
+ * (personal data, `hideNumber`): the same words as interpret.ts's `numberKind`. Written once into
+ * the code that uses it (a standalone module too: it needs nothing of the runtime).
  */
-function numberKind(d: Code): Code {
-  return code`(Number.isInteger(${d})?(${d}<0?${NUMBER_KINDS[0]}:${NUMBER_KINDS[1]}):${d}<0?${NUMBER_KINDS[2]}:${NUMBER_KINDS[3]})`;
-}
+const NUMBER_KIND_FUNCTION = code`function N(d){return Number.isInteger(d)?(d<0?${NUMBER_KINDS[0]}:${NUMBER_KINDS[1]}):d<0?${NUMBER_KINDS[2]}:${NUMBER_KINDS[3]};}`;
 
 /** An undeclared property's instance path token: its name, or `***` where names are personal data (`hideKeys`). */
 function keyToken(node: SchemaNode, key: Code): Code {
@@ -90,6 +89,8 @@ function undeclared(d: Code, key: Code, v: Code): Code {
 
 class Generator {
   readonly functions: Code[] = [];
+  /** Whether a message says a number's kind (NUMBER_KIND_FUNCTION is then written). */
+  numberKind = false;
   private seq = 0;
   private readonly weights = new Map<SchemaNode, number>();
 
@@ -191,7 +192,8 @@ class Generator {
 
     let n = EMPTY;
     if (node.minimum !== undefined) {
-      const msg = node.hideNumber ? code`${`must be >= ${node.minimum}, got `}+${numberKind(d)}` : code`${`must be >= ${node.minimum}, got `}+${d}`;
+      if (node.hideNumber && this.mode === 'all') this.numberKind = true;
+      const msg = node.hideNumber ? code`${`must be >= ${node.minimum}, got `}+N(${d})` : code`${`must be >= ${node.minimum}, got `}+${d}`;
       n = code`if(${d}<${node.minimum}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
     }
     blocks.push(['number', code`typeof ${d}==="number"`, n]);
@@ -500,8 +502,9 @@ return true;};`
     : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
 ${body}
 return e??[];};`;
+  const functions = gen.numberKind ? [...gen.functions, NUMBER_KIND_FUNCTION] : gen.functions;
   return code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
-${join(gen.functions, NL)}
+${join(functions, NL)}
 ${main}`;
 }
 

@@ -97,6 +97,9 @@ function declaredShapes(s: Obj): string[] | undefined {
 
 export type Shape = 'object' | 'array' | 'string' | 'number' | 'boolean';
 
+/** Schema objects a Reach may visit in sets of more than one before it fails closed (Reach.spent). */
+export const WORK_BUDGET = 500_000;
+
 /** A schema object's edges: where its value's sub-values are described, and what describes the same value. */
 interface Edges {
   object: Obj[];
@@ -110,6 +113,12 @@ interface Edges {
  * once: a schema of 100,000 properties is walked in linear time.
  */
 export class Reach {
+  /**
+   * Work spent on sets of more than one schema (a branch, a `$ref`): past WORK_BUDGET every value
+   * still to be read counts as marked, so a schema built to make sets huge (thousands of branches
+   * over thousands of properties) costs bounded time and masks more, never less.
+   */
+  private work = 0;
   private holding: Set<Obj> | undefined;
   private readonly edgeCache = new Map<Obj, Edges>();
   /** Per object and shape: whether a marked node lies below it through that shape's edges. */
@@ -159,6 +168,11 @@ export class Reach {
     return e;
   }
 
+  /** Whether the work budget is spent: every value still to be read counts as marked. */
+  get spent(): boolean {
+    return this.work > WORK_BUDGET;
+  }
+
   /** `start` and every schema that applies to the same value as one of them, each once. */
   set(start: readonly Obj[]): Obj[] {
     // The common case: one schema, nothing else applying to its value.
@@ -166,6 +180,7 @@ export class Reach {
     const seen = new Set<Obj>();
     const stack = [...start];
     while (stack.length > 0) {
+      this.work++;
       const s = stack.pop()!;
       if (seen.has(s)) continue;
       seen.add(s);
@@ -176,6 +191,8 @@ export class Reach {
 
   /** The set of the value under property `key` of an object described by `set`. */
   forKey(set: readonly Obj[], key: string): Obj[] {
+    if (this.spent) return []; // counts as marked (see `marked`)
+    if (set.length > 1) this.work += set.length;
     const out: Obj[] = [];
     for (const s of set) {
       const props = get(s, 'properties');
@@ -192,6 +209,8 @@ export class Reach {
    * union over every such name (the validator's one `additionalProperties` node stands for all).
    */
   forOtherKeys(set: readonly Obj[], declared: ReadonlySet<string>): Obj[] {
+    if (this.spent) return []; // counts as marked (see `marked`)
+    if (set.length > 1) this.work += set.length;
     const out: Obj[] = [];
     for (const s of set) {
       const props = get(s, 'properties');
@@ -203,13 +222,15 @@ export class Reach {
 
   /** The set of any item of an array described by `set`. */
   forItems(set: readonly Obj[]): Obj[] {
+    if (this.spent) return []; // counts as marked (see `marked`)
+    if (set.length > 1) this.work += set.length;
     const out = set.flatMap((s) => this.edges(s).array);
     return out.length === 0 ? out : this.set(out);
   }
 
   /** Whether a schema of `set` is marked: the value and everything in it is personal. */
   marked(set: readonly Obj[]): boolean {
-    return set.some(isMarked);
+    return this.spent || set.some(isMarked);
   }
 
   /** Whether a marked node lies below `set` through the edges a value of `shape` follows (`any`: either). */
@@ -267,7 +288,13 @@ export class Reach {
     const done = new Set<string>();
     const stack: Array<{ set: Obj[]; hidden: boolean }> = [{ set: this.set(schemas(this.root)), hidden: false }];
     while (stack.length > 0) {
+      if (this.spent) {
+        // Fail closed: every schema data can reach counts as describing hidden data.
+        for (const s of this.reachable()) out.set(s, { set: new Set([s]), hidden: true });
+        break;
+      }
       const { set, hidden: above } = stack.pop()!;
+      this.work += set.length;
       const hidden = above || this.marked(set);
       const key = `${hidden ? 1 : 0}:${set.map(id).sort((a, b) => a - b).join(',')}`;
       if (set.length === 0 || done.has(key)) continue;
