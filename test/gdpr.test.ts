@@ -47,12 +47,14 @@ describe('sensitivePaths', () => {
       { path: 'attributes.*', category: 'attribute' },
       { path: 'email', category: 'email' },
       { path: 'name', category: '' },
+      { path: 'note', category: '' },
       { path: 'orders[].card_number', category: 'card' },
       { path: 'phone', category: 'phone' },
+      { path: 'score', category: '' },
     ]);
   });
 
-  test('false, "" and non-string values leave a node unmarked', () => {
+  test('only false leaves a node unmarked: any other marker is malformed and marks it, with no category', () => {
     const schema = {
       properties: {
         a: { 'x-gdpr-sensitive': false },
@@ -63,7 +65,9 @@ describe('sensitivePaths', () => {
         f: { 'x-gdpr-sensitive': 'true' },
       },
     };
-    expect(sensitivePaths(schema)).toEqual([{ path: 'f', category: 'true' }]);
+    expect(sensitivePaths(schema)).toEqual([
+      { path: 'b', category: '' }, { path: 'c', category: '' }, { path: 'd', category: '' }, { path: 'e', category: '' }, { path: 'f', category: 'true' },
+    ]);
   });
 
   test('the root, root items and root additionalProperties use "", [] and *', () => {
@@ -142,9 +146,9 @@ describe('audit', () => {
     ]);
   });
 
-  test('a "" marker does not count as marked; false is a reviewed opt-out (issue 11)', () => {
-    const schema = { properties: { email: { 'x-gdpr-sensitive': false }, phone: { 'x-gdpr-sensitive': '' } } };
-    expect(audit([{ urn: 'u', schema }])).toEqual([{ urn: 'u', path: 'phone' }]);
+  test('false is a reviewed opt-out (issue 11); a "" marker is malformed and marks the field (masking fails closed)', () => {
+    const schema = { properties: { email: { 'x-gdpr-sensitive': false }, phone: { 'x-gdpr-sensitive': '' }, contact_email: {} } };
+    expect(audit([{ urn: 'u', schema }])).toEqual([{ urn: 'u', path: 'contact_email' }]);
   });
 
   test('containers are not flagged; the leaves under a PII-named container are', () => {
@@ -249,8 +253,8 @@ describe('mask', () => {
       name: '😀***',
       phone: '***',
       nickname: 'ally',
-      note: 'plain',
-      score: 3,
+      note: 'p***',
+      score: '***',
       address: '***',
       orders: [
         { sku: 'A1', card_number: '4***' },
@@ -287,9 +291,9 @@ describe('mask', () => {
     expect(mask({ keep: 'visible', other: 'hidden' }, schema)).toEqual({ keep: 'visible', other: 'h***' });
   });
 
-  test('categories do not change the redaction; false and "" markers leave values alone', () => {
-    const schema = { properties: { a: { 'x-gdpr-sensitive': 'email' }, b: { 'x-gdpr-sensitive': false }, c: { 'x-gdpr-sensitive': '' } } };
-    expect(mask({ a: 'xyz', b: 'xyz', c: 'xyz' }, schema)).toEqual({ a: 'x***', b: 'xyz', c: 'xyz' });
+  test('categories do not change the redaction; only a false marker leaves values alone', () => {
+    const schema = { properties: { a: { 'x-gdpr-sensitive': 'email' }, b: { 'x-gdpr-sensitive': false }, c: { 'x-gdpr-sensitive': '' }, d: { 'x-gdpr-sensitive': 1 }, e: { 'x-gdpr-sensitive': {} }, f: { 'x-gdpr-sensitive': [] }, g: { 'x-gdpr-sensitive': null } } };
+    expect(mask({ a: 'xyz', b: 'xyz', c: 'xyz', d: 'xyz', e: 'xyz', f: 'xyz', g: 'xyz' }, schema)).toEqual({ a: 'x***', b: 'xyz', c: 'x***', d: 'x***', e: 'x***', f: 'x***', g: 'x***' });
   });
 
   test('an own "__proto__" key stays a key and inherited keys are ignored', () => {

@@ -27,11 +27,7 @@ const SDK_CASES: Array<{ name: string; schema: Record<string, unknown>; paths: A
     paths: [{ path: 'addresses[].line', category: '' }, { path: 'email', category: 'email' }, { path: 'profile.full_name', category: '' }],
   },
   { name: 'a root mark is the empty path', schema: { type: 'string', 'x-gdpr-sensitive': true }, paths: [{ path: '', category: '' }] },
-  {
-    name: 'false, empty-string and number marks are not marks',
-    schema: { type: 'object', properties: { a: { 'x-gdpr-sensitive': false }, b: { 'x-gdpr-sensitive': '' }, c: { 'x-gdpr-sensitive': 1 }, d: { type: 'string' } } },
-    paths: [],
-  },
+  { name: 'false is not a mark', schema: { type: 'object', properties: { a: { 'x-gdpr-sensitive': false }, d: { type: 'string' } } }, paths: [] },
 ];
 
 describe('sensitivePaths: the SDKs\' shape', () => {
@@ -46,6 +42,12 @@ describe('sensitivePaths: the SDKs\' shape', () => {
   it('where bqschema differs by design: additionalProperties is walked, special characters escaped', () => {
     const schema = { type: 'object', properties: { 'e.mail': { 'x-gdpr-sensitive': 'email' }, extra: { additionalProperties: { 'x-gdpr-sensitive': true } } } };
     expect(sensitivePaths(schema)).toEqual([{ path: 'e\\.mail', category: 'email' }, { path: 'extra.*', category: '' }]);
+  });
+
+  it('where bqschema differs by design: a malformed marker ("", 1) marks its node, with no category (masking fails closed)', () => {
+    const schema = { type: 'object', properties: { a: { 'x-gdpr-sensitive': false }, b: { 'x-gdpr-sensitive': '' }, c: { 'x-gdpr-sensitive': 1 }, d: { type: 'string' } } };
+    expect(sensitivePaths(schema)).toEqual([{ path: 'b', category: '' }, { path: 'c', category: '' }]);
+    expect(maskWith(schema, { a: 'ab', b: 'bc', c: 'cd', d: 'de' })).toEqual({ a: 'ab', b: 'b***', c: 'c***', d: 'de' });
   });
 
   it('x-gdpr-sensitive never changes a verdict (the SDK\'s validation-neutral case)', () => {

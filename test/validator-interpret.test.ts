@@ -14,6 +14,7 @@ import { preview } from '../src/validator/compile.js';
 import { interpret } from '../src/validator/interpret.js';
 import { rootArb, VALUES } from './helpers/compat-arbitraries.js';
 import { contractPairs, suitePairs, type Pair } from './helpers/validator-cases.js';
+import { markedPairs } from './helpers/pii.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -53,6 +54,14 @@ describe('the interpreter equals the generated code', () => {
     fc.assert(fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
       for (const d of values) same({ what: JSON.stringify({ schema, d }), schema, data: d });
     }), { numRuns: 3000 });
+  });
+});
+
+describe('the interpreter words personal data as the generated code does', () => {
+  it('on 400 schemas that mark it (every marker shape, under every keyword)', () => {
+    const pairs = markedPairs(400, 3505);
+    for (const p of pairs) same(p);
+    expect(pairs.filter((p) => compile(p.schema, { onWarning: () => {} }).validate(p.data).some((v) => / got an? (negative )?(integer|number)$/.test(v.message))).length).toBeGreaterThan(20);
   });
 });
 

@@ -162,7 +162,17 @@ export function wrap(provider: SchemaProvider, handler: SchemaHandler): SchemaHa
   };
 }
 
-/** Every property marked `x-gdpr-sensitive`, sorted by path (`email`, `profile.full_name`, `addresses[].line`). */
+/** The SDK's reading of a marker: `true` (category `""`) or a non-empty string; anything else is not a mark. */
+function sdkCategory(node: unknown): string | undefined {
+  const m = isSchemaObject(node) && hasOwn(node, 'x-gdpr-sensitive') ? node['x-gdpr-sensitive'] : undefined;
+  return m === true ? '' : typeof m === 'string' && m !== '' ? m : undefined;
+}
+
+/**
+ * Every property marked `x-gdpr-sensitive`, sorted by path (`email`, `profile.full_name`,
+ * `addresses[].line`). As the SDK reads markers: a malformed one (`""`, `1`) is not listed here,
+ * though bqschema's own masking treats it as marked and `bqschema check` fails on it.
+ */
 export function sensitivePaths(schema: SchemaNode): SensitivePath[] {
-  return pathsOf(schema);
+  return pathsOf(schema, sdkCategory);
 }

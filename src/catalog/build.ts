@@ -2,7 +2,8 @@ import { compile, hasOwn, isSchemaObject, pointerLabel, SchemaError, type Violat
 import { CATALOG_CSP, SCRIPT_HTML, STYLE_HTML } from './assets.js';
 import { fieldsView, type FieldsView } from './fields.js';
 import { anchorId, fragment, html, join, jsonScript, type SafeHtml } from './html.js';
-import { prettyJson } from './values.js';
+import { maskAnnotations, maskMessage } from '../gdpr/mask.js';
+import { prettyJson, unshowable } from './values.js';
 
 export interface CatalogEntry {
   urn: string;
@@ -43,6 +44,8 @@ const plural = (n: number, one: string, many = one + 's'): string => `${n} ${n =
 interface Prepared {
   entry: CatalogEntry;
   id: string;
+  /** The schema as shown: its example values masked where it marks personal data. */
+  shown: unknown;
   view: FieldsView | undefined;
   /** Why the schema could not be read. */
   problem: string | undefined;
@@ -53,14 +56,17 @@ function prepare(entry: CatalogEntry, id: string): Prepared {
   let view: FieldsView | undefined;
   let problem: string | undefined;
   let validate: ((data: unknown) => Violation[]) | undefined;
+  // Personal data is shown masked, as `gdpr --mask` prints it: example values in the schema here,
+  // example messages where they are shown (src/gdpr/mask.ts).
+  const shown = maskAnnotations(entry.schema);
   try {
-    view = fieldsView(entry.schema);
+    view = fieldsView(shown);
     validate = compile(entry.schema, { onWarning: () => {} }).validate;
   } catch (err) {
     if (!(err instanceof SchemaError)) throw err;
     problem = err.message;
   }
-  return { entry, id, view, problem, validate };
+  return { entry, id, shown, view, problem, validate };
 }
 
 function statusClass(status: string | undefined): string {
@@ -114,14 +120,27 @@ function example(label: SafeHtml, value: unknown, verdict: { badge: SafeHtml; li
   return html`<div class="example"><p>${label}${verdict?.badge}</p>${verdict?.list}<pre>${prettyJson(value)}</pre></div>`;
 }
 
+/** An example message as shown: masked against its schema, as `gdpr --mask` prints it (never unmasked). */
+function maskedMessage(msg: unknown, schema: unknown): unknown {
+  if (unshowable(msg) !== undefined) return msg; // prettyJson says why instead of showing it
+  try {
+    return maskMessage(msg, schema);
+  } catch (err) {
+    if (err instanceof TypeError) return '***'; // a toJSON that throws, a value that contains itself
+    throw err;
+  }
+}
+
 function examples(p: Prepared): SafeHtml {
   const out: SafeHtml[] = [];
   const schema = p.entry.schema;
-  const fromSchema = isSchemaObject(schema) && hasOwn(schema, 'examples') && Array.isArray(schema.examples) ? schema.examples : [];
-  fromSchema.forEach((ex, i) => out.push(example(html`From the schema (<code>examples[${i}]</code>)`, ex, verdictOf(p, ex))));
+  const list = (s: unknown): unknown[] => (isSchemaObject(s) && hasOwn(s, 'examples') && Array.isArray(s.examples) ? s.examples : []);
+  // Validated as written; shown as masked (`shown`'s examples are the same values, masked).
+  const masked = list(p.shown);
+  list(schema).forEach((ex, i) => out.push(example(html`From the schema (<code>examples[${i}]</code>)`, masked[i], verdictOf(p, ex))));
   (p.entry.examples ?? []).forEach((msg, i) => {
     const isEnvelope = isSchemaObject(msg) && hasOwn(msg, 'data');
-    out.push(example(html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`, msg, isEnvelope ? verdictOf(p, msg.data) : undefined));
+    out.push(example(html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`, maskedMessage(msg, schema), isEnvelope ? verdictOf(p, msg.data) : undefined));
   });
   return out.length === 0 ? html`<p class="empty">No examples.</p>` : html`<div class="examples">${out}</div>`;
 }
@@ -151,7 +170,7 @@ ${view !== undefined ? view.tree : html`<p class="empty">Not available.</p>`}
 <h3>Examples</h3>
 ${examples(p)}
 ${hist !== undefined ? html`<h3>Compat history</h3>${history(hist)}` : ''}
-<details><summary>Schema source</summary><pre>${prettyJson(entry.schema)}</pre></details>
+<details><summary>Schema source</summary>${p.shown === entry.schema ? '' : html`<p class="dim">Example values (<code>examples</code>, <code>default</code>) are masked where the schema marks personal data.</p>`}<pre>${prettyJson(p.shown)}</pre></details>
 </section>
 `;
 }

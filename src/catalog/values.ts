@@ -40,7 +40,7 @@ const ownValues = (node: object): unknown[] => Object.values(node);
 export const MAX_SHOWN_VALUES = 50_000;
 
 /** Why a value cannot be written out, or `undefined` when it can. */
-function unshowable(v: unknown): string | undefined {
+export function unshowable(v: unknown): string | undefined {
   const n = expandedSize(v, ownValues, MAX_SHOWN_VALUES);
   if (n === 'circular') return '(cannot be shown: circular)';
   if (n > MAX_SHOWN_VALUES) return `(too large to show: more than ${MAX_SHOWN_VALUES} values)`;

@@ -1,6 +1,7 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
 import { assignIds } from '../registry/ids.js';
-import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -10,7 +11,7 @@ import { compile, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaE
  */
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
-export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword';
+export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker';
 
 export interface CheckIssue {
   rule: CheckRule;
@@ -50,15 +51,22 @@ export interface RegistryCheck {
 
 const noop = (): void => {};
 
-/** Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be deep. */
+/**
+ * Every `examples` entry of a (sub-)schema must pass that (sub-)schema. Iterative: schemas may be
+ * deep. An example where the data is personal (a marked node above it, or beside it in a branch)
+ * is judged as it is and worded as marked, so that its message never quotes it.
+ */
 function checkExamples(root: unknown, report: (pointer: string, message: string) => void): void {
+  const described = hasMarker(root) ? new Reach(root).describedAt() : undefined;
   const stack: Array<[unknown, string]> = [[root, '']];
   while (stack.length > 0) {
     const [schema, pointer] = stack.pop()!;
     if (!isSchemaObject(schema)) continue;
     const examples = schema.examples;
     if (Array.isArray(examples)) {
-      const compiled = compile(schema, { onWarning: noop });
+      // A marker never changes a verdict, only the wording.
+      const hidden = described?.get(schema)?.hidden === true && !isMarked(schema);
+      const compiled = compile(hidden ? { ...schema, [GDPR_MARKER]: true } : schema, { onWarning: noop });
       examples.forEach((example, i) => {
         const violations = compiled.validate(example);
         if (violations.length > 0) {
@@ -113,6 +121,15 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
   }
   for (const issue of lint) {
     error('malformed-keyword', issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`, issue.keyword);
+  }
+  // Personal data must stay masked: a marker masking reads as sensitive but that is malformed, or
+  // that masking cannot reach, is an error (src/validator/sensitive.ts).
+  for (const m of markerIssues(schema)) {
+    if (m.kind === 'malformed') {
+      error('malformed-keyword', m.pointer, `malformed keyword "${GDPR_MARKER}": must be true, false or a category string, got ${describe(m.value)}; masking treats the field as personal data`, GDPR_MARKER);
+    } else {
+      error('unreachable-marker', m.pointer, `"${GDPR_MARKER}" ${m.reason}: masking cannot reach it, so the data it marks would be shown in clear; put the marker on the schema of the value itself (a property, items or additionalProperties), or use the definition through a local "$ref"`, GDPR_MARKER);
+    }
   }
   let warnings: readonly SchemaWarning[] = [];
   try {

@@ -16,6 +16,7 @@ export const CHECK_RULES: readonly ReportRule[] = [
   { id: 'example-fails-schema', description: 'An `examples` entry fails its own (sub-)schema.', help: 'Fix the example, or the schema if the example shows what producers really send.', helpUri: CHECK_PAGE },
   { id: 'unsupported-keyword', description: 'A keyword the validator does not enforce (pattern, format, …).', help: 'Remove the keyword or accept that it is documentation only; --fail-on-unsupported makes it an error.', helpUri: docsPage('contract.md') },
   { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
+  { id: 'unreachable-marker', description: 'An x-gdpr-sensitive marker sits where masking cannot reach it (under propertyNames or contentSchema, or in a definition no local $ref uses): the data it marks would be shown in clear.', help: 'Put the marker on the schema of the value itself (a property, items or additionalProperties), or reference the definition with a local "$ref" (docs/cli/gdpr.md).', helpUri: docsPage('cli/gdpr.md') },
 ];
 
 export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {

@@ -7,11 +7,15 @@ export interface SensitivePath {
   category: string;
 }
 
-/** Every node marked `x-gdpr-sensitive`, nested marks under a marked node included, sorted by path. */
-export function sensitivePaths(schema: unknown): SensitivePath[] {
+/**
+ * Every node marked `x-gdpr-sensitive`, nested marks under a marked node included, sorted by path.
+ * `categoryOf` reads a node's marker (`undefined`: not marked); by default masking's reading, in
+ * which any marker but `false` marks.
+ */
+export function sensitivePaths(schema: unknown, categoryOf: (node: unknown) => string | undefined = sensitiveCategory): SensitivePath[] {
   const out: SensitivePath[] = [];
   walkSchema(schema, undefined, ({ node, path }) => {
-    const category = sensitiveCategory(node);
+    const category = categoryOf(node);
     if (category !== undefined) out.push({ path, category });
     return undefined;
   });

@@ -1,4 +1,5 @@
 import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
+import { GDPR_MARKER, markerCategory } from '../validator/sensitive.js';
 
 /*
  * The one path syntax every gdpr output uses (it names schema nodes, not data):
@@ -13,7 +14,6 @@ import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
  * validation either, docs/contract.md §4).
  */
 
-const MARKER = 'x-gdpr-sensitive';
 const SPECIAL = /[.[\]*\\]/g;
 
 export { hasOwn };
@@ -26,23 +26,19 @@ function isNode(v: unknown): v is SchemaNode {
 }
 
 /**
- * The GDPR category of a schema node: `""` for `x-gdpr-sensitive: true`, the string for a
- * non-empty string, `undefined` (not marked) for anything else, including `false` and `""`.
+ * The GDPR category of a marked schema node: `""` for `x-gdpr-sensitive: true`, the string for a
+ * non-empty string; `undefined` (not marked) for no marker or `false`. Any other marker (`1`,
+ * `{}`, `""`) is malformed, which `bqschema check` reports, and marks the node all the same, with
+ * no category (`""`): masking fails closed (src/validator/sensitive.ts).
  */
-export function sensitiveCategory(schema: unknown): string | undefined {
-  if (!isSchemaObject(schema) || !hasOwn(schema, MARKER)) return undefined;
-  const m = schema[MARKER];
-  if (m === true) return '';
-  if (typeof m === 'string' && m !== '') return m;
-  return undefined;
-}
+export const sensitiveCategory: (schema: unknown) => string | undefined = markerCategory;
 
 /**
  * `x-gdpr-sensitive: false`: the field was reviewed and holds no personal data. Not listed as
  * sensitive, not masked, and `--require` does not ask for a marker on it.
  */
 export function isReviewedNotSensitive(schema: unknown): boolean {
-  return isSchemaObject(schema) && hasOwn(schema, MARKER) && schema[MARKER] === false;
+  return isSchemaObject(schema) && hasOwn(schema, GDPR_MARKER) && schema[GDPR_MARKER] === false;
 }
 
 export function propertyPath(parent: string, name: string): string {

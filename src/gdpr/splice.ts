@@ -2,20 +2,9 @@ import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import { jsonc } from '../registry/parse.js';
 
 /*
- * A masked message written back as text (`bqschema gdpr --mask`): the envelope around the masked
- * data, and the source with only the masked values rewritten. Not part of the library entry: it
- * loads the JSON parser that keeps offsets.
+ * A masked message written back as text (`bqschema gdpr --mask`): the source with only the masked
+ * values rewritten. Not part of the library entry: it loads the JSON parser that keeps offsets.
  */
-
-/** The envelope with `data` replaced: every other key kept, in its place. */
-export function withData(envelope: Record<string, unknown>, data: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(envelope)) {
-    // An own "__proto__" key (JSON.parse makes one) must stay a key, not become the prototype.
-    Object.defineProperty(out, key, { value: key === 'data' ? data : envelope[key], enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
 
 /**
  * The source text with only the masked values rewritten: every other byte stays as it was (number

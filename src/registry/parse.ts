@@ -108,6 +108,22 @@ function yamlCycle(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
   return found;
 }
 
+/**
+ * Writes every YAML mapping key that is a scalar of another type than string (`1`, `0x1F`,
+ * `1.50`, `null`, `~`, `true`) as its source text, so that it names the property its author
+ * wrote: a JSON property name is a string, and YAML would otherwise turn `null:` into the name
+ * `""`, `0x1F:` into `"31"` and `1.50:` into `"1.5"`, which data with the property `"null"`,
+ * `"0x1F"` or `"1.50"` does not match (it would be neither validated nor masked there).
+ */
+export function sourceKeys(doc: Yaml.Document): void {
+  yaml().visit(doc, {
+    Pair(_key, pair) {
+      const key = pair.key;
+      if (yaml().isScalar(key) && typeof key.value !== 'string') key.value = key.source ?? String(key.value);
+    },
+  });
+}
+
 function parseBody(body: string, file: string, format: TextFormat): unknown {
   if (format === 'yaml') {
     const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
@@ -122,6 +138,7 @@ function parseBody(body: string, file: string, format: TextFormat): unknown {
       const { line, col } = lineCol(body, cycle.range?.[0] ?? 0);
       throw new ParseFailure(file, line, col, `invalid YAML: the alias *${cycle.source} refers to a node that contains it (a self-referencing document)`);
     }
+    sourceKeys(doc);
     try {
       return doc.toJS(YAML_LIMITS);
     } catch (e) {

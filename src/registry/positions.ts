@@ -1,6 +1,6 @@
 import type * as YAML from 'yaml';
 import { parsePointer } from '../validator/index.js';
-import { formatOf, lineCol, stripBom, yaml, type TextFormat } from './parse.js';
+import { formatOf, lineCol, sourceKeys, stripBom, yaml, type TextFormat } from './parse.js';
 
 export interface Position {
   line: number;
@@ -47,7 +47,10 @@ export class SourcePositions {
 
   private yamlOffset(tokens: string[]): number {
     try {
-      this.yamlDoc ??= yaml().parseDocument(this.body, { uniqueKeys: false });
+      if (this.yamlDoc === undefined) {
+        this.yamlDoc = yaml().parseDocument(this.body, { uniqueKeys: false });
+        sourceKeys(this.yamlDoc); // the keys parseText gives, which pointers name
+      }
     } catch {
       return 0; // nested too deeply for the YAML parser: the start of the file
     }

@@ -7,7 +7,7 @@ import { parseSchema, SchemaError, type SchemaNode } from './keywords.js';
 import { joinPointer } from './pointer.js';
 import type { CompileOptions, CompiledSchema, SchemaWarning, Violation } from './types.js';
 import { malformedMessage, reportWarnings, unknownMessage } from './warnings.js';
-import { codeGeneration, interpret } from './interpret.js';
+import { codeGeneration, HIDDEN_KEY, interpret, NUMBER_KINDS } from './interpret.js';
 
 /*
  * The schema tree is compiled to JavaScript source once, then run many times. Security rule: the
@@ -70,6 +70,18 @@ function ownTest(d: Code, plain: Code, name: string): Code {
   return code`(!(${name} in O)&&(${plain}||(${plain}=G(${d})===O?1:2))===1||h(${d},${name}))`;
 }
 
+/**
+ * The generated function that says what a failing number is, for a message that must not quote it
+ * (personal data, `hideNumber`): the same words as interpret.ts's `numberKind`. Written once into
+ * the code that uses it (a standalone module too: it needs nothing of the runtime).
+ */
+const NUMBER_KIND_FUNCTION = code`function N(d){return Number.isInteger(d)?(d<0?${NUMBER_KINDS[0]}:${NUMBER_KINDS[1]}):d<0?${NUMBER_KINDS[2]}:${NUMBER_KINDS[3]};}`;
+
+/** An undeclared property's instance path token: its name, or `***` where names are personal data (`hideKeys`). */
+function keyToken(node: SchemaNode, key: Code): Code {
+  return node.hideKeys ? code`${HIDDEN_KEY}` : code`P(${key})`;
+}
+
 /** In a for-in over `d`: skips a key whose value is undefined or that is not own (an inherited one). */
 function undeclared(d: Code, key: Code, v: Code): Code {
   return code`const ${v}=${d}[${key}];if(${v}===undefined||!h(${d},${key}))continue;`;
@@ -77,6 +89,8 @@ function undeclared(d: Code, key: Code, v: Code): Code {
 
 class Generator {
   readonly functions: Code[] = [];
+  /** Whether a message says a number's kind (NUMBER_KIND_FUNCTION is then written). */
+  numberKind = false;
   private seq = 0;
   private readonly weights = new Map<SchemaNode, number>();
 
@@ -178,7 +192,8 @@ class Generator {
 
     let n = EMPTY;
     if (node.minimum !== undefined) {
-      const msg = code`${`must be >= ${node.minimum}, got `}+${d}`;
+      if (node.hideNumber && this.mode === 'all') this.numberKind = true;
+      const msg = node.hideNumber ? code`${`must be >= ${node.minimum}, got `}+N(${d})` : code`${`must be >= ${node.minimum}, got `}+${d}`;
       n = code`if(${d}<${node.minimum}){${this.fail(path, joinPointer(sp, 'minimum'), 'minimum', msg)}}`;
     }
     blocks.push(['number', code`typeof ${d}==="number"`, n]);
@@ -270,7 +285,7 @@ class Generator {
       } else if (names.length > 0) {
         declared = code`${this.constant(new Set(names))}.has(${key})`;
       }
-      const subPath = dynamicPath(path, code`P(${key})`);
+      const subPath = dynamicPath(path, keyToken(node, key));
       const body = extra.always === false ? this.notAllowed(sp, subPath) : this.node(extra, v, subPath, 'additionalProperties', depth + 1);
       const skip = declared.empty ? EMPTY : code`if(${declared})continue;`;
       out.push(code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${body}}`);
@@ -372,7 +387,7 @@ class Generator {
 
     const key = this.id('k');
     const v = this.id('v');
-    const subPath = dynamicPath(path, code`P(${key})`);
+    const subPath = dynamicPath(path, keyToken(node, key));
     const fixed = extra.always === false;
     const extraBody = fixed ? this.notAllowed(sp, subPath) : this.node(extra, v, subPath, 'additionalProperties', depth + 1);
 
@@ -411,7 +426,7 @@ class Generator {
     const skip = names.length > 0 ? code`if(${join(names.map((n) => code`${key}===${n}`), code`||`)})continue;` : EMPTY;
     const again = code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${extraBody}}`;
     out.push(fixed
-      ? code`if(${count}===1){${this.notAllowed(sp, dynamicPath(path, code`P(${first})`))}}else if(${count}>1){${again}}`
+      ? code`if(${count}===1){${this.notAllowed(sp, dynamicPath(path, keyToken(node, first)))}}else if(${count}>1){${again}}`
       : code`if(${count}!==0){${again}}`);
     return join(out, NL);
   }
@@ -487,8 +502,9 @@ return true;};`
     : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
 ${body}
 return e??[];};`;
+  const functions = gen.numberKind ? [...gen.functions, NUMBER_KIND_FUNCTION] : gen.functions;
   return code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
-${join(gen.functions, NL)}
+${join(functions, NL)}
 ${main}`;
 }
 

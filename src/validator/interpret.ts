@@ -15,6 +15,19 @@ import type { Violation } from './types.js';
 
 const ENUM_INLINE_MAX = 8;
 
+/**
+ * How a violation names a number it must not quote (personal data: docs/contract.md §9): a
+ * negative integer, an integer, a negative number, a number. compile.ts writes the same choice.
+ */
+export const NUMBER_KINDS = ['a negative integer', 'an integer', 'a negative number', 'a number'] as const;
+
+export function numberKind(d: number): string {
+  return Number.isInteger(d) ? (d < 0 ? NUMBER_KINDS[0] : NUMBER_KINDS[1]) : d < 0 ? NUMBER_KINDS[2] : NUMBER_KINDS[3];
+}
+
+/** The instance path token of a property whose name is personal data (docs/contract.md §9). */
+export const HIDDEN_KEY = '***';
+
 function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');
 }
@@ -167,7 +180,7 @@ class Interpreter {
     }
     if (b === 'number') {
       if (n.minimum !== undefined && (d as number) < n.minimum
-        && !this.fail(e, path, joinPointer(sp, 'minimum'), 'minimum', `must be >= ${n.minimum}, got ${d as number}`)) return false;
+        && !this.fail(e, path, joinPointer(sp, 'minimum'), 'minimum', `must be >= ${n.minimum}, got ${n.hideNumber ? numberKind(d as number) : d as number}`)) return false;
       return true;
     }
     if (b === 'array') {
@@ -194,7 +207,7 @@ class Interpreter {
         const v = o[key];
         if (v === undefined || !hasOwn(o, key)) continue;
         // Paths are built only for validate: isValid stops at the first failure and names none.
-        const at = e === null ? '' : `${path}/${escapeKey(key)}`;
+        const at = e === null ? '' : `${path}/${n.hideKeys ? HIDDEN_KEY : escapeKey(key)}`;
         const ok = extra.always === false
           ? this.fail(e, at, joinPointer(sp, 'additionalProperties'), 'additionalProperties', 'is not allowed (additionalProperties is false)')
           : this.node(extra, v, at, 'additionalProperties', e);

@@ -1,6 +1,7 @@
 import { SchemaError } from './errors.js';
 import { assertJson, containsNaN } from './json-value.js';
 import { joinPointer } from './pointer.js';
+import { GDPR_MARKER, markSensitive } from './sensitive.js';
 import { nearestKeyword } from './suggest.js';
 import type { LintIssue, SchemaWarning } from './types.js';
 
@@ -79,6 +80,13 @@ export interface SchemaNode {
   minLength?: number;
   maxLength?: number;
   minimum?: number;
+  /**
+   * Personal data (src/validator/sensitive.ts, docs/contract.md §9): a number failing `minimum`
+   * here is said by its kind, not quoted, because `gdpr --mask` would hide it.
+   */
+  hideNumber?: boolean;
+  /** The names of an object's undeclared properties here are personal data: `***` in instance paths. */
+  hideKeys?: boolean;
 }
 
 export interface ParseResult {
@@ -99,7 +107,11 @@ export function parseSchema(schema: unknown): ParseResult {
   const warnings: SchemaWarning[] = [];
   try {
     const nan = assertJson(schema);
-    const root = parseNode(schema, '', { warnings, nan });
+    const ctx: ParseContext = { warnings, nan, marks: 0 };
+    const root = parseNode(schema, '', ctx);
+    // Only a schema with a marker, or a keyword that could hold one out of the walk, is read for them.
+    if (ctx.marks === MARKER_MET) markSensitive(root, schema, true);
+    else if (ctx.marks === MAYBE_MARKED) markSensitive(root, schema);
     const lint: LintIssue[] = [];
     for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
     return { root, warnings, lint };
@@ -115,7 +127,12 @@ interface ParseContext {
   readonly warnings: SchemaWarning[];
   /** Whether the schema has a NaN anywhere (most have none, and are then not searched for one). */
   readonly nan: boolean;
+  /** Whether a GDPR marker (MARKER_MET), or an unsupported keyword that may hold one (MAYBE_MARKED), was met. */
+  marks: number;
 }
+
+const MAYBE_MARKED = 1;
+const MARKER_MET = 2;
 
 function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaNode {
   const { warnings } = ctx;
@@ -171,6 +188,7 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
         if (Array.isArray(value)) {
           // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
+          ctx.marks ||= MAYBE_MARKED;
           if (ctx.nan && containsNaN(value)) bad(key, NAN_MESSAGE);
         } else if (typeof value !== 'boolean' && !isSchemaObject(value)) {
           bad(key, `must be a schema (object or boolean), got ${describe(value)}`);
@@ -201,8 +219,10 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
       default:
         if (ANNOTATION_KEYWORDS.has(key) || key.startsWith('x-')) {
           // silent: annotations and extensions
+          if (key === GDPR_MARKER && value !== false) ctx.marks = MARKER_MET;
         } else if (DRAFT_KEYWORDS.has(key)) {
           warnings.push({ kind: 'unsupported', pointer, keyword: key });
+          ctx.marks ||= MAYBE_MARKED;
         } else {
           // Unknown (docs/contract.md §14): no verdict changes; the nearest keyword is named. Every
           // draft keyword is a candidate, supported ones first on a tie: `minItem` was meant as
