@@ -1,4 +1,4 @@
-import { didYouMean, loadRegistry, type Registry, type RegistryOptions } from '../registry/index.js';
+import { DEFAULT_MAX_YAML_EXPANSION, didYouMean, loadRegistry, YAML_EXPANSION_ENV, type Registry, type RegistryOptions } from '../registry/index.js';
 import { UsageError } from './errors.js';
 
 /** The options every command that reads a registry takes. */
@@ -16,8 +16,25 @@ export interface RegistryCliOptions {
 export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions & { lenient?: boolean } = {}): Registry {
   // Warnings are each command's to report (validate and serve print them, check lists them); by
   // default they are not sent to process.emitWarning, whose format is not bqschema's one line.
-  const registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {}, ...extra });
+  const registry = loadRegistry({
+    registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {},
+    ...registryLimits(), ...extra,
+  });
   return extra.lenient ? registry : registry.requireUsable();
+}
+
+/**
+ * The limits every command reads registry files within, from the environment:
+ * BQSCHEMA_MAX_YAML_EXPANSION, the most values YAML aliases may add to one file (docs/registry.md).
+ */
+export function registryLimits(env: NodeJS.ProcessEnv = process.env): { maxYamlExpansion?: number } {
+  const raw = env[YAML_EXPANSION_ENV];
+  if (raw === undefined || raw === '') return {};
+  const n = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${YAML_EXPANSION_ENV} must be a whole number of values (default ${DEFAULT_MAX_YAML_EXPANSION}), got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return { maxYamlExpansion: n };
 }
 
 /** `--urn` must name a registered URN: a typo would otherwise skip every message and pass. */

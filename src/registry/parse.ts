@@ -60,7 +60,26 @@ export class ParseFailure extends Error {
   }
 }
 
-const YAML_LIMITS = { maxAliasCount: 100 } as const;
+/** What parseText enforces beyond the syntax. */
+export interface ParseOptions {
+  /**
+   * Refuse a key repeated in one object (JSON, JSONC and YAML alike), naming both places. Registry
+   * files set it: last-wins would silently drop what the first one said (a `required` list, say).
+   * Message data does not: it keeps JSON.parse's last-wins, as every SDK reads it.
+   */
+  uniqueKeys?: boolean;
+  /** The most values YAML aliases may add to a document (default DEFAULT_MAX_YAML_EXPANSION). */
+  maxYamlExpansion?: number;
+}
+
+/**
+ * How many values YAML aliases may add to one document, each alias counted as a copy of what it
+ * names (a scalar is 1, a mapping or sequence 1 plus its keys and values): far beyond real reuse,
+ * far below what makes the commands after the parser slow.
+ */
+export const DEFAULT_MAX_YAML_EXPANSION = 100_000;
+/** The environment variable the CLI reads the YAML expansion limit from. */
+export const YAML_EXPANSION_ENV = 'BQSCHEMA_MAX_YAML_EXPANSION';
 
 function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
   const errors: JsoncParser.ParseError[] = [];
@@ -76,14 +95,27 @@ function describeJsonError(code: string): string {
   return `invalid JSON: ${words}`;
 }
 
+/** A key as a message shows it: quoted, on one line, and short. */
+function shownKey(key: string): string {
+  return JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key);
+}
+
+/** The repeated key's failure: at the second one, naming the first. */
+function repeatedKey(body: string, file: string, key: string, first: number, second: number): ParseFailure {
+  const at = lineCol(body, second);
+  const was = lineCol(body, first);
+  return new ParseFailure(file, at.line, at.col, `the key ${shownKey(key)} appears twice in one object (first at line ${was.line}:${was.col}); remove one`);
+}
+
 /**
  * Parses JSON strictly (JSON.parse semantics, a BOM accepted), JSONC (comments, trailing commas) or
- * YAML (aliases capped, alias cycles refused). Errors carry `file:line:col`. In every format
- * `__proto__` and `constructor` are ordinary keys (own properties), as JSON.parse makes them.
+ * YAML (aliases within DEFAULT_MAX_YAML_EXPANSION, alias cycles refused). Errors carry
+ * `file:line:col`. In every format `__proto__` and `constructor` are ordinary keys (own
+ * properties), as JSON.parse makes them. With `uniqueKeys`, a repeated key is a ParseFailure.
  */
-export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
+export function parseText(text: string, file: string, format: TextFormat = formatOf(file), options: ParseOptions = {}): unknown {
   try {
-    return parseBody(stripBom(text), file, format);
+    return parseBody(stripBom(text), file, format, options);
   } catch (err) {
     // The YAML and JSONC parsers (and the JSON error locator) recurse: a document nested deeper
     // than the call stack is a one-line error, not a crash.
@@ -92,23 +124,15 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   }
 }
 
-/** An alias that names one of its own ancestors would make a self-referencing (infinite) value. */
-function yamlCycle(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
-  let found: Yaml.Alias | undefined;
-  yaml().visit(doc, {
-    Alias(_key, node, path) {
-      const target = node.resolve(doc);
-      if (target !== undefined && (path as readonly unknown[]).includes(target)) {
-        found = node;
-        return yaml().visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
+/**
+ * Parses like parseText, and refuses a key repeated in one object, naming both places: for
+ * registry files and the exceptions file, where last-wins would silently drop what someone wrote.
+ */
+export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file), options: ParseOptions = {}): unknown {
+  return parseText(text, file, format, { ...options, uniqueKeys: true });
 }
 
-function parseBody(body: string, file: string, format: TextFormat): unknown {
+function parseBody(body: string, file: string, format: TextFormat, options: ParseOptions): unknown {
   if (format === 'yaml') {
     const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
     const err = doc.errors[0];
@@ -117,33 +141,35 @@ function parseBody(body: string, file: string, format: TextFormat): unknown {
       if (/call stack/i.test(err.message)) throw new RangeError(err.message);
       throw new ParseFailure(file, line, col, `invalid YAML: ${err.message.split('\n')[0]}`);
     }
-    const cycle = yamlCycle(doc);
-    if (cycle !== undefined) {
-      const { line, col } = lineCol(body, cycle.range?.[0] ?? 0);
-      throw new ParseFailure(file, line, col, `invalid YAML: the alias *${cycle.source} refers to a node that contains it (a self-referencing document)`);
-    }
-    try {
-      return doc.toJS(YAML_LIMITS);
-    } catch (e) {
-      if (e instanceof RangeError) throw e;
-      throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
-    }
+    return yamlValue(doc, body, file, options);
   }
   if (format === 'json') {
+    let value: unknown;
     try {
-      return JSON.parse(body);
+      value = JSON.parse(body);
     } catch (e) {
       throw jsonProblem(body, file, true) ?? new ParseFailure(file, 1, 1, `invalid JSON: ${(e as Error).message}`);
     }
+    if (options.uniqueKeys) {
+      const repeat = jsonRepeatedKey(body, value);
+      if (repeat !== undefined) throw repeatedKey(body, file, repeat.key, repeat.first, repeat.second);
+    }
+    return value;
   }
   const failure = jsonProblem(body, file, false);
   if (failure) throw failure;
   const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
-  return tree === undefined ? undefined : treeValue(tree);
+  const onRepeat = options.uniqueKeys
+    ? (key: string, first: number, second: number): never => { throw repeatedKey(body, file, key, first, second); }
+    : undefined;
+  return tree === undefined ? undefined : treeValue(tree, onRepeat);
 }
 
-/** A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key). */
-function treeValue(root: JsoncParser.Node): unknown {
+/**
+ * A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key).
+ * A repeated key keeps its last value, as JSON.parse does, unless `onRepeat` refuses it.
+ */
+function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: number, second: number) => never): unknown {
   const scalar = (n: JsoncParser.Node): unknown => (n.type === 'object' ? {} : n.type === 'array' ? [] : n.value);
   const top = scalar(root);
   const stack: Array<[JsoncParser.Node, unknown]> = [[root, top]];
@@ -160,9 +186,13 @@ function treeValue(root: JsoncParser.Node): unknown {
       for (const prop of node.children ?? []) {
         const [keyNode, valueNode] = prop.children ?? [];
         if (keyNode === undefined || valueNode === undefined) continue;
+        const key = keyNode.value as string;
+        if (onRepeat !== undefined && Object.prototype.hasOwnProperty.call(target, key)) {
+          const first = (node.children ?? []).find((p) => p.children?.[0]?.value === key)!.children![0]!;
+          onRepeat(key, first.offset, keyNode.offset);
+        }
         const v = scalar(valueNode);
-        // A repeated key keeps its last value, as JSON.parse does.
-        Object.defineProperty(target, keyNode.value as string, { value: v, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
         if (valueNode.type === 'object' || valueNode.type === 'array') stack.push([valueNode, v]);
       }
     }
@@ -171,48 +201,247 @@ function treeValue(root: JsoncParser.Node): unknown {
 }
 
 /**
- * Parses like parseText, and refuses a key repeated in one mapping (JSON, JSONC and YAML alike),
- * naming the repeat's `file:line:col`: for files where last-wins would silently drop an entry
- * someone reviewed (an exceptions file).
+ * The end of the JSON string whose opening quote is at `i`: the offset of its closing quote (the
+ * text's length when it has none). indexOf jumps over its contents.
  */
-export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
-  const value = parseText(text, file, format);
-  const body = stripBom(text);
-  let at: number | undefined;
-  let key = '';
-  if (format === 'yaml') {
-    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: true });
-    const err = doc.errors.find((e) => e.code === 'DUPLICATE_KEY');
-    if (err) {
-      at = err.pos[0];
-      const m = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\n]*?)\s*:/.exec(body.slice(at));
-      key = m ? m[1]!.replace(/^["']|["']$/g, '') : '';
-    }
-  } else {
-    const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
-    const stack = tree === undefined ? [] : [tree];
-    while (stack.length > 0 && at === undefined) {
-      const node = stack.pop()!;
-      const seen = new Set<string>();
-      for (const child of node.children ?? []) {
-        if (node.type === 'object') {
-          const k = child.children?.[0];
-          if (k !== undefined && typeof k.value === 'string') {
-            if (seen.has(k.value)) {
-              at = k.offset;
-              key = k.value;
-              break;
-            }
-            seen.add(k.value);
-          }
-        }
-        if (child.type === 'object' || child.type === 'array' || child.type === 'property') stack.push(child);
+export function stringEnd(text: string, i: number): number {
+  let j = text.indexOf('"', i + 1);
+  for (;;) {
+    if (j === -1) return text.length; // unterminated (a text that did not parse): its end
+    let k = j - 1;
+    while (text.charCodeAt(k) === 0x5c) k--;
+    if (((j - 1 - k) & 1) === 0) return j; // an even run of backslashes: the quote is not escaped
+    j = text.indexOf('"', j + 1);
+  }
+}
+
+/** How many keys a JSON text writes: strings followed by a colon (strings are skipped whole). */
+function keysWritten(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i)) {
+    i = stringEnd(text, i) + 1;
+    let c = text.charCodeAt(i);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
+    if (c === 0x3a) count++;
+  }
+  return count;
+}
+
+/** How many keys a parsed value holds, over every object in it (iterative: values may be deep). */
+function keysHeld(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
+    } else {
+      for (const k in v) {
+        count++;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === 'object' && x !== null) stack.push(x);
       }
     }
   }
-  if (at === undefined) return value;
-  const { line, col } = lineCol(body, at);
-  throw new ParseFailure(file, line, col, `the key ${JSON.stringify(key)} is repeated in one mapping (which one holds would be silent): remove one`);
+  return count;
+}
+
+/**
+ * The first key a parsed JSON text repeats in one object, with the offsets of both. JSON.parse
+ * kept one of them: the text writes more keys than the value holds exactly when a key repeats, so
+ * two counts (a jump from string to string, a walk of the value) clear the common case at a
+ * fraction of the parse's cost; only a text that repeats a key is scanned key by key.
+ */
+export function jsonRepeatedKey(text: string, value: unknown): { key: string; first: number; second: number } | undefined {
+  if (keysWritten(text) === keysHeld(value)) return undefined;
+  // Per open container: the keys of an object so far (key → offset), or null for an array.
+  const stack: Array<Map<string, number> | null> = [];
+  let keys: Map<string, number> | null = null;
+  let expectKey = false;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const j = stringEnd(text, i);
+      if (expectKey && keys !== null) {
+        let key = text.slice(i + 1, j);
+        if (key.includes('\\')) key = JSON.parse(text.slice(i, j + 1)) as string;
+        const first = keys.get(key);
+        if (first !== undefined) return { key, first, second: i };
+        keys.set(key, i);
+        expectKey = false;
+      }
+      i = j + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      stack.push(keys);
+      keys = c === 0x7b ? new Map() : null;
+      expectKey = c === 0x7b;
+      i++;
+    } else if (c === 0x7d || c === 0x5d) {
+      keys = stack.pop() ?? null;
+      expectKey = false;
+      i++;
+    } else {
+      if (c === 0x2c) expectKey = keys !== null;
+      i++;
+    }
+  }
+  return undefined;
+}
+
+const SATURATED = 2 ** 53;
+const sum = (a: number, b: number): number => Math.min(a + b, SATURATED);
+
+/** A mapping or sequence being converted: its slots are its items (a mapping's: key, value, key, …). */
+interface Frame {
+  node: Yaml.YAMLMap | Yaml.YAMLSeq | Yaml.Pair;
+  /** The pairs of a mapping (a lone Pair is one), or undefined for a sequence. */
+  pairs: Yaml.Pair[] | undefined;
+  slots: number;
+  next: number;
+  /** The values it holds with every alias expanded, itself included. */
+  size: number;
+  out: Record<string, unknown> | unknown[];
+  /** The pending pair's key, as the object's property name (undefined when not a plain key). */
+  key: string | undefined;
+  /** The keys so far (with uniqueKeys): property name → its key node. */
+  seen: Map<string, unknown> | undefined;
+}
+
+/**
+ * A parsed YAML document as a value, in one walk that costs time linear in its nodes: anchors
+ * are looked up in a map as the walk meets them (the `yaml` package finds each alias's anchor by a
+ * scan of the document), and every anchored node's value and expanded size are kept, so an alias
+ * is answered in constant time. The walk refuses an alias cycle, an alias without its anchor, a
+ * repeated key (with `uniqueKeys`), and aliases that add more values than the limit, at the node
+ * that does it. Plain documents (mappings with scalar keys, sequences, scalars: every registry
+ * file) are built here exactly as `toJS` builds them, an alias being the same value as its
+ * anchor; anything else (YAML 1.1 merge keys and typed collections, collection keys) is built by
+ * the package from a tree whose aliases are replaced by what they name, within the limit.
+ */
+function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, options: ParseOptions): unknown {
+  const Y = yaml();
+  const limit = options.maxYamlExpansion ?? DEFAULT_MAX_YAML_EXPANSION;
+  const merges = doc.schema.tags.some((t) => t.tag === 'tag:yaml.org,2002:merge' && t.default === true);
+  const plainMap = Y.YAMLMap.prototype;
+  const plainSeq = Y.YAMLSeq.prototype;
+  const anchors = new Map<string, Yaml.Node>();
+  const done = new Map<Yaml.Node, { value: unknown; size: number }>();
+  const aliases: Array<[holder: unknown[] | Yaml.Pair, slot: number | 'key' | 'value', target: Yaml.Node]> = [];
+  const stack: Frame[] = [];
+  let added = 0;
+  let exotic = false;
+  let root: unknown = null;
+  const fail = (node: unknown, problem: string): never => {
+    const { line, col } = lineCol(body, (node as Yaml.Node | null)?.range?.[0] ?? 0);
+    throw new ParseFailure(file, line, col, problem);
+  };
+
+  const deliver = (value: unknown, size: number, node: unknown): void => {
+    const f = stack[stack.length - 1];
+    if (f === undefined) {
+      root = value;
+      return;
+    }
+    f.size = sum(f.size, size);
+    if (f.pairs === undefined) {
+      (f.out as unknown[]).push(value);
+      return;
+    }
+    const slot = f.next - 1;
+    if ((slot & 1) === 0) {
+      // A key: the object's property name, as toJS names it (null is '', a scalar its String()).
+      let name: string | undefined;
+      if (value === null) name = '';
+      else if (typeof value !== 'object' && typeof value !== 'symbol' && typeof value !== 'function') name = String(value);
+      if (name === undefined || (merges && name === '<<') || (node !== null && typeof node === 'object' && 'addToJSMap' in node)) exotic = true;
+      if (f.seen !== undefined) {
+        const seenAs = name ?? JSON.stringify(Y.isNode(node) ? node.toJSON() : value) ?? '';
+        const first = f.seen.get(seenAs);
+        if (first !== undefined) {
+          const at = (n: unknown, pair: Yaml.Pair): number => (n as Yaml.Node | null)?.range?.[0] ?? (pair.value as Yaml.Node | null)?.range?.[0] ?? 0;
+          const pairs = f.pairs;
+          const firstPair = pairs.find((p) => p.key === first) ?? pairs[slot >> 1]!;
+          throw repeatedKey(body, file, seenAs, at(first, firstPair), at(node, pairs[slot >> 1]!));
+        }
+        f.seen.set(seenAs, node);
+      }
+      f.key = name;
+    } else if (!exotic) {
+      const out = f.out as Record<string, unknown>;
+      const key = f.key!;
+      if (key in out) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+      else out[key] = value;
+    }
+  };
+
+  const enter = (node: unknown, holder: unknown[] | Yaml.Pair | undefined, slot: number | 'key' | 'value'): void => {
+    if (node === null || node === undefined) return deliver(null, 1, node);
+    if (Y.isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target === undefined) return fail(node, `invalid YAML: the alias *${node.source} has no anchor &${node.source} before it`);
+      const known = done.get(target);
+      if (known === undefined) return fail(node, `invalid YAML: the alias *${node.source} refers to a node that contains it (a self-referencing document)`);
+      added = sum(added, known.size);
+      if (added > limit) {
+        return fail(node, `invalid YAML: its aliases expand it past ${limit} values (the limit), here at *${node.source}; write the repeated part out, or raise the limit with ${YAML_EXPANSION_ENV}`);
+      }
+      if (holder !== undefined) aliases.push([holder, slot, target]);
+      return deliver(known.value, known.size, node);
+    }
+    if (Y.isNode(node) && typeof node.anchor === 'string' && node.anchor !== '') anchors.set(node.anchor, node);
+    if (Y.isScalar(node)) {
+      if (node.anchor) done.set(node, { value: node.value, size: 1 });
+      return deliver(node.value, 1, node);
+    }
+    if (Y.isMap(node) || Y.isSeq(node) || Y.isPair(node)) {
+      const pairs = Y.isMap(node) ? (node.items as Yaml.Pair[]) : Y.isPair(node) ? [node] : undefined;
+      if (Y.isPair(node) || Object.getPrototypeOf(node) !== (pairs === undefined ? plainSeq : plainMap)) exotic = true;
+      const slots = pairs === undefined ? (node as Yaml.YAMLSeq).items.length : pairs.length * 2;
+      stack.push({
+        node, pairs, slots, next: 0, size: 1, out: pairs === undefined ? [] : {}, key: undefined,
+        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined,
+      });
+      return undefined;
+    }
+    exotic = true; // nothing the parser makes, but never a silent wrong value
+    return deliver(undefined, 1, node);
+  };
+
+  enter(doc.contents, undefined, 0);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.next < f.slots) {
+      const slot = f.next++;
+      if (f.pairs === undefined) {
+        const items = (f.node as Yaml.YAMLSeq).items as unknown[];
+        enter(items[slot], items, slot);
+      } else {
+        const pair = f.pairs[slot >> 1]!;
+        if ((slot & 1) === 0) enter(pair.key, pair, 'key');
+        else enter(pair.value, pair, 'value');
+      }
+      continue;
+    }
+    stack.pop();
+    const anchored = Y.isNode(f.node) && f.node.anchor ? f.node : undefined;
+    if (anchored !== undefined) done.set(anchored, { value: f.out, size: f.size });
+    deliver(f.out, f.size, f.node);
+  }
+  if (!exotic) return root;
+  // The package builds what this walk does not; each alias becomes a copy of its (checked) anchor.
+  for (const [holder, slot, target] of aliases) {
+    if (Array.isArray(holder)) holder[slot as number] = target;
+    else if (slot === 'key') holder.key = target;
+    else holder.value = target;
+  }
+  try {
+    return doc.toJS({ maxAliasCount: -1 });
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
+    throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /**
