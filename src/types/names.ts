@@ -1,3 +1,5 @@
+import { uniqueName } from './notes.js';
+
 /** Names the generated module declares or refers to; a URN's type never takes one of them. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['BqMessages', 'BqUrn', 'Function']);
 
@@ -24,11 +26,7 @@ export function typeNames(urns: readonly string[], reserved: ReadonlySet<string>
   const taken = new Set<string>(reserved);
   const names = new Map<string, string>();
   for (const urn of [...new Set(urns)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const base = baseTypeName(urn);
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-    taken.add(name);
-    names.set(urn, name);
+    names.set(urn, uniqueName(taken, baseTypeName(urn)));
   }
   return names;
 }

@@ -11,10 +11,23 @@ export function pascalIdent(name: string): string {
   return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
 }
 
-/** `base`, or the first free `base_2`, `base_3`, …; the name is taken. */
+/** Per set of taken names, per base: the suffix its next search starts at (every one below is taken). */
+const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
+
+/**
+ * `base`, or the first free `base_2`, `base_3`, …; the name is taken. A set only ever grows, so
+ * the search for a base goes on where its last one ended: n names from one base cost n, not n².
+ */
 export function uniqueName(taken: Set<string>, base: string): string {
   let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  if (taken.has(name)) {
+    let suffixes = nextSuffix.get(taken);
+    if (suffixes === undefined) nextSuffix.set(taken, (suffixes = new Map()));
+    let n = suffixes.get(base) ?? 2;
+    while (taken.has(`${base}_${n}`)) n++;
+    name = `${base}_${n}`;
+    suffixes.set(base, n + 1);
+  }
   taken.add(name);
   return name;
 }
