@@ -167,9 +167,11 @@ function parseBody(body: string, file: string, format: TextFormat, options: Pars
 
 /**
  * A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key).
- * A repeated key keeps its last value, as JSON.parse does, unless `onRepeat` refuses it.
+ * A repeated key keeps its last value, as JSON.parse does, unless `onRepeat` refuses it: it is
+ * given the first repeat in the text (the tree is not walked in text order), as JSON names it.
  */
 function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: number, second: number) => never): unknown {
+  let repeat: { key: string; first: number; second: number } | undefined;
   const scalar = (n: JsoncParser.Node): unknown => (n.type === 'object' ? {} : n.type === 'array' ? [] : n.value);
   const top = scalar(root);
   const stack: Array<[JsoncParser.Node, unknown]> = [[root, top]];
@@ -187,9 +189,9 @@ function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: numbe
         const [keyNode, valueNode] = prop.children ?? [];
         if (keyNode === undefined || valueNode === undefined) continue;
         const key = keyNode.value as string;
-        if (onRepeat !== undefined && Object.prototype.hasOwnProperty.call(target, key)) {
+        if (onRepeat !== undefined && Object.prototype.hasOwnProperty.call(target, key) && (repeat === undefined || keyNode.offset < repeat.second)) {
           const first = (node.children ?? []).find((p) => p.children?.[0]?.value === key)!.children![0]!;
-          onRepeat(key, first.offset, keyNode.offset);
+          repeat = { key, first: first.offset, second: keyNode.offset };
         }
         const v = scalar(valueNode);
         Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
@@ -197,6 +199,7 @@ function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: numbe
       }
     }
   }
+  if (repeat !== undefined) onRepeat!(repeat.key, repeat.first, repeat.second);
   return top;
 }
 
