@@ -310,6 +310,8 @@ interface Frame {
   key: string | undefined;
   /** The keys so far (with uniqueKeys): property name → its key node. */
   seen: Map<string, unknown> | undefined;
+  /** Whether it is (inside) a mapping's key: the package writes such a key out as text, aliases as `*name`. */
+  inKey: boolean;
 }
 
 /**
@@ -379,7 +381,7 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
     }
   };
 
-  const enter = (node: unknown, holder: unknown[] | Yaml.Pair | undefined, slot: number | 'key' | 'value'): void => {
+  const enter = (node: unknown, holder: unknown[] | Yaml.Pair | undefined, slot: number | 'key' | 'value', inKey: boolean): void => {
     if (node === null || node === undefined) return deliver(null, 1, node);
     if (Y.isAlias(node)) {
       const target = anchors.get(node.source);
@@ -390,7 +392,7 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
       if (added > limit) {
         return fail(node, `invalid YAML: its aliases expand it past ${limit} values (the limit), here at *${node.source}; write the repeated part out, or raise the limit with ${YAML_EXPANSION_ENV}`);
       }
-      if (holder !== undefined) aliases.push([holder, slot, target]);
+      if (holder !== undefined && !inKey) aliases.push([holder, slot, target]);
       return deliver(known.value, known.size, node);
     }
     if (Y.isNode(node) && typeof node.anchor === 'string' && node.anchor !== '') anchors.set(node.anchor, node);
@@ -404,7 +406,7 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
       const slots = pairs === undefined ? (node as Yaml.YAMLSeq).items.length : pairs.length * 2;
       stack.push({
         node, pairs, slots, next: 0, size: 1, out: pairs === undefined ? [] : {}, key: undefined,
-        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined,
+        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined, inKey,
       });
       return undefined;
     }
@@ -412,18 +414,18 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
     return deliver(undefined, 1, node);
   };
 
-  enter(doc.contents, undefined, 0);
+  enter(doc.contents, undefined, 0, false);
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
     if (f.next < f.slots) {
       const slot = f.next++;
       if (f.pairs === undefined) {
         const items = (f.node as Yaml.YAMLSeq).items as unknown[];
-        enter(items[slot], items, slot);
+        enter(items[slot], items, slot, f.inKey);
       } else {
         const pair = f.pairs[slot >> 1]!;
-        if ((slot & 1) === 0) enter(pair.key, pair, 'key');
-        else enter(pair.value, pair, 'value');
+        if ((slot & 1) === 0) enter(pair.key, pair, 'key', true);
+        else enter(pair.value, pair, 'value', f.inKey);
       }
       continue;
     }
@@ -433,7 +435,8 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
     deliver(f.out, f.size, f.node);
   }
   if (!exotic) return root;
-  // The package builds what this walk does not; each alias becomes a copy of its (checked) anchor.
+  // The package builds what this walk does not; each alias becomes a copy of its (checked) anchor,
+  // but in a key, which the package writes out as text (an alias as `*name`).
   for (const [holder, slot, target] of aliases) {
     if (Array.isArray(holder)) holder[slot as number] = target;
     else if (slot === 'key') holder.key = target;
