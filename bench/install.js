@@ -1,6 +1,6 @@
 // Installed size and startup of the package as a user gets it (issue 24, item 5):
 //   - `npm pack` this checkout, `npm install --omit=dev` the tarball into a fresh project, `du -sb`
-//     of node_modules/bqschema (limit 2.5 MB);
+//     of node_modules/bqschema (limit 2.55 MB);
 //   - startup of a few commands from that install, in alternating rounds (medians), as ratios to
 //     `node -e 0`: the install as shipped, the same install without its V8 code caches (*.cache: do
 //     they pay for themselves?), and, with --against <tarball>, another build (e.g. the previous
@@ -16,7 +16,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT } from './data.js';
 
-const LIMIT_BYTES = 2_500_000;
+const LIMIT_BYTES = 2_550_000;
 
 function parseArgs(argv) {
   const o = { rounds: 15, against: undefined };

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirProvider, RegistryError } from '../src/index.js';
 import { jsonc, ParseFailure, parseText, readSchemaFile, Registry, type TextFormat } from '../src/registry/index.js';
-import { jsonRepeatedKey } from '../src/registry/parse.js';
+import { jsonRepeatsKey } from '../src/registry/parse.js';
 import { expectRun, guardRepo, listing, removeTrees, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -139,7 +139,7 @@ describe('parseText: a repeated key with uniqueKeys', () => {
       fc.property(generated, fc.constantFrom(undefined, '  ', '\t'), (v, indent) => {
         const text = write(v, indent);
         const want = reference(text);
-        expect(jsonRepeatedKey(text, JSON.parse(text))).toEqual(want);
+        expect(jsonRepeatsKey(text, JSON.parse(text))).toBe(want !== undefined);
         for (const format of FORMATS) {
           let got: string | undefined;
           try {

@@ -60,25 +60,15 @@ export class ParseFailure extends Error {
   }
 }
 
-/** What parseText enforces beyond the syntax. */
 export interface ParseOptions {
-  /**
-   * Refuse a key repeated in one object (JSON, JSONC and YAML alike), naming both places. Registry
-   * files set it: last-wins would silently drop what the first one said (a `required` list, say).
-   * Message data does not: it keeps JSON.parse's last-wins, as every SDK reads it.
-   */
+  /** Refuse a key repeated in one object, naming both places (registry files; data keeps last-wins). */
   uniqueKeys?: boolean;
   /** The most values YAML aliases may add to a document (default DEFAULT_MAX_YAML_EXPANSION). */
   maxYamlExpansion?: number;
 }
 
-/**
- * How many values YAML aliases may add to one document, each alias counted as a copy of what it
- * names (a scalar is 1, a mapping or sequence 1 plus its keys and values): far beyond real reuse,
- * far below what makes the commands after the parser slow.
- */
+/** Values YAML aliases may add to a document, an alias counted as a copy of its anchor (docs/registry.md). */
 export const DEFAULT_MAX_YAML_EXPANSION = 100_000;
-/** The environment variable the CLI reads the YAML expansion limit from. */
 export const YAML_EXPANSION_ENV = 'BQSCHEMA_MAX_YAML_EXPANSION';
 
 function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
@@ -124,10 +114,7 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   }
 }
 
-/**
- * Parses like parseText, and refuses a key repeated in one object, naming both places: for
- * registry files and the exceptions file, where last-wins would silently drop what someone wrote.
- */
+/** parseText with uniqueKeys: for files where last-wins would silently drop what someone wrote. */
 export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file), options: ParseOptions = {}): unknown {
   return parseText(text, file, format, { ...options, uniqueKeys: true });
 }
@@ -150,10 +137,8 @@ function parseBody(body: string, file: string, format: TextFormat, options: Pars
     } catch (e) {
       throw jsonProblem(body, file, true) ?? new ParseFailure(file, 1, 1, `invalid JSON: ${(e as Error).message}`);
     }
-    if (options.uniqueKeys) {
-      const repeat = jsonRepeatedKey(body, value);
-      if (repeat !== undefined) throw repeatedKey(body, file, repeat.key, repeat.first, repeat.second);
-    }
+    // Only a text that repeats a key is read again, as JSONC, to name both places.
+    if (options.uniqueKeys && jsonRepeatsKey(body, value)) parseBody(body, file, 'jsonc', options);
     return value;
   }
   const failure = jsonProblem(body, file, false);
@@ -203,10 +188,7 @@ function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: numbe
   return top;
 }
 
-/**
- * The end of the JSON string whose opening quote is at `i`: the offset of its closing quote (the
- * text's length when it has none). indexOf jumps over its contents.
- */
+/** The offset of the closing quote of the JSON string opening at `i` (the text's length if none). */
 export function stringEnd(text: string, i: number): number {
   let j = text.indexOf('"', i + 1);
   for (;;) {
@@ -251,79 +233,42 @@ function keysHeld(value: unknown): number {
 }
 
 /**
- * The first key a parsed JSON text repeats in one object, with the offsets of both. JSON.parse
- * kept one of them: the text writes more keys than the value holds exactly when a key repeats, so
- * two counts (a jump from string to string, a walk of the value) clear the common case at a
- * fraction of the parse's cost; only a text that repeats a key is scanned key by key.
+ * Whether a parsed JSON text repeats a key in one object. JSON.parse kept one of them: the text
+ * writes more keys than the value holds exactly when a key repeats, so two counts (a jump from
+ * string to string, a walk of the value) clear the common case at a fraction of the parse's cost.
  */
-export function jsonRepeatedKey(text: string, value: unknown): { key: string; first: number; second: number } | undefined {
-  if (keysWritten(text) === keysHeld(value)) return undefined;
-  // Per open container: the keys of an object so far (key → offset), or null for an array.
-  const stack: Array<Map<string, number> | null> = [];
-  let keys: Map<string, number> | null = null;
-  let expectKey = false;
-  const n = text.length;
-  for (let i = 0; i < n; ) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const j = stringEnd(text, i);
-      if (expectKey && keys !== null) {
-        let key = text.slice(i + 1, j);
-        if (key.includes('\\')) key = JSON.parse(text.slice(i, j + 1)) as string;
-        const first = keys.get(key);
-        if (first !== undefined) return { key, first, second: i };
-        keys.set(key, i);
-        expectKey = false;
-      }
-      i = j + 1;
-    } else if (c === 0x7b || c === 0x5b) {
-      stack.push(keys);
-      keys = c === 0x7b ? new Map() : null;
-      expectKey = c === 0x7b;
-      i++;
-    } else if (c === 0x7d || c === 0x5d) {
-      keys = stack.pop() ?? null;
-      expectKey = false;
-      i++;
-    } else {
-      if (c === 0x2c) expectKey = keys !== null;
-      i++;
-    }
-  }
-  return undefined;
+export function jsonRepeatsKey(text: string, value: unknown): boolean {
+  return keysWritten(text) !== keysHeld(value);
 }
 
 const SATURATED = 2 ** 53;
 const sum = (a: number, b: number): number => Math.min(a + b, SATURATED);
 
-/** A mapping or sequence being converted: its slots are its items (a mapping's: key, value, key, …). */
+/** A collection being built: its slots are its items (a mapping's: key, value, key, …). */
 interface Frame {
   node: Yaml.YAMLMap | Yaml.YAMLSeq | Yaml.Pair;
-  /** The pairs of a mapping (a lone Pair is one), or undefined for a sequence. */
+  /** A mapping's pairs (a lone Pair is one); undefined for a sequence. */
   pairs: Yaml.Pair[] | undefined;
   slots: number;
   next: number;
-  /** The values it holds with every alias expanded, itself included. */
+  /** Its values, aliases expanded, itself included. */
   size: number;
   out: Record<string, unknown> | unknown[];
-  /** The pending pair's key, as the object's property name (undefined when not a plain key). */
+  /** The pending pair's property name (undefined: not a plain key). */
   key: string | undefined;
-  /** The keys so far (with uniqueKeys): property name → its key node. */
+  /** With uniqueKeys: property name → its key node. */
   seen: Map<string, unknown> | undefined;
-  /** Whether it is (inside) a mapping's key: the package writes such a key out as text, aliases as `*name`. */
+  /** In a key: the package writes it out as text, an alias as `*name`. */
   inKey: boolean;
 }
 
 /**
- * A parsed YAML document as a value, in one walk that costs time linear in its nodes: anchors
- * are looked up in a map as the walk meets them (the `yaml` package finds each alias's anchor by a
- * scan of the document), and every anchored node's value and expanded size are kept, so an alias
- * is answered in constant time. The walk refuses an alias cycle, an alias without its anchor, a
- * repeated key (with `uniqueKeys`), and aliases that add more values than the limit, at the node
- * that does it. Plain documents (mappings with scalar keys, sequences, scalars: every registry
- * file) are built here exactly as `toJS` builds them, an alias being the same value as its
- * anchor; anything else (YAML 1.1 merge keys and typed collections, collection keys) is built by
- * the package from a tree whose aliases are replaced by what they name, within the limit.
+ * A parsed YAML document as a value, in one walk linear in its nodes: anchors are kept in a map
+ * with their value and expanded size (the `yaml` package scans the document for each alias). It
+ * refuses, at the node, an alias cycle, an alias without its anchor, a repeated key (uniqueKeys)
+ * and aliases past the limit. Plain documents are built as `toJS` builds them (an alias is its
+ * anchor's value); others (YAML 1.1 merge keys and typed collections, collection keys) by the
+ * package, each alias replaced by what it names, within the limit.
  */
 function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, options: ParseOptions): unknown {
   const Y = yaml();

@@ -10,11 +10,8 @@ export interface Position {
 /**
  * Finds where a JSON Pointer's value stands in a source text, for annotations. When the pointer
  * does not exist (a missing property), the nearest existing ancestor is used: the object that lacks it.
- *
- * The cost is linear in the text and the lookups. The first lookup scans the text once and keeps
- * nothing (a message file with one violation, however large, costs no memory); from the second
- * on, an index built once answers each lookup: the start of every line, and per container that a
- * lookup enters, where each of its members starts.
+ * The first lookup scans the text and keeps nothing (a large message with one violation costs no
+ * memory); later ones use an index built once (line starts, members of the containers entered).
  */
 export class SourcePositions {
   private readonly body: string;
@@ -65,10 +62,10 @@ export class SourcePositions {
   }
 }
 
-/** Lines and columns of offsets in one text, from the start of every line (found once). */
+/** lineCol, from line starts found once. */
 export class LineIndex {
   private readonly starts: number[] = [0];
-  /** Offsets of the high halves of surrogate pairs: a pair is one column (lineCol's rule). */
+  /** Where surrogate pairs start: a pair is one column. */
   private readonly pairs: number[] = [];
 
   constructor(text: string) {
@@ -77,11 +74,9 @@ export class LineIndex {
     for (let m = pair.exec(text); m !== null; m = pair.exec(text)) this.pairs.push(m.index);
   }
 
-  /** As lineCol(text, offset). */
   of(offset: number): Position {
     const line = countAtMost(this.starts, offset);
     const start = this.starts[line - 1]!;
-    // A pair whose low half is before the offset is one column; lineCol counts it so.
     const pairs = this.pairs.length === 0 ? 0 : countAtMost(this.pairs, offset - 2) - countAtMost(this.pairs, start - 1);
     return { line, col: 1 + Math.max(0, offset - start) - pairs };
   }
@@ -118,19 +113,16 @@ function skipSpace(text: string, i: number): number {
   return i;
 }
 
-/** Containers spanning fewer characters are scanned again rather than remembered. */
+// Where containers end is remembered for the large ones, a bounded number of them.
 const MIN_REMEMBERED_SPAN = 64;
-/** At most this many container ends are remembered (a few tens of MB); past it, small ones are rescanned. */
 const MAX_REMEMBERED_ENDS = 1 << 20;
 const CANONICAL_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /**
- * Where JSON (or JSONC) values start, answered per lookup by walking down the pointer: each
- * container a lookup enters is scanned once for where its members start (the first of a repeated
- * key, as locateJson takes), and the ends of the containers met on the way are remembered, so the
- * text is read about once however many lookups there are. Gives locateJson's answers.
+ * locateJson's answers, down the pointer: a container entered is scanned once for where its
+ * members start (a repeated key's first), skipping the large containers in it by their remembered ends.
  */
-export class JsonIndex {
+class JsonIndex {
   private readonly root: number;
   private readonly members = new Map<number, Map<string, number> | number[]>();
   private readonly ends = new Map<number, number>();
@@ -153,7 +145,6 @@ export class JsonIndex {
     return at;
   }
 
-  /** Where each member of the container at `start` starts: by key (the first of a repeat), or by index. */
   private membersOf(start: number): Map<string, number> | number[] {
     const known = this.members.get(start);
     if (known !== undefined) return known;
@@ -206,7 +197,6 @@ export class JsonIndex {
     return found;
   }
 
-  /** The offset just after the value starting at `i`. */
   private valueEnd(i: number): number {
     const { text } = this;
     const c = text.charCodeAt(i);
@@ -214,12 +204,10 @@ export class JsonIndex {
     if (c === 0x7b || c === 0x5b) return this.ends.get(i) ?? this.containerEnd(i);
     const n = text.length;
     let j = i + 1;
-    // A number or literal (locateJson's rule: up to whitespace, a separator, or a slash).
     while (j < n && !/[\s,\]}:/]/.test(text[j]!)) j++;
     return j;
   }
 
-  /** The offset after the container opening at `start`; remembers the ends of the large ones in it. */
   private containerEnd(start: number): number {
     const { text, ends } = this;
     const n = text.length;
@@ -246,7 +234,7 @@ export class JsonIndex {
   }
 }
 
-/** A YAML node's key as an object's property name (toJS's rule); undefined for a collection key. */
+/** A YAML key's property name (toJS's rule); undefined for a collection key. */
 function propertyName(key: unknown): string | undefined {
   const Y = yaml();
   if (key === null || key === undefined) return '';
@@ -256,7 +244,7 @@ function propertyName(key: unknown): string | undefined {
   return typeof v === 'object' || typeof v === 'symbol' ? undefined : String(v);
 }
 
-/** Where YAML values start: down the pointer through a parsed document, each mapping's keys indexed once. */
+/** Where YAML values start: down the pointer, each mapping's keys indexed once. */
 class YamlIndex {
   private readonly keys = new Map<YAML.YAMLMap, Map<string, unknown>>();
 

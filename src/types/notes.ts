@@ -1,6 +1,9 @@
 import { sensitiveCategory } from '../gdpr/index.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
 import type { TypesEntry } from './generate.js';
+import { uniqueName } from './names.js';
+
+export { uniqueName };
 
 /** A name's ASCII letters and digits in PascalCase (`order_id` → `OrderId`); anything else dropped. */
 export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
@@ -9,27 +12,6 @@ export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g
 export function pascalIdent(name: string): string {
   const id = pascalWords(name);
   return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
-}
-
-/** Per set of taken names, per base: the suffix its next search starts at (every one below is taken). */
-const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
-
-/**
- * `base`, or the first free `base_2`, `base_3`, …; the name is taken. A set only ever grows, so
- * the search for a base goes on where its last one ended: n names from one base cost n, not n².
- */
-export function uniqueName(taken: Set<string>, base: string): string {
-  let name = base;
-  if (taken.has(name)) {
-    let suffixes = nextSuffix.get(taken);
-    if (suffixes === undefined) nextSuffix.set(taken, (suffixes = new Map()));
-    let n = suffixes.get(base) ?? 2;
-    while (taken.has(`${base}_${n}`)) n++;
-    name = `${base}_${n}`;
-    suffixes.set(base, n + 1);
-  }
-  taken.add(name);
-  return name;
 }
 
 /** An own property of a schema object, or undefined. */
