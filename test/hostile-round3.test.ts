@@ -135,9 +135,9 @@ describe('a repeated key in an exceptions file (item 12)', { timeout: 60_000 }, 
     ['YAML', 'ex.yaml', yaml, 9, 5],
     ['JSON', 'ex.json', json, 11, 7],
     ['JSONC', 'ex.jsonc', `// reviewed\n${json}`, 12, 7],
-  ])('%s: exit 1, one line naming file:line:col and the key (before: the last expires held)', async (_f, name, text, line, col) => {
+  ])('%s: exit 1, one line naming file:line:col, the key and its first place (before: the last expires held)', async (_f, name, text, line, col) => {
     const dir = tree({ 'old.json': JSON.stringify(old), 'new.json': JSON.stringify(schemaWith(['USD'])), [name]: text });
     const r = await run(['compat', 'old.json', 'new.json', '--urn', URN, '--exceptions', name], { cwd: dir, env: NOW });
-    expectRun(r, 1, new RegExp(`^bqschema: ${name.replace('.', '\\.')}:${line}:${col}: the key "expires" is repeated in one mapping`));
+    expectRun(r, 1, new RegExp(`^bqschema: ${name.replace('.', '\\.')}:${line}:${col}: the key "expires" appears twice in one object \\(first at line ${line - 1}:${col}\\); remove one$`));
   });
 });

@@ -182,9 +182,9 @@ export function checkRegistry(registry: Registry, options: CheckOptions = {}): R
   return { manifestErrors, entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
 }
 
-/** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it). */
-export function unreadableManifest(err: RegistryError & { file: string }): RegistryCheck {
-  return { manifestErrors: [{ rule: 'manifest', file: err.file, pointer: '', message: err.message, ...err.position }], entries: [] };
+/** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it); `shown`: its file as shown. */
+export function unreadableManifest(err: RegistryError & { file: string }, shown: string = err.file): RegistryCheck {
+  return { manifestErrors: [{ rule: 'manifest', file: shown, pointer: '', message: err.message, ...err.position }], entries: [] };
 }
 
 /** What check concludes: its issues (the manifest's first), their counts, the verdict and its line. */

@@ -1,4 +1,4 @@
-import { didYouMean, loadRegistry, RegistryError, type Registry, type RegistryOptions } from '../registry/index.js';
+import { DEFAULT_MAX_YAML_EXPANSION, didYouMean, loadRegistry, RegistryError, YAML_EXPANSION_ENV, type Registry, type RegistryOptions } from '../registry/index.js';
 import { UsageError } from './errors.js';
 import { protectManifest, protectRegistry } from './protect.js';
 
@@ -19,7 +19,10 @@ export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions
   // default they are not sent to process.emitWarning, whose format is not bqschema's one line.
   let registry: Registry;
   try {
-    registry = loadRegistry({ registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {}, ...extra });
+    registry = loadRegistry({
+      registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {},
+      ...registryLimits(), ...extra,
+    });
   } catch (err) {
     // A manifest that does not parse is still this run's input (check reports it, and may write reports).
     if (err instanceof RegistryError && err.kind === 'manifest') protectManifest(err.file);
@@ -28,6 +31,20 @@ export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions
   // Its manifest and schema files are never an output's target (./protect.ts).
   protectRegistry(registry);
   return extra.lenient ? registry : registry.requireUsable();
+}
+
+/**
+ * The limits every command reads registry files within, from the environment:
+ * BQSCHEMA_MAX_YAML_EXPANSION, the most values YAML aliases may add to one file (docs/registry.md).
+ */
+export function registryLimits(env: NodeJS.ProcessEnv = process.env): { maxYamlExpansion?: number } {
+  const raw = env[YAML_EXPANSION_ENV];
+  if (raw === undefined || raw === '') return {};
+  const n = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(`${YAML_EXPANSION_ENV} must be a whole number of values (default ${DEFAULT_MAX_YAML_EXPANSION}), got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return { maxYamlExpansion: n };
 }
 
 /** `--urn` must name a registered URN: a typo would otherwise skip every message and pass. */

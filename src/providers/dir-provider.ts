@@ -7,13 +7,19 @@ import type { Provider } from './provider.js';
 export interface DirProviderOptions extends ProviderOptions {
   /** Read schema files outside the manifest's directory (refused by default). */
   allowOutsidePaths?: boolean;
+  /**
+   * The most values YAML aliases may add to one registry file (default 100,000, as the CLI): a
+   * file past it fails to load, naming the limit.
+   */
+  maxYamlExpansion?: number;
 }
 
 /**
  * The registry bridge: reads a registry manifest once (JSON, JSONC or YAML, as the CLI does), then
  * loads and compiles each URN's schema file on first use and caches it. A file that cannot be
  * loaded throws a RegistryError each time it is asked for (a consumer retries), naming the URN and
- * the file; an unknown URN returns `undefined`.
+ * the file; an unknown URN returns `undefined`. A key repeated in one object of the manifest or of a
+ * schema file is such a failure (never a silent last-wins), naming the key and both places.
  */
 export class DirProvider implements Provider {
   /** The registry layer this provider reads through: the same reader every CLI command uses. */
@@ -27,6 +33,7 @@ export class DirProvider implements Provider {
       allowOutsidePaths: options.allowOutsidePaths,
       strict: options.strict,
       onWarning: options.onWarning,
+      maxYamlExpansion: options.maxYamlExpansion,
     }).requireUsable();
   }
 

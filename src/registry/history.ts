@@ -48,7 +48,7 @@ export function schemaHistory(registry: Registry, urn: string, limit = 10): Sche
       const text = git(top, ['show', `${rev}:${rel}`]);
       if (text === undefined) return { ok: false };
       try {
-        return { ok: true, value: parseText(text, rel) };
+        return { ok: true, value: parseText(text, rel, undefined, registry.parseOptions) };
       } catch {
         return { ok: false };
       }

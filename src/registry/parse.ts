@@ -60,7 +60,16 @@ export class ParseFailure extends Error {
   }
 }
 
-const YAML_LIMITS = { maxAliasCount: 100 } as const;
+export interface ParseOptions {
+  /** Refuse a key repeated in one object, naming both places (registry files; data keeps last-wins). */
+  uniqueKeys?: boolean;
+  /** The most values YAML aliases may add to a document (default DEFAULT_MAX_YAML_EXPANSION). */
+  maxYamlExpansion?: number;
+}
+
+/** Values YAML aliases may add to a document, an alias counted as a copy of its anchor (docs/registry.md). */
+export const DEFAULT_MAX_YAML_EXPANSION = 100_000;
+export const YAML_EXPANSION_ENV = 'BQSCHEMA_MAX_YAML_EXPANSION';
 
 function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
   const errors: JsoncParser.ParseError[] = [];
@@ -76,14 +85,27 @@ function describeJsonError(code: string): string {
   return `invalid JSON: ${words}`;
 }
 
+/** A key as a message shows it: quoted, on one line, and short. */
+function shownKey(key: string): string {
+  return JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key);
+}
+
+/** The repeated key's failure: at the second one, naming the first. */
+function repeatedKey(body: string, file: string, key: string, first: number, second: number): ParseFailure {
+  const at = lineCol(body, second);
+  const was = lineCol(body, first);
+  return new ParseFailure(file, at.line, at.col, `the key ${shownKey(key)} appears twice in one object (first at line ${was.line}:${was.col}); remove one`);
+}
+
 /**
  * Parses JSON strictly (JSON.parse semantics, a BOM accepted), JSONC (comments, trailing commas) or
- * YAML (aliases capped, alias cycles refused). Errors carry `file:line:col`. In every format
- * `__proto__` and `constructor` are ordinary keys (own properties), as JSON.parse makes them.
+ * YAML (aliases within DEFAULT_MAX_YAML_EXPANSION, alias cycles refused). Errors carry
+ * `file:line:col`. In every format `__proto__` and `constructor` are ordinary keys (own
+ * properties), as JSON.parse makes them. With `uniqueKeys`, a repeated key is a ParseFailure.
  */
-export function parseText(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
+export function parseText(text: string, file: string, format: TextFormat = formatOf(file), options: ParseOptions = {}): unknown {
   try {
-    return parseBody(stripBom(text), file, format);
+    return parseBody(stripBom(text), file, format, options);
   } catch (err) {
     // The YAML and JSONC parsers (and the JSON error locator) recurse: a document nested deeper
     // than the call stack is a one-line error, not a crash.
@@ -92,20 +114,9 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   }
 }
 
-/** An alias that names one of its own ancestors would make a self-referencing (infinite) value. */
-function yamlCycle(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
-  let found: Yaml.Alias | undefined;
-  yaml().visit(doc, {
-    Alias(_key, node, path) {
-      const target = node.resolve(doc);
-      if (target !== undefined && (path as readonly unknown[]).includes(target)) {
-        found = node;
-        return yaml().visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
+/** parseText with uniqueKeys: for files where last-wins would silently drop what someone wrote. */
+export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file), options: ParseOptions = {}): unknown {
+  return parseText(text, file, format, { ...options, uniqueKeys: true });
 }
 
 /**
@@ -124,7 +135,7 @@ export function sourceKeys(doc: Yaml.Document): void {
   });
 }
 
-function parseBody(body: string, file: string, format: TextFormat): unknown {
+function parseBody(body: string, file: string, format: TextFormat, options: ParseOptions): unknown {
   if (format === 'yaml') {
     const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
     const err = doc.errors[0];
@@ -133,34 +144,36 @@ function parseBody(body: string, file: string, format: TextFormat): unknown {
       if (/call stack/i.test(err.message)) throw new RangeError(err.message);
       throw new ParseFailure(file, line, col, `invalid YAML: ${err.message.split('\n')[0]}`);
     }
-    const cycle = yamlCycle(doc);
-    if (cycle !== undefined) {
-      const { line, col } = lineCol(body, cycle.range?.[0] ?? 0);
-      throw new ParseFailure(file, line, col, `invalid YAML: the alias *${cycle.source} refers to a node that contains it (a self-referencing document)`);
-    }
     sourceKeys(doc);
-    try {
-      return doc.toJS(YAML_LIMITS);
-    } catch (e) {
-      if (e instanceof RangeError) throw e;
-      throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
-    }
+    return yamlValue(doc, body, file, options);
   }
   if (format === 'json') {
+    let value: unknown;
     try {
-      return JSON.parse(body);
+      value = JSON.parse(body);
     } catch (e) {
       throw jsonProblem(body, file, true) ?? new ParseFailure(file, 1, 1, `invalid JSON: ${(e as Error).message}`);
     }
+    // Only a text that repeats a key is read again, as JSONC, to name both places.
+    if (options.uniqueKeys && jsonRepeatsKey(body, value)) parseBody(body, file, 'jsonc', options);
+    return value;
   }
   const failure = jsonProblem(body, file, false);
   if (failure) throw failure;
   const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
-  return tree === undefined ? undefined : treeValue(tree);
+  const onRepeat = options.uniqueKeys
+    ? (key: string, first: number, second: number): never => { throw repeatedKey(body, file, key, first, second); }
+    : undefined;
+  return tree === undefined ? undefined : treeValue(tree, onRepeat);
 }
 
-/** A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key). */
-function treeValue(root: JsoncParser.Node): unknown {
+/**
+ * A JSONC syntax tree as a value, built iteratively with own properties (`__proto__` stays a key).
+ * A repeated key keeps its last value, as JSON.parse does, unless `onRepeat` refuses it: it is
+ * given the first repeat in the text (the tree is not walked in text order), as JSON names it.
+ */
+function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: number, second: number) => never): unknown {
+  let repeat: { key: string; first: number; second: number } | undefined;
   const scalar = (n: JsoncParser.Node): unknown => (n.type === 'object' ? {} : n.type === 'array' ? [] : n.value);
   const top = scalar(root);
   const stack: Array<[JsoncParser.Node, unknown]> = [[root, top]];
@@ -177,59 +190,226 @@ function treeValue(root: JsoncParser.Node): unknown {
       for (const prop of node.children ?? []) {
         const [keyNode, valueNode] = prop.children ?? [];
         if (keyNode === undefined || valueNode === undefined) continue;
+        const key = keyNode.value as string;
+        if (onRepeat !== undefined && Object.prototype.hasOwnProperty.call(target, key) && (repeat === undefined || keyNode.offset < repeat.second)) {
+          const first = (node.children ?? []).find((p) => p.children?.[0]?.value === key)!.children![0]!;
+          repeat = { key, first: first.offset, second: keyNode.offset };
+        }
         const v = scalar(valueNode);
-        // A repeated key keeps its last value, as JSON.parse does.
-        Object.defineProperty(target, keyNode.value as string, { value: v, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, key, { value: v, enumerable: true, writable: true, configurable: true });
         if (valueNode.type === 'object' || valueNode.type === 'array') stack.push([valueNode, v]);
       }
     }
   }
+  if (repeat !== undefined) onRepeat!(repeat.key, repeat.first, repeat.second);
   return top;
 }
 
-/**
- * Parses like parseText, and refuses a key repeated in one mapping (JSON, JSONC and YAML alike),
- * naming the repeat's `file:line:col`: for files where last-wins would silently drop an entry
- * someone reviewed (an exceptions file).
- */
-export function parseTextUniqueKeys(text: string, file: string, format: TextFormat = formatOf(file)): unknown {
-  const value = parseText(text, file, format);
-  const body = stripBom(text);
-  let at: number | undefined;
-  let key = '';
-  if (format === 'yaml') {
-    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: true });
-    const err = doc.errors.find((e) => e.code === 'DUPLICATE_KEY');
-    if (err) {
-      at = err.pos[0];
-      const m = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\n]*?)\s*:/.exec(body.slice(at));
-      key = m ? m[1]!.replace(/^["']|["']$/g, '') : '';
-    }
-  } else {
-    const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
-    const stack = tree === undefined ? [] : [tree];
-    while (stack.length > 0 && at === undefined) {
-      const node = stack.pop()!;
-      const seen = new Set<string>();
-      for (const child of node.children ?? []) {
-        if (node.type === 'object') {
-          const k = child.children?.[0];
-          if (k !== undefined && typeof k.value === 'string') {
-            if (seen.has(k.value)) {
-              at = k.offset;
-              key = k.value;
-              break;
-            }
-            seen.add(k.value);
-          }
-        }
-        if (child.type === 'object' || child.type === 'array' || child.type === 'property') stack.push(child);
+/** The offset of the closing quote of the JSON string opening at `i` (the text's length if none). */
+export function stringEnd(text: string, i: number): number {
+  let j = text.indexOf('"', i + 1);
+  for (;;) {
+    if (j === -1) return text.length; // unterminated (a text that did not parse): its end
+    let k = j - 1;
+    while (text.charCodeAt(k) === 0x5c) k--;
+    if (((j - 1 - k) & 1) === 0) return j; // an even run of backslashes: the quote is not escaped
+    j = text.indexOf('"', j + 1);
+  }
+}
+
+/** How many keys a JSON text writes: strings followed by a colon (strings are skipped whole). */
+function keysWritten(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('"'); i !== -1; i = text.indexOf('"', i)) {
+    i = stringEnd(text, i) + 1;
+    let c = text.charCodeAt(i);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
+    if (c === 0x3a) count++;
+  }
+  return count;
+}
+
+/** How many keys a parsed value holds, over every object in it (iterative: values may be deep). */
+function keysHeld(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
+    } else {
+      for (const k in v) {
+        count++;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === 'object' && x !== null) stack.push(x);
       }
     }
   }
-  if (at === undefined) return value;
-  const { line, col } = lineCol(body, at);
-  throw new ParseFailure(file, line, col, `the key ${JSON.stringify(key)} is repeated in one mapping (which one holds would be silent): remove one`);
+  return count;
+}
+
+/**
+ * Whether a parsed JSON text repeats a key in one object. JSON.parse kept one of them: the text
+ * writes more keys than the value holds exactly when a key repeats, so two counts (a jump from
+ * string to string, a walk of the value) clear the common case at a fraction of the parse's cost.
+ */
+export function jsonRepeatsKey(text: string, value: unknown): boolean {
+  return keysWritten(text) !== keysHeld(value);
+}
+
+const SATURATED = 2 ** 53;
+const sum = (a: number, b: number): number => Math.min(a + b, SATURATED);
+
+/** A collection being built: its slots are its items (a mapping's: key, value, key, …). */
+interface Frame {
+  node: Yaml.YAMLMap | Yaml.YAMLSeq | Yaml.Pair;
+  /** A mapping's pairs (a lone Pair is one); undefined for a sequence. */
+  pairs: Yaml.Pair[] | undefined;
+  slots: number;
+  next: number;
+  /** Its values, aliases expanded, itself included. */
+  size: number;
+  out: Record<string, unknown> | unknown[];
+  /** The pending pair's property name (undefined: not a plain key). */
+  key: string | undefined;
+  /** With uniqueKeys: property name → its key node. */
+  seen: Map<string, unknown> | undefined;
+  /** In a key: the package writes it out as text, an alias as `*name`. */
+  inKey: boolean;
+}
+
+/**
+ * A parsed YAML document as a value, in one walk linear in its nodes: anchors are kept in a map
+ * with their value and expanded size (the `yaml` package scans the document for each alias). It
+ * refuses, at the node, an alias cycle, an alias without its anchor, a repeated key (uniqueKeys)
+ * and aliases past the limit. Plain documents are built as `toJS` builds them (an alias is its
+ * anchor's value); others (YAML 1.1 merge keys and typed collections, collection keys) by the
+ * package, each alias replaced by what it names, within the limit.
+ */
+function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, options: ParseOptions): unknown {
+  const Y = yaml();
+  const limit = options.maxYamlExpansion ?? DEFAULT_MAX_YAML_EXPANSION;
+  const merges = doc.schema.tags.some((t) => t.tag === 'tag:yaml.org,2002:merge' && t.default === true);
+  const plainMap = Y.YAMLMap.prototype;
+  const plainSeq = Y.YAMLSeq.prototype;
+  const anchors = new Map<string, Yaml.Node>();
+  const done = new Map<Yaml.Node, { value: unknown; size: number }>();
+  const aliases: Array<[holder: unknown[] | Yaml.Pair, slot: number | 'key' | 'value', target: Yaml.Node]> = [];
+  const stack: Frame[] = [];
+  let added = 0;
+  let exotic = false;
+  let root: unknown = null;
+  const fail = (node: unknown, problem: string): never => {
+    const { line, col } = lineCol(body, (node as Yaml.Node | null)?.range?.[0] ?? 0);
+    throw new ParseFailure(file, line, col, problem);
+  };
+
+  const deliver = (value: unknown, size: number, node: unknown): void => {
+    const f = stack[stack.length - 1];
+    if (f === undefined) {
+      root = value;
+      return;
+    }
+    f.size = sum(f.size, size);
+    if (f.pairs === undefined) {
+      (f.out as unknown[]).push(value);
+      return;
+    }
+    const slot = f.next - 1;
+    if ((slot & 1) === 0) {
+      // A key: the object's property name, as toJS names it (null is '', a scalar its String()).
+      let name: string | undefined;
+      if (value === null) name = '';
+      else if (typeof value !== 'object' && typeof value !== 'symbol' && typeof value !== 'function') name = String(value);
+      if (name === undefined || (merges && name === '<<') || (node !== null && typeof node === 'object' && 'addToJSMap' in node)) exotic = true;
+      if (f.seen !== undefined) {
+        const seenAs = name ?? JSON.stringify(Y.isNode(node) ? node.toJSON() : value) ?? '';
+        const first = f.seen.get(seenAs);
+        if (first !== undefined) {
+          const at = (n: unknown, pair: Yaml.Pair): number => (n as Yaml.Node | null)?.range?.[0] ?? (pair.value as Yaml.Node | null)?.range?.[0] ?? 0;
+          const pairs = f.pairs;
+          const firstPair = pairs.find((p) => p.key === first) ?? pairs[slot >> 1]!;
+          throw repeatedKey(body, file, seenAs, at(first, firstPair), at(node, pairs[slot >> 1]!));
+        }
+        f.seen.set(seenAs, node);
+      }
+      f.key = name;
+    } else if (!exotic) {
+      const out = f.out as Record<string, unknown>;
+      const key = f.key!;
+      if (key in out) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+      else out[key] = value;
+    }
+  };
+
+  const enter = (node: unknown, holder: unknown[] | Yaml.Pair | undefined, slot: number | 'key' | 'value', inKey: boolean): void => {
+    if (node === null || node === undefined) return deliver(null, 1, node);
+    if (Y.isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target === undefined) return fail(node, `invalid YAML: the alias *${node.source} has no anchor &${node.source} before it`);
+      const known = done.get(target);
+      if (known === undefined) return fail(node, `invalid YAML: the alias *${node.source} refers to a node that contains it (a self-referencing document)`);
+      added = sum(added, known.size);
+      if (added > limit) {
+        return fail(node, `invalid YAML: its aliases expand it past ${limit} values (the limit), here at *${node.source}; write the repeated part out, or raise the limit with ${YAML_EXPANSION_ENV}`);
+      }
+      if (holder !== undefined && !inKey) aliases.push([holder, slot, target]);
+      return deliver(known.value, known.size, node);
+    }
+    if (Y.isNode(node) && typeof node.anchor === 'string' && node.anchor !== '') anchors.set(node.anchor, node);
+    if (Y.isScalar(node)) {
+      if (node.anchor) done.set(node, { value: node.value, size: 1 });
+      return deliver(node.value, 1, node);
+    }
+    if (Y.isMap(node) || Y.isSeq(node) || Y.isPair(node)) {
+      const pairs = Y.isMap(node) ? (node.items as Yaml.Pair[]) : Y.isPair(node) ? [node] : undefined;
+      if (Y.isPair(node) || Object.getPrototypeOf(node) !== (pairs === undefined ? plainSeq : plainMap)) exotic = true;
+      const slots = pairs === undefined ? (node as Yaml.YAMLSeq).items.length : pairs.length * 2;
+      stack.push({
+        node, pairs, slots, next: 0, size: 1, out: pairs === undefined ? [] : {}, key: undefined,
+        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined, inKey,
+      });
+      return undefined;
+    }
+    exotic = true; // nothing the parser makes, but never a silent wrong value
+    return deliver(undefined, 1, node);
+  };
+
+  enter(doc.contents, undefined, 0, false);
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.next < f.slots) {
+      const slot = f.next++;
+      if (f.pairs === undefined) {
+        const items = (f.node as Yaml.YAMLSeq).items as unknown[];
+        enter(items[slot], items, slot, f.inKey);
+      } else {
+        const pair = f.pairs[slot >> 1]!;
+        if ((slot & 1) === 0) enter(pair.key, pair, 'key', true);
+        else enter(pair.value, pair, 'value', f.inKey);
+      }
+      continue;
+    }
+    stack.pop();
+    const anchored = Y.isNode(f.node) && f.node.anchor ? f.node : undefined;
+    if (anchored !== undefined) done.set(anchored, { value: f.out, size: f.size });
+    deliver(f.out, f.size, f.node);
+  }
+  if (!exotic) return root;
+  // The package builds what this walk does not; each alias becomes a copy of its (checked) anchor,
+  // but in a key, which the package writes out as text (an alias as `*name`).
+  for (const [holder, slot, target] of aliases) {
+    if (Array.isArray(holder)) holder[slot as number] = target;
+    else if (slot === 'key') holder.key = target;
+    else holder.value = target;
+  }
+  try {
+    return doc.toJS({ maxAliasCount: -1 });
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
+    throw new ParseFailure(file, 1, 1, `invalid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /**

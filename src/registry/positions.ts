@@ -1,6 +1,6 @@
 import type * as YAML from 'yaml';
 import { parsePointer } from '../validator/index.js';
-import { formatOf, lineCol, sourceKeys, stripBom, yaml, type TextFormat } from './parse.js';
+import { formatOf, lineCol, sourceKeys, stringEnd, stripBom, yaml, type TextFormat } from './parse.js';
 
 export interface Position {
   line: number;
@@ -10,10 +10,15 @@ export interface Position {
 /**
  * Finds where a JSON Pointer's value stands in a source text, for annotations. When the pointer
  * does not exist (a missing property), the nearest existing ancestor is used: the object that lacks it.
+ * The first lookup scans the text and keeps nothing (a large message with one violation costs no
+ * memory); later ones use an index built once (line starts, members of the containers entered).
  */
 export class SourcePositions {
   private readonly body: string;
-  private yamlDoc: YAML.Document.Parsed | undefined;
+  private lookups = 0;
+  private lines: LineIndex | undefined;
+  private json: JsonIndex | undefined;
+  private yamlIndex: YamlIndex | null | undefined;
 
   constructor(
     text: string,
@@ -36,29 +41,244 @@ export class SourcePositions {
     } catch {
       tokens = [];
     }
-    const offset = this.format === 'yaml' ? this.yamlOffset(tokens) : this.jsonOffset(tokens);
-    const { line, col } = lineCol(this.body, offset);
+    const again = this.lookups++ > 0;
+    let offset: number;
+    if (this.format === 'yaml') offset = this.yamlOffset(tokens);
+    else if (again) offset = (this.json ??= new JsonIndex(this.body)).locate(tokens);
+    else offset = locateJson(this.body, tokens);
+    const { line, col } = again ? (this.lines ??= new LineIndex(this.body)).of(offset) : lineCol(this.body, offset);
     return { line: line + this.lineOffset, col };
   }
 
-  private jsonOffset(tokens: string[]): number {
-    return locateJson(this.body, tokens);
+  private yamlOffset(tokens: string[]): number {
+    if (this.yamlIndex === undefined) {
+      try {
+        const doc = yaml().parseDocument(this.body, { uniqueKeys: false });
+        sourceKeys(doc); // the keys parseText gives, which pointers name
+        this.yamlIndex = new YamlIndex(doc);
+      } catch {
+        this.yamlIndex = null; // nested too deeply for the YAML parser: the start of the file
+      }
+    }
+    return this.yamlIndex === null ? 0 : this.yamlIndex.locate(tokens);
+  }
+}
+
+/** lineCol, from line starts found once. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  /** Where surrogate pairs start: a pair is one column. */
+  private readonly pairs: number[] = [];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    const pair = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+    for (let m = pair.exec(text); m !== null; m = pair.exec(text)) this.pairs.push(m.index);
   }
 
-  private yamlOffset(tokens: string[]): number {
-    try {
-      if (this.yamlDoc === undefined) {
-        this.yamlDoc = yaml().parseDocument(this.body, { uniqueKeys: false });
-        sourceKeys(this.yamlDoc); // the keys parseText gives, which pointers name
+  of(offset: number): Position {
+    const line = countAtMost(this.starts, offset);
+    const start = this.starts[line - 1]!;
+    const pairs = this.pairs.length === 0 ? 0 : countAtMost(this.pairs, offset - 2) - countAtMost(this.pairs, start - 1);
+    return { line, col: 1 + Math.max(0, offset - start) - pairs };
+  }
+}
+
+/** How many entries of an ascending list are at most `x`. */
+function countAtMost(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The offset after any whitespace and comments (JSONC) from `i`. */
+function skipSpace(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) i++;
+    else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? n : end + 1;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? n : end + 2;
+    } else break;
+  }
+  return i;
+}
+
+// Where containers end is remembered for the large ones, a bounded number of them.
+const MIN_REMEMBERED_SPAN = 64;
+const MAX_REMEMBERED_ENDS = 1 << 20;
+const CANONICAL_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * locateJson's answers, down the pointer: a container entered is scanned once for where its
+ * members start (a repeated key's first), skipping the large containers in it by their remembered ends.
+ */
+class JsonIndex {
+  private readonly root: number;
+  private readonly members = new Map<number, Map<string, number> | number[]>();
+  private readonly ends = new Map<number, number>();
+
+  constructor(private readonly text: string) {
+    const start = skipSpace(text, 0);
+    this.root = start < text.length ? start : 0;
+  }
+
+  locate(tokens: readonly string[]): number {
+    let at = this.root;
+    for (const token of tokens) {
+      const c = this.text.charCodeAt(at);
+      if (c !== 0x7b && c !== 0x5b) return at;
+      const members = this.membersOf(at);
+      const next = Array.isArray(members) ? (CANONICAL_INDEX.test(token) ? members[Number(token)] : undefined) : members.get(token);
+      if (next === undefined) return at;
+      at = next;
+    }
+    return at;
+  }
+
+  private membersOf(start: number): Map<string, number> | number[] {
+    const known = this.members.get(start);
+    if (known !== undefined) return known;
+    const { text } = this;
+    const n = text.length;
+    const object = text.charCodeAt(start) === 0x7b;
+    const keys = new Map<string, number>();
+    const items: number[] = [];
+    let key: string | undefined;
+    let expectKey = object;
+    let i = start + 1;
+    for (;;) {
+      i = skipSpace(text, i);
+      if (i >= n) break;
+      const c = text.charCodeAt(i);
+      if (c === 0x7d || c === 0x5d) break;
+      if (c === 0x2c) {
+        expectKey = object;
+        key = undefined;
+        i++;
+        continue;
       }
-    } catch {
-      return 0; // nested too deeply for the YAML parser: the start of the file
+      if (c === 0x3a) {
+        i++;
+        continue;
+      }
+      if (expectKey && c === 0x22) {
+        const end = stringEnd(text, i);
+        const raw = text.slice(i + 1, end);
+        key = raw;
+        if (raw.includes('\\')) {
+          try {
+            key = JSON.parse(`"${raw}"`) as string;
+          } catch {
+            key = raw;
+          }
+        }
+        expectKey = false;
+        i = end + 1;
+        continue;
+      }
+      if (object) {
+        if (key !== undefined && !keys.has(key)) keys.set(key, i);
+        key = undefined;
+      } else items.push(i);
+      i = this.valueEnd(i);
     }
-    for (let n = tokens.length; n >= 0; n--) {
-      const node = n === 0 ? this.yamlDoc.contents : this.yamlDoc.getIn(tokens.slice(0, n), true);
-      if (yaml().isNode(node) && node.range) return node.range[0];
+    const found = object ? keys : items;
+    this.members.set(start, found);
+    return found;
+  }
+
+  private valueEnd(i: number): number {
+    const { text } = this;
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return stringEnd(text, i) + 1;
+    if (c === 0x7b || c === 0x5b) return this.ends.get(i) ?? this.containerEnd(i);
+    const n = text.length;
+    let j = i + 1;
+    while (j < n && !/[\s,\]}:/]/.test(text[j]!)) j++;
+    return j;
+  }
+
+  private containerEnd(start: number): number {
+    const { text, ends } = this;
+    const n = text.length;
+    const open: number[] = [start];
+    let i = start + 1;
+    while (i < n && open.length > 0) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) i = stringEnd(text, i) + 1;
+      else if (c === 0x2f && (text.charCodeAt(i + 1) === 0x2f || text.charCodeAt(i + 1) === 0x2a)) i = skipSpace(text, i);
+      else if (c === 0x7b || c === 0x5b) {
+        const end = ends.get(i);
+        if (end !== undefined) i = end;
+        else {
+          open.push(i);
+          i++;
+        }
+      } else if (c === 0x7d || c === 0x5d) {
+        const from = open.pop()!;
+        i++;
+        if (i - from >= MIN_REMEMBERED_SPAN && ends.size < MAX_REMEMBERED_ENDS) ends.set(from, i);
+      } else i++;
     }
-    return 0;
+    return i;
+  }
+}
+
+/** A YAML key's property name (toJS's rule); undefined for a collection key. */
+function propertyName(key: unknown): string | undefined {
+  const Y = yaml();
+  if (key === null || key === undefined) return '';
+  if (!Y.isScalar(key)) return undefined;
+  const v = key.value;
+  if (v === null) return '';
+  return typeof v === 'object' || typeof v === 'symbol' ? undefined : String(v);
+}
+
+/** Where YAML values start: down the pointer, each mapping's keys indexed once. */
+class YamlIndex {
+  private readonly keys = new Map<YAML.YAMLMap, Map<string, unknown>>();
+
+  constructor(private readonly doc: YAML.Document.Parsed) {}
+
+  locate(tokens: readonly string[]): number {
+    const Y = yaml();
+    let node: unknown = this.doc.contents;
+    let at = Y.isNode(node) && node.range ? node.range[0] : 0;
+    for (const token of tokens) {
+      let next: unknown;
+      if (Y.isMap(node)) next = this.keysOf(node).get(token);
+      else if (Y.isSeq(node)) next = CANONICAL_INDEX.test(token) ? node.items[Number(token)] : undefined;
+      else break; // a scalar, or an alias (the pointer goes on inside what it names, elsewhere)
+      if (!Y.isNode(next) || !next.range) break;
+      node = next;
+      at = next.range[0];
+    }
+    return at;
+  }
+
+  private keysOf(map: YAML.YAMLMap): Map<string, unknown> {
+    let index = this.keys.get(map);
+    if (index === undefined) {
+      index = new Map();
+      for (const pair of map.items) {
+        const name = propertyName(pair.key);
+        if (name !== undefined && !index.has(name)) index.set(name, pair.value);
+      }
+      this.keys.set(map, index);
+    }
+    return index;
   }
 }
 
@@ -69,6 +289,8 @@ interface Frame {
   index: number;
   /** Whether this container's own path is a prefix of the target. */
   onPath: boolean;
+  /** Whether a member of it was on the path already (a repeated key after it is not). */
+  matched: boolean;
 }
 
 const SPACE = /[ \t\n\r]/;
@@ -91,7 +313,8 @@ export function locateJson(text: string, tokens: readonly string[]): number {
     if (depth > 0 && depth <= tokens.length) {
       const top = stack[depth - 1]!;
       const segment = top.array ? String(top.index) : top.key;
-      onPath = top.onPath && segment === tokens[depth - 1];
+      onPath = top.onPath && !top.matched && segment === tokens[depth - 1];
+      if (onPath) top.matched = true;
     }
     if (onPath && depth > bestDepth) {
       best = at;
@@ -112,7 +335,7 @@ export function locateJson(text: string, tokens: readonly string[]): number {
     } else if (c === '{' || c === '[') {
       const onPath = value(i);
       if (onPath && stack.length === tokens.length) return best;
-      stack.push({ array: c === '[', key: undefined, index: 0, onPath });
+      stack.push({ array: c === '[', key: undefined, index: 0, onPath, matched: false });
       i++;
     } else if (c === '}' || c === ']') {
       stack.pop();

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type ManifestEntry, type ManifestProblem } from './manifest.js';
-import { ParseFailure, parseText } from './parse.js';
+import { ParseFailure, parseText, type ParseOptions } from './parse.js';
 import { SourcePositions, type Position } from './positions.js';
 import { EncodingError } from './text.js';
 import { display, MemorySource, readRegularFile, WorkingTree, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
@@ -22,6 +22,19 @@ export interface RegistryOptions {
   strictUnknown?: boolean;
   /** Receives each unsupported-keyword warning when a schema is compiled (default: process.emitWarning). */
   onWarning?: (warning: SchemaWarning, message: string) => void;
+  /**
+   * The most values YAML aliases may add to one registry file (default
+   * DEFAULT_MAX_YAML_EXPANSION); a file past it is refused, naming the limit.
+   */
+  maxYamlExpansion?: number;
+}
+
+/**
+ * How a registry file (the manifest, a schema) is parsed: a key repeated in one object is an
+ * error naming both places, never a silent last-wins; YAML aliases within the limit.
+ */
+export function registryParseOptions(options: { maxYamlExpansion?: number }): ParseOptions {
+  return { uniqueKeys: true, ...(options.maxYamlExpansion === undefined ? {} : { maxYamlExpansion: options.maxYamlExpansion }) };
 }
 
 /** One schema file, read and parsed. */
@@ -53,6 +66,9 @@ export class Registry {
   private readonly docs = new Map<string, SchemaDocument>();
   private readonly schemas = new Map<string, CompiledSchema>();
   private positions: SourcePositions | undefined;
+  private readonly schemaPositions = new WeakMap<SchemaDocument, SourcePositions>();
+  /** How its files are parsed (history reads a schema's past versions the same way). */
+  readonly parseOptions: ParseOptions;
 
   /** Reads the manifest; one that cannot be read or parsed is a RegistryError (kind `not-found`/`manifest`). */
   constructor(
@@ -60,10 +76,11 @@ export class Registry {
     private readonly options: RegistryOptions = {},
   ) {
     const file = source.manifest;
+    this.parseOptions = registryParseOptions(options);
     this.manifestText = source.read(file, 'registry manifest');
     let value: unknown;
     try {
-      value = parseText(this.manifestText, file.shown);
+      value = parseText(this.manifestText, file.shown, undefined, this.parseOptions);
     } catch (err) {
       if (err instanceof ParseFailure) throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
       throw err;
@@ -160,7 +177,7 @@ export class Registry {
     const text = this.source.read(file, what, urn);
     let value: unknown;
     try {
-      value = parseText(text, file.shown);
+      value = parseText(text, file.shown, undefined, this.parseOptions);
     } catch (err) {
       if (err instanceof ParseFailure) {
         throw new RegistryError('malformed', file.path, `${what} is malformed: ${err.message}`, urn, { line: err.line, col: err.col });
@@ -250,9 +267,11 @@ export class Registry {
     }
   }
 
-  /** Where a pointer into a URN's schema stands in its file. */
+  /** Where a pointer into a URN's schema stands in its file (one index per document, however many lookups). */
   schemaPosition(doc: SchemaDocument, pointer: string): Position {
-    return SourcePositions.forFile(doc.text, doc.file.shown).of(pointer);
+    let positions = this.schemaPositions.get(doc);
+    if (positions === undefined) this.schemaPositions.set(doc, (positions = SourcePositions.forFile(doc.text, doc.file.shown)));
+    return positions.of(pointer);
   }
 
   private known(urn: string): ManifestEntry {
@@ -362,13 +381,13 @@ export async function registryAtRef(
 }
 
 /** A schema file named directly (not through a manifest), read and parsed like a registry's. */
-export function readSchemaFile(path: string, cwd: string = process.cwd()): SchemaDocument {
+export function readSchemaFile(path: string, cwd: string = process.cwd(), options: { maxYamlExpansion?: number } = {}): SchemaDocument {
   const abs = resolve(cwd, path);
   const file: FileRef = { path: abs, shown: display(abs, cwd) };
   const text = readRegularFile(abs, file.shown, 'schema file');
   let value: unknown;
   try {
-    value = parseText(text, file.shown);
+    value = parseText(text, file.shown, undefined, registryParseOptions(options));
   } catch (err) {
     if (err instanceof ParseFailure) throw new RegistryError('malformed', abs, `schema file is malformed: ${err.message}`, undefined, { line: err.line, col: err.col });
     throw err;

@@ -1,6 +1,6 @@
 import { sensitiveCategory } from '../gdpr/index.js';
 import {
-  compile, hasOwn, isSchemaObject, jsonEqual, parseSchema, SchemaError,
+  canonicalKey, compile, hasOwn, isSchemaObject, parseSchema, SchemaError,
   type LintIssue, type SchemaNode, type SchemaWarning,
 } from '../validator/index.js';
 import { typeNames } from './names.js';
@@ -93,44 +93,79 @@ function typeExpr(node: SchemaNode, raw: unknown, indent: string, ctx: Context):
 /**
  * `enum`/`const`: the listed values that the node accepts, as literal types. The compiled
  * validator decides which are accepted, so every other keyword (type, lengths, …) is honoured
- * exactly. Non-finite numbers have no literal type and stay `number`.
+ * exactly. Non-finite numbers have no literal type and stay `number`. Linear in the values: they
+ * are told apart by canonical key, and their peers are read from one Shape of them all.
  */
 function literalUnion(node: SchemaNode, raw: unknown, indent: string): Expr {
   const candidates: unknown[] = [];
+  const seen = new Set<string>();
   for (const v of node.enum ?? [node.constValue]) {
-    if (!candidates.some((c) => jsonEqual(c, v))) candidates.push(v);
+    // canonicalKey equal is jsonEqual, but for NaN, whose literal type (`number`) the union keeps once anyway.
+    const key = canonicalKey(v);
+    if (!seen.has(key)) {
+      seen.add(key);
+      candidates.push(v);
+    }
   }
   const compiled = compile(raw, { onWarning: () => {} });
   const accepted = candidates.filter((v) => (typeof v === 'number' && !Number.isFinite(v)) || compiled.isValid(v));
-  return union(accepted.map((v, i) => literalType(v, accepted.filter((_, j) => j !== i), indent)));
+  const peers = new Shape();
+  for (const v of accepted) peers.add(v);
+  return union(accepted.map((v) => literalType(v, peers, indent)));
+}
+
+/**
+ * What the listed values at one place (the values themselves, or what they hold at one key or
+ * index) have: the keys of those that are objects, in order of first appearance, and the Shape one
+ * level down per key and per index.
+ */
+class Shape {
+  readonly keys = new Set<string>();
+  private readonly byKey = new Map<string, Shape>();
+  private readonly byIndex: Shape[] = [];
+
+  add(v: unknown): void {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => (this.byIndex[i] ??= new Shape()).add(x));
+    } else if (isSchemaObject(v)) {
+      for (const k of Object.keys(v)) {
+        this.keys.add(k);
+        let below = this.byKey.get(k);
+        if (below === undefined) this.byKey.set(k, (below = new Shape()));
+        below.add(v[k]);
+      }
+    }
+  }
+
+  at(k: string): Shape {
+    return this.byKey.get(k) ?? new Shape();
+  }
+
+  item(i: number): Shape {
+    return this.byIndex[i] ?? new Shape();
+  }
 }
 
 /**
  * A JSON value as a literal type. An object literal also declares `k?: never` for each key its
- * peers (the other listed values at the same place) have and it lacks: TypeScript checks excess
- * properties against a union as a whole, so `{a: 1} | {b: 2}` would admit `{a: 1, b: 2}`.
+ * peers (the other listed values at the same place, whose Shape is `peers`) have and it lacks:
+ * TypeScript checks excess properties against a union as a whole, so `{a: 1} | {b: 2}` would
+ * admit `{a: 1, b: 2}`. The Shape holds the value itself too, whose own keys are never absent.
  */
-function literalType(v: unknown, peers: unknown[], indent: string): string {
+function literalType(v: unknown, peers: Shape, indent: string): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return stringLiteral(v);
   if (typeof v === 'boolean') return String(v);
   if (typeof v === 'number') return Number.isFinite(v) ? JSON.stringify(v) : 'number';
   if (Array.isArray(v)) {
-    const arrays = peers.filter(Array.isArray);
-    const items = v.map((x, i) => literalType(x, arrays.filter((p) => p.length > i).map((p) => p[i]), indent));
+    const items = v.map((x, i) => literalType(x, peers.item(i), indent));
     return `[${items.join(', ')}]`;
   }
   if (isSchemaObject(v)) {
-    const objects = peers.filter(isSchemaObject);
     const keys = Object.keys(v);
-    const members = keys.map((k) => {
-      const at = objects.filter((p) => hasOwn(p, k)).map((p) => p[k]);
-      return `${propertyKey(k)}: ${literalType(v[k], at, indent)}`;
-    });
+    const members = keys.map((k) => `${propertyKey(k)}: ${literalType(v[k], peers.at(k), indent)}`);
     // An absent key is optional: a present one must equal its value, which no Function does.
-    const absent = new Set<string>();
-    for (const p of objects) for (const k of Object.keys(p)) if (!hasOwn(v, k)) absent.add(k);
-    for (const k of absent) members.push(`${propertyKey(k)}?: ${optionalType(k, 'never')}`);
+    for (const k of peers.keys) if (!hasOwn(v, k)) members.push(`${propertyKey(k)}?: ${optionalType(k, 'never')}`);
     return members.length === 0 ? '{ [key: string]: never }' : `{ ${members.join('; ')} }`;
   }
   return 'unknown'; // not a JSON value (a function, undefined): nothing a literal type can say

@@ -145,9 +145,7 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   let body = '';
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
-    let field = goIdent(prop);
-    for (let i = 2; fields.has(field); i++) field = `${goIdent(prop)}_${i}`;
-    fields.add(field);
+    const field = uniqueName(fields, goIdent(prop));
     const t = goType(sub, rawSub, `${typeName}${goIdent(prop)}`, ctx);
     const optional = !required.has(prop);
     const pointer = (optional || t.nullable) && t.type !== 'any' && !t.type.startsWith('[]') && !t.type.startsWith('map[');

@@ -24,11 +24,28 @@ export function typeNames(urns: readonly string[], reserved: ReadonlySet<string>
   const taken = new Set<string>(reserved);
   const names = new Map<string, string>();
   for (const urn of [...new Set(urns)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const base = baseTypeName(urn);
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-    taken.add(name);
-    names.set(urn, name);
+    names.set(urn, uniqueName(taken, baseTypeName(urn)));
   }
   return names;
+}
+
+/** Per set of taken names, per base: the suffix its next search starts at (every one below is taken). */
+const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
+
+/**
+ * `base`, or the first free `base_2`, `base_3`, …; the name is taken. A set only ever grows, so
+ * the search for a base goes on where its last one ended: n names from one base cost n, not n².
+ */
+export function uniqueName(taken: Set<string>, base: string): string {
+  let name = base;
+  if (taken.has(name)) {
+    let suffixes = nextSuffix.get(taken);
+    if (suffixes === undefined) nextSuffix.set(taken, (suffixes = new Map()));
+    let n = suffixes.get(base) ?? 2;
+    while (taken.has(`${base}_${n}`)) n++;
+    name = `${base}_${n}`;
+    suffixes.set(base, n + 1);
+  }
+  taken.add(name);
+  return name;
 }

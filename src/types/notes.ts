@@ -1,6 +1,9 @@
 import { sensitiveCategory } from '../gdpr/index.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
 import type { TypesEntry } from './generate.js';
+import { uniqueName } from './names.js';
+
+export { uniqueName };
 
 /** A name's ASCII letters and digits in PascalCase (`order_id` → `OrderId`); anything else dropped. */
 export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
@@ -9,14 +12,6 @@ export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g
 export function pascalIdent(name: string): string {
   const id = pascalWords(name);
   return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
-}
-
-/** `base`, or the first free `base_2`, `base_3`, …; the name is taken. */
-export function uniqueName(taken: Set<string>, base: string): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  taken.add(name);
-  return name;
 }
 
 /** An own property of a schema object, or undefined. */

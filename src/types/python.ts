@@ -1,6 +1,6 @@
 import { isSchemaObject, type SchemaNode } from '../validator/index.js';
 import { typeNames } from './names.js';
-import { constraintNotes, ownValue, pascalWords, rootOf } from './notes.js';
+import { constraintNotes, ownValue, pascalWords, rootOf, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
 /*
@@ -58,11 +58,7 @@ interface Ctx {
 }
 
 function unique(ctx: Ctx, base: string): string {
-  let name = base === '' || /^[0-9]/.test(base) ? `X${base}` : base;
-  const start = name;
-  for (let n = 2; ctx.taken.has(name); n++) name = `${start}_${n}`;
-  ctx.taken.add(name);
-  return name;
+  return uniqueName(ctx.taken, base === '' || /^[0-9]/.test(base) ? `X${base}` : base);
 }
 
 

@@ -1,5 +1,5 @@
 import { checkRegistry, unreadableManifest, verdictOf, type CheckIssue, type RegistryCheck } from '../../check/index.js';
-import { RegistryError } from '../../registry/index.js';
+import { display, RegistryError } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { CHECK_FORMATS } from '../report/check.js';
@@ -34,8 +34,9 @@ export async function run(options: CheckOptions): Promise<number> {
   } catch (err) {
     // A manifest that does not parse is check's finding, reported in the chosen format.
     if (!(err instanceof RegistryError) || err.kind !== 'manifest') throw err;
-    manifestShown = err.file;
-    result = unreadableManifest(err);
+    // Shown as every other path is (from the working directory), so annotations land on the file.
+    manifestShown = display(err.file);
+    result = unreadableManifest(err, manifestShown);
   }
   // The reports' files are checked once the registry (an input, never a target) is known.
   checkReportTargets(options.report);

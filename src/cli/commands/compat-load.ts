@@ -6,6 +6,7 @@ import {
 } from '../../compat/index.js';
 import { parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
 import { GateError, UsageError } from '../errors.js';
+import { registryLimits } from '../registry.js';
 
 /*
  * What compat reads besides the schemas: the corpus files, the exceptions file and today's date.
@@ -26,7 +27,7 @@ export async function checkCorpus(paths: string[], target: CorpusTarget, keys: r
 export async function loadExceptions(path: string, shown: string): Promise<LoadedExceptions> {
   const text = readRegularFile(path, shown, 'exceptions file');
   // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
-  const value = parseTextUniqueKeys(text, shown);
+  const value = parseTextUniqueKeys(text, shown, undefined, registryLimits());
   try {
     return readExceptions(value, shown, undefined);
   } catch (err) {
@@ -34,7 +35,8 @@ export async function loadExceptions(path: string, shown: string): Promise<Loade
   }
   // A bad file is read again with positions, loaded only now: a clean file never needs them.
   const { SourcePositions } = await import('../../registry/positions.js');
-  const positionOf: PositionOf = (pointer) => SourcePositions.forFile(text, shown).of(pointer);
+  const positions = SourcePositions.forFile(text, shown);
+  const positionOf: PositionOf = (pointer) => positions.of(pointer);
   try {
     return readExceptions(value, shown, positionOf);
   } catch (err) {

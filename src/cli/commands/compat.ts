@@ -7,7 +7,7 @@ import { loadRegistryAtRef, readSchemaFile, RegistryError, type SchemaDocument }
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
-import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
 import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
@@ -58,7 +58,7 @@ function settings(options: CompatCliOptions): Settings {
 async function compareFiles(oldFile: string, newFile: string, options: CompatCliOptions, s: Settings): Promise<number> {
   const load = (file: string, side: 'old' | 'new'): SchemaDocument | SchemaProblem => {
     try {
-      return readSchemaFile(file);
+      return readSchemaFile(file, undefined, registryLimits());
     } catch (err) {
       if (err instanceof RegistryError) return { side, message: err.message };
       throw err;
@@ -120,7 +120,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
 async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings): Promise<number> {
   if (options.urn !== undefined) usage('--urn applies to two schema files; with --against every changed URN is checked');
   const current = openRegistry(options);
-  const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false });
+  const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, ...registryLimits() });
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
   const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);

@@ -183,7 +183,7 @@ export class Judge {
     let problem = err.problem;
     if (line === undefined && formatOf(file) === 'yaml') {
       try {
-        return this.judge(parseText(text, file, 'yaml'), file, line);
+        return this.judge(parseText(text, file, 'yaml', { maxYamlExpansion: this.registry.parseOptions.maxYamlExpansion }), file, line);
       } catch (e) {
         if (!(e instanceof ParseFailure)) throw e;
         err = e;
