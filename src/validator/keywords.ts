@@ -1,5 +1,6 @@
 import { SchemaError } from './errors.js';
 import { assertJson, containsNaN } from './json-value.js';
+import { DEEP_SCHEMA_MESSAGE } from './limits.js';
 import { joinPointer } from './pointer.js';
 import { nearestKeyword } from './suggest.js';
 import type { LintIssue, SchemaWarning } from './types.js';
@@ -98,7 +99,9 @@ export function parseSchema(schema: unknown): ParseResult {
   }
   const warnings: SchemaWarning[] = [];
   try {
-    const nan = assertJson(schema);
+    const { nan, deep } = assertJson(schema);
+    // Counted before anything recursive reads the schema: the same refusal in every thread.
+    if (deep) throw new SchemaError(DEEP_SCHEMA_MESSAGE);
     const root = parseNode(schema, '', { warnings, nan });
     const lint: LintIssue[] = [];
     for (const w of warnings) if (w.kind === 'malformed') lint.push({ pointer: w.pointer, keyword: w.keyword, message: w.message! });
