@@ -118,14 +118,34 @@ type YamlToken = Yaml.CST.Token;
 type YamlItem = { start?: YamlToken[]; key?: YamlToken | null; sep?: YamlToken[]; value?: YamlToken };
 
 /**
- * Where the first collection deeper than MAX_DEPTH opens in a YAML text (its offset), or
- * `undefined`. Measured on the syntax tree of yaml's Parser, which keeps a stack of its own; the
- * composer that turns that tree into values recurses, so it runs only on what passes. A pair
- * written inside a flow sequence (`[a: b]`) is a mapping of its own, so it counts as a level.
+ * A YAML text's first document, as yaml's `parseDocument(text, options)` gives it (a second
+ * document is its MULTIPLE_DOCS error), or, when it nests deeper than MAX_DEPTH, the offset where
+ * the first collection past the limit opens. The text is parsed once: yaml's Parser keeps a stack
+ * of its own, its syntax tree is measured, and only then does the composer, which recurses, turn
+ * it into a document.
  */
-export function yamlDeepAt(yaml: typeof Yaml, text: string): number | undefined {
-  const stack: Array<[YamlToken, number]> = [];
-  for (const doc of new yaml.Parser().parse(text)) stack.push([doc, 0]);
+export function yamlDocument(yaml: typeof Yaml, text: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions): { doc: Yaml.Document.Parsed } | { deepAt: number } {
+  const tokens = [...new yaml.Parser().parse(text)];
+  const deepAt = yamlDeepAt(tokens);
+  if (deepAt !== undefined) return { deepAt };
+  let doc: Yaml.Document.Parsed | undefined;
+  for (const next of new yaml.Composer(options).compose(tokens, true, text.length)) {
+    if (doc === undefined) doc = next;
+    else {
+      doc.errors.push(new yaml.YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return { doc: doc! };
+}
+
+/**
+ * Where the first collection deeper than MAX_DEPTH opens in yaml's syntax tree (its offset), or
+ * `undefined`. A pair written inside a flow sequence (`[a: b]`) is a mapping of its own, so it
+ * counts as a level.
+ */
+function yamlDeepAt(tokens: readonly YamlToken[]): number | undefined {
+  const stack: Array<[YamlToken, number]> = tokens.map((t) => [t, 0]);
   while (stack.length > 0) {
     const [token, depth] = stack.pop()!;
     let items: YamlItem[] = [];

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type * as JsoncParser from 'jsonc-parser';
 import type * as Yaml from 'yaml';
 import { DEEP_DOCUMENT_MESSAGE } from '../validator/limits.js';
-import { scanJson, yamlDeepAt } from './depth.js';
+import { scanJson, yamlDocument } from './depth.js';
 
 // The YAML and JSONC parsers load on first use: a JSON registry with JSON messages (the common case,
 // and every `validate` run over many files) never pays for them, and the library entry, whose
@@ -122,9 +122,9 @@ function yamlCycle(doc: Yaml.Document.Parsed): Yaml.Alias | undefined {
 
 function parseBody(body: string, file: string, format: TextFormat): unknown {
   if (format === 'yaml') {
-    const deepAt = yamlDeepAt(yaml(), body);
-    if (deepAt !== undefined) throw deepFailure(body, file, deepAt);
-    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
+    const read = yamlDocument(yaml(), body, { uniqueKeys: false });
+    if ('deepAt' in read) throw deepFailure(body, file, read.deepAt);
+    const doc = read.doc;
     const err = doc.errors[0];
     if (err) {
       const { line, col } = lineCol(body, err.pos[0]);
