@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, spawnImplementation, type LineImplementation } from '../../conformance/line-impl.js';
-import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
+import { ImplementationError, loadSuite, runConformance, SuiteError, type ConformanceRun } from '../../conformance/runner.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { clean, CONFORMANCE_FORMATS, isConformanceFormat } from '../report/conformance.js';
 
@@ -11,7 +11,7 @@ export interface ConformanceOptions {
   impl: string;
   /** `--out <file>`: where results.json goes (default `results.json`). */
   out?: string;
-  /** `--suite <dir>`: another copy of the suite (manifest.json + CONFORMANCE_VERSION); default the shipped one. */
+  /** `--suite <path>`: another copy of the suite, its directory (manifest.json + CONFORMANCE_VERSION) or its manifest.json; default the shipped one. */
   suite?: string;
   /** `--timeout <ms>`: the longest one answer may take (default 10000). */
   timeout?: string;
@@ -82,6 +82,7 @@ export async function run(options: ConformanceOptions): Promise<number> {
     if (interrupted !== undefined) impl.stop(`the run was interrupted (${interrupted}): the implementation was stopped`);
     result = await runConformance(impl, suite);
   } catch (err) {
+    if (err instanceof SuiteError) throw new UsageError(clean(err.message));
     if (!(err instanceof ImplementationError)) throw err;
     if (interrupted === undefined) throw new UsageError(clean(err.message));
     process.stderr.write(`bqschema: ${clean(err.message)}; nothing was written\n`);
