@@ -247,6 +247,9 @@ describe('a JSON text\'s first syntax error is found at any depth, as jsonc-pars
     expect(() => parseText(flow(L + 1), 'x.yaml')).toThrow(new ParseFailure('x.yaml', 1, 4 * L + 1, DEEP_DOCUMENT_MESSAGE));
     expect(() => parseText(block(L + 1), 'x.yaml')).toThrow(new ParseFailure('x.yaml', L + 1, L + 1, DEEP_DOCUMENT_MESSAGE));
     expect(() => parseText(seqPairs(L / 2 + 1), 'x.yaml')).toThrow(ParseFailure);
+    // Two branches past the limit: the first in the text is named.
+    expect(() => parseText(`x: ${flow(L)}\ny: ${flow(L)}\n`, 'x.yaml')).toThrow(new ParseFailure('x.yaml', 1, 4 * L, DEEP_DOCUMENT_MESSAGE));
+    expect(() => parseText(`{"x": ${jsonc(L)}, "y": ${jsonc(L)}}`, 'x.jsonc')).toThrow(new ParseFailure('x.jsonc', 1, 6 * L + 1, DEEP_DOCUMENT_MESSAGE));
     for (const [text, file] of [[jsonc(100_000), 'x.jsonc'], [flow(100_000), 'x.yaml'], ['['.repeat(100_000), 'x.yaml']] as const) {
       expect(() => parseText(text, file)).toThrow(DEEP_DOCUMENT_MESSAGE);
     }

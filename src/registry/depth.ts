@@ -145,7 +145,8 @@ export function yamlDocument(yaml: typeof Yaml, text: string, options: Yaml.Pars
  * counts as a level.
  */
 function yamlDeepAt(tokens: readonly YamlToken[]): number | undefined {
-  const stack: Array<[YamlToken, number]> = tokens.map((t) => [t, 0]);
+  // Children are pushed last first, so the walk meets them in document order.
+  const stack: Array<[YamlToken, number]> = tokens.map((t): [YamlToken, number] => [t, 0]).reverse();
   while (stack.length > 0) {
     const [token, depth] = stack.pop()!;
     let items: YamlItem[] = [];
@@ -168,13 +169,16 @@ function yamlDeepAt(tokens: readonly YamlToken[]): number | undefined {
         continue;
     }
     const pairs = token.type === 'flow-collection' && token.start.source === '[';
+    const children: Array<[YamlToken, number]> = [];
     for (const item of items) {
       const inner = pairs && item.sep !== undefined ? level + 1 : level;
       if (inner > MAX_DEPTH) return token.offset;
-      for (const t of [...(item.start ?? []), ...(item.sep ?? [])]) stack.push([t, level]);
-      if (item.key) stack.push([item.key, inner]);
-      if (item.value) stack.push([item.value, inner]);
+      for (const t of item.start ?? []) children.push([t, level]);
+      if (item.key) children.push([item.key, inner]);
+      for (const t of item.sep ?? []) children.push([t, level]);
+      if (item.value) children.push([item.value, inner]);
     }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return undefined;
 }
