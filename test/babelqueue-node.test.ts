@@ -91,6 +91,43 @@ describe('the SDK\'s shapes', () => {
   });
 });
 
+describe('boolean schemas (docs/contract.md §2): `false` rejects everything, `true` accepts everything', () => {
+  const values: unknown[] = [{}, { order_id: 1 }, [], 'x', 0, null, true];
+
+  it('validateSchema: `false` names the root, `true` passes, at the root and below', () => {
+    for (const v of values) {
+      expect(validateSchema(false, v)).toBe('<root>: not_allowed');
+      expect(validateSchema(true, v)).toBeNull();
+    }
+    expect(validateSchema({ type: 'object', properties: { a: false } }, { a: 1 })).toBe('a: not_allowed');
+    expect(validateSchema({ type: 'object', properties: { a: false } }, {})).toBeNull();
+    expect(validateSchema({ type: 'array', items: false }, [1])).toBe('[0]: not_allowed');
+    expect(validateSchema({ type: 'object', additionalProperties: false }, { b: 1 })).toBe('b: additional_not_allowed');
+  });
+
+  it('check, validate and wrap: a `false` schema is a schema, not "no schema" (which is undefined or null only)', async () => {
+    for (const provider of [new MapProvider({ 'urn:f': false, 'urn:t': true }), MapProvider.fromJson({ 'urn:f': 'false', 'urn:t': 'true' }), { schemaFor: async (urn: string) => (urn === 'urn:f' ? false : urn === 'urn:t' ? true : undefined) }]) {
+      expect(await check(provider, 'urn:f', { order_id: 1 })).toBe('<root>: not_allowed');
+      expect(await check(provider, 'urn:f', {})).toBe('<root>: not_allowed');
+      expect(await check(provider, 'urn:t', { anything: [1] })).toBeNull();
+      expect(await check(provider, 'urn:none', { anything: [1] })).toBeNull();
+      await expect(validate(provider, 'urn:f', {})).rejects.toMatchObject({ name: 'InvalidPayloadError', urn: 'urn:f', violation: '<root>: not_allowed' });
+      let calls = 0;
+      const handler = wrap(provider, () => {
+        calls++;
+      });
+      await expect(handler({ job: 'urn:f', data: {} })).rejects.toBeInstanceOf(InvalidPayloadError);
+      await handler({ job: 'urn:t', data: {} });
+      expect(calls).toBe(1);
+    }
+    // A provider answering null has no schema; one answering something that is not a schema fails, never passes.
+    expect(await check({ schemaFor: () => null as unknown as undefined }, 'urn:x', {})).toBeNull();
+    for (const bad of [0, '', 'false', Number.NaN]) {
+      await expect(check({ schemaFor: () => bad as unknown as SchemaNode }, 'urn:x', {})).rejects.toThrow(/a schema must be an object or a boolean/);
+    }
+  });
+});
+
 /**
  * Where the contract makes our verdict differ from the Node SDK's validator (its source, read for
  * this list: it supports one `type` string, ignores maxLength, counts UTF-16 units, compares enum

@@ -113,7 +113,7 @@ describe('fields', () => {
     let tooDeep: Record<string, unknown> = {};
     for (let i = 0; i < 100_000; i++) tooDeep = { properties: { a: tooDeep } };
     const t = text(one(tooDeep));
-    expect(t).toContain('This schema cannot be read: the schema is nested too deeply to compile');
+    expect(t).toContain('This schema cannot be read: the schema is nested deeper than 512 levels (objects and arrays), the most bqschema reads; flatten it');
     expect(t).toContain('(too large to show: more than 50000 values)'); // the schema source
 
     const loop: Record<string, unknown> = { type: 'object', properties: {} };

@@ -90,11 +90,11 @@ describe('check: deep schemas, invalid UTF-8, resolution errors (item 10)', { ti
     });
     const r = await run(['check'], { cwd: dir });
     expectRun(r, 1);
-    expect(r.stdout).toMatch(/✗ urn:test:deep +deep\.json\n +error +\(root\) +the schema is nested too deeply to compile/);
-    expect(r.stdout).toMatch(/✗ urn:test:deepy +deep\.yaml\n +error +\(root\) +schema file for urn:test:deepy is malformed: deep\.yaml:1:1: the document is nested too deeply to parse/);
+    expect(r.stdout).toMatch(/✗ urn:test:deep +deep\.json\n +error +\(root\) +the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it/);
+    expect(r.stdout).toMatch(/✗ urn:test:deepy +deep\.yaml\n +error +\(root\) +schema file for urn:test:deepy is malformed: deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/);
     expect(r.stdout).toMatch(/✓ urn:test:ok/);
     const github = await run(['check', '-f', 'github'], { cwd: dir });
-    expect(github.stdout).toMatch(/^::error file=deep\.json,.*nested too deeply to compile$/m);
+    expect(github.stdout).toMatch(/^::error file=deep\.json,.*nested deeper than 512 levels.*; flatten it$/m);
   });
 
   it('a schema file that is not UTF-8 is a registry error naming the file and the byte offset', async () => {

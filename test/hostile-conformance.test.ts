@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { expectRun, IS_ROOT, listing, removeTrees, guardRepo, ROOT, run, tree } from './helpers/hostile.js';
+import { asNobody, expectRun, IS_ROOT, listing, removeTrees, guardRepo, ROOT, run, tree } from './helpers/hostile.js';
 
 afterAll(removeTrees);
 
@@ -58,6 +58,82 @@ describe('conformance --out: only a regular file or a new path', { timeout: 120_
     expectRun(r, 0);
     expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toHaveProperty('conformance_version');
     expect(listing(dir)).toEqual(['results.json']);
+  });
+});
+
+describe('conformance --suite: a suite it cannot read is a one-line error, never "ran nothing, exit 0"', { timeout: 120_000 }, () => {
+  guardRepo();
+  const VERSION = readFileSync(join(ROOT, 'conformance', 'CONFORMANCE_VERSION'), 'utf8');
+  const SHIPPED = readFileSync(join(ROOT, 'conformance', 'manifest.json'), 'utf8');
+  const withSuite = (dir: string, suite: string, extra: { prefix: string[]; bin: string } | object = {}) =>
+    run(['conformance', '--impl', ADAPTER, '--suite', suite, '--out', 'results.json'], { cwd: dir, timeoutMs: 60_000, ...extra });
+  const manifest = (m: unknown): Record<string, string> => ({ 'suite/manifest.json': typeof m === 'string' ? m : JSON.stringify(m), 'suite/CONFORMANCE_VERSION': VERSION });
+  const runnable = { schema: { type: 'string' }, cases: [{ name: 'c', data: 'x', valid: true }] };
+  const READ_FIX = "give --suite the directory holding the suite's manifest.json and CONFORMANCE_VERSION, or that manifest.json$";
+  const SHAPE_FIX = ', so the suite would run none of its cases; fix the manifest$';
+
+  const cases: Array<[what: string, files: Record<string, string>, suite: string, line: RegExp]> = [
+    ['a path that does not exist', {}, 'nowhere', new RegExp(`^bqschema: \\S+/nowhere: cannot read the suite \\(ENOENT\\); ${READ_FIX}`)],
+    ['a directory without manifest.json', { 'suite/CONFORMANCE_VERSION': VERSION }, 'suite', new RegExp(`^bqschema: \\S+/suite/manifest\\.json: cannot read the suite's manifest \\(ENOENT\\); ${READ_FIX}`)],
+    ['a manifest.json that is a directory', { 'suite/manifest.json/x': '{}', 'suite/CONFORMANCE_VERSION': VERSION }, 'suite', /: cannot read the suite's manifest \(it is a directory\); give --suite/],
+    ['a manifest that is not JSON', manifest('{"sections": {\n'), 'suite', /^bqschema: \S+\/suite\/manifest\.json:2:1: invalid JSON: close brace expected; the suite's manifest must be JSON$/],
+    ['a manifest that is not an object', manifest([]), 'suite', new RegExp(`manifest\\.json: the manifest is not a JSON object${SHAPE_FIX}`)],
+    ['no sections map', manifest({ payload_schema: runnable }), 'suite', new RegExp(`the manifest has no "sections" map \\(section name to scope\\)${SHAPE_FIX}`)],
+    ['an empty sections map', manifest({ sections: {} }), 'suite', new RegExp(`the manifest names no section this runner runs \\(payload_schema, payload_schema_unicode\\)${SHAPE_FIX}`)],
+    ['only sections this runner does not know', manifest({ sections: { retry_backoff: 'core' }, retry_backoff: { cases: [{}] } }), 'suite', /the manifest names no section this runner runs/],
+    ['a runnable section without its block', manifest({ sections: { payload_schema: 'core' } }), 'suite', new RegExp(`section "payload_schema" has no block of the \\{schema, cases: \\[\\{data, valid\\}\\]\\} shape this runner reads${SHAPE_FIX}`)],
+    ['a runnable section with no cases', manifest({ sections: { payload_schema: 'core' }, payload_schema: { schema: {}, cases: [] } }), 'suite', new RegExp(`section "payload_schema" has no cases${SHAPE_FIX}`)],
+    ['a scope that is not a string', manifest({ sections: { payload_schema: 1 }, payload_schema: runnable }), 'suite', /the scope of section "payload_schema" is not a string/],
+    ['no CONFORMANCE_VERSION', { 'suite/manifest.json': JSON.stringify({ sections: { payload_schema: 'core' }, payload_schema: runnable }) }, 'suite', /suite\/CONFORMANCE_VERSION: cannot read the suite's CONFORMANCE_VERSION \(ENOENT\)/],
+    ['an empty CONFORMANCE_VERSION', { 'suite/manifest.json': JSON.stringify({ sections: { payload_schema: 'core' }, payload_schema: runnable }), 'suite/CONFORMANCE_VERSION': '\n' }, 'suite', /suite\/CONFORMANCE_VERSION: the suite's version is empty; give --suite/],
+  ];
+  for (const [what, files, suite, line] of cases) {
+    it(`${what}: exit 2, one line, nothing written`, async () => {
+      const dir = tree(files);
+      const before = listing(dir);
+      const r = await withSuite(dir, suite);
+      expectRun(r, 2, line);
+      expect(r.stdout).toBe('');
+      expect(listing(dir)).toEqual(before);
+    });
+  }
+
+  it('a suite whose runnable sections are all out of the adapter\'s scope: exit 2, one line, nothing written', async () => {
+    const m = JSON.parse(SHIPPED) as { sections: Record<string, string> };
+    m.sections.payload_schema = 'kafka';
+    m.sections.payload_schema_unicode = 'amqp';
+    const dir = tree(manifest(m));
+    const r = await withSuite(dir, 'suite');
+    expectRun(r, 2, /^bqschema: the suite's sections this runner runs \(payload_schema: scope kafka, payload_schema_unicode: scope amqp\) are all out of the implementation's scope \(bindings: none\), so it would run none of the suite's cases; give a suite with a section in scope, or have the adapter's hello name the binding$/);
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+    // One in scope is enough: the other is reported as not run, as before.
+    m.sections.payload_schema = 'core';
+    const ok = tree(manifest(m));
+    const r2 = await withSuite(ok, 'suite');
+    expectRun(r2, 0);
+    expect(r2.stdout).toContain('not run: payload_schema_unicode (scope amqp is not carried (bindings: none))');
+  });
+
+  it('as nobody, a manifest it may not read (EACCES): exit 2, one line', async (ctx) => {
+    const nobody = asNobody();
+    if ('skip' in nobody) return ctx.skip(nobody.skip);
+    const dir = tree(manifest(SHIPPED));
+    const { chmodSync } = await import('node:fs');
+    chmodSync(join(dir, 'suite', 'manifest.json'), 0o000);
+    chmodSync(dir, 0o777); // nobody may write results.json here, were the suite read
+    const r = await withSuite(dir, 'suite', nobody);
+    expectRun(r, 2, /suite\/manifest\.json: cannot read the suite's manifest \(EACCES\); give --suite/);
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+  });
+
+  it('the control cases: the suite\'s directory, or its manifest.json itself, runs every case', async () => {
+    for (const suite of ['suite', 'suite/manifest.json']) {
+      const dir = tree(manifest(SHIPPED));
+      const r = await withSuite(dir, suite);
+      expectRun(r, 0);
+      expect(r.stdout).toMatch(/: 145\/145 cases pass/);
+      expect(r.stdout).toMatch(/^sections run: payload_schema, payload_schema_unicode, contract_validation/m);
+    }
   });
 });
 

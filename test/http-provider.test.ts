@@ -166,6 +166,65 @@ describe('HttpProvider', () => {
     expect(await checkAsync(p, URN, {})).toHaveLength(1);
   });
 
+  it('fails static when a revalidated schema brings an unknown or malformed keyword: the last good schema stays, onStale is told', async () => {
+    const good = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer' } } };
+    const typo = { type: 'object', requried: ['order_id'], properties: { order_id: { type: 'integer' } } };
+    const malformed = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integr' } } };
+    const reg = await registry({ [URN]: good });
+    const stale: Error[] = [];
+    const warned: string[] = [];
+    const p = new HttpProvider(reg.url, { onStale: (_, err) => stale.push(err), onWarning: (w) => warned.push(`${w.kind} ${w.keyword}`) });
+    const first = (await p.schemaFor(URN))!;
+    for (const [bad, words] of [[typo, /schema for urn:babel:orders:created from http:\/\/127\.0\.0\.1:\d+: the registry answered a new schema in which unknown keyword "requried" at the schema root is not enforced \(no JSON Schema draft defines it\); did you mean "required"\? The last good schema is kept until an answer without it$/],
+      [malformed, /the registry answered a new schema in which malformed keyword "type" at \/properties\/order_id: unknown type name "integr"; it is not enforced; the last good schema is kept until an answer without it$/]] as const) {
+      reg.set({ [URN]: bad });
+      stale.length = 0;
+      for (let i = 0; i < 2; i++) {
+        await p.refresh(); // asked again each time: still refused
+        expect(await p.schemaFor(URN)).toBe(first);
+        expect(await checkAsync(p, URN, {})).toEqual([expect.objectContaining({ keyword: 'required' })]);
+        expect(await checkAsync(p, URN, { order_id: 'x' })).toEqual([expect.objectContaining({ keyword: 'type' })]);
+      }
+      expect(stale).toHaveLength(2);
+      expect(stale[0]).toBeInstanceOf(RegistryError);
+      expect(stale[0]).toMatchObject({ kind: 'malformed', urn: URN });
+      expect(stale[0]!.message).toMatch(words);
+    }
+    // Background revalidation after refreshMs fails static the same way.
+    const lazy = new HttpProvider(reg.url, { refreshMs: 0, onStale: (_, err) => stale.push(err), onWarning: () => {} });
+    reg.set({ [URN]: good });
+    const kept = (await lazy.schemaFor(URN))!;
+    reg.set({ [URN]: typo });
+    stale.length = 0;
+    await lazy.schemaFor(URN);
+    await vi.waitFor(() => expect(stale).toHaveLength(1));
+    expect(await lazy.schemaFor(URN)).toBe(kept);
+    // The refused schemas' warnings went to onStale, not onWarning; a schema that fixes it is taken.
+    expect(warned).toEqual([]);
+    reg.set({ [URN]: V2 });
+    await p.refresh();
+    expect((await p.schemaFor(URN))!.isValid({ order_id: 1 })).toBe(false);
+  });
+
+  it('takes a revalidated schema whose unknown keywords the last one had already, and one that adds an unsupported keyword (warned)', async () => {
+    const first = { type: 'object', required: ['order_id'], 'x-ok': 1, requried: ['a'] };
+    const reg = await registry({ [URN]: first });
+    const warned: string[] = [];
+    const stale: Error[] = [];
+    const p = new HttpProvider(reg.url, { onStale: (_, err) => stale.push(err), onWarning: (w) => warned.push(`${w.kind} ${w.keyword}`) });
+    // A first answer has no last good schema to keep: as MapProvider and DirProvider do, it is served and warned (strict refuses it).
+    expect((await p.schemaFor(URN))!.isValid({ order_id: 1 })).toBe(true);
+    expect(warned).toEqual(['unknown requried']);
+    reg.set({ [URN]: { ...first, required: ['order_id', 'amount'] } });
+    await p.refresh();
+    expect((await p.schemaFor(URN))!.isValid({ order_id: 1 })).toBe(false);
+    reg.set({ [URN]: { ...first, required: ['order_id', 'amount'], properties: { amount: { type: 'integer', format: 'int32' } } } });
+    await p.refresh();
+    expect((await p.schemaFor(URN))!.isValid({ order_id: 1, amount: 1.5 })).toBe(false);
+    expect(warned).toEqual(['unknown requried', 'unknown requried', 'unknown requried', 'unsupported format']);
+    expect(stale).toEqual([]);
+  });
+
   it('accepts only http and https registry URLs', () => {
     expect(() => new HttpProvider('file:///etc/passwd')).toThrow(TypeError);
     expect(() => new HttpProvider('http://127.0.0.1:1/?q=1')).toThrow(TypeError);

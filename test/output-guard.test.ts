@@ -32,8 +32,9 @@ function fixture(): string {
     'exc.yaml': 'exceptions: []\n',
     'corpus1.ndjson': `${MESSAGE}\n`,
     'corpus/c.ndjson': `${MESSAGE}\n`,
-    'suite/manifest.json': JSON.stringify({ sections: {} }),
-    'suite/CONFORMANCE_VERSION': '1.0\n',
+    // A copy of the shipped suite: one that would run none of its cases is refused before any output is.
+    'suite/manifest.json': readFileSync('conformance/manifest.json', 'utf8'),
+    'suite/CONFORMANCE_VERSION': readFileSync('conformance/CONFORMANCE_VERSION', 'utf8'),
     'sub/keep': 'kept',
   });
   symlinkSync('registry.json', join(dir, 'link-manifest.json'));
@@ -146,6 +147,8 @@ describe.concurrent('no output replaces a file the run reads', () => {
 
   it("conformance: the suite's own files", async () => {
     await refused(COMMANDS.conformance!('suite/manifest.json'), 'suite/manifest.json', /it is the suite's manifest\.json \(suite\/manifest\.json\)/);
+    // --suite may name the manifest itself: its directory's files are the suite's still.
+    await refused(['conformance', '--impl', 'exit 3', '--suite', 'suite/manifest.json', '--out', 'suite/CONFORMANCE_VERSION'], 'suite/CONFORMANCE_VERSION', /it is the suite's CONFORMANCE_VERSION \(suite\/CONFORMANCE_VERSION\)/);
   });
 
   it('a manifest that does not parse is still the manifest: check reports it, and writes no report over it', async () => {

@@ -132,9 +132,10 @@ describe('the npm tarball', () => {
       // copies would be dead weight (issue 24 item 5). What the library entries and serve's worker
       // load from dist/ ships.
       .filter((f) => !/^(cli|catalog|types|report|validate)\//.test(f) || f === 'cli/main')
-      // Each gate's Report builder (check/compat/gdpr report.ts) serves only the CLI's renderers, and
-      // gdpr --mask's masker and splicer only the CLI.
-      .filter((f) => !/^(check|compat|gdpr)\/report$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f))
+      // Each gate's Report builder (check/compat/gdpr report.ts) serves only the CLI's renderers,
+      // gdpr --mask's masker and splicer only the CLI, and so do `bqschema conformance`'s runner and
+      // line-protocol adapter (the `bqschema/conformance` entry is the provider kit).
+      .filter((f) => !/^(check|compat|gdpr)\/report$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
       .filter((f) => !/^asyncapi\/[^/]+$/.test(f));
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
   });

@@ -67,17 +67,18 @@ describe('deeply nested input through the CLI', () => {
     expect(r.stdout).toContain('deep.ndjson,line=1,col=28,title=invalid data::urn:t: /a must be string, got array');
   });
 
-  it('a malformed document nested too deeply is a one-line error with its file', async () => {
+  it('a malformed document nested 100,000 levels deep is a one-line error placed where it breaks', async () => {
     const r = await bq(['validate', '--registry', `${dir}/registry.json`, `${dir}/deep-broken.json`]);
     expectExit(r, 1);
-    expect(r.stdout).toMatch(/deep-broken\.json:1:1 +the document is nested too deeply to parse/);
+    expect(r.stdout).toMatch(/deep-broken\.json:1:100028 +invalid JSON: value expected/);
   });
 
   it('a YAML schema nested too deeply is a schema problem that fails compat in one line of output', async () => {
     const r = await bq(['compat', `${dir}/deep.yaml`, `${dir}/deep.yaml`]);
     expectExit(r, 1);
     expect(r.stderr).toBe('');
-    expect(r.stdout.split('\n').filter((l) => l.includes('nested too deeply'))).toHaveLength(2);
-    expect(r.stdout).toMatch(/deep\.yaml:1:1: the document is nested too deeply to parse/);
+    expect(r.stdout.split('\n').filter((l) => l.includes('nested deeper than 512 levels'))).toHaveLength(2);
+    // Placed where level 513 opens: `a: ` then 512 brackets.
+    expect(r.stdout).toMatch(/deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/);
   });
 });

@@ -3,7 +3,8 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/serve/errors.js';
-import { judgeCompatibility, MAX_SCHEMA_DEPTH, type CompatQuestion } from '../src/serve/judge.js';
+import { judgeCompatibility, type CompatQuestion } from '../src/serve/judge.js';
+import { MAX_DEPTH } from '../src/validator/index.js';
 import { removeTrees, tree } from './helpers/hostile.js';
 import { call, CONTENT_TYPE, serve, stop, type Served } from './serve-helpers.js';
 
@@ -44,19 +45,19 @@ async function workerStatus(q: CompatQuestion): Promise<number> {
 }
 
 describe('one answer for one question, whatever the thread (item 5)', { timeout: 120_000 }, () => {
-  for (const [depth, verbose] of [[2_000, false], [2_000, true], [MAX_SCHEMA_DEPTH - 1, true]] as const) {
+  for (const [depth, verbose] of [[2_000, false], [2_000, true], [MAX_DEPTH - 1, true]] as const) {
     it(`items nested ${depth} deep (verbose ${verbose}): the main thread and the worker give the same status`, async () => {
       const q: CompatQuestion = { registered: JSON.stringify(deepItems(3)), body: body(deepItems(depth)), mode: 'backward', policy: 'bqschema', verbose };
       const main = statusOf(() => judgeCompatibility(q));
       expect(await workerStatus(q)).toBe(main);
       // Past the limit it is refused for its depth; within it, judged.
-      expect(main).toBe(depth >= MAX_SCHEMA_DEPTH ? 422 : 200);
+      expect(main).toBe(depth >= MAX_DEPTH ? 422 : 200);
     });
   }
 
   it('the refusal names the limit', () => {
     const q: CompatQuestion = { registered: '{}', body: body(deepItems(2_000)), mode: 'backward', policy: 'bqschema', verbose: false };
-    expect(() => judgeCompatibility(q)).toThrow(`Invalid schema: nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    expect(() => judgeCompatibility(q)).toThrow(`Invalid schema: nested deeper than ${MAX_DEPTH} levels`);
   });
 });
 

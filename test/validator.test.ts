@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { CHUNK_UNITS } from '../src/validator/codepoints.js';
-import { codePointLength, compile, lintSchema, SchemaError, type SchemaWarning, type Violation } from '../src/validator/index.js';
+import { codePointLength, compile, lintSchema, MAX_DEPTH, SchemaError, type SchemaWarning, type Violation } from '../src/validator/index.js';
 
 /*
  * Unit tests of the validator beyond the shared cases (test/conformance.test.ts): violation shape
@@ -214,27 +214,33 @@ describe('code point lengths (docs/contract.md §6)', () => {
 
 describe('data nested 100,000 levels deep', () => {
   const N = 100_000;
-  const nestedArrays = (inner = '') => JSON.parse('['.repeat(N) + inner + ']'.repeat(N));
-  const nestedObjects = (leaf = '1') => JSON.parse('{"a":'.repeat(N) + leaf + '}'.repeat(N));
+  const nestedArrays = (inner = '', n = N) => JSON.parse('['.repeat(n) + inner + ']'.repeat(n));
+  const nestedObjects = (leaf = '1', n = N) => JSON.parse('{"a":'.repeat(n) + leaf + '}'.repeat(n));
+  // The deepest value a schema may hold under `const` or in `enum` (docs/contract.md §15): the
+  // schema's root is one level, `enum`'s array another.
+  const K = MAX_DEPTH - 2;
 
   it('against const: no throw, equal and unequal values told apart', () => {
-    const s = c({ const: nestedArrays() });
-    expect(s.isValid(nestedArrays())).toBe(true);
-    expect(s.validate(nestedArrays())).toEqual([]);
-    expect(s.isValid(nestedArrays('1'))).toBe(false);
+    const s = c({ const: nestedArrays('', K) });
+    expect(s.isValid(nestedArrays('', K))).toBe(true);
+    expect(s.validate(nestedArrays('', K))).toEqual([]);
+    expect(s.isValid(nestedArrays())).toBe(false);
+    expect(s.isValid(nestedArrays('1', K))).toBe(false);
     expect(s.validate(nestedObjects()).map((v) => v.keyword)).toEqual(['const']);
-    const o = c({ const: nestedObjects() });
-    expect(o.isValid(nestedObjects())).toBe(true);
-    expect(o.isValid(nestedObjects('2'))).toBe(false);
-    expect(o.validate(nestedObjects('1.0'))).toEqual([]);
+    const o = c({ const: nestedObjects('1', K) });
+    expect(o.isValid(nestedObjects('1', K))).toBe(true);
+    expect(o.isValid(nestedObjects())).toBe(false);
+    expect(o.isValid(nestedObjects('2', K))).toBe(false);
+    expect(o.validate(nestedObjects('1.0', K))).toEqual([]);
   });
 
   it('against enum: no throw, correct verdict', () => {
-    const s = c({ enum: [1, nestedObjects(), 'x'] });
-    expect(s.isValid(nestedObjects())).toBe(true);
-    expect(s.validate(nestedObjects())).toEqual([]);
+    const s = c({ enum: [1, nestedObjects('1', K), 'x'] });
+    expect(s.isValid(nestedObjects('1', K))).toBe(true);
+    expect(s.validate(nestedObjects('1', K))).toEqual([]);
+    expect(s.isValid(nestedObjects())).toBe(false);
     expect(s.isValid(nestedArrays())).toBe(false);
-    expect(s.validate(nestedObjects('null')).map((v) => v.keyword)).toEqual(['enum']);
+    expect(s.validate(nestedObjects('null', K)).map((v) => v.keyword)).toEqual(['enum']);
   });
 
   it('against items: {} and type: object: no throw, correct verdict', () => {

@@ -9,6 +9,12 @@ import { compile, hasOwn, isSchemaObject, parsePointer, type CompiledSchema, typ
 /** A parsed JSON Schema node. */
 export type SchemaNode = Record<string, unknown>;
 
+/**
+ * A schema as a provider may hold it: a node, or a boolean schema (docs/contract.md §2): `true`
+ * accepts every value, `false` none. Only `undefined` (or `null`) means "no schema".
+ */
+export type Schema = SchemaNode | boolean;
+
 /** The envelope the SDK's handlers receive (the fields this module reads; others pass through). */
 export interface Envelope {
   job: string;
@@ -21,31 +27,31 @@ export type SchemaHandler = (env: Envelope) => void | Promise<void>;
 
 /** A source of per-URN `data` schemas; `schemaFor` may be sync or async. */
 export interface SchemaProvider {
-  schemaFor(urn: string): SchemaNode | undefined | Promise<SchemaNode | undefined>;
+  schemaFor(urn: string): Schema | undefined | Promise<Schema | undefined>;
 }
 
 export type { SensitivePath };
 
 /** In-memory SchemaProvider, for tests and for schemas embedded in code. */
 export class MapProvider implements SchemaProvider {
-  private readonly schemas: Map<string, SchemaNode>;
+  private readonly schemas: Map<string, Schema>;
 
-  constructor(schemas: Record<string, SchemaNode>) {
+  constructor(schemas: Record<string, Schema>) {
     this.schemas = new Map(Object.entries(schemas));
   }
 
-  /** A provider from URN -> raw JSON Schema text, each parsed. */
+  /** A provider from URN -> raw JSON Schema text, each parsed (`true` and `false` are schemas too). */
   static fromJson(raw: Record<string, string>): MapProvider {
-    const schemas: Record<string, SchemaNode> = {};
+    const schemas: Record<string, Schema> = {};
     for (const [urn, body] of Object.entries(raw)) {
       const decoded: unknown = JSON.parse(body);
-      if (!isSchemaObject(decoded)) throw new Error(`schema: invalid JSON schema for "${urn}"`);
+      if (!isSchemaObject(decoded) && typeof decoded !== 'boolean') throw new Error(`schema: invalid JSON schema for "${urn}"`);
       schemas[urn] = decoded;
     }
     return new MapProvider(schemas);
   }
 
-  schemaFor(urn: string): SchemaNode | undefined {
+  schemaFor(urn: string): Schema | undefined {
     return this.schemas.get(urn);
   }
 }
@@ -61,9 +67,20 @@ export class InvalidPayloadError extends Error {
   }
 }
 
-// Compiled once per schema object: the SDK takes raw schemas, compile() is the costly part.
+// Compiled once per schema object: the SDK takes raw schemas, compile() is the costly part. The
+// two boolean schemas are compiled once each (a WeakMap holds objects only).
 const compiled = new WeakMap<object, CompiledSchema>();
-function compiledOf(schema: SchemaNode): CompiledSchema {
+const booleans = new Map<boolean, CompiledSchema>();
+function compiledOf(schema: Schema): CompiledSchema {
+  if (typeof schema !== 'object' || schema === null) {
+    // A boolean; anything else is not a schema, and compile() says so (a SchemaError), never a pass.
+    let b = booleans.get(schema);
+    if (b === undefined) {
+      b = compile(schema, { onWarning: () => {} });
+      booleans.set(schema, b);
+    }
+    return b;
+  }
   let c = compiled.get(schema);
   if (c === undefined) compiled.set(schema, (c = compile(schema, { onWarning: () => {} })));
   return c;
@@ -96,7 +113,7 @@ const TYPE_REASON: Record<string, string> = {
 };
 
 /** One of our violations as the SDK writes one. */
-function sdkViolation(schema: SchemaNode, value: unknown, v: Violation, base: string): string {
+function sdkViolation(schema: Schema, value: unknown, v: Violation, base: string): string {
   const tokens = parsePointer(v.instancePath);
   const schemaTokens = parsePointer(v.schemaPath);
   let path = sdkPath(value, tokens);
@@ -122,7 +139,11 @@ function sdkViolation(schema: SchemaNode, value: unknown, v: Violation, base: st
     case 'minLength': reason = 'below_min_length'; break;
     case 'maxLength': reason = 'above_max_length'; break;
     case 'minimum': reason = 'below_minimum'; break;
-    case 'false': reason = 'not_allowed'; break;
+    // A `false` schema: at the root (`false`), or under the keyword that led to it (a property's or
+    // the items' schema is `false`); additionalProperties' is `additional_not_allowed` above.
+    case 'false':
+    case 'properties':
+    case 'items': reason = 'not_allowed'; break;
     default: reason = v.keyword;
   }
   const full = base === '' ? path : path === '' ? base : `${base}.${path}`;
@@ -134,17 +155,21 @@ function sdkViolation(schema: SchemaNode, value: unknown, v: Violation, base: st
  * verdict (null or not) is the contract's; which violation is named first may differ from the SDK
  * when there are several.
  */
-export function validateSchema(schema: SchemaNode, value: unknown, path = ''): string | null {
+export function validateSchema(schema: Schema, value: unknown, path = ''): string | null {
   const c = compiledOf(schema);
   if (c.isValid(value)) return null;
   const first = c.validate(value)[0];
   return first === undefined ? null : sdkViolation(schema, value, first, path);
 }
 
-/** The first violation of `(urn, data)`, or null when valid or when no schema is registered (opt-in). */
+/**
+ * The first violation of `(urn, data)`, or null when valid or when no schema is registered
+ * (opt-in: the provider answered `undefined` or `null`). A `false` schema is a schema, which no
+ * data satisfies.
+ */
 export async function check(provider: SchemaProvider, urn: string, data: Record<string, unknown>): Promise<string | null> {
   const node = await provider.schemaFor(urn);
-  if (!node) return null;
+  if (node === undefined || node === null) return null;
   return validateSchema(node, data);
 }
 
@@ -173,6 +198,6 @@ function sdkCategory(node: unknown): string | undefined {
  * `addresses[].line`). As the SDK reads markers: a malformed one (`""`, `1`) is not listed here,
  * though bqschema's own masking treats it as marked and `bqschema check` fails on it.
  */
-export function sensitivePaths(schema: SchemaNode): SensitivePath[] {
+export function sensitivePaths(schema: Schema): SensitivePath[] {
   return pathsOf(schema, sdkCategory);
 }

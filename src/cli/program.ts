@@ -263,7 +263,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .description("run the cross-SDK conformance suite through another implementation's adapter")
         .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
         .option('--out <file>', 'results file to write', 'results.json')
-        .option('--suite <dir>', 'the suite data (default: the copy shipped in this package)')
+        .option('--suite <path>', "the suite: its directory (manifest.json and CONFORMANCE_VERSION) or its manifest.json (default: the copy shipped in this package)")
         .option('--timeout <ms>', 'time one answer may take', '10000')
         .option('--max-line-bytes <n>', 'longest line the adapter may write (default 16777216: 16 MiB)')
         .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))

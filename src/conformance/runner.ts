@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ParseFailure, parseText } from '../registry/parse.js';
 import { caseId, conformanceVersion, contractCases, isVerdictBlock, suiteManifest, type SuiteManifest } from './data.js';
 
 /** What an implementation says about itself in answer to `hello`. */
@@ -24,6 +25,11 @@ export interface Implementation {
 /** The implementation could not answer (it exited, hung, or broke the protocol). */
 export class ImplementationError extends Error {
   override name = 'ImplementationError';
+}
+
+/** The suite would run none of its cases for this implementation: nothing in it is in the implementation's scope. */
+export class SuiteError extends Error {
+  override name = 'SuiteError';
 }
 
 export interface CaseResult {
@@ -62,28 +68,61 @@ export const RUNNABLE_SECTIONS = ['payload_schema', 'payload_schema_unicode'] as
 /** The contract's own cases, reported as sections of their own after the suite's. */
 export const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract_envelopes'] as const;
 
-/** Reads a suite directory (manifest.json + CONFORMANCE_VERSION); throws a one-line Error when it cannot. */
-export function loadSuite(dir?: string): Suite {
-  if (dir === undefined) return { manifest: suiteManifest(), version: conformanceVersion() };
-  const read = (name: string): string => {
+/**
+ * Reads a suite: a directory holding manifest.json and CONFORMANCE_VERSION, or its manifest.json
+ * itself. Throws a one-line Error, naming the file and what to do, when the suite cannot be read or
+ * would run none of its cases: a missing, unreadable or malformed manifest, no `sections` map, a
+ * section this runner runs whose block has no `{schema, cases}` or no case, or no such section at
+ * all. Sections this runner does not know (a newer suite) are allowed; they are reported as not run.
+ */
+export function loadSuite(path?: string): Suite {
+  if (path === undefined) return { manifest: suiteManifest(), version: conformanceVersion() };
+  const fix = 'give --suite the directory holding the suite\'s manifest.json and CONFORMANCE_VERSION, or that manifest.json';
+  let dir = path;
+  let file = join(path, 'manifest.json');
+  try {
+    if (!statSync(path).isDirectory()) {
+      dir = dirname(path);
+      file = path;
+    }
+  } catch (err) {
+    throw new Error(`${path}: cannot read the suite (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); ${fix}`);
+  }
+  const read = (name: string, at: string): string => {
     try {
-      return readFileSync(join(dir, name), 'utf8');
+      if (statSync(at).isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
+      return readFileSync(at, 'utf8');
     } catch (err) {
-      throw new Error(`cannot read the suite's ${name} in ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new Error(`${at}: cannot read the suite's ${name} (${code === 'EISDIR' ? 'it is a directory' : code}); ${fix}`);
     }
   };
-  let manifest: SuiteManifest;
+  let value: unknown;
   try {
-    manifest = JSON.parse(read('manifest.json')) as SuiteManifest;
+    value = parseText(read('manifest', file), file, 'json');
   } catch (err) {
-    throw new Error(`${join(dir, 'manifest.json')}: ${(err as Error).message}`);
+    if (err instanceof ParseFailure) throw new Error(`${err.message}; the suite's manifest must be JSON`);
+    throw err;
   }
-  if (typeof manifest !== 'object' || manifest === null || typeof manifest.sections !== 'object' || manifest.sections === null) {
-    throw new Error(`${join(dir, 'manifest.json')} has no "sections" map`);
+  const bad = (problem: string): Error => new Error(`${file}: ${problem}, so the suite would run none of its cases; fix the manifest`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the manifest is not a JSON object');
+  const manifest = value as SuiteManifest;
+  const sections: unknown = has(manifest, 'sections') ? manifest.sections : undefined;
+  if (typeof sections !== 'object' || sections === null || Array.isArray(sections)) throw bad('the manifest has no "sections" map (section name to scope)');
+  const names = Object.keys(sections);
+  const odd = names.find((s) => typeof (sections as Record<string, unknown>)[s] !== 'string');
+  if (odd !== undefined) throw bad(`the scope of section ${json(odd)} is not a string`);
+  const runnable = names.filter((s) => (RUNNABLE_SECTIONS as readonly string[]).includes(s));
+  if (runnable.length === 0) throw bad(`the manifest names no section this runner runs (${RUNNABLE_SECTIONS.join(', ')})`);
+  for (const s of runnable) {
+    const block = has(manifest, s) ? manifest[s] : undefined;
+    if (!isVerdictBlock(block)) throw bad(`section ${json(s)} has no block of the {schema, cases: [{data, valid}]} shape this runner reads`);
+    if (block.cases.length === 0) throw bad(`section ${json(s)} has no cases`);
   }
-  const version = read('CONFORMANCE_VERSION').trim();
+  const version = read('CONFORMANCE_VERSION', join(dir, 'CONFORMANCE_VERSION')).trim();
+  if (version === '') throw new Error(`${join(dir, 'CONFORMANCE_VERSION')}: the suite's version is empty; ${fix}`);
   if (manifest.conformance_version !== undefined && manifest.conformance_version !== version) {
-    throw new Error(`manifest.json says conformance_version ${String(manifest.conformance_version)}, CONFORMANCE_VERSION says ${version}`);
+    throw new Error(`${file} says conformance_version ${String(manifest.conformance_version)}, ${join(dir, 'CONFORMANCE_VERSION')} says ${version}: the two must be one suite's`);
   }
   return { manifest, version };
 }
@@ -110,6 +149,12 @@ function sameWarnings(got: unknown, expected: Array<{ pointer: string; keyword: 
 export async function runConformance(impl: Implementation, suite: Suite = loadSuite(), now: () => Date = () => new Date()): Promise<ConformanceRun> {
   const info = await impl.hello();
   const carried = new Set(['core', ...info.bindings]);
+  // A run whose suite sections are all out of scope would pass on the contract's cases alone.
+  const runnable = Object.keys(suite.manifest.sections).filter((s) => (RUNNABLE_SECTIONS as readonly string[]).includes(s));
+  if (runnable.length > 0 && !runnable.some((s) => carried.has(String(suite.manifest.sections[s])))) {
+    const scopes = runnable.map((s) => `${s}: scope ${String(suite.manifest.sections[s])}`).join(', ');
+    throw new SuiteError(`the suite's sections this runner runs (${scopes}) are all out of the implementation's scope (bindings: ${info.bindings.length > 0 ? info.bindings.join(', ') : 'none'}), so it would run none of the suite's cases; give a suite with a section in scope, or have the adapter's hello name the binding`);
+  }
   // Null-prototype maps: a section or case named `__proto__` is an ordinary key.
   const table = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
   const sections = table<Record<string, CaseResult>>();

@@ -1,4 +1,5 @@
-import { compile, isSchemaObject, type CompiledSchema } from '../validator/index.js';
+import { compile, isSchemaObject, malformedMessage, unknownMessage, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import { reportWarnings } from '../validator/warnings.js';
 import { RegistryError } from '../registry/errors.js';
 import type { ProviderOptions } from './map-provider.js';
 import type { AsyncProvider } from './provider.js';
@@ -269,11 +270,25 @@ export class HttpProvider implements AsyncProvider {
     }
     const document = parseJson(body.schema);
     if (document === undefined) throw this.error('unreadable', urn, 'the schema is not valid JSON');
+    // Warnings are held until the schema is taken: one that is refused is reported through onStale.
+    const warnings: SchemaWarning[] = [];
+    let schema: CompiledSchema;
     try {
-      return { kind: 'schema', schema: compile(document, { urn, onWarning: this.options.onWarning, strict: this.options.strict }), etag };
+      schema = compile(document, { urn, onWarning: (w) => warnings.push(w), strict: this.options.strict });
     } catch (err) {
       throw this.error('malformed', urn, (err as Error).message, err as Error);
     }
+    // A schema that replaces a good one must not bring a constraint nobody would enforce (a typo
+    // such as `requried`, a malformed `type`): taking it would switch that constraint off, so the
+    // last good schema stays (failing static), as for any other failed revalidation.
+    const held = previous?.schema;
+    const added = held === undefined ? undefined : unenforcedAdded(schema.warnings, held.warnings);
+    if (added !== undefined) {
+      const what = added.kind === 'unknown' ? unknownMessage(added) : `${malformedMessage(added)}; it is not enforced`;
+      throw this.error('malformed', urn, `the registry answered a new schema in which ${what}${what.endsWith('?') ? ' T' : '; t'}he last good schema is kept until an answer without it`);
+    }
+    reportWarnings(warnings, { onWarning: this.options.onWarning });
+    return { kind: 'schema', schema, etag };
   }
 
   /**
@@ -343,6 +358,13 @@ export class HttpProvider implements AsyncProvider {
     for (const secret of this.secrets) text = text.split(secret).join('***');
     return text;
   }
+}
+
+/** The first unknown or malformed keyword of `next` that `held` does not have (the same kind, pointer and keyword), if any. */
+function unenforcedAdded(next: readonly SchemaWarning[], held: readonly SchemaWarning[]): SchemaWarning | undefined {
+  const key = (w: SchemaWarning): string => `${w.kind}\0${w.pointer}\0${w.keyword}`;
+  const known = new Set(held.filter((w) => w.kind !== 'unsupported').map(key));
+  return next.find((w) => w.kind !== 'unsupported' && !known.has(key(w)));
 }
 
 /** The URN, or a percent-decoding of it, that holds a `.` or `..` segment between slashes; `undefined` if none does. */

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as JsoncParser from 'jsonc-parser';
 import type * as Yaml from 'yaml';
+import { DEEP_DOCUMENT_MESSAGE } from '../validator/limits.js';
+import { scanJson, yamlDocument } from './depth.js';
 
 // The YAML and JSONC parsers load on first use: a JSON registry with JSON messages (the common case,
 // and every `validate` run over many files) never pays for them, and the library entry, whose
@@ -71,13 +73,23 @@ export interface ParseOptions {
 export const DEFAULT_MAX_YAML_EXPANSION = 100_000;
 export const YAML_EXPANSION_ENV = 'BQSCHEMA_MAX_YAML_EXPANSION';
 
+/**
+ * The first syntax error of a JSON (`strict`) or JSONC text, found at any depth; for JSONC also a
+ * nesting deeper than MAX_DEPTH, which its (recursive) parser is then not given.
+ */
 function jsonProblem(text: string, file: string, strict: boolean): ParseFailure | undefined {
-  const errors: JsoncParser.ParseError[] = [];
-  jsonc().parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: false });
-  const first = errors[0];
-  if (!first) return undefined;
-  const { line, col } = lineCol(text, first.offset);
-  return new ParseFailure(file, line, col, describeJsonError(jsonc().printParseErrorCode(first.error)));
+  const { error, deepAt } = scanJson(jsonc(), text, strict);
+  if (error !== undefined) {
+    const { line, col } = lineCol(text, error.offset);
+    return new ParseFailure(file, line, col, describeJsonError(jsonc().printParseErrorCode(error.code)));
+  }
+  if (!strict && deepAt !== undefined) return deepFailure(text, file, deepAt);
+  return undefined;
+}
+
+function deepFailure(text: string, file: string, offset: number): ParseFailure {
+  const { line, col } = lineCol(text, offset);
+  return new ParseFailure(file, line, col, DEEP_DOCUMENT_MESSAGE);
 }
 
 function describeJsonError(code: string): string {
@@ -107,8 +119,8 @@ export function parseText(text: string, file: string, format: TextFormat = forma
   try {
     return parseBody(stripBom(text), file, format, options);
   } catch (err) {
-    // The YAML and JSONC parsers (and the JSON error locator) recurse: a document nested deeper
-    // than the call stack is a one-line error, not a crash.
+    // The YAML and JSONC parsers recurse; they are given only documents no deeper than MAX_DEPTH
+    // (src/registry/depth.ts). Should a stack still run out, it is a one-line error, not a crash.
     if (err instanceof RangeError) throw new ParseFailure(file, 1, 1, 'the document is nested too deeply to parse');
     throw err;
   }
@@ -137,7 +149,9 @@ export function sourceKeys(doc: Yaml.Document): void {
 
 function parseBody(body: string, file: string, format: TextFormat, options: ParseOptions): unknown {
   if (format === 'yaml') {
-    const doc = yaml().parseDocument(body, { prettyErrors: false, uniqueKeys: false });
+    const read = yamlDocument(yaml(), body, { uniqueKeys: false });
+    if ('deepAt' in read) throw deepFailure(body, file, read.deepAt);
+    const doc = read.doc;
     const err = doc.errors[0];
     if (err) {
       const { line, col } = lineCol(body, err.pos[0]);

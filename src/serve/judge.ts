@@ -1,5 +1,5 @@
 import { compareSchemas, previewWitness, unknownKeywords, type CompatMode, type CompatPolicy } from '../compat/index.js';
-import { hasOwn, isSchemaObject, lintSchema, SchemaError } from '../validator/index.js';
+import { hasOwn, isSchemaObject, lintSchema, MAX_DEPTH, SchemaError } from '../validator/index.js';
 import { ApiError } from './errors.js';
 import { SCHEMA_TYPE } from './snapshot.js';
 
@@ -27,14 +27,6 @@ export function postedSchema(body: Buffer | Uint8Array | undefined): Record<stri
   if (!isSchemaObject(schema)) throw new ApiError('invalidSchema', 'Invalid schema: a JSON schema must be a JSON object');
   return schema;
 }
-
-/**
- * The deepest a schema `/compatibility` compares may nest (objects and arrays, the document's root
- * at 1). Comparing recurses, and a worker thread has a larger stack than the main one: without a
- * limit of its own, a 2,000-deep schema was judged in one and refused in the other. Well under what
- * either thread can compare, so a question gets one answer wherever it is judged.
- */
-export const MAX_SCHEMA_DEPTH = 512;
 
 /** Whether `value` nests deeper than `max` levels (iterative: the value may be far deeper than the stack). */
 export function deeperThan(value: unknown, max: number): boolean {
@@ -81,14 +73,14 @@ export function refuseUnenforced(schema: unknown, registered: unknown, allowKeyw
 
 /**
  * The answer body of `/compatibility` (`{is_compatible, messages?}`); a bad posted schema is an
- * ApiError. Pure and bounded the same way everywhere (MAX_SCHEMA_DEPTH; the witness budget of
+ * ApiError. Pure and bounded the same way everywhere (MAX_DEPTH; the witness budget of
  * compareSchemas), so it answers alike in the server's thread and in a worker.
  */
 export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean; messages?: string[] } {
   const schema = postedSchema(q.body);
-  if (deeperThan(schema, MAX_SCHEMA_DEPTH)) throw new ApiError('invalidSchema', `Invalid schema: nested deeper than ${MAX_SCHEMA_DEPTH} levels, the most /compatibility compares`);
+  if (deeperThan(schema, MAX_DEPTH)) throw new ApiError('invalidSchema', `Invalid schema: nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`);
   const registered: unknown = JSON.parse(q.registered);
-  if (deeperThan(registered, MAX_SCHEMA_DEPTH)) throw new ApiError('backend', `the registered schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels, the most /compatibility compares`);
+  if (deeperThan(registered, MAX_DEPTH)) throw new ApiError('backend', `the registered schema is nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`);
   let result;
   try {
     refuseUnenforced(schema, registered, q.allowKeywords);

@@ -1,4 +1,5 @@
 export { compile } from './compile.js';
+export { MAX_DEPTH } from './limits.js';
 export { lintSchema } from './lint.js';
 export { canonicalKey, jsonEqual } from './equality.js';
 export { codePointLength, firstCodePoint } from './codepoints.js';

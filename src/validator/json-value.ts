@@ -1,9 +1,10 @@
 import { SchemaError } from './errors.js';
+import { MAX_DEPTH } from './limits.js';
 import { joinPointer } from './pointer.js';
 
 /*
  * Checks on a schema as a JSON document, before its keywords are read: that it is JSON at all,
- * and where a NaN is.
+ * where a NaN is, and whether it nests deeper than MAX_DEPTH.
  */
 
 /** What makes a value not JSON, or undefined when it is a JSON scalar or a plain object/array. */
@@ -25,19 +26,30 @@ function notJson(v: unknown): string | undefined {
   }
 }
 
+/** What assertJson found in a schema that is JSON. */
+export interface JsonShape {
+  /** Whether a NaN is anywhere in it. */
+  nan: boolean;
+  /** Whether it nests deeper than MAX_DEPTH objects and arrays (its root at level 1). */
+  deep: boolean;
+}
+
 /**
  * Throws SchemaError unless `schema` is JSON data: only strings, numbers, booleans, null, plain
  * objects and arrays, no `undefined` (array holes included) and no cycle (a YAML alias can make
- * one). Shared sub-trees are fine. Returns whether a NaN is anywhere in it.
+ * one). Shared sub-trees are fine, and are measured as deep as the deepest place they are used.
  */
-export function assertJson(schema: unknown): boolean {
+export function assertJson(schema: unknown): JsonShape {
   const fast = { budget: FAST_WALK_BUDGET, nan: false };
-  if (fastJsonWalk(schema, 0, fast)) return fast.nan;
+  if (fastJsonWalk(schema, 0, fast)) return { nan: fast.nan, deep: false };
   return carefulJsonWalk(schema);
 }
 
-/** Past these, the fast walk gives up: a cycle, a deep schema, or a DAG whose paths are many. */
-const FAST_WALK_DEPTH = 1000;
+/**
+ * Past these, the fast walk gives up: a cycle, a schema deeper than MAX_DEPTH (its recursion is
+ * that deep at most, safe in any thread), or a DAG whose paths are many.
+ */
+const FAST_WALK_DEPTH = MAX_DEPTH;
 const FAST_WALK_BUDGET = 1_000_000;
 
 /**
@@ -70,11 +82,13 @@ function fastJsonWalk(v: unknown, depth: number, state: { budget: number; nan: b
 /**
  * Iterative, with cycle detection and shared sub-trees walked once; throws naming the pointer.
  * Containers are kept in a table (value, parent, key), so a pointer is built only for a problem.
+ * Each container's height (its levels, itself at 1) is worked out as the walk leaves it, so a
+ * shared sub-tree counts as deep as it is wherever it is used.
  */
-function carefulJsonWalk(schema: unknown): boolean {
+function carefulJsonWalk(schema: unknown): JsonShape {
   const rootProblem = notJson(schema);
   if (rootProblem !== undefined) throw new SchemaError(`the schema is not JSON: ${rootProblem} at (the root)`);
-  if (typeof schema !== 'object' || schema === null) return Number.isNaN(schema);
+  if (typeof schema !== 'object' || schema === null) return { nan: Number.isNaN(schema), deep: false };
   let nan = false;
   const values: object[] = [schema];
   const parents: number[] = [-1];
@@ -88,16 +102,20 @@ function carefulJsonWalk(schema: unknown): boolean {
     throw new SchemaError(`the schema is not JSON: ${notJson(c)} at ${pointer(id, key)}`);
   };
   const onPath = new Set<object>();
-  const done = new Set<object>();
-  // Frame ids; `~id` leaves a frame (takes its value off the path). A container with no container
-  // inside (a leaf) cannot close a cycle, so it is never put on the path nor remembered.
+  // Each container left, by its height. A container with no container inside (a leaf) cannot
+  // close a cycle, so it is never put on the path nor remembered: its height is 1.
+  const done = new Map<object, number>();
+  const height = (c: unknown): number => (typeof c === 'object' && c !== null ? done.get(c) ?? 1 : 0);
+  // Frame ids; `~id` leaves a frame (takes its value off the path).
   const stack: number[] = [0];
   while (stack.length > 0) {
     const id = stack.pop()!;
     if (id < 0) {
       const v = values[~id]!;
       onPath.delete(v);
-      done.add(v);
+      let h = 0;
+      for (const c of Array.isArray(v) ? v : Object.values(v)) h = Math.max(h, height(c));
+      done.set(v, h + 1);
       continue;
     }
     const v = values[id]!;
@@ -136,7 +154,7 @@ function carefulJsonWalk(schema: unknown): boolean {
     if (stack.length === mark + 1) stack.pop();
     else onPath.add(v);
   }
-  return nan;
+  return { nan, deep: height(schema) > MAX_DEPTH };
 }
 
 /** True when a NaN is anywhere in `value` (iterative: values nested deep do not overflow). */

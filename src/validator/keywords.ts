@@ -1,5 +1,6 @@
 import { SchemaError } from './errors.js';
 import { assertJson, containsNaN } from './json-value.js';
+import { DEEP_SCHEMA_MESSAGE } from './limits.js';
 import { joinPointer } from './pointer.js';
 import { GDPR_MARKER, markSensitive } from './sensitive.js';
 import { nearestKeyword } from './suggest.js';
@@ -106,7 +107,9 @@ export function parseSchema(schema: unknown): ParseResult {
   }
   const warnings: SchemaWarning[] = [];
   try {
-    const nan = assertJson(schema);
+    const { nan, deep } = assertJson(schema);
+    // Counted before anything recursive reads the schema: the same refusal in every thread.
+    if (deep) throw new SchemaError(DEEP_SCHEMA_MESSAGE);
     const ctx: ParseContext = { warnings, nan, marks: 0 };
     const root = parseNode(schema, '', ctx);
     // Only a schema with a marker, or a keyword that could hold one out of the walk, is read for them.

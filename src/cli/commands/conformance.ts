@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, spawnImplementation, type LineImplementation } from '../../conformance/line-impl.js';
-import { ImplementationError, loadSuite, runConformance, type ConformanceRun } from '../../conformance/runner.js';
+import { ImplementationError, loadSuite, runConformance, SuiteError, type ConformanceRun } from '../../conformance/runner.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { claimOutput, guardWrite, protectFile } from '../protect.js';
 import { clean, CONFORMANCE_FORMATS, isConformanceFormat } from '../report/conformance.js';
@@ -12,7 +12,7 @@ export interface ConformanceOptions {
   impl: string;
   /** `--out <file>`: where results.json goes (default `results.json`). */
   out?: string;
-  /** `--suite <dir>`: another copy of the suite (manifest.json + CONFORMANCE_VERSION); default the shipped one. */
+  /** `--suite <path>`: another copy of the suite, its directory (manifest.json + CONFORMANCE_VERSION) or its manifest.json; default the shipped one. */
   suite?: string;
   /** `--timeout <ms>`: the longest one answer may take (default 10000). */
   timeout?: string;
@@ -66,7 +66,9 @@ export async function run(options: ConformanceOptions): Promise<number> {
   }
   // The results file is checked before the adapter runs: never a file of the suite or the registry.
   if (options.suite !== undefined) {
-    for (const name of ['manifest.json', 'CONFORMANCE_VERSION']) protectFile(join(options.suite, name), `the suite's ${name} (${join(options.suite, name)})`);
+    // --suite names the suite's directory or its manifest.json (loadSuite read it either way).
+    const dir = isFile(options.suite) ? dirname(options.suite) : options.suite;
+    for (const name of ['manifest.json', 'CONFORMANCE_VERSION']) protectFile(join(dir, name), `the suite's ${name} (${join(dir, name)})`);
   }
   claimOutput(options.out ?? 'results.json', '--out');
   const maxLineBytes = options.maxLineBytes === undefined ? DEFAULT_MAX_LINE_BYTES : /^[0-9]{1,15}$/.test(options.maxLineBytes) ? Number(options.maxLineBytes) : NaN;
@@ -89,6 +91,7 @@ export async function run(options: ConformanceOptions): Promise<number> {
     if (interrupted !== undefined) impl.stop(`the run was interrupted (${interrupted}): the implementation was stopped`);
     result = await runConformance(impl, suite);
   } catch (err) {
+    if (err instanceof SuiteError) throw new UsageError(clean(err.message));
     if (!(err instanceof ImplementationError)) throw err;
     if (interrupted === undefined) throw new UsageError(clean(err.message));
     process.stderr.write(`bqschema: ${clean(err.message)}; nothing was written\n`);
@@ -101,4 +104,12 @@ export async function run(options: ConformanceOptions): Promise<number> {
   process.stdout.write(CONFORMANCE_FORMATS[format](result, out));
   if (interrupted !== undefined) return SIGNAL_EXIT[interrupted];
   return result.failed.length === 0 ? EXIT_OK : EXIT_GATE;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
