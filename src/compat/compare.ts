@@ -37,6 +37,15 @@ export interface Change {
   witnessReason?: WitnessReason;
   /** With `witnessReason: 'policy'`: a payload that breaks the other way (what the old schema rejects, for a backward break), where one exists. */
   otherWitness?: Witness;
+  /**
+   * A compatible change that data can refute, compatible only because the policy chooses so
+   * (bqschema: an optional property added to an open model, which old data may already carry with
+   * any value; confluent: a newly required property that declares a default, which the validator
+   * never applies).
+   */
+  policyChoice?: true;
+  /** With `policyChoice` and witnesses: a payload the choice lets fail (valid under old, rejected by new), checked with the validator. */
+  affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
 }
@@ -59,6 +68,8 @@ interface Finding extends Change {
   key: string;
   /** Breaking by registry policy rather than by data. */
   policy: boolean;
+  /** Compatible by a policy choice that data can refute (Change.policyChoice); `steps` lead to the affected payload. */
+  choice?: boolean;
   dir: Direction;
   /** Breaking findings: the node pairs from the root to the change, for the witness. */
   steps?: Step[];
@@ -253,8 +264,9 @@ class Comparison {
       const tp = tProps.get(name);
       const raw = tp === undefined ? undefined : this.tgt.raw(tp);
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
-      const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
-      this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+      const excuse = excused ? ' (it declares a default: compatible under the confluent policy, a policy choice: old data without it is rejected, since no validator applies a default)' : undefined;
+      const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+      if (excused && live) this.choose(f);
     }
     for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
 
@@ -276,17 +288,50 @@ class Comparison {
         this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, true, this.at(name, governed, tp));
         continue;
       }
-      this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
       // additionalProperties governed the name before: a schema there is compared, and so is a new
-      // `false` (a prohibition, not a field); otherwise an open schema leaves the name to policy.
+      // `false` (a prohibition, not a field).
       if (governed.always === undefined || (tp.always === false && governed.always === true)) {
+        this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
         this.node(governed, tp, p, live, 'properties', name);
+        continue;
+      }
+      if (this.dir === 'forward' && governed.always === true) {
+        // A property removed from an open model: new data may carry any value under its name, and
+        // the old schema still applies the removed property's schema to it. A data break whenever
+        // that schema rejects something (as Confluent's forward check: PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, reversed).
+        const breaking = this.rejectsSome(governed, tp, p, live, name);
+        const f = this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, false, breaking ? this.at(name, governed, tp) : undefined);
+        if (breaking) f.message += ' from an open model: new producers may send any value under it, and the old schema rejects some';
+        continue;
+      }
+      const f = this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
+      // An open model leaves the name to policy: adding an optional property is compatible, though
+      // old data may already carry the name with a value the new property's schema rejects.
+      if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
+        f.message += ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`;
+        this.choose(f, this.at(name, governed, tp));
       }
     }
     if (s.additional !== undefined || t.additional !== undefined) {
       const p = joinPointer(path, 'additionalProperties');
       this.node(s.additional ?? ANY, t.additional ?? ANY, p, live, 'additionalProperties');
     }
+  }
+
+  /**
+   * Whether `t` rejects a value `s` lets through under property `name`, or leaves that to a policy
+   * choice: a comparison whose findings are dropped, asked for its verdict only.
+   */
+  private rejectsSome(s: SchemaNode, t: SchemaNode, p: string, live: boolean, name: string): boolean {
+    const start = this.findings.length;
+    this.node(s, t, p, live, 'properties', name);
+    return this.findings.splice(start).some((f) => f.breaking || f.choice === true);
+  }
+
+  /** Marks a compatible finding a policy choice that data can refute; `at` as for `emit`. */
+  private choose(f: Finding, at?: Step): void {
+    f.choice = true;
+    f.steps = at ? [...this.stack, at] : this.stack.slice();
   }
 
   /** The step to property `name`, governed by `s` in src and `t` in tgt (for a property only one side declares). */
@@ -383,8 +428,9 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     }
     for (const f of findings) {
       const seen = merged.get(f.key);
-      // The breaking direction's finding wins: its message and its witness.
-      if (seen === undefined || (f.breaking && !seen.breaking)) merged.set(f.key, f);
+      // The breaking direction's finding wins (its message and its witness), and a break shown by
+      // data wins over one by policy.
+      if (seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy)))) merged.set(f.key, f);
     }
   }
   const witnesses = options.witnesses ?? true;
@@ -395,7 +441,11 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     .map((f): Change => {
       const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.message };
       if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
-      return f.breaking && witnesses ? { ...change, ...provers.prove(f) } : change;
+      if (f.breaking) return witnesses ? { ...change, ...provers.prove(f) } : change;
+      if (f.choice !== true) return change;
+      change.policyChoice = true;
+      const affected = witnesses ? provers.affected(f) : undefined;
+      return affected === undefined ? change : { ...change, affected };
     });
   return { compatible: changes.every((c) => !c.breaking), changes };
 }
@@ -420,6 +470,20 @@ class Provers {
       this.cache.set(dir, p);
     }
     return p;
+  }
+
+  /** For a policy choice: a payload valid under the schema that keeps its data, rejected by the other. */
+  affected(f: Finding): Witness | undefined {
+    if (f.steps === undefined) return undefined;
+    let found: unknown;
+    try {
+      found = this.get(f.dir).prove(f.steps, f.rule, f.subject);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      return undefined;
+    }
+    if (found === NONE || found === SPENT) return undefined;
+    return { payload: found, validUnder: f.dir === 'backward' ? 'old' : 'new' };
   }
 
   prove(f: Finding): Proven {

@@ -52,9 +52,11 @@ const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x ===
  * rejected by the other, previewed, as code), or why there is none and the other direction's witness.
  */
 function witnessSpans(c: Change): Span[] | undefined {
-  if (c.witness === undefined) return undefined;
   // Previewed around the place that breaks: a long payload is never cut before it.
   const shown = (w: Witness): Span[] => [`valid under ${w.validUnder}, rejected by ${other(w)}): `, code(previewWitness(w.payload, c.path, c.subject))];
+  // A compatible change by a policy choice: the data it lets fail.
+  if (!c.breaking && c.affected !== undefined) return ['affected by this policy choice (', ...shown(c.affected)];
+  if (c.witness === undefined) return undefined;
   if (c.witness !== null) return ['witness (', ...shown(c.witness)];
   const why = c.witnessReason === 'policy'
     ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
@@ -226,7 +228,7 @@ function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidenc
 function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string, remedy: Remedy | undefined): ReportFinding {
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
-  const w = c.breaking ? witnessLine(c) : undefined;
+  const w = witnessLine(c);
   const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
   const evidence = changeEvidence(c, site.corpus);
   return {
@@ -248,7 +250,7 @@ function changeText(v: Verdicts, c: Change): FindingText {
   const details: TextLine[] = [];
   const e = excusedBy(v, c);
   if (e) details.push([DETAIL, { text: exceptedText(e), tone: 'warn' }]);
-  const w = c.breaking ? witnessLine(c) : undefined;
+  const w = witnessLine(c);
   if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
   return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
 }
@@ -369,7 +371,7 @@ function mdChange(v: Verdicts, ch: Change): TextLine[] {
   const lines: TextLine[] = [[ch.message, ' (', code(ch.rule), ')']];
   const e = excusedBy(v, ch);
   if (e) lines.push([exceptedText(e)]);
-  const w = ch.breaking ? witnessSpans(ch) : undefined;
+  const w = witnessSpans(ch);
   if (w !== undefined) lines.push(w);
   return lines;
 }
