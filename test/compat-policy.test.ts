@@ -125,9 +125,19 @@ describe('policies in forward mode (the schemas swap roles)', () => {
     expect(cf[0]!.witness).toEqual({ payload: { b: '' }, validUnder: 'new' });
   });
 
-  it('a property removed from an open model breaks forward under confluent only when its schema constrains', () => {
-    expect(run(obj({ b: { type: 'string' } }), obj({}), 'confluent', 'forward').compatible).toBe(false);
-    expect(run(obj({ b: {} }), obj({}), 'confluent', 'forward').compatible).toBe(true);
+  it('a property removed from an open model breaks forward, under either policy, only when its schema constrains', () => {
+    for (const policy of ['bqschema', 'confluent'] as const) {
+      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').compatible, policy).toBe(false);
+      expect(run(obj({ b: {} }), obj({}), policy, 'forward').compatible, policy).toBe(true);
+      // Both show it with data: what new producers may send under "b" that old consumers reject.
+      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').changes[0]!.witness, policy).toEqual({ payload: { b: null }, validUnder: 'new' });
+    }
+  });
+
+  it('a required property with a default is a policy choice of confluent, named with the old data it rejects', () => {
+    const c = run(CASES[6]!.old, CASES[6]!.new, 'confluent').changes.find((x) => x.rule === 'required-added')!;
+    expect(c).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'old' } });
+    expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy, a policy choice: old data without it is rejected, since no validator applies a default)');
   });
 });
 

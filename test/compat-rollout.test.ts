@@ -47,6 +47,30 @@ describe('assessChange', () => {
     expect(assessChange({ const: 1 }, { const: 2 }).rollout.order).toBe('new-urn');
   });
 
+  it('a constrained property removed from an open model: no order is safe (forward breaks by data too)', () => {
+    const a = assessChange(obj({ a: {}, b: { type: 'string' } }), obj({ a: {} }));
+    expect([a.backward.compatible, a.forward.compatible]).toEqual([false, false]);
+    expect(a.rollout.order).toBe('new-urn');
+    // The evidence agrees: new data the old schema rejects.
+    expect(a.forward.changes[0]!.witness).toEqual({ payload: { b: null }, validUnder: 'new' });
+  });
+
+  it('a backward verdict that rests on a policy choice: the sentence promises no more than the payload shown allows', () => {
+    const a = assessChange(obj({}), obj({ extra: { type: 'string' } }));
+    expect(a.backward.changes[0]).toMatchObject({ rule: 'property-added', breaking: false, policyChoice: true, affected: { payload: { extra: null }, validUnder: 'old' } });
+    expect(a.rollout.order).toBe('consumers-first');
+    expect(a.rollout.sentence).toBe(rolloutOrder(true, false, true).sentence);
+    expect(a.rollout.sentence).toMatch(/except data a policy choice above names/);
+    expect(rolloutOrder(true, false).sentence).not.toMatch(/policy/);
+    // Either order, backward by the confluent policy's choice (a required property with a default).
+    const d = assessChange(obj({ a: { type: 'string', default: 'x' } }), obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }), { policy: 'confluent' });
+    expect(d.rollout.order).toBe('either');
+    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .*except data a policy choice above names/);
+    // The orders that do not rest on backward keep their sentence.
+    expect(rolloutOrder(false, true, true).sentence).toBe(rolloutOrder(false, true).sentence);
+    expect(rolloutOrder(false, false, true).sentence).toBe(rolloutOrder(false, false).sentence);
+  });
+
   it('the policy applies to both directions', () => {
     // An optional property added to an open model: bqschema breaks forward (a field old consumers
     // lack), Confluent backward (old data may carry the name with another type).
