@@ -33,7 +33,7 @@ interface UrnEntry {
 interface RegistryReport {
   compatible: boolean;
   mode: string;
-  against: { ref: string; commit: string; registry: string; found: boolean };
+  against: { ref: string; commit: string; registry: string; found: boolean; foundBy?: string };
   summary: Record<string, number>;
   urns: UrnEntry[];
 }
@@ -347,7 +347,7 @@ describe('compat --against: a registry with every kind of change', () => {
     const doc = await report();
     expect(doc.compatible).toBe(false);
     expect(doc.mode).toBe('backward');
-    expect(doc.against).toEqual({ ref: 'main', commit: git(dir, 'rev-parse', 'main'), registry: 'registry.json', found: true });
+    expect(doc.against).toEqual({ ref: 'main', commit: git(dir, 'rev-parse', 'main'), registry: 'registry.json', found: true, foundBy: 'path' });
     expect(Object.fromEntries(doc.urns.map((u) => [u.urn, u.status]))).toEqual({
       [ORDERS]: 'breaking', [USERS]: 'breaking', [SHIPPING]: 'removed', [LEGACY]: 'removed',
       [PAYMENTS]: 'compatible', [REFUNDS]: 'added', [STOCK]: 'unchanged', [STATIC]: 'unchanged',
@@ -484,13 +484,14 @@ describe.concurrent('compat --against: other repositories', () => {
     expect(lines(r).at(-1)).toMatch(/^OK: no breaking change against HEAD \([0-9a-f]{12}\): 0 breaking, 1 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/);
   });
 
-  it('a registry absent at the ref: every URN is added, and it says so', async () => {
+  it('a registry absent at the ref: an error (exit 2), unless --allow-new-registry, which adds every URN and says so', async () => {
     const dir = repo({ 'README.md': '# no registry yet\n' }, { 'registry.json': BASE['registry.json']!, ...Object.fromEntries(Object.entries(BASE).filter(([k]) => k.startsWith('schemas/'))) });
-    const r = await bq(['compat', '--against', 'main'], { cwd: dir });
+    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir }), /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.json: .*pass --allow-new-registry if this change creates the registry$/);
+    const r = await bq(['compat', '--against', 'main', '--allow-new-registry'], { cwd: dir });
     expectExit(r, 0);
-    expect(lines(r)[0]).toBe('registry.json does not exist at main: every URN is added');
+    expect(lines(r)[0]).toMatch(/^no registry at main for registry\.json \(.*\): a new registry, every URN is added \(--allow-new-registry\)$/);
     expect(r.stdout.match(/^\+ urn:\S+ {2}added/gm)).toHaveLength(7);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as RegistryReport;
+    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as RegistryReport;
     expect(doc.against.found).toBe(false);
     expect(doc.urns.every((u) => u.status === 'added')).toBe(true);
   });
