@@ -137,7 +137,17 @@ describe('policies in forward mode (the schemas swap roles)', () => {
   it('a required property with a default is a policy choice of confluent, named with the old data it rejects', () => {
     const c = run(CASES[6]!.old, CASES[6]!.new, 'confluent').changes.find((x) => x.rule === 'required-added')!;
     expect(c).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'old' } });
-    expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy, a policy choice: old data without it is rejected, since no validator applies a default)');
+    expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy): a policy choice, since old data without it is rejected (no validator applies a default)');
+  });
+
+  it('a choice no value can refute is not named one: an enum whose every value the new schema accepts', () => {
+    const old = { type: 'object', enum: [{}, { b: 'x' }] };
+    const now = { ...old, properties: { b: { type: 'string' } } };
+    const c = run(old, now, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
+    expect(c).toEqual({ rule: 'property-added', breaking: false, path: '/properties/b', message: 'property "b" added' });
+    // Where a listed value is rejected, it is.
+    const rejected = run({ ...old, enum: [{}, { b: 1 }] }, { ...now, enum: [{}, { b: 1 }] }, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
+    expect(rejected).toMatchObject({ policyChoice: true, affected: { payload: { b: 1 }, validUnder: 'old' } });
   });
 });
 

@@ -70,6 +70,8 @@ interface Finding extends Change {
   policy: boolean;
   /** Compatible by a policy choice that data can refute (Change.policyChoice); `steps` lead to the affected payload. */
   choice?: boolean;
+  /** What the message adds while `choice` holds (a finite set of values can make the choice moot). */
+  choiceNote?: string;
   dir: Direction;
   /** Breaking findings: the node pairs from the root to the change, for the witness. */
   steps?: Step[];
@@ -240,13 +242,18 @@ class Comparison {
 
   /** When every value valid under a finite src passes tgt, no data narrowing below it can break. */
   private settleFinite(s: SchemaNode, t: SchemaNode, finite: readonly unknown[], start: number): void {
-    const open = (f: Finding): boolean => f.breaking && !f.policy;
+    const open = (f: Finding): boolean => (f.breaking && !f.policy) || f.choice === true;
     if (!this.findings.slice(start).some(open)) return;
     const tgtAccepts = this.tgt.accepts(t);
     if (!finite.every((v) => !this.src.admits(s, v) || tgtAccepts(v))) return;
     for (let i = start; i < this.findings.length; i++) {
       const f = this.findings[i]!;
       if (!open(f)) continue;
+      // A policy choice no value of the list can refute is no choice at all.
+      if (f.choice === true) {
+        f.choice = false;
+        continue;
+      }
       f.breaking = false;
       f.message += this.harmless();
     }
@@ -264,9 +271,9 @@ class Comparison {
       const tp = tProps.get(name);
       const raw = tp === undefined ? undefined : this.tgt.raw(tp);
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
-      const excuse = excused ? ' (it declares a default: compatible under the confluent policy, a policy choice: old data without it is rejected, since no validator applies a default)' : undefined;
+      const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
       const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
-      if (excused && live) this.choose(f);
+      if (excused && live) this.choose(f, ': a policy choice, since old data without it is rejected (no validator applies a default)');
     }
     for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
 
@@ -308,8 +315,7 @@ class Comparison {
       // An open model leaves the name to policy: adding an optional property is compatible, though
       // old data may already carry the name with a value the new property's schema rejects.
       if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
-        f.message += ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`;
-        this.choose(f, this.at(name, governed, tp));
+        this.choose(f, ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`, this.at(name, governed, tp));
       }
     }
     if (s.additional !== undefined || t.additional !== undefined) {
@@ -328,9 +334,10 @@ class Comparison {
     return this.findings.splice(start).some((f) => f.breaking || f.choice === true);
   }
 
-  /** Marks a compatible finding a policy choice that data can refute; `at` as for `emit`. */
-  private choose(f: Finding, at?: Step): void {
+  /** Marks a compatible finding a policy choice that data can refute, which `note` says; `at` as for `emit`. */
+  private choose(f: Finding, note: string, at?: Step): void {
     f.choice = true;
+    f.choiceNote = note;
     f.steps = at ? [...this.stack, at] : this.stack.slice();
   }
 
@@ -439,7 +446,7 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   const changes = [...merged.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : ruleOrder(a.rule) - ruleOrder(b.rule)))
     .map((f): Change => {
-      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.message };
+      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.choice === true ? f.message + (f.choiceNote ?? '') : f.message };
       if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
       if (f.breaking) return witnesses ? { ...change, ...provers.prove(f) } : change;
       if (f.choice !== true) return change;
