@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  COMPAT_LEVELS, CompatNameError, compareSchemas, parseCompatLevel, parseCompatPolicy,
+  COMPAT_LEVELS, CompatNameError, assessChange, compareSchemas, parseCompatLevel, parseCompatPolicy,
   type Change, type CompatMode, type CompatPolicy,
 } from '../src/compat/index.js';
 
@@ -138,6 +138,27 @@ describe('policies in forward mode (the schemas swap roles)', () => {
     const c = run(CASES[6]!.old, CASES[6]!.new, 'confluent').changes.find((x) => x.rule === 'required-added')!;
     expect(c).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'old' } });
     expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy): a policy choice, since old data without it is rejected (no validator applies a default)');
+  });
+
+  // Found by the soundness property (seed 4246): with the roles swapped, forward, the old schema
+  // requires a property with a default and the new one does not; Confluent calls that compatible
+  // too, and data new producers send without it is rejected by old consumers.
+  it('confluent, forward: a required property with a default no longer required is a policy choice, named with new data the old schema rejects', () => {
+    const old = obj({ c: { type: 'string', default: 'x' } }, { required: ['c'] });
+    const now = obj({ c: { type: 'string', default: 'x' } });
+    for (const mode of ['forward', 'full'] as const) {
+      const r = run(old, now, 'confluent', mode);
+      expect(r.compatible, mode).toBe(true);
+      const c = r.changes.find((x) => x.rule === 'required-removed')!;
+      expect(c, mode).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'new' } });
+      expect(c.message).toBe('property "c" is no longer required (it declares a default: compatible under the confluent policy): a policy choice, since data new producers send without it is rejected by the old schema (no validator applies a default)');
+    }
+    // bqschema gives no such excuse: forward breaks.
+    expect(run(old, now, 'bqschema', 'forward').compatible).toBe(false);
+    // The rollout does not promise old consumers accept everything new producers send.
+    const rollout = assessChange(old, now, { policy: 'confluent' }).rollout;
+    expect(rollout.order).toBe('either');
+    expect(rollout.sentence).toMatch(/ Except the payload a policy choice above names: that data is rejected all the same\.$/);
   });
 
   it('a choice no value can refute is not named one: an enum whose every value the new schema accepts', () => {

@@ -59,16 +59,17 @@ describe('assessChange', () => {
     const a = assessChange(obj({}), obj({ extra: { type: 'string' } }));
     expect(a.backward.changes[0]).toMatchObject({ rule: 'property-added', breaking: false, policyChoice: true, affected: { payload: { extra: null }, validUnder: 'old' } });
     expect(a.rollout.order).toBe('consumers-first');
-    expect(a.rollout.sentence).toBe(rolloutOrder(true, false, true).sentence);
-    expect(a.rollout.sentence).toMatch(/except data a policy choice above names/);
+    expect(a.rollout.sentence).toBe(rolloutOrder(true, false, { backward: true }).sentence);
+    expect(a.rollout.sentence).toBe(`${rolloutOrder(true, false).sentence} Except the payload a policy choice above names: that data is rejected all the same.`);
     expect(rolloutOrder(true, false).sentence).not.toMatch(/policy/);
-    // Either order, backward by the confluent policy's choice (a required property with a default).
+    // Either order, by the confluent policy's choice (a required property with a default).
     const d = assessChange(obj({ a: { type: 'string', default: 'x' } }), obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }), { policy: 'confluent' });
     expect(d.rollout.order).toBe('either');
-    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .*except data a policy choice above names/);
-    // The orders that do not rest on backward keep their sentence.
-    expect(rolloutOrder(false, true, true).sentence).toBe(rolloutOrder(false, true).sentence);
-    expect(rolloutOrder(false, false, true).sentence).toBe(rolloutOrder(false, false).sentence);
+    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .* Except the payload a policy choice above names/);
+    // A choice in a direction the order does not rely on changes nothing.
+    expect(rolloutOrder(false, true, { backward: true }).sentence).toBe(rolloutOrder(false, true).sentence);
+    expect(rolloutOrder(false, false, { backward: true, forward: true }).sentence).toBe(rolloutOrder(false, false).sentence);
+    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(/^Deploy producers first: .* Except the payload/);
   });
 
   it('the policy applies to both directions', () => {

@@ -40,11 +40,11 @@ export interface Change {
   /**
    * A compatible change that data can refute, compatible only because the policy chooses so
    * (bqschema: an optional property added to an open model, which old data may already carry with
-   * any value; confluent: a newly required property that declares a default, which the validator
-   * never applies).
+   * any value; confluent: a property required on one side only that declares a default there,
+   * which no validator applies: backward a newly required one, forward one no longer required).
    */
   policyChoice?: true;
-  /** With `policyChoice` and witnesses: a payload the choice lets fail (valid under old, rejected by new), checked with the validator. */
+  /** With `policyChoice` and witnesses: a payload the choice lets fail (valid under one schema, rejected by the other), checked with the validator. */
   affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
@@ -273,7 +273,9 @@ class Comparison {
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
       const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
       const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
-      if (excused && live) this.choose(f, ': a policy choice, since old data without it is rejected (no validator applies a default)');
+      // Either way round: backward, old data lacks it; forward (the old schema requires it), data new producers send.
+      const refuted = this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
+      if (excused && live) this.choose(f, `: a policy choice, since ${refuted} (no validator applies a default)`);
     }
     for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
 
@@ -435,9 +437,11 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     }
     for (const f of findings) {
       const seen = merged.get(f.key);
-      // The breaking direction's finding wins (its message and its witness), and a break shown by
-      // data wins over one by policy.
-      if (seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy)))) merged.set(f.key, f);
+      // The breaking direction's finding wins (its message and its witness), a break shown by data
+      // wins over one by policy, and a compatible one by a policy choice over a plain compatible one.
+      const wins = seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy))) ||
+        (!f.breaking && !seen.breaking && f.choice === true && seen.choice !== true);
+      if (wins) merged.set(f.key, f);
     }
   }
   const witnesses = options.witnesses ?? true;

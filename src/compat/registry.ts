@@ -184,7 +184,8 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
     const verdict = (m: CompatMode): CompatResult =>
       m === mode && level !== 'none' ? result : compareSchemas(oldSchema, newSchema, { mode: m, policy, witnesses: false });
     const backward = verdict('backward');
-    rollout = rolloutOrder(backward.compatible, verdict('forward').compatible, restsOnPolicy(backward));
+    const forward = verdict('forward');
+    rollout = rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) });
     if (level === 'none') result = levelNone(result);
   } catch (err) {
     if (!(err instanceof SchemaError)) throw err;

@@ -20,28 +20,21 @@ const ROLLOUTS: Record<RolloutOrder, string> = {
     'Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
 };
 
-/**
- * The same orders when the backward verdict rests on a policy choice (Change.policyChoice): the
- * new schema accepts old data except what the choice lets fail, which the change shows.
- */
-const BY_POLICY: Partial<Record<RolloutOrder, string>> = {
-  either:
-    'Deploy in either order: data valid under the new schema is valid under the old one, and the other way round except data a policy choice above names (see its payload).',
-  'consumers-first':
-    'Deploy consumers first: the new schema accepts what producers send today except data a policy choice above names (see its payload), while the old schema may reject what new producers send.',
-};
+/** Said after the order when a verdict it relies on rests on a policy choice (Change.policyChoice). */
+const BY_POLICY = ' Except the payload a policy choice above names: that data is rejected all the same.';
 
 /**
  * The deployment order a change allows. Backward-compatible (the new schema reads old data):
  * upgrade consumers first. Forward-compatible (the old schema reads new data): producers first.
- * `backwardByPolicy`: the backward verdict holds by a policy choice that data can refute, so the
+ * `byPolicy`: which compatible verdicts rest on a policy choice that data can refute, so the
  * sentence does not promise more than the evidence shows.
  */
-export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean, backwardByPolicy = false): Rollout {
+export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean, byPolicy: { backward?: boolean; forward?: boolean } = {}): Rollout {
   const order: RolloutOrder = backwardCompatible
     ? forwardCompatible ? 'either' : 'consumers-first'
     : forwardCompatible ? 'producers-first' : 'new-urn';
-  return { order, sentence: (backwardByPolicy ? BY_POLICY[order] : undefined) ?? ROLLOUTS[order] };
+  const relied = (backwardCompatible && byPolicy.backward === true) || (forwardCompatible && byPolicy.forward === true);
+  return { order, sentence: ROLLOUTS[order] + (relied ? BY_POLICY : '') };
 }
 
 /** Whether a compatible verdict rests on a policy choice that data can refute. */
@@ -57,5 +50,5 @@ export interface Assessment {
 export function assessChange(oldSchema: unknown, newSchema: unknown, options: Omit<CompatOptions, 'mode'> = {}): Assessment {
   const backward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'backward' });
   const forward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'forward' });
-  return { backward, forward, rollout: rolloutOrder(backward.compatible, forward.compatible, restsOnPolicy(backward)) };
+  return { backward, forward, rollout: rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) }) };
 }

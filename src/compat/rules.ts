@@ -113,6 +113,7 @@ const DEFS: readonly RuleDef[] = [
   {
     id: 'required-removed', breaks: 'forward',
     confluent: 'REQUIRED_ATTRIBUTE_REMOVED',
+    note: '`--policy confluent`, forward: compatible when the old schema\'s property declares a `default` (Confluent\'s REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED with the roles swapped), as a policy choice the change names, with data new producers send that the old schema rejects (`policyChoice`, `affected`).',
     description: 'A property is no longer required.',
     message: (_o, _n, name) => `property ${show(name)} is no longer required`,
   },
