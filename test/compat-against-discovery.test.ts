@@ -246,6 +246,30 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
     expect(gh.stdout).toMatch(/^::notice file=registry\.json,title=registry absent::no registry at main for registry\.json/m);
   });
 
+  it('two removed manifests that both register its URNs: exit 2, naming them, even with --allow-new-registry', async () => {
+    const dir = repo(
+      { 'x/registry.json': json('../'), 'y/registry.json': json('../'), 'schemas/a.json': OLD_A, 'schemas/b.json': SCHEMA_B },
+      { 'x/registry.json': null, 'y/registry.json': null, 'z/registry.yaml': yaml('../'), 'schemas/a.json': NEW_A },
+    );
+    for (const extra of [[], ['--allow-new-registry']]) {
+      expectOneLineError(
+        await bq(['compat', '-r', 'z/registry.yaml', '--against', 'main', '--allow-outside-paths', ...extra], { cwd: dir }),
+        /^bqschema: z\/registry\.yaml is not at main \([0-9a-f]{12}\), and several manifests there register its URNs: x\/registry\.json, y\/registry\.json; name the one it came from with --against-registry <path>$/,
+      );
+    }
+    expectCaught(await bq(['compat', '-r', 'z/registry.yaml', '--against', 'main', '--allow-outside-paths', '--against-registry', 'y/registry.json', '-f', 'json'], { cwd: dir }));
+  });
+
+  it('a monorepo of many registries adding one more: the others, still in the working tree, are not taken for it', async () => {
+    const others: Files = {};
+    for (let i = 0; i < 201; i++) others[`svc${String(i).padStart(3, '0')}/registry.json`] = `{ "schemas": [ { "urn": "urn:t:svc${i}", "schema": "s.json" } ] }\n`;
+    const dir = repo(others, { 'new/registry.json': json(), 'new/schemas/a.json': NEW_A, 'new/schemas/b.json': SCHEMA_B });
+    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: join(dir, 'new') }), /^bqschema: no registry found at main .* in new or its parents, /);
+    const r = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: join(dir, 'new') });
+    expectExit(r, 0);
+    expect(against(r)).toMatchObject({ found: false });
+  });
+
   it('--allow-new-registry never hides a registry that is there: the rename is still compared', async () => {
     const dir = repo(BASE, { 'registry.json': null, 'registry.yaml': yaml(), 'schemas/a.json': NEW_A });
     const r = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir });

@@ -33,8 +33,14 @@ export type ManifestAtRef =
   /** `looked`: where it was looked for, in words, for the message that says so. */
   | { found: false; looked: string };
 
-/** Manifests read to recognise a moved one by its URNs, at most (each is a git object read and parsed). */
-const MAX_CANDIDATES = 200;
+/**
+ * Manifests read to recognise a moved one by its URNs (each a git object read and parsed): those
+ * git reports gone, up to MAX_GONE (past it, no proof the registry is new: an error), and those
+ * still in the working tree (other registries, unless one is a stale copy of this one), up to
+ * MAX_PRESENT (a monorepo of many registries adding one more stays usable).
+ */
+const MAX_GONE = 10_000;
+const MAX_PRESENT = 200;
 const MANIFEST_EXTENSIONS = /\.(json|jsonc|ya?ml)$/i;
 
 /** `dir`'s parents up to the top level, `dir` first ('' is the top level). */
@@ -119,12 +125,17 @@ export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch
     return readManifest(value).entries.some((e) => search.urns.has(e.urn));
   };
   for (const path of discovered) if (await shares(path)) return { found: true, path, foundBy: 'discovery' };
+  const candidates = [...elsewhere].sort();
+  const goneCandidates = candidates.filter((p) => !present(p));
+  if (goneCandidates.length > MAX_GONE) {
+    // Not read them all: one of the rest may be it, so this is no proof the registry is new.
+    throw new RegistryNotFoundError(search.path, `${search.path} is not at ${git.ref} (${git.commit.slice(0, 12)}), and ${goneCandidates.length} manifests there are gone from the working tree, more than the ${MAX_GONE} compat reads to find it; name the one it came from with --against-registry <path>`);
+  }
   const sharing: string[] = [];
-  let read = 0;
-  for (const path of [...elsewhere].sort()) {
-    if (++read > MAX_CANDIDATES) break;
+  for (const path of [...goneCandidates, ...candidates.filter((p) => present(p)).slice(0, MAX_PRESENT)]) {
     if (await shares(path)) sharing.push(path);
   }
+  sharing.sort();
   const gone = sharing.filter((p) => !present(p));
   const only = sharing.length === 1 ? sharing[0] : gone.length === 1 ? gone[0] : undefined;
   if (only !== undefined) return { found: true, path: only, foundBy: 'urns' };
