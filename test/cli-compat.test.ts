@@ -77,7 +77,7 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
     expect(r.stdout).toMatch(/^compatible {2}\/properties\/gift {2}property "gift" added \(a policy choice: data may already carry "gift" with a value the new schema rejects\) {2}\[property-added\]$/m);
     expect(r.stdout).toMatch(/^ {12}affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"gift":null\}$/m);
     // The rollout does not promise more than that payload allows.
-    expect(r.stdout).toMatch(/^rollout: Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send\. Except the payload a policy choice above names: that data is rejected all the same\.$/m);
+    expect(r.stdout).toMatch(/^rollout: Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/m);
     expect(r.stdout).toMatch(/^compatible {2}\/properties\/note\/maxLength {2}maxLength raised from 200 to 500 {2}\[max-length-raised\]$/m);
     expect(r.stdout).not.toMatch(/mint a new URN/);
     expect(lines(r).at(-1)).toBe(`OK: no breaking change from ${V1} to ${EXTENDED}: 3 compatible change(s) (backward)`);

@@ -158,7 +158,7 @@ describe('policies in forward mode (the schemas swap roles)', () => {
     // The rollout does not promise old consumers accept everything new producers send.
     const rollout = assessChange(old, now, { policy: 'confluent' }).rollout;
     expect(rollout.order).toBe('either');
-    expect(rollout.sentence).toMatch(/ Except the payload a policy choice above names: that data is rejected all the same\.$/);
+    expect(rollout.sentence).toMatch(/round\. Except new data a policy choice lets through, which the old schema rejects all the same\.$/);
   });
 
   it('a choice no value can refute is not named one: an enum whose every value the new schema accepts', () => {

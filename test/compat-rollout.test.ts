@@ -60,16 +60,16 @@ describe('assessChange', () => {
     expect(a.backward.changes[0]).toMatchObject({ rule: 'property-added', breaking: false, policyChoice: true, affected: { payload: { extra: null }, validUnder: 'old' } });
     expect(a.rollout.order).toBe('consumers-first');
     expect(a.rollout.sentence).toBe(rolloutOrder(true, false, { backward: true }).sentence);
-    expect(a.rollout.sentence).toBe(`${rolloutOrder(true, false).sentence} Except the payload a policy choice above names: that data is rejected all the same.`);
+    expect(a.rollout.sentence).toBe(`${rolloutOrder(true, false).sentence} Except old data a policy choice lets through, which the new schema rejects all the same.`);
     expect(rolloutOrder(true, false).sentence).not.toMatch(/policy/);
     // Either order, by the confluent policy's choice (a required property with a default).
     const d = assessChange(obj({ a: { type: 'string', default: 'x' } }), obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }), { policy: 'confluent' });
     expect(d.rollout.order).toBe('either');
-    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .* Except the payload a policy choice above names/);
+    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .*round\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/);
     // A choice in a direction the order does not rely on changes nothing.
     expect(rolloutOrder(false, true, { backward: true }).sentence).toBe(rolloutOrder(false, true).sentence);
     expect(rolloutOrder(false, false, { backward: true, forward: true }).sentence).toBe(rolloutOrder(false, false).sentence);
-    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(/^Deploy producers first: .* Except the payload/);
+    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(/^Deploy producers first: .* Except new data a policy choice lets through, which the old schema rejects all the same\.$/);
   });
 
   it('the policy applies to both directions', () => {

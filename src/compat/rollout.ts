@@ -20,8 +20,11 @@ const ROLLOUTS: Record<RolloutOrder, string> = {
     'Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
 };
 
-/** Said after the order when a verdict it relies on rests on a policy choice (Change.policyChoice). */
-const BY_POLICY = ' Except the payload a policy choice above names: that data is rejected all the same.';
+/** Said after the order when a verdict it relies on rests on a policy choice (Change.policyChoice), per direction. */
+const BY_POLICY = {
+  backward: ' Except old data a policy choice lets through, which the new schema rejects all the same.',
+  forward: ' Except new data a policy choice lets through, which the old schema rejects all the same.',
+} as const;
 
 /**
  * The deployment order a change allows. Backward-compatible (the new schema reads old data):
@@ -33,8 +36,9 @@ export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boo
   const order: RolloutOrder = backwardCompatible
     ? forwardCompatible ? 'either' : 'consumers-first'
     : forwardCompatible ? 'producers-first' : 'new-urn';
-  const relied = (backwardCompatible && byPolicy.backward === true) || (forwardCompatible && byPolicy.forward === true);
-  return { order, sentence: ROLLOUTS[order] + (relied ? BY_POLICY : '') };
+  const backward = backwardCompatible && byPolicy.backward === true ? BY_POLICY.backward : '';
+  const forward = forwardCompatible && byPolicy.forward === true ? BY_POLICY.forward : '';
+  return { order, sentence: ROLLOUTS[order] + backward + forward };
 }
 
 /** Whether a compatible verdict rests on a policy choice that data can refute. */
