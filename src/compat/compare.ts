@@ -37,14 +37,9 @@ export interface Change {
   witnessReason?: WitnessReason;
   /** With `witnessReason: 'policy'`: a payload that breaks the other way (what the old schema rejects, for a backward break), where one exists. */
   otherWitness?: Witness;
-  /**
-   * A compatible change that data can refute, compatible only because the policy chooses so
-   * (bqschema: an optional property added to an open model, which old data may already carry with
-   * any value; confluent: a property required on one side only that declares a default there,
-   * which no validator applies: backward a newly required one, forward one no longer required).
-   */
+  /** Compatible only by a policy choice that data can refute (docs/cli/compat.md). */
   policyChoice?: true;
-  /** With `policyChoice` and witnesses: a payload the choice lets fail (valid under one schema, rejected by the other), checked with the validator. */
+  /** With `policyChoice` and witnesses: a payload the choice lets fail, checked with the validator. */
   affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
@@ -68,9 +63,9 @@ interface Finding extends Change {
   key: string;
   /** Breaking by registry policy rather than by data. */
   policy: boolean;
-  /** Compatible by a policy choice that data can refute (Change.policyChoice); `steps` lead to the affected payload. */
+  /** Change.policyChoice; `steps` lead to the affected payload. */
   choice?: boolean;
-  /** What the message adds while `choice` holds (a finite set of values can make the choice moot). */
+  /** What the message adds while `choice` holds (a finite list of values can make it moot). */
   choiceNote?: string;
   dir: Direction;
   /** Breaking findings: the node pairs from the root to the change, for the witness. */
@@ -273,7 +268,6 @@ class Comparison {
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
       const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
       const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
-      // Either way round: backward, old data lacks it; forward (the old schema requires it), data new producers send.
       const refuted = this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
       if (excused && live) this.choose(f, `: a policy choice, since ${refuted} (no validator applies a default)`);
     }
@@ -305,17 +299,15 @@ class Comparison {
         continue;
       }
       if (this.dir === 'forward' && governed.always === true) {
-        // A property removed from an open model: new data may carry any value under its name, and
-        // the old schema still applies the removed property's schema to it. A data break whenever
-        // that schema rejects something (as Confluent's forward check: PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, reversed).
+        // Removed from an open model: new data may carry any value there, which the old schema
+        // still checks (Confluent's forward check alike).
         const breaking = this.rejectsSome(governed, tp, p, live, name);
         const f = this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, false, breaking ? this.at(name, governed, tp) : undefined);
         if (breaking) f.message += ' from an open model: new producers may send any value under it, and the old schema rejects some';
         continue;
       }
       const f = this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
-      // An open model leaves the name to policy: adding an optional property is compatible, though
-      // old data may already carry the name with a value the new property's schema rejects.
+      // An open model leaves the name to policy, though old data may already carry it.
       if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
         this.choose(f, ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`, this.at(name, governed, tp));
       }
@@ -326,10 +318,7 @@ class Comparison {
     }
   }
 
-  /**
-   * Whether `t` rejects a value `s` lets through under property `name`, or leaves that to a policy
-   * choice: a comparison whose findings are dropped, asked for its verdict only.
-   */
+  /** Whether `t` rejects (or leaves to a policy choice) a value `s` lets through: a comparison whose findings are dropped. */
   private rejectsSome(s: SchemaNode, t: SchemaNode, p: string, live: boolean, name: string): boolean {
     const start = this.findings.length;
     this.node(s, t, p, live, 'properties', name);
@@ -437,8 +426,7 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     }
     for (const f of findings) {
       const seen = merged.get(f.key);
-      // The breaking direction's finding wins (its message and its witness), a break shown by data
-      // wins over one by policy, and a compatible one by a policy choice over a plain compatible one.
+      // A breaking finding wins (its message and witness), by data over by policy, and a policy choice over a plain one.
       const wins = seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy))) ||
         (!f.breaking && !seen.breaking && f.choice === true && seen.choice !== true);
       if (wins) merged.set(f.key, f);

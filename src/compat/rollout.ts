@@ -29,8 +29,7 @@ const BY_POLICY = {
 /**
  * The deployment order a change allows. Backward-compatible (the new schema reads old data):
  * upgrade consumers first. Forward-compatible (the old schema reads new data): producers first.
- * `byPolicy`: which compatible verdicts rest on a policy choice that data can refute, so the
- * sentence does not promise more than the evidence shows.
+ * `byPolicy`: which verdicts rest on a policy choice, so the sentence promises no more than that.
  */
 export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean, byPolicy: { backward?: boolean; forward?: boolean } = {}): Rollout {
   const order: RolloutOrder = backwardCompatible

@@ -21,11 +21,7 @@ export class Side {
 
   private cachedWeight: number | undefined;
 
-  /**
-   * What validating a whole document may read once each: the nodes, their declared properties and
-   * required names (an enum is a hash lookup). The witness search pays for each whole-document
-   * check by it, so a wide schema cannot make checks cost n² however few values they build.
-   */
+  /** What a whole-document check reads: nodes, declared properties, required names (the witness search pays by it). */
   get weight(): number {
     if (this.cachedWeight !== undefined) return this.cachedWeight;
     let weight = 0;

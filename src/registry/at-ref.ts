@@ -3,9 +3,7 @@ import { join, posix } from 'node:path';
 import { MANIFEST_NAMES } from './discover.js';
 import { GitError, RegistryNotFoundError } from './errors.js';
 import type { GitSnapshot, TreeChanges } from './git.js';
-import { readManifest, type FoundBy } from './manifest.js';
-import { ParseFailure, parseText } from './parse.js';
-import { EncodingError } from './text.js';
+import type { FoundBy } from './manifest.js';
 
 /*
  * Where the registry was at a git ref, for the manifest the working tree uses now. A pull request
@@ -26,6 +24,11 @@ export interface ManifestSearch {
   named?: string;
   /** The URNs the working manifest registers (what a moved manifest is recognised by). */
   urns: ReadonlySet<string>;
+  /**
+   * The URNs a file of the commit registers as a manifest, or undefined when it is not one (it does
+   * not decode or parse). Given by the caller, which reads manifests: this module only searches.
+   */
+  urnsAt: (path: string) => Promise<readonly string[] | undefined>;
 }
 
 export type ManifestAtRef =
@@ -112,18 +115,7 @@ export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch
   for (const path of discovered) elsewhere.delete(path);
   elsewhere.delete(search.path);
 
-  const shares = async (path: string): Promise<boolean> => {
-    const found = await git.lookup(path);
-    if (found.kind !== 'file') return false;
-    let value: unknown;
-    try {
-      value = parseText(await git.read(found.oid), path);
-    } catch (err) {
-      if (err instanceof EncodingError || err instanceof ParseFailure) return false;
-      throw err;
-    }
-    return readManifest(value).entries.some((e) => search.urns.has(e.urn));
-  };
+  const shares = async (path: string): Promise<boolean> => (await search.urnsAt(path))?.some((urn) => search.urns.has(urn)) ?? false;
   for (const path of discovered) if (await shares(path)) return { found: true, path, foundBy: 'discovery' };
   const candidates = [...elsewhere].sort();
   const goneCandidates = candidates.filter((p) => !present(p));

@@ -349,8 +349,18 @@ export async function registryAtRef(
   try {
     const workingPath = manifestInRepo(here.manifest.path, here.manifest.shown, git.top);
     const start = dirInRepo(options.start ?? here.dir, git.top) ?? posix.dirname(workingPath).replace(/^\.$/, '');
+    const urnsAt = async (path: string): Promise<string[] | undefined> => {
+      const file = await git.lookup(path);
+      if (file.kind !== 'file') return undefined;
+      try {
+        return readManifest(parseText(await git.read(file.oid), path)).entries.map((e) => e.urn);
+      } catch (err) {
+        if (err instanceof EncodingError || err instanceof ParseFailure) return undefined;
+        throw err;
+      }
+    };
     const base = await findManifestAtRef(git, {
-      path: workingPath, start, named: options.named, urns: new Set(options.urns ?? urnsOf(here, options)),
+      path: workingPath, start, named: options.named, urns: new Set(options.urns ?? urnsOf(here, options)), urnsAt,
     });
     if (!base.found) return { ref, commit: git.commit, manifestPath: workingPath, workingPath, registry: undefined, looked: base.looked };
     const path = base.path;

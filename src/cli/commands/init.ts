@@ -95,7 +95,7 @@ jobs:
         uses: babelqueue/bqschema@v1
         with:
           command: compat${where}
-          # --allow-new-registry: the pull request that adds the registry has none at main to compare with.
+          # The pull request that adds the registry has none at main to compare with, hence --allow-new-registry.
           args: --against origin/main --allow-new-registry
 `;
 }
