@@ -326,6 +326,39 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     expect(strict.stdout).toMatch(/^::error file=services\/orders\/messages\/typo\.json/m);
   });
 
+  // The pull request that adds the registry: origin/main has none. The init workflow passes it
+  // (every URN added, and the job summary says why); without --allow-new-registry it is exit 2.
+  it('the first registry commit: the init workflow passes the pull request that adds the registry, and says the registry is new', () => {
+    const repo = join(work, 'first-registry');
+    mkdirSync(repo);
+    const git = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), '# a service\n');
+    git('add', '-A');
+    git('commit', '-qm', 'readme');
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    git('checkout', '-qb', 'add-registry');
+    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], { cwd: repo, encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    git('add', '-A');
+    git('commit', '-qm', 'registry');
+    const wf = YAML.parse(readFileSync(join(repo, '.github', 'workflows', 'bqschema.yml'), 'utf8'));
+    const compat = (wf.jobs.schemas.steps as Step[]).find((s) => s.with?.command === 'compat')!;
+    const summaryDir = mkdtempSync(join(work, 'summary-'));
+    const env = { GITHUB_STEP_SUMMARY: join(summaryDir, 'summary.md'), GITHUB_OUTPUT: join(summaryDir, 'output'), RUNNER_TEMP: summaryDir };
+    writeFileSync(env.GITHUB_STEP_SUMMARY, '');
+    const r = runAction(compat.with!, { actionPath, cwd: repo, env });
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^::notice file=registry\.json,title=registry absent::no registry at origin\/main for registry\.json .*every URN is added \(--allow-new-registry\)$/m);
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain('No registry at `origin/main` for `registry.json`: a new registry, every URN is added (`--allow-new-registry`).');
+    const strict = runAction({ ...compat.with!, args: '--against origin/main' }, { actionPath, cwd: repo });
+    expect(strict.code).toBe(2);
+    expect(strict.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^bqschema: no registry found at origin\/main .*--allow-new-registry if this change creates the registry$/)]);
+  });
+
   it('a breaking change fails compat with exit 1', () => {
     const schema = join(workspace, 'schemas', 'orders-created.json');
     const before = readFileSync(schema, 'utf8');

@@ -33,7 +33,7 @@ interface UrnEntry {
 interface RegistryReport {
   compatible: boolean;
   mode: string;
-  against: { ref: string; commit: string; registry: string; found: boolean };
+  against: { ref: string; commit: string; registry: string; found: boolean; foundBy?: string };
   summary: Record<string, number>;
   urns: UrnEntry[];
 }
@@ -60,7 +60,9 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
       '            witness (valid under old, rejected by new): {"order_id":1,"amount":0,"status":"shipped"}',
       'breaking    /required  property "amount" is now required  [required-added]',
       '            witness (valid under old, rejected by new): {"order_id":1}',
-      'compatible  /properties/amount  property "amount" added  [property-added]',
+      // Compatible by the policy only: old data may carry "amount" already, with a value the new schema rejects.
+      'compatible  /properties/amount  property "amount" added (a policy choice: data may already carry "amount" with a value the new schema rejects)  [property-added]',
+      '            affected by this policy choice (valid under old, rejected by new): {"order_id":1,"amount":null}',
       'compatible  /properties/order_id/minimum  minimum lowered from 1 to 0  [minimum-lowered]',
       '→ mint a new URN for the new schema (the URN with .v2 appended, or the next .vN) instead of changing the registered one',
       'rollout: Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
@@ -72,7 +74,10 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
   it('backward: widening only is compatible (exit 0), with the changes listed and no remedy', async () => {
     const r = await bq(['compat', V1, EXTENDED]);
     expectExit(r, 0);
-    expect(r.stdout).toMatch(/^compatible {2}\/properties\/gift {2}property "gift" added {2}\[property-added\]$/m);
+    expect(r.stdout).toMatch(/^compatible {2}\/properties\/gift {2}property "gift" added \(a policy choice: data may already carry "gift" with a value the new schema rejects\) {2}\[property-added\]$/m);
+    expect(r.stdout).toMatch(/^ {12}affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"gift":null\}$/m);
+    // The rollout does not promise more than that payload allows.
+    expect(r.stdout).toMatch(/^rollout: Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/m);
     expect(r.stdout).toMatch(/^compatible {2}\/properties\/note\/maxLength {2}maxLength raised from 200 to 500 {2}\[max-length-raised\]$/m);
     expect(r.stdout).not.toMatch(/mint a new URN/);
     expect(lines(r).at(-1)).toBe(`OK: no breaking change from ${V1} to ${EXTENDED}: 3 compatible change(s) (backward)`);
@@ -86,12 +91,15 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
     expect(lines(r).at(-1)).toBe(`FAILED: 3 breaking change(s) from ${V1} to ${EXTENDED}, 0 compatible (forward)`);
   });
 
-  it('forward: narrowing alone does not break, but lowering a minimum and adding a property do', async () => {
+  it('forward: narrowing alone does not break, but lowering a minimum, adding a property and removing a constrained one from an open model do', async () => {
     const r = await bq(['compat', V1, V2, '-m', 'forward', '--format', 'json']);
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as Report;
     const breaking = doc.changes.filter((c) => c.breaking).map((c) => c.rule);
-    expect(breaking).toEqual(['property-added', 'minimum-lowered']);
+    expect(breaking).toEqual(['property-added', 'property-removed', 'minimum-lowered']);
+    // "coupon" was a string: new producers may send anything under it, which old consumers reject.
+    const removed = doc.changes.find((c) => c.rule === 'property-removed')!;
+    expect(removed.witness).toEqual({ payload: { order_id: 1, amount: 0, coupon: null }, validUnder: 'new' });
     expect(doc.changes.find((c) => c.rule === 'required-added')?.breaking).toBe(false);
   });
 
@@ -140,7 +148,7 @@ describe.concurrent('compat OLD NEW: formats', () => {
     expect(at('max-length-lowered')).toMatch(/^::error file=[^,]+,line=7,col=46,/);
     expect(at('enum-value-removed')).toMatch(/^::error file=[^,]+,line=6,col=43,/);
     expect(at('required-added')).toMatch(/^::error file=[^,]+,line=3,col=15,/);
-    expect(at('property-added')).toMatch(/^::notice file=[^,]+,line=8,col=15,title=compatible change \(property-added\)::\/properties\/amount: property "amount" added$/);
+    expect(at('property-added')).toMatch(/^::notice file=[^,]+,line=8,col=15,title=compatible change \(property-added\)::\/properties\/amount: property "amount" added \(a policy choice: data may already carry "amount" with a value the new schema rejects\)\. affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"amount":null\}$/);
     expect(at('minimum-lowered')).toMatch(/^::notice file=[^,]+,line=5,col=49,/);
     expect(lines(r).at(-1)).toBe(`FAILED: 4 breaking change(s) from ${V1} to ${V2}, 2 compatible (backward)`);
   });
@@ -339,7 +347,7 @@ describe('compat --against: a registry with every kind of change', () => {
     const doc = await report();
     expect(doc.compatible).toBe(false);
     expect(doc.mode).toBe('backward');
-    expect(doc.against).toEqual({ ref: 'main', commit: git(dir, 'rev-parse', 'main'), registry: 'registry.json', found: true });
+    expect(doc.against).toEqual({ ref: 'main', commit: git(dir, 'rev-parse', 'main'), registry: 'registry.json', found: true, foundBy: 'path' });
     expect(Object.fromEntries(doc.urns.map((u) => [u.urn, u.status]))).toEqual({
       [ORDERS]: 'breaking', [USERS]: 'breaking', [SHIPPING]: 'removed', [LEGACY]: 'removed',
       [PAYMENTS]: 'compatible', [REFUNDS]: 'added', [STOCK]: 'unchanged', [STATIC]: 'unchanged',
@@ -409,7 +417,9 @@ describe('compat --against: a registry with every kind of change', () => {
         `Remedy: mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
     );
     expect(out.find((l) => l.includes('(type-narrowed)'))).toMatch(/^::error file=schemas\/users-registered\.yaml,line=5,col=11,/);
-    expect(out).toContain(`::notice file=schemas/payments-captured.json,line=5,col=17,title=compatible change (property-added)::${PAYMENTS}: /properties/currency: property "currency" added`);
+    expect(out).toContain(`::notice file=schemas/payments-captured.json,line=5,col=17,title=compatible change (property-added)::${PAYMENTS}: /properties/currency: property "currency" added ` +
+      '(a policy choice: data may already carry "currency" with a value the new schema rejects). affected by this policy choice (valid under old, rejected by new): ' +
+      '{"currency":null}');
     expect(out.find((l) => l.includes(`::${SHIPPING}: removed`))).toMatch(/^::error file=registry\.json,line=2,col=14,title=URN removed::.*\. Remedy: keep /);
     expect(out).toContain(`::notice file=registry.json,line=2,col=14,title=URN removed::${LEGACY}: removed (it was deprecated)`);
     expect(out).toContain(`::notice file=registry.json,line=8,col=14,title=URN added::${REFUNDS}: added`);
@@ -474,13 +484,14 @@ describe.concurrent('compat --against: other repositories', () => {
     expect(lines(r).at(-1)).toMatch(/^OK: no breaking change against HEAD \([0-9a-f]{12}\): 0 breaking, 1 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/);
   });
 
-  it('a registry absent at the ref: every URN is added, and it says so', async () => {
+  it('a registry absent at the ref: an error (exit 2), unless --allow-new-registry, which adds every URN and says so', async () => {
     const dir = repo({ 'README.md': '# no registry yet\n' }, { 'registry.json': BASE['registry.json']!, ...Object.fromEntries(Object.entries(BASE).filter(([k]) => k.startsWith('schemas/'))) });
-    const r = await bq(['compat', '--against', 'main'], { cwd: dir });
+    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir }), /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.json: .*pass --allow-new-registry if this change creates the registry$/);
+    const r = await bq(['compat', '--against', 'main', '--allow-new-registry'], { cwd: dir });
     expectExit(r, 0);
-    expect(lines(r)[0]).toBe('registry.json does not exist at main: every URN is added');
+    expect(lines(r)[0]).toMatch(/^no registry at main for registry\.json \(.*\): a new registry, every URN is added \(--allow-new-registry\)$/);
     expect(r.stdout.match(/^\+ urn:\S+ {2}added/gm)).toHaveLength(7);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as RegistryReport;
+    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as RegistryReport;
     expect(doc.against.found).toBe(false);
     expect(doc.urns.every((u) => u.status === 'added')).toBe(true);
   });

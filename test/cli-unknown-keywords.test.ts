@@ -172,8 +172,8 @@ describe('compat --against: an introduced unknown keyword makes the URN invalid'
     const doc = JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as { urns: Array<{ status: string; problems: Array<{ suggestion?: string }> }> };
     expect(doc.urns[0]!.status).toBe('invalid');
     expect(doc.urns[0]!.problems.map((p) => p.suggestion)).toEqual(['required', 'minLength']);
-    // A URN added with an unknown keyword introduces it too.
-    const added = await bq(['compat', '--against', 'main~1'], { cwd: dir });
+    // A URN added with an unknown keyword introduces it too (main~1 has no registry yet: a new one).
+    const added = await bq(['compat', '--against', 'main~1', '--allow-new-registry'], { cwd: dir });
     expectExit(added, 1);
     expect(added.stdout).toContain('unknown keyword "requried"');
   });

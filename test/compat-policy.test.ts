@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  COMPAT_LEVELS, CompatNameError, compareSchemas, parseCompatLevel, parseCompatPolicy,
+  COMPAT_LEVELS, CompatNameError, assessChange, compareSchemas, parseCompatLevel, parseCompatPolicy,
   type Change, type CompatMode, type CompatPolicy,
 } from '../src/compat/index.js';
 
@@ -125,9 +125,50 @@ describe('policies in forward mode (the schemas swap roles)', () => {
     expect(cf[0]!.witness).toEqual({ payload: { b: '' }, validUnder: 'new' });
   });
 
-  it('a property removed from an open model breaks forward under confluent only when its schema constrains', () => {
-    expect(run(obj({ b: { type: 'string' } }), obj({}), 'confluent', 'forward').compatible).toBe(false);
-    expect(run(obj({ b: {} }), obj({}), 'confluent', 'forward').compatible).toBe(true);
+  it('a property removed from an open model breaks forward, under either policy, only when its schema constrains', () => {
+    for (const policy of ['bqschema', 'confluent'] as const) {
+      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').compatible, policy).toBe(false);
+      expect(run(obj({ b: {} }), obj({}), policy, 'forward').compatible, policy).toBe(true);
+      // Both show it with data: what new producers may send under "b" that old consumers reject.
+      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').changes[0]!.witness, policy).toEqual({ payload: { b: null }, validUnder: 'new' });
+    }
+  });
+
+  it('a required property with a default is a policy choice of confluent, named with the old data it rejects', () => {
+    const c = run(CASES[6]!.old, CASES[6]!.new, 'confluent').changes.find((x) => x.rule === 'required-added')!;
+    expect(c).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'old' } });
+    expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy): a policy choice, since old data without it is rejected (no validator applies a default)');
+  });
+
+  // Found by the soundness property (seed 4246): with the roles swapped, forward, the old schema
+  // requires a property with a default and the new one does not; Confluent calls that compatible
+  // too, and data new producers send without it is rejected by old consumers.
+  it('confluent, forward: a required property with a default no longer required is a policy choice, named with new data the old schema rejects', () => {
+    const old = obj({ c: { type: 'string', default: 'x' } }, { required: ['c'] });
+    const now = obj({ c: { type: 'string', default: 'x' } });
+    for (const mode of ['forward', 'full'] as const) {
+      const r = run(old, now, 'confluent', mode);
+      expect(r.compatible, mode).toBe(true);
+      const c = r.changes.find((x) => x.rule === 'required-removed')!;
+      expect(c, mode).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'new' } });
+      expect(c.message).toBe('property "c" is no longer required (it declares a default: compatible under the confluent policy): a policy choice, since data new producers send without it is rejected by the old schema (no validator applies a default)');
+    }
+    // bqschema gives no such excuse: forward breaks.
+    expect(run(old, now, 'bqschema', 'forward').compatible).toBe(false);
+    // The rollout does not promise old consumers accept everything new producers send.
+    const rollout = assessChange(old, now, { policy: 'confluent' }).rollout;
+    expect(rollout.order).toBe('either');
+    expect(rollout.sentence).toMatch(/round\. Except new data a policy choice lets through, which the old schema rejects all the same\.$/);
+  });
+
+  it('a choice no value can refute is not named one: an enum whose every value the new schema accepts', () => {
+    const old = { type: 'object', enum: [{}, { b: 'x' }] };
+    const now = { ...old, properties: { b: { type: 'string' } } };
+    const c = run(old, now, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
+    expect(c).toEqual({ rule: 'property-added', breaking: false, path: '/properties/b', message: 'property "b" added' });
+    // Where a listed value is rejected, it is.
+    const rejected = run({ ...old, enum: [{}, { b: 1 }] }, { ...now, enum: [{}, { b: 1 }] }, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
+    expect(rejected).toMatchObject({ policyChoice: true, affected: { payload: { b: 1 }, validUnder: 'old' } });
   });
 });
 

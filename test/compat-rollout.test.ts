@@ -47,6 +47,31 @@ describe('assessChange', () => {
     expect(assessChange({ const: 1 }, { const: 2 }).rollout.order).toBe('new-urn');
   });
 
+  it('a constrained property removed from an open model: no order is safe (forward breaks by data too)', () => {
+    const a = assessChange(obj({ a: {}, b: { type: 'string' } }), obj({ a: {} }));
+    expect([a.backward.compatible, a.forward.compatible]).toEqual([false, false]);
+    expect(a.rollout.order).toBe('new-urn');
+    // The evidence agrees: new data the old schema rejects.
+    expect(a.forward.changes[0]!.witness).toEqual({ payload: { b: null }, validUnder: 'new' });
+  });
+
+  it('a backward verdict that rests on a policy choice: the sentence promises no more than the payload shown allows', () => {
+    const a = assessChange(obj({}), obj({ extra: { type: 'string' } }));
+    expect(a.backward.changes[0]).toMatchObject({ rule: 'property-added', breaking: false, policyChoice: true, affected: { payload: { extra: null }, validUnder: 'old' } });
+    expect(a.rollout.order).toBe('consumers-first');
+    expect(a.rollout.sentence).toBe(rolloutOrder(true, false, { backward: true }).sentence);
+    expect(a.rollout.sentence).toBe(`${rolloutOrder(true, false).sentence} Except old data a policy choice lets through, which the new schema rejects all the same.`);
+    expect(rolloutOrder(true, false).sentence).not.toMatch(/policy/);
+    // Either order, by the confluent policy's choice (a required property with a default).
+    const d = assessChange(obj({ a: { type: 'string', default: 'x' } }), obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }), { policy: 'confluent' });
+    expect(d.rollout.order).toBe('either');
+    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .*round\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/);
+    // A choice in a direction the order does not rely on changes nothing.
+    expect(rolloutOrder(false, true, { backward: true }).sentence).toBe(rolloutOrder(false, true).sentence);
+    expect(rolloutOrder(false, false, { backward: true, forward: true }).sentence).toBe(rolloutOrder(false, false).sentence);
+    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(/^Deploy producers first: .* Except new data a policy choice lets through, which the old schema rejects all the same\.$/);
+  });
+
   it('the policy applies to both directions', () => {
     // An optional property added to an open model: bqschema breaks forward (a field old consumers
     // lack), Confluent backward (old data may carry the name with another type).

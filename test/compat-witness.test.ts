@@ -155,6 +155,7 @@ describe('every witness verifies (fast-check)', () => {
     let witnessed = 0;
     let policy = 0;
     let notFound = 0;
+    let affected = 0;
     const missed: string[] = [];
     fc.assert(
       fc.property(rootArb, editsArb, fc.constantFrom(...MODES), fc.constantFrom('bqschema' as const, 'confluent' as const), (a, edits, mode, pol) => {
@@ -163,6 +164,14 @@ describe('every witness verifies (fast-check)', () => {
         for (const c of result.changes) {
           if (!c.breaking) {
             expect(c.witness).toBeUndefined();
+            // A policy choice's payload is real data it lets fail: valid under one schema, rejected by
+            // the other (old data backward; forward, under confluent, new data).
+            if (c.affected !== undefined) {
+              affected++;
+              expect(c.policyChoice).toBe(true);
+              if (mode === 'backward' || pol === 'bqschema') expect(c.affected.validUnder).toBe('old');
+              if (!verifies(c.affected, a, b)) throw new Error(`affected payload does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+            }
             continue;
           }
           breaking++;
@@ -190,12 +199,13 @@ describe('every witness verifies (fast-check)', () => {
       }),
       { numRuns: RUNS, seed: 20261201 },
     );
-    console.log(`witness property: ${breaking} breaking changes, ${witnessed} witnessed, ${policy} by policy, ${notFound} not found`);
+    console.log(`witness property: ${breaking} breaking changes, ${witnessed} witnessed, ${policy} by policy, ${notFound} not found, ${affected} policy choices with their payload`);
     if (notFound > 0) console.log(`examples not found:\n${missed.join('\n')}`);
     // Not vacuous, and a witness not found is rare (each is a false alarm of the rules, or a search miss).
     expect(breaking).toBeGreaterThan(RUNS * 0.3);
     expect(witnessed).toBeGreaterThan(breaking * 0.8);
     expect(policy).toBeGreaterThan(0);
+    expect(affected).toBeGreaterThan(0);
     expect(notFound, missed.join('\n')).toBeLessThan(breaking * 0.02);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULES, compareSchemas, type Change, type CompatMode } from '../src/compat/index.js';
-import { SchemaError } from '../src/validator/index.js';
+import { SchemaError, compile } from '../src/validator/index.js';
 
 const MODES: CompatMode[] = ['backward', 'forward', 'full'];
 
@@ -53,8 +53,8 @@ const CASES: RuleCase[] = [
     old: obj({ a: {} }), new: obj({ a: {} }, { required: ['a'] }), path: '/required', says: ['"a"'],
   },
   {
-    name: 'a property removed from an open schema', rule: 'property-removed', reverse: 'property-added',
-    old: obj({ a: {}, b: { type: 'string' } }), new: obj({ a: {} }), path: '/properties/b', says: ['"b"'],
+    name: 'a property with an empty schema removed from an open schema', rule: 'property-removed', reverse: 'property-added',
+    old: obj({ a: {}, b: {} }), new: obj({ a: {} }), path: '/properties/b', says: ['"b"'],
   },
   {
     name: 'a property removed from a closed schema', rule: 'property-removed', reverse: 'property-added',
@@ -152,11 +152,61 @@ describe('each rule, both directions, every mode', () => {
       });
 
       it('RULES documents both ids with the verdicts observed', () => {
-        expect(ruleById.get(c.rule)?.breaks).toBe('backward');
+        // property-removed breaks forward too, from an open model that constrained it (below).
+        expect(ruleById.get(c.rule)?.breaks).toBe(c.rule === 'property-removed' ? 'both' : 'backward');
         expect(ruleById.get(c.reverse)?.breaks).toBe('forward');
       });
     });
   }
+});
+
+describe('a constrained property removed from an open schema', () => {
+  const old = obj({ a: {}, b: { type: 'integer', minimum: 3 } });
+  const neu = obj({ a: {} });
+  const valid = (schema: unknown, v: unknown): boolean => compile(schema, { onWarning: () => {} }).isValid(v);
+
+  it('breaks forward by data: new producers may send under "b" a value old consumers reject, shown by a witness', () => {
+    const r = compareSchemas(old, neu, { mode: 'forward' });
+    expect(shape(r.changes)).toEqual([{ rule: 'property-removed', breaking: true, path: '/properties/b' }]);
+    const c = r.changes[0]!;
+    expect(c.message).toBe('property "b" removed from an open model: new producers may send any value under it, and the old schema rejects some');
+    expect(c.witness?.validUnder).toBe('new');
+    expect(valid(neu, c.witness!.payload)).toBe(true);
+    expect(valid(old, c.witness!.payload)).toBe(false);
+  });
+
+  it('breaks backward by policy, and full shows the data witness rather than the policy', () => {
+    const back = compareSchemas(old, neu).changes[0]!;
+    expect(back).toMatchObject({ rule: 'property-removed', breaking: true, witness: null, witnessReason: 'policy' });
+    const full = compareSchemas(old, neu, { mode: 'full' });
+    expect(shape(full.changes)).toEqual([{ rule: 'property-removed', breaking: true, path: '/properties/b' }]);
+    expect(full.changes[0]!.witness?.validUnder).toBe('new');
+  });
+
+  it('any constraint counts, nested ones too; an empty schema, true, or one already covered by additionalProperties does not', () => {
+    const forward = (b: unknown, extra: Record<string, unknown> = {}) => compareSchemas(obj({ b }, extra), obj({}, extra), { mode: 'forward' }).compatible;
+    for (const b of [{ type: 'string' }, { enum: [1] }, { const: 'x' }, { minLength: 2 }, { maxLength: 0 }, { minimum: 0 }, false,
+      { type: 'object', required: ['x'] }, { properties: { x: { type: 'string' } } }, { additionalProperties: false }, { items: { type: 'string' } }]) {
+      expect(forward(b), JSON.stringify(b)).toBe(false);
+    }
+    for (const b of [{}, true, { description: 'any' }, { pattern: '^a' }, { minLength: 0 }]) expect(forward(b), JSON.stringify(b)).toBe(true);
+    // A closed model: new producers cannot send "b" at all.
+    expect(forward({ type: 'string' }, { additionalProperties: false })).toBe(true);
+  });
+
+  it('adding it back (backward) is compatible by the bqschema policy, which the change names with the payload it affects', () => {
+    const c = compareSchemas(neu, old).changes.find((x) => x.rule === 'property-added')!;
+    expect(c.breaking).toBe(false);
+    expect(c.policyChoice).toBe(true);
+    expect(c.message).toBe('property "b" added (a policy choice: data may already carry "b" with a value the new schema rejects)');
+    expect(c.affected?.validUnder).toBe('old');
+    expect(valid(neu, c.affected!.payload)).toBe(true);
+    expect(valid(old, c.affected!.payload)).toBe(false);
+    // An empty schema rejects nothing: no choice to name.
+    const empty = compareSchemas(neu, obj({ a: {}, b: {} })).changes.find((x) => x.rule === 'property-added')!;
+    expect(empty.policyChoice).toBeUndefined();
+    expect(empty.affected).toBeUndefined();
+  });
 });
 
 describe('const changed', () => {

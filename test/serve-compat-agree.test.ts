@@ -29,6 +29,9 @@ const PAIRS: Array<[string, unknown, unknown, string[]?]> = [
   ['malformed `type: "integr"`', base, { ...base, properties: { ...base.properties, n: { type: 'integr' } } }],
   ['an x- extension', base, { ...base, 'x-owner': 'team' }],
   ['format (known, unsupported)', base, { ...base, properties: { ...base.properties, id: { type: 'string', format: 'uuid' } } }],
+  // Open model: breaks backward by policy, forward by data (new producers may send any "n").
+  ['a constrained property removed from an open model', base, { ...base, properties: { id: base.properties.id } }],
+  ['an empty property removed from an open model', { ...base, properties: { ...base.properties, e: {} } }, base],
 ];
 
 /** serve's answer: `422` for a refused schema, else the boolean. */
@@ -61,6 +64,14 @@ describe('compat and serve /compatibility agree (one core, every level)', () => 
     const answers = new Set(PAIRS.map(([, old, now, allow]) => compat(old, now, 'backward', allow)));
     expect([...answers].sort()).toEqual([422, false, true].sort());
     expect(compat(base, { ...base, requried: ['id'] }, 'backward')).toBe(422);
+  });
+
+  it('a constrained property removed from an open model: both say forward-incompatible, and serve\'s message carries the witness', () => {
+    const now = { ...base, properties: { id: base.properties.id } };
+    expect(served(base, now, 'forward')).toBe(false);
+    const body = Buffer.from(JSON.stringify({ schema: JSON.stringify(now) }));
+    const answer = judgeCompatibility({ registered: JSON.stringify(base), body, mode: 'forward', policy: 'bqschema', verbose: true });
+    expect(answer.messages).toEqual(['/properties/n: property "n" removed from an open model: new producers may send any value under it, and the old schema rejects some (property-removed); witness valid under new: {"n":null}']);
   });
 });
 

@@ -37,6 +37,10 @@ export interface Change {
   witnessReason?: WitnessReason;
   /** With `witnessReason: 'policy'`: a payload that breaks the other way (what the old schema rejects, for a backward break), where one exists. */
   otherWitness?: Witness;
+  /** Compatible only by a policy choice that data can refute (docs/cli/compat.md). */
+  policyChoice?: true;
+  /** With `policyChoice` and witnesses: a payload the choice lets fail, checked with the validator. */
+  affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
 }
@@ -59,6 +63,10 @@ interface Finding extends Change {
   key: string;
   /** Breaking by registry policy rather than by data. */
   policy: boolean;
+  /** Change.policyChoice; `steps` lead to the affected payload. */
+  choice?: boolean;
+  /** What the message adds while `choice` holds (a finite list of values can make it moot). */
+  choiceNote?: string;
   dir: Direction;
   /** Breaking findings: the node pairs from the root to the change, for the witness. */
   steps?: Step[];
@@ -229,13 +237,18 @@ class Comparison {
 
   /** When every value valid under a finite src passes tgt, no data narrowing below it can break. */
   private settleFinite(s: SchemaNode, t: SchemaNode, finite: readonly unknown[], start: number): void {
-    const open = (f: Finding): boolean => f.breaking && !f.policy;
+    const open = (f: Finding): boolean => (f.breaking && !f.policy) || f.choice === true;
     if (!this.findings.slice(start).some(open)) return;
     const tgtAccepts = this.tgt.accepts(t);
     if (!finite.every((v) => !this.src.admits(s, v) || tgtAccepts(v))) return;
     for (let i = start; i < this.findings.length; i++) {
       const f = this.findings[i]!;
       if (!open(f)) continue;
+      // A policy choice no value of the list can refute is no choice at all.
+      if (f.choice === true) {
+        f.choice = false;
+        continue;
+      }
       f.breaking = false;
       f.message += this.harmless();
     }
@@ -254,7 +267,9 @@ class Comparison {
       const raw = tp === undefined ? undefined : this.tgt.raw(tp);
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
       const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
-      this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+      const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+      const refuted = this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
+      if (excused && live) this.choose(f, `: a policy choice, since ${refuted} (no validator applies a default)`);
     }
     for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
 
@@ -276,17 +291,45 @@ class Comparison {
         this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, true, this.at(name, governed, tp));
         continue;
       }
-      this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
       // additionalProperties governed the name before: a schema there is compared, and so is a new
-      // `false` (a prohibition, not a field); otherwise an open schema leaves the name to policy.
+      // `false` (a prohibition, not a field).
       if (governed.always === undefined || (tp.always === false && governed.always === true)) {
+        this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
         this.node(governed, tp, p, live, 'properties', name);
+        continue;
+      }
+      if (this.dir === 'forward' && governed.always === true) {
+        // Removed from an open model: new data may carry any value there, which the old schema
+        // still checks (Confluent's forward check alike).
+        const breaking = this.rejectsSome(governed, tp, p, live, name);
+        const f = this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, false, breaking ? this.at(name, governed, tp) : undefined);
+        if (breaking) f.message += ' from an open model: new producers may send any value under it, and the old schema rejects some';
+        continue;
+      }
+      const f = this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
+      // An open model leaves the name to policy, though old data may already carry it.
+      if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
+        this.choose(f, ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`, this.at(name, governed, tp));
       }
     }
     if (s.additional !== undefined || t.additional !== undefined) {
       const p = joinPointer(path, 'additionalProperties');
       this.node(s.additional ?? ANY, t.additional ?? ANY, p, live, 'additionalProperties');
     }
+  }
+
+  /** Whether `t` rejects (or leaves to a policy choice) a value `s` lets through: a comparison whose findings are dropped. */
+  private rejectsSome(s: SchemaNode, t: SchemaNode, p: string, live: boolean, name: string): boolean {
+    const start = this.findings.length;
+    this.node(s, t, p, live, 'properties', name);
+    return this.findings.splice(start).some((f) => f.breaking || f.choice === true);
+  }
+
+  /** Marks a compatible finding a policy choice that data can refute, which `note` says; `at` as for `emit`. */
+  private choose(f: Finding, note: string, at?: Step): void {
+    f.choice = true;
+    f.choiceNote = note;
+    f.steps = at ? [...this.stack, at] : this.stack.slice();
   }
 
   /** The step to property `name`, governed by `s` in src and `t` in tgt (for a property only one side declares). */
@@ -383,8 +426,10 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     }
     for (const f of findings) {
       const seen = merged.get(f.key);
-      // The breaking direction's finding wins: its message and its witness.
-      if (seen === undefined || (f.breaking && !seen.breaking)) merged.set(f.key, f);
+      // A breaking finding wins (its message and witness), by data over by policy, and a policy choice over a plain one.
+      const wins = seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy))) ||
+        (!f.breaking && !seen.breaking && f.choice === true && seen.choice !== true);
+      if (wins) merged.set(f.key, f);
     }
   }
   const witnesses = options.witnesses ?? true;
@@ -393,9 +438,13 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   const changes = [...merged.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : ruleOrder(a.rule) - ruleOrder(b.rule)))
     .map((f): Change => {
-      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.message };
+      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.choice === true ? f.message + (f.choiceNote ?? '') : f.message };
       if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
-      return f.breaking && witnesses ? { ...change, ...provers.prove(f) } : change;
+      if (f.breaking) return witnesses ? { ...change, ...provers.prove(f) } : change;
+      if (f.choice !== true) return change;
+      change.policyChoice = true;
+      const affected = witnesses ? provers.affected(f) : undefined;
+      return affected === undefined ? change : { ...change, affected };
     });
   return { compatible: changes.every((c) => !c.breaking), changes };
 }
@@ -420,6 +469,20 @@ class Provers {
       this.cache.set(dir, p);
     }
     return p;
+  }
+
+  /** For a policy choice: a payload valid under the schema that keeps its data, rejected by the other. */
+  affected(f: Finding): Witness | undefined {
+    if (f.steps === undefined) return undefined;
+    let found: unknown;
+    try {
+      found = this.get(f.dir).prove(f.steps, f.rule, f.subject);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      return undefined;
+    }
+    if (found === NONE || found === SPENT) return undefined;
+    return { payload: found, validUnder: f.dir === 'backward' ? 'old' : 'new' };
   }
 
   prove(f: Finding): Proven {

@@ -3,7 +3,7 @@ import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMe
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
-import { rolloutOrder, type Rollout } from './rollout.js';
+import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
 import type { Span } from '../report/model.js';
@@ -181,9 +181,11 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
     const mode: CompatMode = level === 'none' ? 'backward' : level;
     result = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: level !== 'none' && options.witnesses !== false });
     // The rollout needs each direction's verdict on its own; no witnesses for those.
-    const verdict = (m: CompatMode): boolean =>
-      m === mode && level !== 'none' ? result.compatible : compareSchemas(oldSchema, newSchema, { mode: m, policy, witnesses: false }).compatible;
-    rollout = rolloutOrder(verdict('backward'), verdict('forward'));
+    const verdict = (m: CompatMode): CompatResult =>
+      m === mode && level !== 'none' ? result : compareSchemas(oldSchema, newSchema, { mode: m, policy, witnesses: false });
+    const backward = verdict('backward');
+    const forward = verdict('forward');
+    rollout = rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) });
     if (level === 'none') result = levelNone(result);
   } catch (err) {
     if (!(err instanceof SchemaError)) throw err;

@@ -7,6 +7,7 @@ import { corpusSentence, corpusWhere, exceptedText, type CorpusReport, type Corp
 import type { CompatLevel } from './levels.js';
 import type { CompatPolicy } from './rules.js';
 import type { Position } from '../registry/positions.js';
+import type { FoundBy } from '../registry/manifest.js';
 import { docsPage } from '../report/docs.js';
 import { clean } from '../report/text.js';
 import type {
@@ -52,9 +53,11 @@ const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x ===
  * rejected by the other, previewed, as code), or why there is none and the other direction's witness.
  */
 function witnessSpans(c: Change): Span[] | undefined {
-  if (c.witness === undefined) return undefined;
   // Previewed around the place that breaks: a long payload is never cut before it.
   const shown = (w: Witness): Span[] => [`valid under ${w.validUnder}, rejected by ${other(w)}): `, code(previewWitness(w.payload, c.path, c.subject))];
+  // A compatible change by a policy choice: the data it lets fail.
+  if (!c.breaking && c.affected !== undefined) return ['affected by this policy choice (', ...shown(c.affected)];
+  if (c.witness === undefined) return undefined;
   if (c.witness !== null) return ['witness (', ...shown(c.witness)];
   const why = c.witnessReason === 'policy'
     ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
@@ -160,15 +163,21 @@ export interface RegistryVerdict {
   summary: Readonly<Record<string, number>>;
   /** The summary line. */
   summaryLine: string;
-  /** Why every URN is added: the manifest does not exist at the ref. */
+  /** Why every URN is added: no manifest was found at the ref, and the user allowed a new registry. */
   absent: string | undefined;
+  /** Where the manifest was at the ref when it moved: compared URN by URN all the same. */
+  moved: string | undefined;
   manifestName: string;
   manifestText: string;
   docOf: (r: UrnReport) => Doc | undefined;
   mode: CompatLevel;
   policy: CompatPolicy;
-  /** The git ref compared with, its commit, the manifest path and whether it exists there. */
-  against: { ref: string; commit: string; registry: string; found: boolean };
+  /** The git ref compared with, its commit, the manifest's path there, whether it was found and how. */
+  against: { ref: string; commit: string; registry: string; found: boolean; foundBy?: FoundBy };
+  /** The working manifest's path in the repository. */
+  working: string;
+  /** When no manifest was found at the ref: where it was looked for. */
+  looked?: string;
   /** Why it fails, in words (`3 URN(s) fail`), and the URNs counted by status with the evidence's counts. */
   why: string;
   counted: string;
@@ -187,7 +196,8 @@ const EXTRA_RULES: readonly ReportRule[] = [
   { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.', help: 'Review the exception against the schema as it is now and update its fingerprint.', helpUri: COMPAT_PAGE },
   { id: 'exception-unused', description: 'A compat exception matches no breaking change.', help: 'Remove the exception: nothing needs excusing any more.', helpUri: COMPAT_PAGE },
   { id: 'rollout-order', description: 'In which order to deploy producers and consumers for the changes of a URN.', help: 'Deploy in the order given; when no order is safe, mint a new URN instead.', helpUri: COMPAT_PAGE },
-  { id: 'registry-absent', description: 'The registry manifest does not exist at the git ref compared with: every URN is added.', help: 'Nothing to do if the registry is new; otherwise check --against and the manifest path.', helpUri: COMPAT_PAGE },
+  { id: 'registry-absent', description: 'No registry manifest was found at the git ref compared with, and --allow-new-registry counts every URN as added.', help: 'Nothing to do if this change creates the registry; otherwise name the manifest it had at the ref with --against-registry <path>.', helpUri: COMPAT_PAGE },
+  { id: 'registry-moved', description: 'The registry manifest was elsewhere at the git ref compared with (renamed, moved, or in another format): URNs are compared all the same.', help: 'Nothing to do; --against-registry <path> names another manifest at the ref if this is not the one.', helpUri: COMPAT_PAGE },
 ];
 
 /** A compat rule as a CI rule: when it breaks, and what to do about a breaking change. */
@@ -226,7 +236,7 @@ function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidenc
 function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string, remedy: Remedy | undefined): ReportFinding {
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
-  const w = c.breaking ? witnessLine(c) : undefined;
+  const w = witnessLine(c);
   const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
   const evidence = changeEvidence(c, site.corpus);
   return {
@@ -248,7 +258,7 @@ function changeText(v: Verdicts, c: Change): FindingText {
   const details: TextLine[] = [];
   const e = excusedBy(v, c);
   if (e) details.push([DETAIL, { text: exceptedText(e), tone: 'warn' }]);
-  const w = c.breaking ? witnessLine(c) : undefined;
+  const w = witnessLine(c);
   if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
   return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
 }
@@ -369,7 +379,7 @@ function mdChange(v: Verdicts, ch: Change): TextLine[] {
   const lines: TextLine[] = [[ch.message, ' (', code(ch.rule), ')']];
   const e = excusedBy(v, ch);
   if (e) lines.push([exceptedText(e)]);
-  const w = ch.breaking ? witnessSpans(ch) : undefined;
+  const w = witnessSpans(ch);
   if (w !== undefined) lines.push(w);
   return lines;
 }
@@ -453,7 +463,15 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against'>;
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked'>;
+
+/** How a moved manifest was found at the ref, in words. */
+const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
+  named: 'named with --against-registry',
+  rename: 'git reports the rename',
+  discovery: 'found as the working tree finds a manifest',
+  urns: 'it registers the same URNs',
+};
 
 /**
  * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
@@ -483,7 +501,8 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
     : `FAILED: ${why} against ${against}: ${counts} (${words})${tail}`;
   return {
     ...found, listed: rows.filter((r) => r.status !== 'unchanged'), compatible, summary, summaryLine, why, counted: counts + tail, note: levelNote(mode),
-    absent: at.found ? undefined : `${at.registry} does not exist at ${at.ref}: every URN is added`,
+    absent: at.found ? undefined : `no registry at ${at.ref} for ${found.working}${found.looked ? ` (${found.looked})` : ''}: a new registry, every URN is added (--allow-new-registry)`,
+    moved: at.found && at.foundBy !== undefined && at.foundBy !== 'path' ? `compared with ${at.registry} at ${at.ref} (${FOUND_BY[at.foundBy]}), URN by URN` : undefined,
   };
 }
 
@@ -569,10 +588,13 @@ function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
 
 /** The registry's pull-request comment: the verdict, a row per changed URN, the notices, the counts and the ref. */
 function registryMarkdown(view: RegistryVerdict): ReportMarkdown {
-  const { listed, v, compatible, absent, mode, policy, against, why, counted, note } = view;
+  const { listed, v, compatible, absent, moved, mode, policy, against, why, counted, note } = view;
   const ref = code(against.ref);
   const blocks: MarkdownBlock[] = [];
-  if (absent) blocks.push({ lines: [[code(against.registry), ' does not exist at ', ref, ': every URN is added.']] });
+  if (absent) blocks.push({ lines: [['No registry at ', ref, ' for ', code(view.working), ': a new registry, every URN is added (', code('--allow-new-registry'), ').']] });
+  if (moved && against.foundBy !== undefined && against.foundBy !== 'path') {
+    blocks.push({ lines: [['Compared with ', code(against.registry), ' at ', ref, ` (${FOUND_BY[against.foundBy]}), URN by URN.`]] });
+  }
   if (listed.length > 0) blocks.push({ columns: ['URN', 'status', 'changes'], rows: listed.map((r) => mdRow(v, r)) });
   else blocks.push({ lines: [['No URN changed.']] });
   blocks.push(...mdNotices(v), ...mdNote(note));
@@ -594,7 +616,7 @@ function jsonRow(v: Verdicts, r: Row): object {
 
 /** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
 export async function registryReport(view: RegistryVerdict, about: ToolInfo): Promise<Report> {
-  const { rows, listed, v, compatible, summary, summaryLine, absent, manifestName, manifestText, docOf, mode, policy, against, note } = view;
+  const { rows, listed, v, compatible, summary, summaryLine, absent, moved, manifestName, manifestText, docOf, mode, policy, against, note } = view;
   const results: ReportFinding[] = [];
   const artifacts: string[] = [];
   const units: ReportUnit[] = rows.map((r) => ({
@@ -603,6 +625,7 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   }));
   // Text: the lead line, before the URNs it explains.
   if (absent) results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName }, text: { line: null } });
+  if (moved) results.push({ rule: 'registry-moved', level: 'note', title: 'registry moved', message: moved, location: { file: manifestName }, text: { line: null } });
   const manifest = await locator({ name: manifestName, text: manifestText }, true);
   for (const r of listed) {
     if (r.status === 'added' || r.status === 'removed') {
@@ -629,7 +652,7 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
   return {
     tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units,
-    text: { lead: absent ? [[{ text: absent, tone: 'warn' }]] : [], notes: note ? [[{ text: note, tone: 'dim' }]] : [] },
+    text: { lead: [...(absent ? [[{ text: absent, tone: 'warn' as const }]] : []), ...(moved ? [[{ text: moved, tone: 'dim' as const }]] : [])], notes: note ? [[{ text: note, tone: 'dim' }]] : [] },
     json: { fields: { compatible, mode, policy, against }, units: 'urns', after: { ...corpus, ...jsonExceptions(v) } },
     markdown: registryMarkdown(view),
   };

@@ -20,16 +20,28 @@ const ROLLOUTS: Record<RolloutOrder, string> = {
     'Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
 };
 
+/** Said after the order when a verdict it relies on rests on a policy choice (Change.policyChoice), per direction. */
+const BY_POLICY = {
+  backward: ' Except old data a policy choice lets through, which the new schema rejects all the same.',
+  forward: ' Except new data a policy choice lets through, which the old schema rejects all the same.',
+} as const;
+
 /**
  * The deployment order a change allows. Backward-compatible (the new schema reads old data):
  * upgrade consumers first. Forward-compatible (the old schema reads new data): producers first.
+ * `byPolicy`: which verdicts rest on a policy choice, so the sentence promises no more than that.
  */
-export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean): Rollout {
+export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean, byPolicy: { backward?: boolean; forward?: boolean } = {}): Rollout {
   const order: RolloutOrder = backwardCompatible
     ? forwardCompatible ? 'either' : 'consumers-first'
     : forwardCompatible ? 'producers-first' : 'new-urn';
-  return { order, sentence: ROLLOUTS[order] };
+  const backward = backwardCompatible && byPolicy.backward === true ? BY_POLICY.backward : '';
+  const forward = forwardCompatible && byPolicy.forward === true ? BY_POLICY.forward : '';
+  return { order, sentence: ROLLOUTS[order] + backward + forward };
 }
+
+/** Whether a compatible verdict rests on a policy choice that data can refute. */
+export const restsOnPolicy = (r: CompatResult): boolean => r.compatible && r.changes.some((c) => c.policyChoice === true);
 
 export interface Assessment {
   backward: CompatResult;
@@ -41,5 +53,5 @@ export interface Assessment {
 export function assessChange(oldSchema: unknown, newSchema: unknown, options: Omit<CompatOptions, 'mode'> = {}): Assessment {
   const backward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'backward' });
   const forward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'forward' });
-  return { backward, forward, rollout: rolloutOrder(backward.compatible, forward.compatible) };
+  return { backward, forward, rollout: rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) }) };
 }

@@ -106,27 +106,28 @@ const DEFS: readonly RuleDef[] = [
   {
     id: 'required-added', breaks: 'backward',
     confluent: 'REQUIRED_ATTRIBUTE_ADDED',
-    note: 'Confluent calls a newly required property that declares a `default` compatible (REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED); so does `--policy confluent`. The `bqschema` policy breaks: `default` is an annotation the validator never applies, so old data without the property is rejected.',
+    note: 'Confluent calls a newly required property that declares a `default` compatible (REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED); so does `--policy confluent`, as a named policy choice (`policyChoice`, `affected`). The `bqschema` policy breaks: `default` is an annotation the validator never applies, so old data without the property is rejected.',
     description: 'A property (new or existing) became required.',
     message: (_o, _n, name) => `property ${show(name)} is now required`,
   },
   {
     id: 'required-removed', breaks: 'forward',
     confluent: 'REQUIRED_ATTRIBUTE_REMOVED',
+    note: '`--policy confluent`, forward: compatible when the old property declares a `default` (REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED, roles swapped), as a named policy choice.',
     description: 'A property is no longer required.',
     message: (_o, _n, name) => `property ${show(name)} is no longer required`,
   },
   {
-    id: 'property-removed', breaks: 'backward',
+    id: 'property-removed', breaks: 'both',
     confluent: 'PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL', confluentBreaks: 'both',
-    note: '`bqschema` policy: breaking even from an open model, where old data still validates (a declared field is a contract). Confluent (and `--policy confluent`): compatible from an open model (PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL), compared against `additionalProperties` when that is a schema (PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL), breaking from a closed one; in `forward` it breaks when the new model is open and the property\'s schema is not empty.',
-    description: 'A declared property was removed or renamed: consumers lose a declared field (registry policy, open schemas too).',
+    note: '`bqschema` policy: breaking even from an open model, where old data still validates (a declared field is a contract); forward, from an open model, by data when the removed schema rejects a value, as Confluent does. Confluent (and `--policy confluent`): backward, compatible from an open model (PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL), compared against `additionalProperties` when that is a schema (PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL), breaking from a closed one; in `forward` it breaks when the new model is open and the property\'s schema is not empty.',
+    description: 'A declared property was removed or renamed: consumers lose a declared field (registry policy, open schemas too; forward, when its schema constrained it).',
     message: (_o, _n, name) => `property ${show(name)} removed`,
   },
   {
     id: 'property-added', breaks: 'forward',
     confluent: 'PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL', confluentBreaks: 'both',
-    note: '`bqschema` policy: adding an optional property is compatible, on an open model too. Confluent (and `--policy confluent`): breaking on an open model unless the new property\'s schema is empty (PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL), compared against `additionalProperties` when that is a schema, compatible on a closed one (OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL); newer Confluent releases split the open-model case into OPTIONAL_/REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL.',
+    note: '`bqschema` policy: adding an optional property is compatible, on an open model too, as a named policy choice (`policyChoice`, `affected`: old data may carry the name). Confluent (and `--policy confluent`): breaking on an open model unless the new property\'s schema is empty (PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL), compared against `additionalProperties` when that is a schema, compatible on a closed one (OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL); newer Confluent releases split the open-model case into OPTIONAL_/REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL.',
     description:
       'An optional property was added (registry policy, open schemas too); where `additionalProperties` was a schema, ' +
       'the new property is compared against it.',

@@ -19,6 +19,23 @@ export class Side {
     this.root = parseSchema(schema).root;
   }
 
+  private cachedWeight: number | undefined;
+
+  /** What a whole-document check reads: nodes, declared properties, required names (the witness search pays by it). */
+  get weight(): number {
+    if (this.cachedWeight !== undefined) return this.cachedWeight;
+    let weight = 0;
+    const stack: SchemaNode[] = [this.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      weight += 1 + (n.required?.length ?? 0) + (n.properties?.length ?? 0);
+      for (const [, sub] of n.properties ?? []) stack.push(sub);
+      if (n.additional !== undefined) stack.push(n.additional);
+      if (n.items !== undefined) stack.push(n.items);
+    }
+    return (this.cachedWeight = weight);
+  }
+
   /** The raw sub-schema a node was parsed from; `undefined` for ANY (an absent keyword). */
   raw(node: SchemaNode): unknown {
     if (node === ANY) return undefined;

@@ -68,6 +68,9 @@ export class Budget {
 
 class SpentError extends Error {}
 
+/** Reads of a whole-document check (Side.weight) per budget unit: a wide schema's checks stay within the budget, not n². */
+const READS_PER_UNIT = 16;
+
 /** Candidate values tried at the end of a chain before giving up. */
 const MAX_TRIES = 200;
 /** Nesting the search and the filler values go down to. */
@@ -134,6 +137,7 @@ export class Prover {
     if (last === undefined || last.t.always === true || last.s.always === false) return NONE;
     const keepRoot = this.keep.accepts(this.keep.root);
     const otherRoot = this.other.accepts(this.other.root);
+    const check = Math.ceil((this.keep.weight + this.other.weight) / READS_PER_UNIT);
     const keepLocal = fitter(last.s);
     const otherLocal = fitter(last.t);
     this.tries = 0;
@@ -143,7 +147,9 @@ export class Prover {
         this.budget.take();
         if (!keepLocal(v) || otherLocal(v)) continue;
         const doc = this.embed(v, steps);
-        if (doc !== NONE && keepRoot(doc) && !otherRoot(doc)) return copy(doc);
+        if (doc === NONE) continue;
+        this.budget.take(check);
+        if (keepRoot(doc) && !otherRoot(doc)) return copy(doc);
       }
     } catch (err) {
       if (err instanceof SpentError) return SPENT;

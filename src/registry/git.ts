@@ -52,6 +52,33 @@ function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr
 
 const firstLine = (s: string): string => s.split('\n')[0] ?? '';
 
+/** The most a listing git prints (`ls-tree -r`, `diff --name-status`) may hold: a repository of a million paths. */
+const MAX_LISTING = 256 * 1024 * 1024;
+
+/** A `-z` listing: the NUL-separated fields git prints; a git that fails or is cut off is a GitError. */
+function gitFields(cwd: string, args: string[]): string[] {
+  const r = spawnSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MAX_LISTING });
+  if (r.error) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    if (code === 'ETIMEDOUT') throw new GitError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped`);
+    if (code === 'ENOBUFS') throw new GitError(`git ${args[0]} printed more than ${MAX_LISTING / 1024 / 1024} MiB`);
+    throw new GitError(code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git: ${r.error.message}`);
+  }
+  if (r.status !== 0) throw new GitError(`git ${args[0]} failed: ${firstLine(r.stderr.toString('utf8').trim())}`);
+  const out = r.stdout.toString('utf8');
+  const fields = out.split('\0');
+  if (fields[fields.length - 1] === '') fields.pop();
+  return fields;
+}
+
+/** What git reports became of the commit's files in the working tree (tracked files: what `git add` made known). */
+export interface TreeChanges {
+  /** A path in the working tree, by the commit's path it was renamed from. */
+  renamedFrom: ReadonlyMap<string, string>;
+  /** The commit's paths that are gone: deleted, or renamed away. */
+  gone: readonly string[];
+}
+
 /** One `git cat-file --batch` process: requests are written as they come, answers read in order. */
 class CatFile {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -211,6 +238,37 @@ export class GitSnapshot {
 
   close(): void {
     this.cat.close();
+  }
+
+  /** Every file of the commit (`/`-separated, from the top level) whose name `wanted` accepts: one `git ls-tree -r`. */
+  files(wanted: (name: string) => boolean): string[] {
+    return gitFields(this.top, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', this.commit])
+      .filter((path) => wanted(path.slice(path.lastIndexOf('/') + 1)));
+  }
+
+  /**
+   * Renames and deletions from the commit to the working tree, as `git diff --find-renames` reports
+   * them (content similarity: a file moved and reformatted past recognition is a deletion). Read
+   * only: no optional lock, so the index is never refreshed.
+   */
+  changes(): TreeChanges {
+    const fields = gitFields(this.top, [
+      '--no-optional-locks', 'diff', '--no-ext-diff', '--no-textconv', '--find-renames', '--diff-filter=DR', '--name-status', '-z', this.commit, '--',
+    ]);
+    const renamedFrom = new Map<string, string>();
+    const gone: string[] = [];
+    for (let i = 0; i < fields.length;) {
+      const status = fields[i++]!;
+      if (status.startsWith('R')) {
+        const from = fields[i++]!;
+        const to = fields[i++]!;
+        renamedFrom.set(to, from);
+        gone.push(from);
+      } else {
+        gone.push(fields[i++]!);
+      }
+    }
+    return { renamedFrom, gone };
   }
 
   /** A file's contents as text. */

@@ -1,9 +1,9 @@
 // The one way to read a registry: the working tree or a git ref; JSON, JSONC or YAML.
-export { Registry, registryAtRef, readSchemaFile, registryParseOptions, type RegistryAtRef, type RegistryOptions, type SchemaDocument, type LocatedProblem } from './registry.js';
+export { Registry, registryAtRef, readSchemaFile, registryParseOptions, type AtRefOptions, type RegistryAtRef, type RegistryOptions, type SchemaDocument, type LocatedProblem } from './registry.js';
 export { loadRegistry, loadRegistryAtRef, type LoadOptions } from './load.js';
 export { findRegistry, MANIFEST_NAMES, REGISTRY_ENV, type FoundRegistry, type RegistryOrigin } from './discover.js';
 export { RegistryError, RegistryNotFoundError, GitError, type RegistryErrorKind } from './errors.js';
-export { readManifest, isUrnSyntax, ENTRY_KEYS, MANIFEST_KEYS, STATUSES, type ManifestEntry, type ManifestProblem } from './manifest.js';
+export { readManifest, isUrnSyntax, type FoundBy, ENTRY_KEYS, MANIFEST_KEYS, STATUSES, type ManifestEntry, type ManifestProblem } from './manifest.js';
 export { WorkingTree, MemorySource, readRegularFile, display, inside, MAX_REGISTRY_FILE, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
 export {
   yaml, jsonc, parseText, parseTextUniqueKeys, parseJsonLine, formatOf, lineCol, stripBom, ParseFailure, DEFAULT_MAX_YAML_EXPANSION, YAML_EXPANSION_ENV,

@@ -1,6 +1,7 @@
 import { findRegistry, notFoundMessage, type FoundRegistry } from './discover.js';
 import { RegistryError, RegistryNotFoundError } from './errors.js';
-import { Registry, registryAtRef, type RegistryAtRef, type RegistryOptions } from './registry.js';
+import { resolve } from 'node:path';
+import { Registry, registryAtRef, type AtRefOptions, type RegistryAtRef, type RegistryOptions } from './registry.js';
 import type { WorkingTreeOptions } from './source.js';
 
 export interface LoadOptions extends RegistryOptions, WorkingTreeOptions {
@@ -19,10 +20,14 @@ export function loadRegistry(options: LoadOptions = {}): Registry {
   }
 }
 
-/** The registry at a git ref, for the manifest the working tree's options name. */
-export async function loadRegistryAtRef(ref: string, options: LoadOptions = {}): Promise<RegistryAtRef & { found: FoundRegistry }> {
+/**
+ * The registry at a git ref, for the manifest the working tree's options name; where that manifest
+ * was found by discovery, discovery at the ref starts from the same directory.
+ */
+export async function loadRegistryAtRef(ref: string, options: LoadOptions & Pick<AtRefOptions, 'named' | 'urns'> = {}): Promise<RegistryAtRef & { found: FoundRegistry }> {
   const found = findRegistry(options.registry, options.env, options.cwd);
-  return { ...(await registryAtRef(found.path, ref, options)), found };
+  const start = found.origin === 'discovered' ? resolve(options.cwd ?? process.cwd()) : undefined;
+  return { ...(await registryAtRef(found.path, ref, { ...options, ...(start === undefined ? {} : { start }) })), found };
 }
 
 function notFound(err: unknown, found: FoundRegistry): unknown {

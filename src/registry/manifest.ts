@@ -137,3 +137,16 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
 function escape(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+/** How the manifest at a git ref was found (`findManifestAtRef`, src/registry/at-ref.ts). */
+export type FoundBy =
+  /** `--against-registry`: the user named it. */
+  | 'named'
+  /** The working manifest's own path. */
+  | 'path'
+  /** git reports the working manifest as renamed from it. */
+  | 'rename'
+  /** A manifest name in the directory discovery started from, or a parent. */
+  | 'discovery'
+  /** A manifest elsewhere in the commit that registers URNs the working manifest registers. */
+  | 'urns';

@@ -2,7 +2,7 @@ import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } fr
 import { realpathSync } from 'node:fs';
 import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
-import { readManifest, type ManifestEntry, type ManifestProblem } from './manifest.js';
+import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
 import { SourcePositions, type Position } from './positions.js';
 import { EncodingError } from './text.js';
@@ -303,32 +303,88 @@ function manifestInRepo(abs: string, shown: string, top: string): string {
 
 /** The registry at a git ref: what it found there, and the commit. */
 export interface RegistryAtRef {
-  /** Undefined when the manifest does not exist in that commit. */
+  /** Undefined when no manifest was found in that commit (`looked` says where it was looked for). */
   registry: Registry | undefined;
   ref: string;
   commit: string;
-  /** The manifest's path in the repository. */
+  /** The manifest's path in the repository at the ref; the working manifest's when none was found. */
   manifestPath: string;
+  /** The working manifest's path in the repository. */
+  workingPath: string;
+  /** How the manifest at the ref was found, when it was. */
+  foundBy?: FoundBy;
+  /** When none was found: where it was looked for, in words. */
+  looked?: string;
+}
+
+/** Where to look for the manifest at the ref, besides the working manifest's own path. */
+export interface AtRefOptions extends RegistryOptions, WorkingTreeOptions {
+  /** `--against-registry`: the manifest's path at the ref (from the repository's top level, or absolute); nothing else is tried. */
+  named?: string;
+  /** The directory the working tree's discovery started from (default: the manifest's directory). */
+  start?: string;
+  /** The URNs the working manifest registers (default: read from it), what a moved manifest is recognised by. */
+  urns?: Iterable<string>;
+}
+
+/** The URNs a manifest on disk registers, or none when it cannot be read. */
+function urnsOf(here: WorkingTree, options: RegistryOptions): string[] {
+  try {
+    return new Registry(here, options).urns();
+  } catch (err) {
+    if (err instanceof RegistryError) return [];
+    throw err;
+  }
+}
+
+/** A working-tree directory as a repository path ('' for the top level), or undefined when outside it. */
+function dirInRepo(dir: string, top: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    real = dir;
+  }
+  const rel = relative(top, real);
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
 }
 
 /**
  * The registry as it is in the commit `ref` names, for the manifest that is at `manifestPath` in the
- * working tree. Every file is read through one `git cat-file --batch`; schema paths obey the
- * working tree's rule (inside the manifest's directory, symlinks resolved, unless
- * `allowOutsidePaths`) and never leave the repository, which git cannot read from.
+ * working tree: at the same path, or where it was before it moved (`findManifestAtRef`). Every file
+ * is read through one `git cat-file --batch`; schema paths obey the working tree's rule (inside
+ * the manifest's directory, symlinks resolved, unless `allowOutsidePaths`) and never leave the
+ * repository, which git cannot read from.
  */
 export async function registryAtRef(
-  manifestPath: string, ref: string, options: RegistryOptions & WorkingTreeOptions = {},
+  manifestPath: string, ref: string, options: AtRefOptions = {},
 ): Promise<RegistryAtRef> {
   const here = new WorkingTree(manifestPath, options);
   // git (and child_process) load only when a ref is read: most commands never do.
   const { GitSnapshot } = await import('./git.js');
+  const { findManifestAtRef } = await import('./at-ref.js');
   const git = await GitSnapshot.open(here.dir, ref);
   try {
-    const path = manifestInRepo(here.manifest.path, here.manifest.shown, git.top);
-    const at = { ref, commit: git.commit, manifestPath: path };
+    const workingPath = manifestInRepo(here.manifest.path, here.manifest.shown, git.top);
+    const start = dirInRepo(options.start ?? here.dir, git.top) ?? posix.dirname(workingPath).replace(/^\.$/, '');
+    const urnsAt = async (path: string): Promise<string[] | undefined> => {
+      const file = await git.lookup(path);
+      if (file.kind !== 'file') return undefined;
+      try {
+        return readManifest(parseText(await git.read(file.oid), path)).entries.map((e) => e.urn);
+      } catch (err) {
+        if (err instanceof EncodingError || err instanceof ParseFailure) return undefined;
+        throw err;
+      }
+    };
+    const base = await findManifestAtRef(git, {
+      path: workingPath, start, named: options.named, urns: new Set(options.urns ?? urnsOf(here, options)), urnsAt,
+    });
+    if (!base.found) return { ref, commit: git.commit, manifestPath: workingPath, workingPath, registry: undefined, looked: base.looked };
+    const path = base.path;
+    const at = { ref, commit: git.commit, manifestPath: path, workingPath, foundBy: base.foundBy };
     const found = await git.lookup(path);
-    if (found.kind === 'missing') return { ...at, registry: undefined };
     const manifest: FileRef = { path, shown: `${ref}:${path}` };
     if (found.kind !== 'file') throw new RegistryError('manifest', path, `registry manifest cannot be read at ${ref}: ${path} is not a file there`);
     let text: string;

@@ -42,6 +42,8 @@ const leafFields = {
   minimum: maybe(minimumArb),
   pattern: maybe(fc.constantFrom('^a', '^b'), 12),
   'x-gdpr-sensitive': maybe(fc.constant(true), 12),
+  // An annotation the validator never applies; the confluent policy reads it (a required property with a default).
+  default: maybe(valueArb, 12),
 };
 
 const leafArb: fc.Arbitrary<Schema> = fc.record(leafFields).map(defined);

@@ -3,7 +3,7 @@ import {
   type Change, type SchemaProblem, type UrnReport, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
-import { loadRegistryAtRef, readSchemaFile, RegistryError, type SchemaDocument } from '../../registry/index.js';
+import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type SchemaDocument } from '../../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
@@ -25,6 +25,10 @@ export interface CompatCliOptions extends RegistryCliOptions {
   /** bqschema (default) or confluent, in any case. */
   policy?: string;
   against?: string;
+  /** With --against: the manifest's path at the ref (from the repository's top level). */
+  againstRegistry?: string;
+  /** With --against: no registry at the ref is a new one (every URN added), not an error. */
+  allowNewRegistry?: boolean;
   format: CompatFormat;
   corpus?: string[];
   /** Two-file mode: the URN the schemas are registered under (which corpus messages apply; exceptions). */
@@ -120,7 +124,19 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
 async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings): Promise<number> {
   if (options.urn !== undefined) usage('--urn applies to two schema files; with --against every changed URN is checked');
   const current = openRegistry(options);
-  const at = await loadRegistryAtRef(ref, { registry: current.manifest.path, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, ...registryLimits() });
+  // Found as openRegistry found it, so discovery at the ref starts where it started in the working tree.
+  const at = await loadRegistryAtRef(ref, {
+    registry: options.registry, named: options.againstRegistry, urns: current.urns(),
+    allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false,
+  });
+  if (at.registry === undefined && !options.allowNewRegistry) {
+    // Comparing with nothing would call every URN added, and pass whatever changed.
+    throw new RegistryNotFoundError(
+      at.workingPath,
+      `no registry found at ${ref} (${at.commit.slice(0, 12)}) for ${current.manifest.shown}: ${at.looked}; ` +
+        `name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry`,
+    );
+  }
   const base = at.registry?.requireUsable();
   const manifestPath = at.manifestPath;
   const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
@@ -165,7 +181,8 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   };
   const verdict = registryVerdict({
     rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: s.level, policy: s.policy,
-    against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined },
+    against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
+    working: at.workingPath, looked: at.looked,
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
@@ -193,6 +210,9 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
     return printRules(options.format);
   }
   const s = settings(options);
+  if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry)) {
+    usage(`${options.againstRegistry !== undefined ? '--against-registry' : '--allow-new-registry'} applies to --against REF (the registry compared with a git ref)`);
+  }
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');
     return compareRegistry(options.against, options, s);

@@ -59,6 +59,9 @@ const PLAIN_PATH = /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/;
  * The workflow, for a registry `sub` directories below the repository root ('' at the root).
  * `--strict`: a message whose URN has no schema (a misspelt URN) fails instead of being skipped.
  * compat --against origin/main reads the registry at that ref: the checkout needs the history.
+ * `--allow-new-registry`: the pull request that adds this registry has none to compare with at
+ * main; later ones find it there (also renamed or moved), and only a ref with no manifest that
+ * registers any of its URNs counts it as new.
  */
 function workflow(sub: string): string {
   const plain = sub === '' || PLAIN_PATH.test(sub);
@@ -92,7 +95,8 @@ jobs:
         uses: babelqueue/bqschema@v1
         with:
           command: compat${where}
-          args: --against origin/main
+          # The pull request that adds the registry has none at main to compare with, hence --allow-new-registry.
+          args: --against origin/main --allow-new-registry
 `;
 }
 
