@@ -138,7 +138,7 @@ export class TextStream {
       lines.push(renderLine(heading, this.c));
       indent = '    ';
     }
-    for (const f of findings) lines.push(...this.finding(f, indent, u.file));
+    for (const f of findings) for (const l of this.finding(f, indent, u.file)) lines.push(l);
     for (const n of t?.notes ?? []) lines.push(indent + renderLine(n, this.c));
     if (lines.length > 0) this.wrote = true;
     return lines;
@@ -172,8 +172,9 @@ export function renderText(report: Report, c: Tones, options: { quiet?: boolean 
   }
   const lines = (report.text?.lead ?? []).map((l) => renderLine(l, c));
   if (lines.length > 0) stream.wrote = true;
-  for (const u of report.units) lines.push(...stream.unit(u, byUnit.get(u.id) ?? []));
-  for (const f of run) lines.push(...stream.finding(f));
-  lines.push(...stream.end(report));
+  // Line by line, never push(...lines): a unit may have more findings than a call takes arguments.
+  for (const u of report.units) for (const l of stream.unit(u, byUnit.get(u.id) ?? [])) lines.push(l);
+  for (const f of run) for (const l of stream.finding(f)) lines.push(l);
+  for (const l of stream.end(report)) lines.push(l);
   return lines.join('\n') + '\n';
 }

@@ -113,7 +113,7 @@ export class Formatter {
     const now = performance.now();
     this.units.push({ id: unitOf(r), file: r.file, outcome: outcomeOf(r, this.options.strict === true), timeMs: now - this.lastAt });
     this.lastAt = now;
-    this.findings.push(...this.findingsOf(r, text));
+    for (const f of this.findingsOf(r, text)) this.findings.push(f);
   }
 
   /** Markdown shows at most MAX_ROWS findings: only those are kept, the rest counted, so memory stays bounded. */
