@@ -49,11 +49,14 @@ export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
 export { clean, quote } from '../report/text.js';
 
+/** Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts AtomicFile). */
+export type Sink = Pick<Writable, 'write' | 'once'> | { write(chunk: string): boolean; once(event: 'drain', listener: () => void): unknown };
+
 /** Writes to a stream, waiting for 'drain' so a slow reader cannot make output pile up in memory. */
 export class Out {
   private pending = '';
-  /** With `null` (in a worker, for a --report file), lines only collect, for `take()`. */
-  constructor(private readonly stream: Writable | null = process.stdout) {}
+  /** With `null` (in a worker, for a report rendered whole), lines only collect, for `take()`. */
+  constructor(private readonly stream: Sink | null = process.stdout) {}
 
   /** The buffered text, removed from the buffer. */
   take(): string {

@@ -62,69 +62,146 @@ function writeError(target: string, err: unknown): UsageError {
 }
 
 /**
- * Writes `text` to `target` atomically: a temporary file in the same directory, fsynced, then
- * renamed over the target (see `outputTarget` for what a target may be). On any failure the
- * temporary file is removed and an existing target is left as it was; its permissions are kept.
- * SIGINT and SIGTERM wait for the write to finish or fail, so no temporary file is left behind.
+ * A file written atomically, piece by piece: a temporary file in the target's directory, renamed
+ * over the target by `commit` (after an fsync), or removed by `abort`, so the target is either the
+ * whole new text or left as it was (see `outputTarget` for what a target may be). Writes are
+ * synchronous and buffered: it is a sink for `Out` (its `write` never asks to wait). While it is
+ * open, SIGINT and SIGTERM remove the temporary file before the process ends, and so does any
+ * exit; its permissions are the target's.
  */
-export function writeFileAtomic(target: string, text: string): void {
-  const path = outputTarget(target);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    mode = undefined; // a new file: the umask decides
-  }
-  let fd: number | undefined;
-  let created = false;
-  // With a handler installed, a signal is handled once this synchronous write has returned.
-  const interrupted = (signal: NodeJS.Signals): void => {
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // renamed already, or removed by the failure path
-      }
-    }
+export class AtomicFile {
+  private fd: number | undefined;
+  private created = false;
+  private pending = '';
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.removeTemp();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    fd = openSync(temp, 'wx');
-    created = true;
-    if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
-    created = false;
-  } catch (err) {
-    if (fd !== undefined) {
+  private readonly onExit = (): void => this.removeTemp();
+
+  private constructor(
+    private readonly target: string,
+    private readonly path: string,
+    private readonly temp: string,
+  ) {}
+
+  /** Opens the temporary file for `target` (checked by `outputTarget`). */
+  static open(target: string): AtomicFile {
+    const path = outputTarget(target);
+    const f = new AtomicFile(target, path, join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`));
+    let mode: number | undefined;
+    try {
+      mode = statSync(path).mode & 0o7777;
+    } catch {
+      mode = undefined; // a new file: the umask decides
+    }
+    // With a handler installed, a signal is handled once a synchronous write has returned.
+    process.once('SIGINT', f.onSignal);
+    process.once('SIGTERM', f.onSignal);
+    process.once('exit', f.onExit);
+    try {
+      f.fd = openSync(f.temp, 'wx');
+      f.created = true;
+      if (mode !== undefined) fchmodSync(f.fd, mode);
+    } catch (err) {
+      f.fail();
+      throw writeError(target, err);
+    }
+    return f;
+  }
+
+  /** Adds text; written out a megabyte at a time. Always true: there is never a reason to wait. */
+  write(text: string): boolean {
+    this.pending += text;
+    if (this.pending.length >= WRITE_CHUNK) this.writePending();
+    return true;
+  }
+
+  /** Never called: `write` never asks to wait (Out's sink interface). */
+  once(_event: 'drain', _listener: () => void): this {
+    return this;
+  }
+
+  /** Writes what is left, fsyncs, and renames the temporary file over the target. */
+  commit(): void {
+    try {
+      this.writePending();
+      fsyncSync(this.fd!);
+      closeSync(this.fd!);
+      this.fd = undefined;
+      renameSync(this.temp, this.path);
+      this.created = false;
+    } catch (err) {
+      this.fail();
+      throw writeError(this.target, err);
+    }
+    this.release();
+  }
+
+  /** Removes the temporary file: the target is left as it was. */
+  abort(): void {
+    this.fail();
+  }
+
+  private writePending(): void {
+    if (this.pending === '' || this.fd === undefined) return;
+    const bytes = Buffer.from(this.pending, 'utf8');
+    this.pending = '';
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+    } catch (err) {
+      this.fail();
+      throw writeError(this.target, err);
+    }
+  }
+
+  private fail(): void {
+    if (this.fd !== undefined) {
       try {
-        closeSync(fd);
+        closeSync(this.fd);
       } catch {
         // already failing: the first error is the one to report
       }
+      this.fd = undefined;
     }
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // nothing more can be done; the name says what it is
-      }
+    this.removeTemp();
+    this.pending = '';
+    this.release();
+  }
+
+  private removeTemp(): void {
+    if (!this.created) return;
+    try {
+      unlinkSync(this.temp);
+    } catch {
+      // renamed already, or removed before; nothing more can be done
     }
-    throw writeError(target, err);
-  } finally {
-    // A signal that arrived during the write is read from libuv's signal pipe in the next poll
+    this.created = false;
+  }
+
+  private release(): void {
+    process.off('exit', this.onExit);
+    // A signal that arrived during a write is read from libuv's signal pipe in the next poll
     // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
     // would drop the signal with its listener; the second runs after it.
     setImmediate(() => setImmediate(() => {
-      process.off('SIGINT', interrupted);
-      process.off('SIGTERM', interrupted);
+      process.off('SIGINT', this.onSignal);
+      process.off('SIGTERM', this.onSignal);
     }));
   }
+}
+
+// Text is written to the temporary file a megabyte (of UTF-16 units) at a time.
+const WRITE_CHUNK = 1024 * 1024;
+
+/**
+ * Writes `text` to `target` atomically (see `AtomicFile`): a temporary file in the same directory,
+ * fsynced, then renamed over the target. On any failure the temporary file is removed and an
+ * existing target is left as it was; its permissions are kept. SIGINT and SIGTERM wait for the
+ * write to finish or fail, so no temporary file is left behind.
+ */
+export function writeFileAtomic(target: string, text: string): void {
+  const file = AtomicFile.open(target);
+  file.write(text);
+  file.commit();
 }

@@ -8,7 +8,7 @@ import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
-import { writeFileAtomic } from '../write.js';
+import { AtomicFile } from '../write.js';
 
 export type { ValidateOptions };
 
@@ -27,12 +27,16 @@ class Reporter {
     options: ValidateOptions,
     c: Colours,
     positions: typeof SourcePositions | undefined,
-    /** stdout; a --report collects its text here and is written to its file at the end. */
+    /** stdout, or a --report's file, written as the run goes and put in place when it ends. */
     readonly out: Out = new Out(),
   ) {
     this.formatter = new Formatter(options, c, positions, this.out);
     this.counts = this.formatter.counts;
-    this.formatter.begin();
+  }
+
+  /** What the format writes before the first message (JSON's opening, SARIF's head). */
+  begin(): Promise<void> {
+    return this.formatter.begin();
   }
 
   add(r: Result, text: string | undefined): boolean {
@@ -126,12 +130,31 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
   const reporter = new Reporter(options, makeChalk(colour), positions);
-  // One Reporter per --report, fed the same results, without colour; written atomically at the end.
-  const extra = reports.map((r) => ({ file: r.file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(null)) }));
+  // One Reporter per --report, fed the same results, without colour, each writing a temporary file
+  // as it goes (a report of any size is never held whole), renamed over its target when the run
+  // ends and removed if it does not.
+  const extra: Array<{ file: AtomicFile; reporter: Reporter }> = [];
+  try {
+    for (const r of reports) {
+      const file = AtomicFile.open(r.file);
+      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
+    }
+    await reporter.begin();
+    for (const e of extra) await e.reporter.begin();
+  } catch (err) {
+    for (const e of extra) e.file.abort();
+    throw err;
+  }
   const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
     for (const e of extra) {
-      await e.reporter.finish(ok);
-      if (write) writeFileAtomic(e.file, e.reporter.out.take());
+      try {
+        await e.reporter.finish(ok);
+      } catch (err) {
+        e.file.abort();
+        throw err;
+      }
+      if (write) e.file.commit();
+      else e.file.abort();
     }
     await reporter.finish(ok);
   };
@@ -148,7 +171,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
         for (const doc of batch) {
           const text = doc.kind === 'doc' ? doc.text : undefined;
           const result = judge.document(doc);
-          for (const e of extra) e.reporter.add(result, text);
+          for (const e of extra) if (e.reporter.add(result, text)) await e.reporter.flush();
           flush = reporter.add(result, text) || flush;
         }
         if (flush) await reporter.flush();
