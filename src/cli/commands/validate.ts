@@ -120,7 +120,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   };
   // The registry is opened here whatever the thread count: a missing registry or an unknown --urn
   // is a usage error before any input is read.
-  const judge = new Judge(options);
+  const judge = new Judge(options, undefined, limits);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
   // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
   // results once more per file: one thread keeps them in one place.
