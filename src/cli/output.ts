@@ -49,8 +49,11 @@ export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
 export { clean, quote } from '../report/text.js';
 
-/** Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts AtomicFile). */
-export type Sink = Pick<Writable, 'write' | 'once'> | { write(chunk: string): boolean; once(event: 'drain', listener: () => void): unknown };
+/**
+ * Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts openAtomic),
+ * whose `write` never returns false and so needs no 'drain'.
+ */
+export type Sink = Pick<Writable, 'write' | 'once'> | { write(chunk: string): boolean; once?: undefined };
 
 /** Writes to a stream, waiting for 'drain' so a slow reader cannot make output pile up in memory. */
 export class Out {
@@ -80,8 +83,9 @@ export class Out {
     const chunk = this.pending;
     this.pending = '';
     const stream = this.stream;
-    if (!stream.write(chunk)) {
-      await new Promise<void>((resolve) => stream.once('drain', resolve));
+    if (!stream.write(chunk) && stream.once !== undefined) {
+      const once = stream.once.bind(stream);
+      await new Promise<void>((resolve) => once('drain', resolve));
     }
   }
 

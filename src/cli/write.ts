@@ -69,126 +69,109 @@ function writeError(target: string, err: unknown): UsageError {
  * open, SIGINT and SIGTERM remove the temporary file before the process ends, and so does any
  * exit; its permissions are the target's.
  */
-export class AtomicFile {
-  private fd: number | undefined;
-  private created = false;
-  private pending = '';
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    this.removeTemp();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  private readonly onExit = (): void => this.removeTemp();
-
-  private constructor(
-    private readonly target: string,
-    private readonly path: string,
-    private readonly temp: string,
-  ) {}
-
-  /** Opens the temporary file for `target` (checked by `outputTarget`). */
-  static open(target: string): AtomicFile {
-    const path = outputTarget(target);
-    const f = new AtomicFile(target, path, join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`));
-    let mode: number | undefined;
-    try {
-      mode = statSync(path).mode & 0o7777;
-    } catch {
-      mode = undefined; // a new file: the umask decides
-    }
-    // With a handler installed, a signal is handled once a synchronous write has returned.
-    process.once('SIGINT', f.onSignal);
-    process.once('SIGTERM', f.onSignal);
-    process.once('exit', f.onExit);
-    try {
-      f.fd = openSync(f.temp, 'wx');
-      f.created = true;
-      if (mode !== undefined) fchmodSync(f.fd, mode);
-    } catch (err) {
-      f.fail();
-      throw writeError(target, err);
-    }
-    return f;
-  }
-
+export interface AtomicFile {
   /** Adds text; written out a megabyte at a time. Always true: there is never a reason to wait. */
-  write(text: string): boolean {
-    this.pending += text;
-    if (this.pending.length >= WRITE_CHUNK) this.writePending();
-    return true;
-  }
-
-  /** Never called: `write` never asks to wait (Out's sink interface). */
-  once(_event: 'drain', _listener: () => void): this {
-    return this;
-  }
-
+  write(text: string): boolean;
   /** Writes what is left, fsyncs, and renames the temporary file over the target. */
-  commit(): void {
-    try {
-      this.writePending();
-      fsyncSync(this.fd!);
-      closeSync(this.fd!);
-      this.fd = undefined;
-      renameSync(this.temp, this.path);
-      this.created = false;
-    } catch (err) {
-      this.fail();
-      throw writeError(this.target, err);
-    }
-    this.release();
-  }
-
+  commit(): void;
   /** Removes the temporary file: the target is left as it was. */
-  abort(): void {
-    this.fail();
-  }
+  abort(): void;
+}
 
-  private writePending(): void {
-    if (this.pending === '' || this.fd === undefined) return;
-    const bytes = Buffer.from(this.pending, 'utf8');
-    this.pending = '';
+/** Opens the temporary file for `target` (checked by `outputTarget`). */
+export function openAtomic(target: string): AtomicFile {
+  const path = outputTarget(target);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fd: number | undefined;
+  let created = false;
+  let pending = '';
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    mode = undefined; // a new file: the umask decides
+  }
+  const removeTemp = (): void => {
+    if (!created) return;
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
-    } catch (err) {
-      this.fail();
-      throw writeError(this.target, err);
-    }
-  }
-
-  private fail(): void {
-    if (this.fd !== undefined) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        // already failing: the first error is the one to report
-      }
-      this.fd = undefined;
-    }
-    this.removeTemp();
-    this.pending = '';
-    this.release();
-  }
-
-  private removeTemp(): void {
-    if (!this.created) return;
-    try {
-      unlinkSync(this.temp);
+      unlinkSync(temp);
     } catch {
       // renamed already, or removed before; nothing more can be done
     }
-    this.created = false;
-  }
-
-  private release(): void {
-    process.off('exit', this.onExit);
+    created = false;
+  };
+  // With a handler installed, a signal is handled once a synchronous write has returned.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    removeTemp();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  const release = (): void => {
+    process.off('exit', removeTemp);
     // A signal that arrived during a write is read from libuv's signal pipe in the next poll
     // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
     // would drop the signal with its listener; the second runs after it.
     setImmediate(() => setImmediate(() => {
-      process.off('SIGINT', this.onSignal);
-      process.off('SIGTERM', this.onSignal);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }));
+  };
+  const fail = (err?: unknown): UsageError | undefined => {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already failing: the first error is the one to report
+      }
+      fd = undefined;
+    }
+    removeTemp();
+    pending = '';
+    release();
+    return err === undefined ? undefined : writeError(target, err);
+  };
+  const flush = (): void => {
+    if (pending === '' || fd === undefined) return;
+    const bytes = Buffer.from(pending, 'utf8');
+    pending = '';
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    } catch (err) {
+      throw fail(err);
+    }
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', removeTemp);
+  try {
+    fd = openSync(temp, 'wx');
+    created = true;
+    if (mode !== undefined) fchmodSync(fd, mode);
+  } catch (err) {
+    throw fail(err);
   }
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length >= WRITE_CHUNK) flush();
+      return true;
+    },
+    commit() {
+      flush();
+      try {
+        fsyncSync(fd!);
+        closeSync(fd!);
+        fd = undefined;
+        renameSync(temp, path);
+        created = false;
+      } catch (err) {
+        throw fail(err);
+      }
+      release();
+    },
+    abort() {
+      fail();
+    },
+  };
 }
 
 // Text is written to the temporary file a megabyte (of UTF-16 units) at a time.
@@ -201,7 +184,7 @@ const WRITE_CHUNK = 1024 * 1024;
  * write to finish or fail, so no temporary file is left behind.
  */
 export function writeFileAtomic(target: string, text: string): void {
-  const file = AtomicFile.open(target);
+  const file = openAtomic(target);
   file.write(text);
   file.commit();
 }

@@ -138,7 +138,7 @@ export class TextStream {
       lines.push(renderLine(heading, this.c));
       indent = '    ';
     }
-    for (const f of findings) for (const l of this.finding(f, indent, u.file)) lines.push(l);
+    for (const f of findings) pushAll(lines, this.finding(f, indent, u.file));
     for (const n of t?.notes ?? []) lines.push(indent + renderLine(n, this.c));
     if (lines.length > 0) this.wrote = true;
     return lines;
@@ -153,6 +153,11 @@ export class TextStream {
     lines.push(m ? paint(m[1]!) + clean(m[2]!) : clean(report.summaryLine));
     return lines;
   }
+}
+
+/** Appends one by one, never push(...more): a unit may have more findings than a call takes arguments. */
+function pushAll(to: string[], more: readonly string[]): void {
+  for (const x of more) to.push(x);
 }
 
 /** Any Report as text: every finding, under its unit where it has one (see TextStream). */
@@ -172,9 +177,8 @@ export function renderText(report: Report, c: Tones, options: { quiet?: boolean 
   }
   const lines = (report.text?.lead ?? []).map((l) => renderLine(l, c));
   if (lines.length > 0) stream.wrote = true;
-  // Line by line, never push(...lines): a unit may have more findings than a call takes arguments.
-  for (const u of report.units) for (const l of stream.unit(u, byUnit.get(u.id) ?? [])) lines.push(l);
-  for (const f of run) for (const l of stream.finding(f)) lines.push(l);
-  for (const l of stream.end(report)) lines.push(l);
+  for (const u of report.units) pushAll(lines, stream.unit(u, byUnit.get(u.id) ?? []));
+  for (const f of run) pushAll(lines, stream.finding(f));
+  pushAll(lines, stream.end(report));
   return lines.join('\n') + '\n';
 }

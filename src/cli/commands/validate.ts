@@ -8,7 +8,7 @@ import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
-import { AtomicFile } from '../write.js';
+import { openAtomic, type AtomicFile } from '../write.js';
 
 export type { ValidateOptions };
 
@@ -35,7 +35,7 @@ class Reporter {
   }
 
   /** What the format writes before the first message (JSON's opening, SARIF's head). */
-  begin(): Promise<void> {
+  begin(): Promise<void> | undefined {
     return this.formatter.begin();
   }
 
@@ -122,40 +122,18 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   // is a usage error before any input is read.
   const judge = new Judge(options, undefined, limits);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
-  // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
-  // results once more per file: one thread keeps them in one place.
+  // SARIF and JUnit are written by one formatter (SARIF's head, JUnit's spool), and --report
+  // renders the same results once more per file: one thread keeps them in one place.
   const reports = options.report ?? [];
   const jobs = plan === undefined || isWholeDocument(options.format) || reports.length > 0 ? 1 : jobsFor(options.jobs, plan);
   const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
   const reporter = new Reporter(options, makeChalk(colour), positions);
-  // One Reporter per --report, fed the same results, without colour, each writing a temporary file
-  // as it goes (a report of any size is never held whole), renamed over its target when the run
-  // ends and removed if it does not.
-  const extra: Array<{ file: AtomicFile; reporter: Reporter }> = [];
-  try {
-    for (const r of reports) {
-      const file = AtomicFile.open(r.file);
-      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
-    }
-    await reporter.begin();
-    for (const e of extra) await e.reporter.begin();
-  } catch (err) {
-    for (const e of extra) e.file.abort();
-    throw err;
-  }
+  const extra = reports.length === 0 ? [] : await openReports(reports, options, positions);
+  await reporter.begin();
   const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
-    for (const e of extra) {
-      try {
-        await e.reporter.finish(ok);
-      } catch (err) {
-        e.file.abort();
-        throw err;
-      }
-      if (write) e.file.commit();
-      else e.file.abort();
-    }
+    if (extra.length > 0) await finishReports(extra, ok, write);
     await reporter.finish(ok);
   };
   const failed = (): boolean => {
@@ -193,6 +171,42 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   }
   await finishAll(!failed(), true);
   return failed() ? EXIT_GATE : EXIT_OK;
+}
+
+type ReportFile = { file: AtomicFile; reporter: Reporter };
+
+/**
+ * One Reporter per --report, fed the same results as stdout's, without colour, each writing a
+ * temporary file as it goes (a report of any size is never held whole), renamed over its target
+ * when the run ends (finishReports) and removed if it does not.
+ */
+async function openReports(reports: NonNullable<ValidateOptions['report']>, options: ValidateOptions, positions: typeof SourcePositions | undefined): Promise<ReportFile[]> {
+  const extra: ReportFile[] = [];
+  try {
+    for (const r of reports) {
+      const file = openAtomic(r.file);
+      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
+    }
+    for (const e of extra) await e.reporter.begin();
+  } catch (err) {
+    for (const e of extra) e.file.abort();
+    throw err;
+  }
+  return extra;
+}
+
+/** Each report's end, and its file put in place (`write`) or removed. */
+async function finishReports(extra: readonly ReportFile[], ok: boolean, write: boolean): Promise<void> {
+  for (const e of extra) {
+    try {
+      await e.reporter.finish(ok);
+    } catch (err) {
+      e.file.abort();
+      throw err;
+    }
+    if (write) e.file.commit();
+    else e.file.abort();
+  }
 }
 
 /**

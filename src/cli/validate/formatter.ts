@@ -8,7 +8,7 @@ import type { ReportFinding, ReportUnit } from '../../report/model.js';
 import type { JunitStream } from '../../report/junit.js';
 import type { SarifStream } from '../../report/sarif.js';
 import { TextStream } from '../../report/text.js';
-import { Spool } from '../spool.js';
+import type { Spool } from '../spool.js';
 import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
 import type { Result, ValidateOptions } from './judge.js';
 
@@ -72,14 +72,19 @@ export class Formatter {
    * finish), SARIF writes its head (the tool and its rules); JUnit's test cases are kept in a spool
    * until the end, when the counts of their suites are known.
    */
-  async begin(): Promise<void> {
+  begin(): Promise<void> | undefined {
     const format = this.options.format;
     if (format === 'json') this.out.line(jsonOpen('results'));
-    else if (format === 'sarif') {
+    return format === 'sarif' || format === 'junit' ? this.beginStream(format) : undefined;
+  }
+
+  private async beginStream(format: 'sarif' | 'junit'): Promise<void> {
+    if (format === 'sarif') {
       this.sarif = new (await import('../../report/sarif.js')).SarifStream(tool(VALIDATE_RULES));
       this.out.raw(this.sarif.head());
-    } else if (format === 'junit') {
-      this.junit = new (await import('../../report/junit.js')).JunitStream(tool(VALIDATE_RULES), 'validate', true);
+    } else {
+      const [{ JunitStream }, { Spool }] = await Promise.all([import('../../report/junit.js'), import('../spool.js')]);
+      this.junit = new JunitStream(tool(VALIDATE_RULES), 'validate', true);
       this.spool = new Spool();
     }
   }
@@ -107,18 +112,8 @@ export class Formatter {
       // validate's text always ends with a blank line and the summary line, as it did.
       this.textStream.wrote = true;
       for (const l of this.textStream.end({ ok, summaryLine })) this.out.line(l);
-    } else if (format === 'sarif') {
-      this.out.raw(this.sarif!.tail({ command: 'validate', ok, summary }));
-    } else if (format === 'junit') {
-      const spool = this.spool!;
-      try {
-        for (const piece of this.junit!.document((suite) => spool.read(suite), [], timeMs)) {
-          this.out.raw(piece);
-          if (this.out.wantsFlush()) await this.out.flush();
-        }
-      } finally {
-        spool.close();
-      }
+    } else if (format === 'sarif' || format === 'junit') {
+      await this.endStream(ok, summary, timeMs);
     } else if (isWholeDocument(format)) {
       const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine, findings: this.findings, artifacts: [], units: [], timeMs, omitted: this.omitted };
       this.out.line(await renderReport(format, report));
@@ -141,6 +136,22 @@ export class Formatter {
   private readonly findings: ReportFinding[] = [];
   private omitted = 0;
   private lastAt = performance.now();
+
+  private async endStream(ok: boolean, summary: Record<string, number>, timeMs: number): Promise<void> {
+    if (this.sarif !== undefined) {
+      this.out.raw(this.sarif.tail({ command: 'validate', ok, summary }));
+      return;
+    }
+    const spool = this.spool!;
+    try {
+      for (const piece of this.junit!.document((suite) => spool.read(suite), [], timeMs)) {
+        this.out.raw(piece);
+        if (this.out.wantsFlush()) await this.out.flush();
+      }
+    } finally {
+      spool.close();
+    }
+  }
 
   private sarifResults(r: Result, text: string | undefined): void {
     if (r.status === 'valid' && r.warnings === undefined) return;

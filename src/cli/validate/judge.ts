@@ -232,7 +232,10 @@ const HEAP_SURELY_THERE = 256 * 1024 * 1024;
  */
 function roomFor(text: string, share: number, where: string): void {
   const need = text.length * HEAP_PER_BYTE * share;
-  if (need < HEAP_SURELY_THERE) return;
+  if (need >= HEAP_SURELY_THERE) askHeap(text, need, where);
+}
+
+function askHeap(text: string, need: number, where: string): void {
   const heap = getHeapStatistics().heap_size_limit;
   if (need + HEAP_BESIDES <= heap) return;
   const mib = (n: number): number => Math.ceil(n / (1024 * 1024));
