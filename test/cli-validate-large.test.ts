@@ -89,6 +89,47 @@ describe('validate: a long stream in every format', () => {
   });
 });
 
+describe('validate: a signal during a run with report files', () => {
+  it('SIGINT or SIGTERM while the reports grow: exit 130 / 143, no temporary file left, an existing report as it was', async () => {
+    const { dir, tmp } = stream(150_000);
+    let caught = 0;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      writeFileSync(join(dir, 'r.sarif'), 'the previous report\n');
+      let sawTemp = false;
+      const r = await run(['validate', ...REG, '--format', 'junit', '--report', 'sarif=r.sarif', '--report', 'json=r.json', 'big.ndjson'], {
+        cwd: dir,
+        env: { TMPDIR: tmp },
+        timeoutMs: 120_000,
+        onSpawn: (child) => {
+          // A report's temporary file exists from the run's start to its end: signal once it is seen.
+          const timer = setInterval(() => {
+            if (readdirSync(dir).some((f) => f.endsWith('.tmp'))) {
+              sawTemp = true;
+              child.kill(signal);
+              clearInterval(timer);
+            }
+          }, 5);
+          child.once('exit', () => clearInterval(timer));
+        },
+      });
+      expect(sawTemp).toBe(true);
+      expect(r.stderr).not.toMatch(/^ {4}at /m);
+      // Caught while a report is open: its temporary file removed, then the conventional code. A run
+      // that had already ended (a machine faster than the 5 ms watch) exits 1 with its reports written.
+      if (r.code !== 1) {
+        expect(r.code).toBe(signal === 'SIGINT' ? 130 : 143);
+        expect(readFileSync(join(dir, 'r.sarif'), 'utf8')).toBe('the previous report\n');
+        expect(existsSync(join(dir, 'r.json'))).toBe(false);
+        caught++;
+      }
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+    // The run takes seconds; the signal comes within milliseconds of its start.
+    expect(caught).toBeGreaterThan(0);
+  });
+});
+
 describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
   const big = JSON.stringify({ job: URN, data: { order_id: 1, customer_id: 'c', currency: 'EUR', lines: [], note: 'n'.repeat(4900) } });
 

@@ -153,6 +153,9 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
           flush = reporter.add(result, text) || flush;
         }
         if (flush) await reporter.flush();
+        // With report files open, a signal is handled by their cleanup (openAtomic), which runs in
+        // the event loop: a turn of it per batch, or Ctrl-C would wait for the run to end.
+        if (extra.length > 0) await new Promise(setImmediate);
       }
     } else {
       await inWorkers(plan, jobs, { options, limits, colour }, judge, reporter);

@@ -146,7 +146,10 @@ export class Formatter {
     try {
       for (const piece of this.junit!.document((suite) => spool.read(suite), [], timeMs)) {
         this.out.raw(piece);
-        if (this.out.wantsFlush()) await this.out.flush();
+        if (this.out.wantsFlush()) {
+          await this.out.flush();
+          await new Promise(setImmediate); // a turn of the event loop: a signal is not kept waiting
+        }
       }
     } finally {
       spool.close();
