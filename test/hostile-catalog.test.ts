@@ -37,7 +37,7 @@ describe('catalog: hostile registries', { timeout: 60_000 }, () => {
     const r = await run(['catalog', '--no-history', '--messages', 'msgs', '/dev/zero', '-o', 'c.html'], {
       cwd: dir, timeoutMs: 20_000, nodeFlags: ['--max-old-space-size=256'],
     });
-    // Stopped at the whole-file limit (256 MiB), the FIFO not waited on; memory stays under 256 MB of heap.
-    expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 268435456 bytes/);
+    // Stopped at the whole-file limit (16 MiB), the FIFO not waited on; memory stays under 256 MB of heap.
+    expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 16777216 bytes/);
   });
 });

@@ -87,7 +87,7 @@ describe('validate: size limits, memory bounded (item 6)', { timeout: 120_000 },
   it('validate /dev/zero stops at --max-file-bytes: exit 2, one line, no crash under a 256 MB heap', async () => {
     const { dir, manifest } = withRegistry();
     const r = await run(['validate', '-r', manifest, ...limited, '/dev/zero'], { cwd: dir, nodeFlags: heap });
-    expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 1048576 bytes \(raise the limit with --max-file-bytes\)$/);
+    expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 1048576 bytes \(the limit of --max-file-bytes\); raise the limit with --max-file-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/);
   });
 
   it('validate - < /dev/zero stops at the limit likewise', async () => {
@@ -99,7 +99,7 @@ describe('validate: size limits, memory bounded (item 6)', { timeout: 120_000 },
   it('an NDJSON line over --max-line-bytes (stdin of zeros, and a file): exit 2, one line naming the line', async () => {
     const { dir, manifest } = withRegistry({ 'long.ndjson': ORDER_VALID + 'a'.repeat(3 * 1024 * 1024) + '\n' + ORDER_VALID });
     const zeros = await run(['validate', '-r', manifest, ...limited, '--ndjson', '-'], { cwd: dir, nodeFlags: heap, stdinFile: '/dev/zero' });
-    expectRun(zeros, 2, /^bqschema: <stdin>:1: the line is larger than 1048576 bytes \(raise the limit with --max-line-bytes\)$/);
+    expectRun(zeros, 2, /^bqschema: <stdin>:1: the line is larger than 1048576 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/);
     const file = await run(['validate', '-r', manifest, ...limited, 'long.ndjson'], { cwd: dir, nodeFlags: heap });
     expectRun(file, 2, /^bqschema: long\.ndjson:2: the line is larger than 1048576 bytes/);
   });

@@ -26,7 +26,7 @@ function reference(bytes: Buffer, limit: number, first = 0): Seen {
   for (let s = 0; s <= last; s++) {
     let seg = segments[s]!;
     if (s === last && seg.length === 0) break; // the stream ended with \n
-    if (seg.length > limit) return { docs, stop: `F:${line + 1}: the line is larger than ${limit} bytes (raise the limit with --max-line-bytes)` };
+    if (seg.length > limit) return { docs, stop: `F:${line + 1}: the line is larger than ${limit} bytes (the limit of --max-line-bytes); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)` };
     const segStart = offset;
     offset += seg.length + 1;
     let start = segStart;

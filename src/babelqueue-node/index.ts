@@ -158,7 +158,7 @@ function sdkViolation(schema: Schema, value: unknown, v: Violation, base: string
 export function validateSchema(schema: Schema, value: unknown, path = ''): string | null {
   const c = compiledOf(schema);
   if (c.isValid(value)) return null;
-  const first = c.validate(value)[0];
+  const first = c.validate(value, 1)[0]; // the walk stops at it
   return first === undefined ? null : sdkViolation(schema, value, first, path);
 }
 

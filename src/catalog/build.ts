@@ -38,6 +38,8 @@ export interface CatalogInput {
 
 const VERDICTS: ReadonlySet<string> = new Set(['added', 'compatible', 'breaking', 'unchanged']);
 const MAX_VIOLATIONS = 20;
+// Violations counted for the "N more" line: a message can break its schema millions of times.
+const COUNTED_VIOLATIONS = 1000;
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const plural = (n: number, one: string, many = one + 's'): string => `${n} ${n === 1 ? one : many}`;
 
@@ -49,13 +51,13 @@ interface Prepared {
   view: FieldsView | undefined;
   /** Why the schema could not be read. */
   problem: string | undefined;
-  validate: ((data: unknown) => Violation[]) | undefined;
+  validate: ((data: unknown, limit?: number) => Violation[]) | undefined;
 }
 
 function prepare(entry: CatalogEntry, id: string): Prepared {
   let view: FieldsView | undefined;
   let problem: string | undefined;
-  let validate: ((data: unknown) => Violation[]) | undefined;
+  let validate: ((data: unknown, limit?: number) => Violation[]) | undefined;
   // Personal data is shown masked, as `gdpr --mask` prints it: example values in the schema here,
   // example messages where they are shown (src/gdpr/mask.ts).
   const shown = maskAnnotations(entry.schema);
@@ -106,13 +108,14 @@ function notices(p: Prepared): SafeHtml {
 /** The badge and, when invalid, the violations of one example, validated as the validator would. */
 function verdictOf(p: Prepared, data: unknown): { badge: SafeHtml; list: SafeHtml } {
   if (p.validate === undefined) return { badge: html``, list: html`` };
-  const violations = p.validate(data);
+  const violations = p.validate(data, COUNTED_VIOLATIONS + 1);
   if (violations.length === 0) return { badge: html` <span class="badge valid">valid</span>`, list: html`` };
   const shown = violations.slice(0, MAX_VIOLATIONS);
-  const more = violations.length - shown.length;
+  const uncounted = violations.length > COUNTED_VIOLATIONS;
+  const more = Math.min(violations.length, COUNTED_VIOLATIONS) - shown.length;
   const list = html`<ul class="violations">${shown.map(
     (v) => html`<li><code>${pointerLabel(v.instancePath)}</code> ${v.message}</li>`,
-  )}${more > 0 ? html`<li>${plural(more, 'more violation')}</li>` : ''}</ul>`;
+  )}${more > 0 ? html`<li>${uncounted ? 'over ' : ''}${plural(more, 'more violation')}</li>` : ''}</ul>`;
   return { badge: html` <span class="badge invalid">invalid</span>`, list };
 }
 

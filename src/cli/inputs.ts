@@ -18,8 +18,21 @@ export interface InputLimits {
   maxLineBytes: number;
 }
 
-/** Generous defaults: far beyond real messages, well below what would exhaust memory. */
-export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 256 * 1024 * 1024, maxLineBytes: 64 * 1024 * 1024 };
+/**
+ * Far beyond real messages (a queue's message is kilobytes; Kafka's default cap is 1 MB), and what
+ * node's default heap holds whatever the message's shape: parsed and judged, a message takes up to
+ * HEAP_PER_BYTE times its size (16 MiB of nested arrays peaks at ~0.5 GB of heap, 0.9 GB RSS;
+ * docs/cli/validate.md). A larger message needs the limit and the heap raised together.
+ */
+export const DEFAULT_LIMITS: InputLimits = { maxFileBytes: 16 * 1024 * 1024, maxLineBytes: 16 * 1024 * 1024 };
+
+/**
+ * Heap a JSON message may take while it is parsed and judged, per character of its text: the worst
+ * shapes measured (`[[[…]]]`, `[{}, {}, …]`) need ~31; the rest is margin. A YAML message takes
+ * sixteen times that (the parser's document tree), so YAML is read up to a sixteenth of the limit.
+ */
+export const HEAP_PER_BYTE = 40;
+export const YAML_SHARE = 16;
 
 // The files a walk takes (WALK_NAME, from ./protect.ts, which keeps outputs out of them), and those
 // read as streams.
@@ -31,9 +44,14 @@ function isStream(file: string): boolean {
   return STREAM_NAME.test(file);
 }
 
-/** An input larger than the limit: the run stops (exit 2), since the limit is the caller's setting. */
-export function tooLarge(file: string, what: string, limit: number, option: string): UsageError {
-  return new UsageError(`${file}: ${what} is larger than ${limit} bytes (raise the limit with ${option})`);
+/**
+ * An input larger than the limit: the run stops (exit 2), since the limit is the caller's setting.
+ * Named: the input, its size (`undefined`: not known, the reading stopped at the limit), the limit,
+ * and how to raise it with the heap it then needs.
+ */
+export function tooLarge(file: string, what: string, limit: number, option: string, size?: number): UsageError {
+  const is = size === undefined ? `is larger than ${limit} bytes` : `is ${size} bytes, larger than ${limit}`;
+  return new UsageError(`${file}: ${what} ${is} (the limit of ${option}); raise the limit with ${option} <bytes>, and give node ${HEAP_PER_BYTE} bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)`);
 }
 
 /**
@@ -337,7 +355,7 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
       const n = readSync(fd, shared, total, shared.length - total, null);
       if (n === 0) break;
       total += n;
-      if (total > limits.maxFileBytes) throw tooLarge(file, 'the file', limits.maxFileBytes, '--max-file-bytes');
+      if (total > limits.maxFileBytes) throw tooLarge(file, 'the file', limits.maxFileBytes, '--max-file-bytes', sizeOf(fd));
     }
     return wholeText(shared, file, total);
   } catch (err) {
@@ -345,6 +363,16 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
     return { kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** A regular file's size (its reading stopped at a limit), else undefined (a FIFO, a device). */
+function sizeOf(fd: number): number | undefined {
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() ? st.size : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -706,6 +734,9 @@ export function documentsOf(plan: InputPlan, options: DocumentOptions = {}): Asy
   return batches(plan.items, options);
 }
 
+/** The most text (UTF-16 units) of whole files one batch holds. */
+const BATCH_TEXT = 4 * 1024 * 1024;
+
 /**
  * The documents of planned items in order. Whole files go out in batches (one async-generator hop
  * per batch, not per file); a file over the limit stops the run after the files before it.
@@ -713,6 +744,7 @@ export function documentsOf(plan: InputPlan, options: DocumentOptions = {}): Asy
 async function* batches(items: Iterable<PlanItem>, options: DocumentOptions): AsyncGenerator<Doc[]> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   let batch: Doc[] = [];
+  let batchBytes = 0;
   for (const item of items) {
     if (typeof item === 'string' || item.kind === 'files') {
       const [base, names] = typeof item === 'string' ? ['', [item]] : [item.base, item.names];
@@ -725,17 +757,21 @@ async function* batches(items: Iterable<PlanItem>, options: DocumentOptions): As
           throw err;
         }
         batch.push(doc);
+        batchBytes += doc.kind === 'doc' ? doc.text.length : 0;
         // 64 documents a hop: the texts of a batch stay alive until it is judged, and the young
-        // generation's collector copies what is alive (10k files: 256 a batch 194 ms, 64 191 ms).
-        if (batch.length >= 64) {
+        // generation's collector copies what is alive (10k files: 256 a batch 194 ms, 64 191 ms);
+        // and no more than BATCH_TEXT of text, so large messages are held one or a few at a time.
+        if (batch.length >= 64 || batchBytes >= BATCH_TEXT) {
           yield batch;
           batch = [];
+          batchBytes = 0;
         }
       }
     } else if (item.kind === 'error') batch.push(item.doc);
     else {
       if (batch.length > 0) yield batch;
       batch = [];
+      batchBytes = 0;
       if (item.kind === 'stream') yield* streamFile(item.file, limits);
       else yield* documents(['-'], options);
     }

@@ -50,11 +50,17 @@ export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
 export { clean, quote } from '../report/text.js';
 
+/**
+ * Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts openAtomic),
+ * whose `write` never returns false and so needs no 'drain'.
+ */
+export type Sink = Pick<Writable, 'write' | 'once'> | { write(chunk: string): boolean; once?: undefined };
+
 /** Writes to a stream, waiting for 'drain' so a slow reader cannot make output pile up in memory. */
 export class Out {
   private pending = '';
-  /** With `null` (in a worker, for a --report file), lines only collect, for `take()`. */
-  constructor(private readonly stream: Writable | null = process.stdout) {}
+  /** With `null` (in a worker, for a report rendered whole), lines only collect, for `take()`. */
+  constructor(private readonly stream: Sink | null = process.stdout) {}
 
   /** The buffered text, removed from the buffer. */
   take(): string {
@@ -81,19 +87,20 @@ export class Out {
     const chunk = this.pending;
     this.pending = '';
     const stream = this.stream;
-    if (stream.destroyed || (stream === process.stdout && stdoutGone())) return;
-    if (!stream.write(chunk)) {
+    if ((stream as Partial<Writable>).destroyed === true || (stream === process.stdout && stdoutGone())) return;
+    if (!stream.write(chunk) && stream.once !== undefined) {
       // A stream that fails or closes instead never drains: waiting for 'drain' alone would hang.
+      const events = stream as Writable;
       await new Promise<void>((resolve) => {
         const done = (): void => {
-          stream.off('drain', done);
-          stream.off('close', done);
-          stream.off('error', done);
+          events.off('drain', done);
+          events.off('close', done);
+          events.off('error', done);
           resolve();
         };
-        stream.on('drain', done);
-        stream.on('close', done);
-        stream.on('error', done);
+        events.on('drain', done);
+        events.on('close', done);
+        events.on('error', done);
       });
     }
   }

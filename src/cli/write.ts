@@ -73,72 +73,132 @@ function writeError(target: string, err: unknown): UsageError {
 }
 
 /**
- * Writes `text` to `target` atomically: a temporary file in the same directory, fsynced, then
- * renamed over the target (see `outputTarget` for what a target may be; never a file this run
- * reads, nor one it has written already: ./protect.ts). On any failure the
- * temporary file is removed and an existing target is left as it was; its permissions are kept.
- * SIGINT and SIGTERM wait for the write to finish or fail, so no temporary file is left behind.
+ * A file written atomically, piece by piece: a temporary file in the target's directory, renamed
+ * over the target by `commit` (after an fsync), or removed by `abort`, so the target is either the
+ * whole new text or left as it was (see `outputTarget` for what a target may be; never a file this run
+ * reads, nor one it has written already: ./protect.ts). Writes are
+ * synchronous and buffered: it is a sink for `Out` (its `write` never asks to wait). While it is
+ * open, SIGINT and SIGTERM remove the temporary file before the process ends, and so does any
+ * exit; its permissions are the target's.
  */
-export function writeFileAtomic(target: string, text: string): void {
+export interface AtomicFile {
+  /** Adds text; written out a megabyte at a time. Always true: there is never a reason to wait. */
+  write(text: string): boolean;
+  /** Writes what is left, fsyncs, and renames the temporary file over the target. */
+  commit(): void;
+  /** Removes the temporary file: the target is left as it was. */
+  abort(): void;
+}
+
+/** Opens the temporary file for `target` (checked by `outputTarget`). */
+export function openAtomic(target: string): AtomicFile {
   const path = outputTarget(target);
   // Whatever the command claimed before, an input of this run is never replaced.
   guardWrite(target);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fd: number | undefined;
+  let created = false;
+  let pending = '';
   let mode: number | undefined;
   try {
     mode = statSync(path).mode & 0o7777;
   } catch {
     mode = undefined; // a new file: the umask decides
   }
-  let fd: number | undefined;
-  let created = false;
-  // With a handler installed, a signal is handled once this synchronous write has returned.
-  const interrupted = (signal: NodeJS.Signals): void => {
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // renamed already, or removed by the failure path
-      }
+  const removeTemp = (): void => {
+    if (!created) return;
+    try {
+      unlinkSync(temp);
+    } catch {
+      // renamed already, or removed before; nothing more can be done
     }
+    created = false;
+  };
+  // With a handler installed, a signal is handled once a synchronous write has returned.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    removeTemp();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    fd = openSync(temp, 'wx');
-    created = true;
-    if (mode !== undefined) fchmodSync(fd, mode);
-    const bytes = Buffer.from(text, 'utf8');
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
-    created = false;
-  } catch (err) {
+  const release = (): void => {
+    process.off('exit', removeTemp);
+    // A signal that arrived during a write is read from libuv's signal pipe in the next poll
+    // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
+    // would drop the signal with its listener; the second runs after it.
+    setImmediate(() => setImmediate(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }));
+  };
+  const fail = (err?: unknown): UsageError | undefined => {
     if (fd !== undefined) {
       try {
         closeSync(fd);
       } catch {
         // already failing: the first error is the one to report
       }
+      fd = undefined;
     }
-    if (created) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // nothing more can be done; the name says what it is
-      }
+    removeTemp();
+    pending = '';
+    release();
+    return err === undefined ? undefined : writeError(target, err);
+  };
+  const flush = (): void => {
+    if (pending === '' || fd === undefined) return;
+    const bytes = Buffer.from(pending, 'utf8');
+    pending = '';
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    } catch (err) {
+      throw fail(err);
     }
-    throw writeError(target, err);
-  } finally {
-    // A signal that arrived during the write is read from libuv's signal pipe in the next poll
-    // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
-    // would drop the signal with its listener; the second runs after it.
-    setImmediate(() => setImmediate(() => {
-      process.off('SIGINT', interrupted);
-      process.off('SIGTERM', interrupted);
-    }));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', removeTemp);
+  try {
+    fd = openSync(temp, 'wx');
+    created = true;
+    if (mode !== undefined) fchmodSync(fd, mode);
+  } catch (err) {
+    throw fail(err);
   }
+  return {
+    write(text) {
+      pending += text;
+      if (pending.length >= WRITE_CHUNK) flush();
+      return true;
+    },
+    commit() {
+      flush();
+      try {
+        fsyncSync(fd!);
+        closeSync(fd!);
+        fd = undefined;
+        renameSync(temp, path);
+        created = false;
+      } catch (err) {
+        throw fail(err);
+      }
+      release();
+    },
+    abort() {
+      fail();
+    },
+  };
+}
+
+// Text is written to the temporary file a megabyte (of UTF-16 units) at a time.
+const WRITE_CHUNK = 1024 * 1024;
+
+/**
+ * Writes `text` to `target` atomically (see `AtomicFile`): a temporary file in the same directory,
+ * fsynced, then renamed over the target. On any failure the temporary file is removed and an
+ * existing target is left as it was; its permissions are kept. SIGINT and SIGTERM wait for the
+ * write to finish or fail, so no temporary file is left behind.
+ */
+export function writeFileAtomic(target: string, text: string): void {
+  const file = openAtomic(target);
+  file.write(text);
+  file.commit();
 }

@@ -105,7 +105,7 @@ export async function judgeCorpus(
       if (t.schema.isValid(data)) continue;
       u.rejected++;
       if (u.examples.length < CORPUS_EXAMPLES) {
-        const v = t.schema.validate(data)[0];
+        const v = t.schema.validate(data, 1)[0]; // the first only: the walk stops there
         u.examples.push({
           file: doc.file, ...(doc.line === undefined ? {} : { line: doc.line }),
           at: `/data${v?.instancePath ?? ''}`, message: `${pointerLabel(v?.instancePath ?? '')} ${v?.message ?? 'is invalid'}`,

@@ -229,7 +229,8 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     if (was !== undefined && !('value' in was)) problems.push(was);
     if (was === undefined) {
       // A new URN introduces every unknown keyword it has.
-      if ('value' in now) problems.push(...unknownKeywords(now.value, undefined, options.allowKeywords));
+      // One by one: a schema may have more unknown keywords than a call takes arguments.
+      if ('value' in now) for (const p of unknownKeywords(now.value, undefined, options.allowKeywords)) problems.push(p);
       if (problems.length > 0) reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
       else reports.push({ ...head, status: 'added', breaking: false, changes: [], problems });
       continue;

@@ -87,7 +87,7 @@ export function schemaPointer(path: string): string {
     }
     tokens.push('properties', name);
   }
-  return joinPointer('', ...tokens);
+  return tokens.reduce<string>((p, t) => joinPointer(p, t), ''); // not a spread: a path's tokens are unbounded
 }
 
 /** The keyword an edge of the walk follows. */

@@ -77,7 +77,8 @@ export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
   const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message, text: { line: null } }];
   const units = inventory.urns.map(({ urn, file, fields }): ReportUnit => {
     // The fields as a table: each path padded to the longest of its URN.
-    const width = Math.max(0, ...fields.map((f) => pointerLabel(f.path).length));
+    let width = 0;
+    for (const f of fields) width = Math.max(width, pointerLabel(f.path).length);
     const notes: TextLine[] = fields.length === 0
       ? [[{ text: 'no sensitive fields', tone: 'dim' }]]
       : fields.map(({ path, category }) => [pointerLabel(path).padEnd(width), '  ', category === '' ? { text: '(no category)', tone: 'dim' } : category]);

@@ -41,7 +41,7 @@ export class DirProvider implements Provider {
     const compiled = this.registry.compiled(urn);
     if (compiled !== undefined && !this.reported.has(urn)) {
       this.reported.add(urn);
-      this.warnings.push(...compiled.warnings);
+      for (const w of compiled.warnings) this.warnings.push(w); // one by one: a call's arguments are bounded, a schema's warnings are not
     }
     return compiled;
   }

@@ -29,7 +29,7 @@ export class MapProvider implements Provider {
         throw err;
       }
       this.schemas.set(urn, compiled);
-      this.warnings.push(...compiled.warnings);
+      for (const w of compiled.warnings) this.warnings.push(w); // one by one: a call's arguments are bounded, a schema's warnings are not
     }
   }
 

@@ -36,10 +36,11 @@ function lineOf(f: ReportFinding): string {
   return at === '' ? f.message : `${at}: ${f.message}`;
 }
 
+/** A test suite's counts while its test cases are written (the cases themselves go to the caller). */
 interface Suite {
   name: string;
   file?: string;
-  cases: string[];
+  tests: number;
   counts: Record<Outcome, number>;
   ms: number;
 }
@@ -73,6 +74,87 @@ function unitsFromFindings(input: ReportInput): { units: ReportUnit[]; findings:
   return { units, findings, names };
 }
 
+/**
+ * JUnit written as the units come: each unit's test case is XML of its own (`add`), which the
+ * caller keeps under its suite's key, in memory or on disk; the document (`document`) then wraps
+ * them in suites whose counts only the end knows. Its pieces concatenate to the very text
+ * `renderJunit` gives for the same units, so a run of any size needs memory only for its suites'
+ * counts, not for its test cases.
+ */
+export class JunitStream {
+  private readonly suites = new Map<string, Suite>();
+
+  constructor(
+    private readonly tool: ReportInput['tool'],
+    /** The command, for the test cases' classname; `undefined` when the units were made from findings (their rule is the classname). */
+    private readonly command: string | undefined,
+    private readonly given: boolean,
+  ) {}
+
+  /** One unit's test case (its lines, each ending in a newline) and the key of the suite it belongs to. */
+  add(u: ReportUnit, own: readonly ReportFinding[], name = u.id): { suite: string; xml: string } {
+    const tool = this.tool.name;
+    const key = u.file === undefined || u.file === '' ? RUN : u.file;
+    let suite = this.suites.get(key);
+    if (suite === undefined) {
+      suite = { name: key === RUN ? tool : key, ...(key === RUN ? {} : { file: key }), tests: 0, counts: { pass: 0, fail: 0, error: 0, skip: 0 }, ms: 0 };
+      this.suites.set(key, suite);
+    }
+    suite.tests++;
+    suite.counts[u.outcome]++;
+    suite.ms += typeof u.timeMs === 'number' && u.timeMs > 0 ? u.timeMs : 0;
+    const ruleOf = (f: ReportFinding | undefined): string => f?.rule ?? '';
+    const classname = this.given ? `${tool}.${this.command ?? 'run'}` : `${tool}${own[0] ? `.${ruleOf(own[0])}` : ''}`;
+    const attrs = `name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(u.timeMs)}"`;
+    const text = own.map((f) => (f.level === 'error' || u.outcome !== 'pass' ? lineOf(f) : `${f.level}: ${lineOf(f)}`)).join('\n');
+    let xml: string;
+    if (u.outcome === 'pass') {
+      xml = text === '' ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n      <system-out>${xmlText(text)}</system-out>\n    </testcase>`;
+    } else {
+      // The element's message is the unit's first error (else its first finding); its text, every finding.
+      const lead = own.find((f) => f.level === 'error') ?? own[0];
+      const el = ELEMENT[u.outcome];
+      const message = lead === undefined ? u.outcome : lead.message;
+      xml = `    <testcase ${attrs}>\n      <${el} message="${xmlAttr(message)}" type="${xmlAttr(ruleOf(lead) || u.outcome)}">${xmlText(text)}</${el}>\n    </testcase>`;
+    }
+    return { suite: key, xml: xml + '\n' };
+  }
+
+  /**
+   * The whole document in pieces: the report's element with the totals, each suite (in the order
+   * its first unit came) with its counts around its test cases (`cases`: what `add` gave for it, in
+   * order), and the notes about the whole run that no unit owns.
+   */
+  *document(cases: (suite: string) => Iterable<string>, runNotes: readonly ReportFinding[] = [], timeMs?: number): Generator<string> {
+    const tool = this.tool.name;
+    const total: Record<Outcome, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
+    let ms = 0;
+    for (const s of this.suites.values()) {
+      for (const k of Object.keys(total) as Outcome[]) total[k] += s.counts[k];
+      ms += s.ms;
+    }
+    const tests = total.pass + total.fail + total.error + total.skip;
+    // The report's own element has no `skipped` in the schema: each suite's carries it.
+    const head = `<testsuites name="${xmlAttr(`${tool} ${this.tool.version}`)}" tests="${tests}" failures="${total.fail}" errors="${total.error}" time="${seconds(timeMs ?? ms)}"`;
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+    if (this.suites.size === 0 && runNotes.length === 0) {
+      yield `${head}/>\n`;
+      return;
+    }
+    yield `${head}>\n`;
+    for (const [key, s] of this.suites) {
+      yield `  <testsuite name="${xmlAttr(s.name)}" tests="${s.tests}" failures="${s.counts.fail}" errors="${s.counts.error}" skipped="${s.counts.skip}" time="${seconds(s.ms)}"${s.file === undefined ? '' : ` file="${xmlAttr(s.file)}"`}>\n`;
+      yield* cases(key);
+      yield '  </testsuite>\n';
+    }
+    if (runNotes.length > 0) {
+      const text = runNotes.map((f) => `${f.level}: ${lineOf(f)}`).join('\n');
+      yield `  <testsuite name="${xmlAttr(tool)}" tests="0" failures="0" errors="0" skipped="0" time="0.000">\n    <system-out>${xmlText(text)}</system-out>\n  </testsuite>\n`;
+    }
+    yield '</testsuites>\n';
+  }
+}
+
 export function renderJunit(input: ReportInput): string {
   const tool = input.tool.name;
   const given = input.units !== undefined;
@@ -83,60 +165,20 @@ export function renderJunit(input: ReportInput): string {
     if (f.unit === undefined) runLevel.push(f);
     else (byUnit.get(f.unit) ?? byUnit.set(f.unit, []).get(f.unit)!).push(f);
   }
-  const all: ReportUnit[] = [...units];
+  const stream = new JunitStream(input.tool, input.command, given);
+  const kept = new Map<string, string[]>();
+  const keep = (u: ReportUnit, own: readonly ReportFinding[]): void => {
+    const { suite, xml } = stream.add(u, own, names.get(u.id) ?? u.id);
+    (kept.get(suite) ?? kept.set(suite, []).get(suite)!).push(xml);
+  };
+  for (const u of units) keep(u, byUnit.get(u.id) ?? []);
   // Findings about the whole run are never dropped, though no unit owns them: an error (a manifest
   // that cannot be read) is one more test case, an error; notes and warnings alone (a registry
   // absent at the ref) are the <system-out> of a suite with no test case, so the counts stay the
   // summary's.
   const runFails = runLevel.some((f) => f.level === 'error');
-  if (runFails) {
-    all.push({ id: tool, outcome: 'error' });
-    byUnit.set(tool, runLevel);
-  }
-  const suites = new Map<string, Suite>();
-  for (const u of all) {
-    const key = u.file === undefined || u.file === '' ? RUN : u.file;
-    let suite = suites.get(key);
-    if (suite === undefined) {
-      suite = { name: key === RUN ? tool : key, ...(key === RUN ? {} : { file: key }), cases: [], counts: { pass: 0, fail: 0, error: 0, skip: 0 }, ms: 0 };
-      suites.set(key, suite);
-    }
-    suite.counts[u.outcome]++;
-    suite.ms += typeof u.timeMs === 'number' && u.timeMs > 0 ? u.timeMs : 0;
-    const own = byUnit.get(u.id) ?? [];
-    const name = names.get(u.id) ?? u.id;
-    const ruleOf = (f: ReportFinding | undefined): string => f?.rule ?? '';
-    const classname = given ? `${tool}.${input.command ?? 'run'}` : `${tool}${own[0] ? `.${ruleOf(own[0])}` : ''}`;
-    const attrs = `name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(u.timeMs)}"`;
-    const text = own.map((f) => (f.level === 'error' || u.outcome !== 'pass' ? lineOf(f) : `${f.level}: ${lineOf(f)}`)).join('\n');
-    if (u.outcome === 'pass') {
-      suite.cases.push(text === '' ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n      <system-out>${xmlText(text)}</system-out>\n    </testcase>`);
-    } else {
-      // The element's message is the unit's first error (else its first finding); its text, every finding.
-      const lead = own.find((f) => f.level === 'error') ?? own[0];
-      const el = ELEMENT[u.outcome];
-      const message = lead === undefined ? u.outcome : lead.message;
-      suite.cases.push(`    <testcase ${attrs}>\n      <${el} message="${xmlAttr(message)}" type="${xmlAttr(ruleOf(lead) || u.outcome)}">${xmlText(text)}</${el}>\n    </testcase>`);
-    }
-  }
-  const total: Record<Outcome, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
-  const body: string[] = [];
-  for (const s of suites.values()) {
-    for (const k of Object.keys(total) as Outcome[]) total[k] += s.counts[k];
-    const tests = s.cases.length;
-    body.push(
-      `  <testsuite name="${xmlAttr(s.name)}" tests="${tests}" failures="${s.counts.fail}" errors="${s.counts.error}" skipped="${s.counts.skip}" time="${seconds(s.ms)}"${s.file === undefined ? '' : ` file="${xmlAttr(s.file)}"`}>`,
-      ...s.cases,
-      '  </testsuite>',
-    );
-  }
-  if (!runFails && runLevel.length > 0) {
-    const text = runLevel.map((f) => `${f.level}: ${lineOf(f)}`).join('\n');
-    body.push(`  <testsuite name="${xmlAttr(tool)}" tests="0" failures="0" errors="0" skipped="0" time="0.000">`, `    <system-out>${xmlText(text)}</system-out>`, '  </testsuite>');
-  }
-  const tests = total.pass + total.fail + total.error + total.skip;
-  // The report's own element has no `skipped` in the schema: each suite's carries it.
-  const head = `<testsuites name="${xmlAttr(`${tool} ${input.tool.version}`)}" tests="${tests}" failures="${total.fail}" errors="${total.error}" time="${seconds(input.timeMs ?? [...suites.values()].reduce((n, s) => n + s.ms, 0))}"`;
-  const xml = body.length === 0 ? [`${head}/>`] : [`${head}>`, ...body, '</testsuites>'];
-  return ['<?xml version="1.0" encoding="UTF-8"?>', ...xml].join('\n') + '\n';
+  if (runFails) keep({ id: tool, outcome: 'error' }, runLevel);
+  let xml = '';
+  for (const piece of stream.document((suite) => kept.get(suite) ?? [], runFails ? [] : runLevel, input.timeMs)) xml += piece;
+  return xml;
 }

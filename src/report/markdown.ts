@@ -21,7 +21,8 @@ export function md(s: string): string {
 export function mdCode(s: string, inTable = true): string {
   const cleaned = clean(s.replace(/\r?\n/g, ' '));
   const body = inTable ? cleaned.replace(/\|/g, '\\|') : cleaned;
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  let longest = 0;
+  for (const run of body.match(/`+/g) ?? []) if (run.length > longest) longest = run.length;
   const fence = '`'.repeat(longest + 1);
   // A space inside each fence, which the reader strips, keeps a backtick or an edge space the body's
   // own; a body of spaces only is never stripped, so it gets none.

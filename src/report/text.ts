@@ -138,7 +138,7 @@ export class TextStream {
       lines.push(renderLine(heading, this.c));
       indent = '    ';
     }
-    for (const f of findings) lines.push(...this.finding(f, indent, u.file));
+    for (const f of findings) pushAll(lines, this.finding(f, indent, u.file));
     for (const n of t?.notes ?? []) lines.push(indent + renderLine(n, this.c));
     if (lines.length > 0) this.wrote = true;
     return lines;
@@ -153,6 +153,11 @@ export class TextStream {
     lines.push(m ? paint(m[1]!) + clean(m[2]!) : clean(report.summaryLine));
     return lines;
   }
+}
+
+/** Appends one by one, never push(...more): a unit may have more findings than a call takes arguments. */
+function pushAll(to: string[], more: readonly string[]): void {
+  for (const x of more) to.push(x);
 }
 
 /** Any Report as text: every finding, under its unit where it has one (see TextStream). */
@@ -172,8 +177,8 @@ export function renderText(report: Report, c: Tones, options: { quiet?: boolean 
   }
   const lines = (report.text?.lead ?? []).map((l) => renderLine(l, c));
   if (lines.length > 0) stream.wrote = true;
-  for (const u of report.units) lines.push(...stream.unit(u, byUnit.get(u.id) ?? []));
-  for (const f of run) lines.push(...stream.finding(f));
-  lines.push(...stream.end(report));
+  for (const u of report.units) pushAll(lines, stream.unit(u, byUnit.get(u.id) ?? []));
+  for (const f of run) pushAll(lines, stream.finding(f));
+  pushAll(lines, stream.end(report));
   return lines.join('\n') + '\n';
 }

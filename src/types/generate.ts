@@ -248,13 +248,17 @@ function nodeDoc(node: SchemaNode, raw: unknown, label: string, ctx: Context, li
   const title = ownValue(raw, 'title');
   const description = ownValue(raw, 'description');
   const text: string[] = [];
-  if (typeof title === 'string' && title !== '') text.push(...docText(title));
+  // Line by line, never push(...lines): a description may have more lines than a call takes arguments.
+  if (typeof title === 'string' && title !== '') for (const l of docText(title)) text.push(l);
   if (typeof description === 'string' && description !== '') {
     if (text.length > 0) text.push('');
-    text.push(...docText(description));
+    for (const l of docText(description)) text.push(l);
   }
   if (text.length > 0) {
-    if (label === '') lines.push(...text, '');
+    if (label === '') {
+      for (const l of text) lines.push(l);
+      lines.push('');
+    }
     else lines.push(prefix + text.filter((l) => l !== '').join(' '));
   }
 

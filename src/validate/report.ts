@@ -44,7 +44,19 @@ export interface MessageVerdict {
   errorLocation?: { file: string; line?: number; col?: number; pointer: string };
   /** For an unregistered URN: the closest registered one (a likely typo). */
   suggestion: string | undefined;
+  /** The data has more violations than the MAX_VIOLATIONS listed. */
+  moreViolations?: boolean;
 }
+
+/**
+ * The most violations listed for one message: a message's data can break its schema millions of
+ * times (`[{}, {}, …]` against items with a required key), and listing them would cost far more
+ * memory than the message. The rest are said to exist (`moreViolations`), not listed.
+ */
+export const MAX_VIOLATIONS = 1000;
+
+/** What every format says of a message whose violations were not all listed. */
+export const MORE_VIOLATIONS = `more violations not listed: validate lists the first ${MAX_VIOLATIONS} of a message`;
 
 const VALIDATE_PAGE = docsPage('cli/validate.md');
 
@@ -135,6 +147,9 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
         ...text({ line: [{ text: problemLabel(v), tone: 'fail' }, '  ', v.message] }),
       });
     }
+    if (r.moreViolations === true) {
+      found.push({ rule: 'invalid-data', level: 'note', title: 'more violations', message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: `… ${MORE_VIOLATIONS}`, tone: 'dim' }] }) });
+    }
   }
   // What the envelope's identity leaves in doubt, whatever the verdict: after the verdict's findings.
   for (const w of r.warnings ?? []) {
@@ -178,6 +193,7 @@ export function messageData(r: MessageVerdict, place: Place | undefined): Record
     const pos = place?.(v);
     return { instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
   });
+  if (r.moreViolations === true) body.moreViolations = true;
   body.warnings = r.warnings ?? [];
   if (r.suggestion !== undefined) body.suggestion = r.suggestion;
   if (r.status === 'error') {

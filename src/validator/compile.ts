@@ -114,12 +114,15 @@ class Generator {
     return code`c[${i}]`;
   }
 
-  /** Code run on failure: `return false` in the fast path, a pushed violation otherwise. */
+  /**
+   * Code run on failure: `return false` in the fast path, a pushed violation otherwise; the
+   * violation that reaches the caller's limit (`M`) ends the walk, thrown to `validate`.
+   */
   private fail(path: Path, schemaPath: string, keyword: string, message: Code): Code {
     if (this.mode === 'valid') return code`return false;`;
     // `e` is made on the first violation, as `new Array()`: room for four without growing (`[]`
     // grows to sixteen on its first push). Valid data allocates no array until the end.
-    return code`(e??=new Array()).push({instancePath:${pathCode(path)},schemaPath:${schemaPath},keyword:${keyword},message:${message}});`;
+    return code`if((e??=new Array()).push({instancePath:${pathCode(path)},schemaPath:${schemaPath},keyword:${keyword},message:${message}})>=M)throw e;`;
   }
 
   private typeTest(name: string, d: Code): Code {
@@ -499,11 +502,15 @@ export function generate(root: SchemaNode, mode: Mode, keySets: Map<unknown[], S
 ${body}
 return true;};`
     // A function of its own (deep nodes) pushes to the caller's array: then it exists from the start.
-    : code`return function validate(d){let e=${gen.functions.length > 0 ? code`[]` : code`null`};
+    // `m`, the most violations wanted (any other value: all), is `M` for every function here; the
+    // violation that reaches it is thrown as the array itself, which ends the walk.
+    : code`return function validate(d,m){let e=${gen.functions.length > 0 ? code`[]` : code`null`};M=m>=1?m:Infinity;
+try{
 ${body}
+}catch(x){if(x!==e||e===null)throw x}
 return e??[];};`;
   const functions = gen.numberKind ? [...gen.functions, NUMBER_KIND_FUNCTION] : gen.functions;
-  return code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;
+  return code`"use strict";const {h,G,O,E,K,Z,L,P,t}=H;${mode === 'valid' ? code`` : code`let M=Infinity;`}
 ${join(functions, NL)}
 ${main}`;
 }
@@ -541,19 +548,19 @@ export function compile(schema: unknown, options: CompileOptions = {}): Compiled
   }
   const isValid = build<(d: unknown) => boolean>(root, 'valid', keySets, urn);
   reportWarnings(warnings, options);
-  let all: ((d: unknown) => Violation[]) | undefined;
+  let all: ((d: unknown, limit?: number) => Violation[]) | undefined;
   // `validate` is built on its first call, then takes the stub's place and the object is frozen.
   // A call through the stub (a reference taken before the first call) costs one indirection;
   // a getter instead would cost every `compiled.validate(…)` (both measured on the orders bench).
   const compiled = {
     schema, urn, warnings: Object.freeze(warnings), isValid,
-    validate(d: unknown): Violation[] {
+    validate(d: unknown, limit?: number): Violation[] {
       if (all === undefined) {
-        all = build<(d: unknown) => Violation[]>(root, 'all', keySets, urn);
+        all = build<(d: unknown, limit?: number) => Violation[]>(root, 'all', keySets, urn);
         compiled.validate = all;
         Object.freeze(compiled);
       }
-      return all(d);
+      return all(d, limit);
     },
   };
   return Object.seal(compiled);

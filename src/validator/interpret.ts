@@ -98,11 +98,15 @@ class Interpreter {
     this.keySets = keySets;
   }
 
-  /** false when invalid and `e` is null (isValid stops at the first failure); else pushes to `e`. */
+  /** The most violations `validate` collects: the one that reaches it ends the walk as isValid's first failure does. */
+  limit = Infinity;
+
+  /** false when invalid and `e` is null (isValid stops at the first failure), or when `e` reaches the limit; else pushes to `e`. */
   private fail(e: Violation[] | null, instancePath: string, schemaPath: string, keyword: string, message: string): boolean {
-    if (e === null) return false;
-    e.push({ instancePath, schemaPath, keyword, message });
-    return true;
+    // Past the limit nothing more is pushed: a branch that goes on after a failure (every keyword
+    // applies whatever `type` says) stops at its next check.
+    if (e === null || e.length >= this.limit) return false;
+    return e.push({ instancePath, schemaPath, keyword, message }) < this.limit;
   }
 
   node(n: SchemaNode, d: unknown, path: string, via: string, e: Violation[] | null): boolean {
@@ -219,12 +223,13 @@ class Interpreter {
 }
 
 /** isValid and validate by walking `root` at run time, for where code generation is refused. */
-export function interpret(root: SchemaNode, preview: Preview, keySets: Map<unknown[], Set<string>>): { isValid(d: unknown): boolean; validate(d: unknown): Violation[] } {
+export function interpret(root: SchemaNode, preview: Preview, keySets: Map<unknown[], Set<string>>): { isValid(d: unknown): boolean; validate(d: unknown, limit?: number): Violation[] } {
   const it = new Interpreter(preview, keySets);
   return {
     isValid: (d) => it.node(root, d, '', '', null),
-    validate: (d) => {
+    validate: (d, limit) => {
       const e: Violation[] = [];
+      it.limit = typeof limit === 'number' && limit >= 1 ? limit : Infinity;
       it.node(root, d, '', '', e);
       return e;
     },

@@ -96,7 +96,8 @@ function carefulJsonWalk(schema: unknown): JsonShape {
   const pointer = (id: number, last?: string | number): string => {
     const tokens: Array<string | number> = last === undefined ? [] : [last];
     for (let x = id; x > 0; x = parents[x]!) tokens.push(keys[x]!);
-    return tokens.length === 0 ? '(the root)' : joinPointer('', ...tokens.reverse());
+    // Token by token: a path may be deeper than a call takes arguments.
+    return tokens.length === 0 ? '(the root)' : tokens.reverse().reduce<string>((p, t) => joinPointer(p, t), '');
   };
   const fail = (id: number, key: string | number, c: unknown): never => {
     throw new SchemaError(`the schema is not JSON: ${notJson(c)} at ${pointer(id, key)}`);

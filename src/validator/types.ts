@@ -50,10 +50,12 @@ export interface CompiledSchema {
   /** Unsupported, unknown and malformed keywords, one per occurrence, in schema order. */
   readonly warnings: readonly SchemaWarning[];
   /**
-   * Every violation, in a stable order; `[]` when the data is valid. Compiled on its first call
-   * (the object is frozen from then on; sealed before).
+   * Every violation, in a stable order; `[]` when the data is valid. With `limit` (a number from 1),
+   * at most that many: the first ones of that order, the walk ending at the last (what bounds the
+   * memory a message with millions of violations takes). Compiled on its first call (the object is
+   * frozen from then on; sealed before).
    */
-  validate(data: unknown): Violation[];
+  validate(data: unknown, limit?: number): Violation[];
   /** The fast path: stops at the first failure and allocates nothing. */
   isValid(data: unknown): boolean;
 }

@@ -9,7 +9,7 @@ import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
-import { writeFileAtomic } from '../write.js';
+import { openAtomic, type AtomicFile } from '../write.js';
 
 export type { ValidateOptions };
 
@@ -28,12 +28,16 @@ class Reporter {
     options: ValidateOptions,
     c: Colours,
     positions: typeof SourcePositions | undefined,
-    /** stdout; a --report collects its text here and is written to its file at the end. */
+    /** stdout, or a --report's file, written as the run goes and put in place when it ends. */
     readonly out: Out = new Out(),
   ) {
     this.formatter = new Formatter(options, c, positions, this.out);
     this.counts = this.formatter.counts;
-    this.formatter.begin();
+  }
+
+  /** What the format writes before the first message (JSON's opening, SARIF's head). */
+  begin(): Promise<void> | undefined {
+    return this.formatter.begin();
   }
 
   add(r: Result, text: string | undefined): boolean {
@@ -116,26 +120,23 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   };
   // The registry is opened here whatever the thread count: a missing registry or an unknown --urn
   // is a usage error before any input is read.
-  const judge = new Judge(options);
+  const judge = new Judge(options, undefined, limits);
   // Every report's file is checked now, the registry and the inputs known, before anything is written.
   protectInputs(paths, 'an input message file', 'an input directory');
   checkReportTargets(options.report);
   const plan = options.jobs === '1' ? undefined : planInputs(paths, options.ndjson);
-  // SARIF and JUnit are assembled from every finding at the end, and --report renders the same
-  // results once more per file: one thread keeps them in one place.
+  // SARIF and JUnit are written by one formatter (SARIF's head, JUnit's spool), and --report
+  // renders the same results once more per file: one thread keeps them in one place.
   const reports = options.report ?? [];
   const jobs = plan === undefined || isWholeDocument(options.format) || reports.length > 0 ? 1 : jobsFor(options.jobs, plan);
   const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
   const reporter = new Reporter(options, makeChalk(colour), positions);
-  // One Reporter per --report, fed the same results, without colour; written atomically at the end.
-  const extra = reports.map((r) => ({ file: r.file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(null)) }));
+  const extra = reports.length === 0 ? [] : await openReports(reports, options, positions);
+  await reporter.begin();
   const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
-    for (const e of extra) {
-      await e.reporter.finish(ok);
-      if (write) writeFileAtomic(e.file, e.reporter.out.take());
-    }
+    if (extra.length > 0) await finishReports(extra, ok, write);
     await reporter.finish(ok);
   };
   const failed = (): boolean => {
@@ -153,10 +154,13 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
         for (const doc of batch) {
           const text = doc.kind === 'doc' ? doc.text : undefined;
           const result = judge.document(doc);
-          for (const e of extra) e.reporter.add(result, text);
+          for (const e of extra) if (e.reporter.add(result, text)) await e.reporter.flush();
           flush = reporter.add(result, text) || flush;
         }
         if (flush) await reporter.flush();
+        // With report files open, a signal is handled by their cleanup (openAtomic), which runs in
+        // the event loop: a turn of it per batch, or Ctrl-C would wait for the run to end.
+        if (extra.length > 0) await new Promise(setImmediate);
       }
     } else {
       await inWorkers(plan, jobs, { options, limits, colour }, judge, reporter);
@@ -175,6 +179,42 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   }
   await finishAll(!failed(), true);
   return failed() ? EXIT_GATE : EXIT_OK;
+}
+
+type ReportFile = { file: AtomicFile; reporter: Reporter };
+
+/**
+ * One Reporter per --report, fed the same results as stdout's, without colour, each writing a
+ * temporary file as it goes (a report of any size is never held whole), renamed over its target
+ * when the run ends (finishReports) and removed if it does not.
+ */
+async function openReports(reports: NonNullable<ValidateOptions['report']>, options: ValidateOptions, positions: typeof SourcePositions | undefined): Promise<ReportFile[]> {
+  const extra: ReportFile[] = [];
+  try {
+    for (const r of reports) {
+      const file = openAtomic(r.file);
+      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
+    }
+    for (const e of extra) await e.reporter.begin();
+  } catch (err) {
+    for (const e of extra) e.file.abort();
+    throw err;
+  }
+  return extra;
+}
+
+/** Each report's end, and its file put in place (`write`) or removed. */
+async function finishReports(extra: readonly ReportFile[], ok: boolean, write: boolean): Promise<void> {
+  for (const e of extra) {
+    try {
+      await e.reporter.finish(ok);
+    } catch (err) {
+      e.file.abort();
+      throw err;
+    }
+    if (write) e.file.commit();
+    else e.file.abort();
+  }
 }
 
 /**

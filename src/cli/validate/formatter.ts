@@ -5,7 +5,10 @@ import { githubAnnotation } from '../../report/github.js';
 import { jsonClose, jsonItem, jsonOpen } from '../../report/json.js';
 import { MAX_ROWS } from '../../report/markdown.js';
 import type { ReportFinding, ReportUnit } from '../../report/model.js';
+import type { JunitStream } from '../../report/junit.js';
+import type { SarifStream } from '../../report/sarif.js';
 import { TextStream } from '../../report/text.js';
+import type { Spool } from '../spool.js';
 import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
 import type { Result, ValidateOptions } from './judge.js';
 
@@ -36,7 +39,7 @@ export class Formatter {
     this.textStream = new TextStream(c, options.quiet === true);
     if (partial) this.textStream.group = null;
     this.first = !partial;
-    const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.finding, junit: this.finding, text: this.text } as const;
+    const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.sarifResults, junit: this.junitCase, text: this.text } as const;
     this.emit = emitters[options.format].bind(this);
   }
 
@@ -64,9 +67,26 @@ export class Formatter {
   }
 
 
-  /** What comes before the first result: JSON opens its document (its summary comes last, see finish). */
-  begin(): void {
-    if (this.options.format === 'json') this.out.line(jsonOpen('results'));
+  /**
+   * What comes before the first result: JSON opens its document (its summary comes last, see
+   * finish), SARIF writes its head (the tool and its rules); JUnit's test cases are kept in a spool
+   * until the end, when the counts of their suites are known.
+   */
+  begin(): Promise<void> | undefined {
+    const format = this.options.format;
+    if (format === 'json') this.out.line(jsonOpen('results'));
+    return format === 'sarif' || format === 'junit' ? this.beginStream(format) : undefined;
+  }
+
+  private async beginStream(format: 'sarif' | 'junit'): Promise<void> {
+    if (format === 'sarif') {
+      this.sarif = new (await import('../../report/sarif.js')).SarifStream(tool(VALIDATE_RULES));
+      this.out.raw(this.sarif.head());
+    } else {
+      const [{ JunitStream }, { Spool }] = await Promise.all([import('../../report/junit.js'), import('../spool.js')]);
+      this.junit = new JunitStream(tool(VALIDATE_RULES), 'validate', true);
+      this.spool = new Spool();
+    }
   }
 
   /** A worker's formatted task joined to what came before (JSON: no comma before the first result). */
@@ -77,7 +97,11 @@ export class Formatter {
     return joined;
   }
 
-  /** The summary: JSON's closing part, the whole SARIF or JUnit document, or the summary line. */
+  /**
+   * The summary: JSON's closing part, SARIF's end (the verdict and counts), the JUnit document (its
+   * test cases read back from the spool, a bounded piece at a time), the markdown table, or the
+   * summary line.
+   */
   async finish(ok: boolean, timeMs: number): Promise<void> {
     const { summary, counted } = runSummary(this.counts);
     const format = this.options.format;
@@ -88,8 +112,10 @@ export class Formatter {
       // validate's text always ends with a blank line and the summary line, as it did.
       this.textStream.wrote = true;
       for (const l of this.textStream.end({ ok, summaryLine })) this.out.line(l);
+    } else if (format === 'sarif' || format === 'junit') {
+      await this.endStream(ok, summary, timeMs);
     } else if (isWholeDocument(format)) {
-      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine, findings: this.findings, artifacts: [...this.artifacts], units: this.units, timeMs, omitted: this.omitted };
+      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine, findings: this.findings, artifacts: [], units: [], timeMs, omitted: this.omitted };
       this.out.line(await renderReport(format, report));
     } else {
       // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
@@ -99,21 +125,49 @@ export class Formatter {
   }
 
   /**
-   * SARIF, JUnit and markdown are whole documents: the units (one per message, what the summary counts) and
-   * their findings are kept and rendered at the end, as one Report.
+   * SARIF and JUnit are written as the messages come, in memory that does not grow with the run:
+   * a SARIF result per finding goes out at once; a JUnit test case per message (one unit, what the
+   * summary counts) waits in a spool (memory, then a temporary file) for its suite's counts.
+   * Markdown keeps at most MAX_ROWS findings and renders them at the end.
    */
-  readonly findings: ReportFinding[] = [];
-  readonly artifacts = new Set<string>();
-  readonly units: ReportUnit[] = [];
+  private sarif: SarifStream | undefined;
+  private junit: JunitStream | undefined;
+  private spool: Spool | undefined;
+  private readonly findings: ReportFinding[] = [];
   private omitted = 0;
   private lastAt = performance.now();
 
-  private finding(r: Result, text: string | undefined): void {
-    this.artifacts.add(r.file);
+  private async endStream(ok: boolean, summary: Record<string, number>, timeMs: number): Promise<void> {
+    if (this.sarif !== undefined) {
+      this.out.raw(this.sarif.tail({ command: 'validate', ok, summary }));
+      return;
+    }
+    const spool = this.spool!;
+    try {
+      for (const piece of this.junit!.document((suite) => spool.read(suite), [], timeMs)) {
+        this.out.raw(piece);
+        if (this.out.wantsFlush()) {
+          await this.out.flush();
+          await new Promise(setImmediate); // a turn of the event loop: a signal is not kept waiting
+        }
+      }
+    } finally {
+      spool.close();
+    }
+  }
+
+  private sarifResults(r: Result, text: string | undefined): void {
+    if (r.status === 'valid' && r.warnings === undefined) return;
+    for (const f of this.findingsOf(r, text)) this.out.raw(this.sarif!.result(f));
+  }
+
+  private junitCase(r: Result, text: string | undefined): void {
     const now = performance.now();
-    this.units.push({ id: unitOf(r), file: r.file, outcome: outcomeOf(r, this.options.strict === true), timeMs: now - this.lastAt });
+    const unit: ReportUnit = { id: unitOf(r), file: r.file, outcome: outcomeOf(r, this.options.strict === true), timeMs: now - this.lastAt };
     this.lastAt = now;
-    this.findings.push(...this.findingsOf(r, text));
+    const own = r.status === 'valid' && r.warnings === undefined ? [] : this.findingsOf(r, text);
+    const { suite, xml } = this.junit!.add(unit, own);
+    this.spool!.add(suite, xml);
   }
 
   /** Markdown shows at most MAX_ROWS findings: only those are kept, the rest counted, so memory stays bounded. */

@@ -1,13 +1,15 @@
+import { getHeapStatistics } from 'node:v8';
 import { readEnvelope, EnvelopeError } from '../../guard/index.js';
 import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
-import type { Doc, InputLimits } from '../inputs.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_LIMITS, HEAP_PER_BYTE, YAML_SHARE, type Doc, type InputLimits } from '../inputs.js';
 import { clean, ENVELOPE } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
-import type { MessageProblem, MessageStatus, MessageVerdict } from '../../validate/report.js';
+import { MAX_VIOLATIONS, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
 
 /*
  * validate's judging: one parsed document in, one Result out. The command and its worker threads
@@ -42,7 +44,7 @@ export interface Result extends MessageVerdict {
 }
 
 function result(file: string, line: number | undefined, urn: string | undefined, status: Status): Result {
-  return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined };
+  return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined, moreViolations: undefined };
 }
 
 const printWarning = (w: SchemaWarning): void => {
@@ -65,6 +67,7 @@ export class Judge {
     private readonly options: ValidateOptions,
     /** Where schema warnings go (a task runner collects them to travel with its answer). */
     public warn: (w: SchemaWarning) => void = printWarning,
+    private readonly limits: InputLimits = DEFAULT_LIMITS,
   ) {
     this.registry = openRegistry(options, { onWarning: (w) => this.pending.push(w) });
     if (options.urn !== undefined) requireUrn(this.registry, options.urn);
@@ -131,7 +134,13 @@ export class Judge {
     }
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
-    r.violations = schema.validate(data).map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
+    // One more than is listed tells whether there are more; the walk stops there.
+    const found = schema.validate(data, MAX_VIOLATIONS + 1);
+    if (found.length > MAX_VIOLATIONS) {
+      found.length = MAX_VIOLATIONS;
+      r.moreViolations = true;
+    }
+    r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
     if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
   }
@@ -163,6 +172,7 @@ export class Judge {
       r.col = doc.col;
       return r;
     }
+    roomFor(doc.text, 1, doc.line === undefined ? doc.file : `${doc.file}:${doc.line}`);
     let value: unknown;
     try {
       value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
@@ -182,6 +192,12 @@ export class Judge {
     let err = failure;
     let problem = err.problem;
     if (line === undefined && formatOf(file) === 'yaml') {
+      const most = Math.floor(this.limits.maxFileBytes / YAML_SHARE);
+      // UTF-8 takes at most three bytes per UTF-16 unit: only a text that may be over is measured.
+      if (text.length * 3 > most && Buffer.byteLength(text) > most) {
+        throw new UsageError(`${clean(file)}: the YAML document is ${Buffer.byteLength(text)} bytes, larger than ${most} (YAML is read up to 1/${YAML_SHARE} of --max-file-bytes: it takes ${YAML_SHARE} times the memory of JSON); raise the limit with --max-file-bytes <bytes>, or give the message as JSON`);
+      }
+      roomFor(text, YAML_SHARE, file);
       try {
         return this.judge(parseText(text, file, 'yaml', { maxYamlExpansion: this.registry.parseOptions.maxYamlExpansion }), file, line);
       } catch (e) {
@@ -201,6 +217,30 @@ export class Judge {
 }
 
 const fold = (urn: string): string => urn.trim().toLowerCase();
+
+// Heap the process needs besides the message (the runtime, the registry, the output), in bytes.
+const HEAP_BESIDES = 64 * 1024 * 1024;
+// A message that needs less than this is judged without asking V8.
+const HEAP_SURELY_THERE = 256 * 1024 * 1024;
+
+/**
+ * Refuses a message node's heap cannot hold while it is parsed and judged (HEAP_PER_BYTE times its
+ * text, `share` times more for YAML): a one-line error saying what heap to give, where parsing it
+ * would end the process in a V8 abort. The default limits fit a default heap; this catches a
+ * raised limit or a small heap (a container). It depends on the heap's limit only, not on how
+ * full the heap happens to be, so a run refuses the same messages every time.
+ */
+function roomFor(text: string, share: number, where: string): void {
+  const need = text.length * HEAP_PER_BYTE * share;
+  if (need >= HEAP_SURELY_THERE) askHeap(text, need, where);
+}
+
+function askHeap(text: string, need: number, where: string): void {
+  const heap = getHeapStatistics().heap_size_limit;
+  if (need + HEAP_BESIDES <= heap) return;
+  const mib = (n: number): number => Math.ceil(n / (1024 * 1024));
+  throw new UsageError(`${clean(where)}: this message of ${Buffer.byteLength(text)} bytes may need ${mib(need)} MiB of heap to judge, more than node's heap of ${mib(heap)} MiB holds; run with NODE_OPTIONS=--max-old-space-size=${mib(need + HEAP_BESIDES)}`);
+}
 
 // Suggestions: URNs longer than this get none; at most this many remembered.
 const MAX_SUGGESTED_URN = 512;

@@ -12,7 +12,7 @@ const port = parentPort!;
 let runner: TaskRunner | undefined;
 let initError: string | undefined;
 try {
-  runner = new TaskRunner(init, new Judge(init.options));
+  runner = new TaskRunner(init, new Judge(init.options, undefined, init.limits));
 } catch (err) {
   initError = (err as Error)?.message ?? String(err);
 }
