@@ -104,14 +104,20 @@ export function identifier(id: string, prefix: string, empty = 'Empty'): string 
 /**
  * A name per URN for a language, unique and stable (URNs in code-unit order, `_2`, `_3`, … after
  * a taken one): the URN without `urn:` and its namespace, in words as `style` writes them;
- * `Urn` first when that is empty or starts with a digit.
+ * `Urn` first when that is empty or starts with a digit. `unique` and `taken` replace
+ * uniqueName and the set of reserved names (Java compares class names ignoring case).
  */
-export function urnTypeNames(urns: readonly string[], reserved: ReadonlySet<string>, style: (name: string) => string, taken: Set<string> = new Set(reserved)): Map<string, string> {
+export function urnTypeNames(
+  urns: readonly string[], reserved: ReadonlySet<string>, style: (name: string) => string,
+  options: { unique?: (taken: Set<string>, base: string) => string; taken?: Set<string> } = {},
+): Map<string, string> {
+  const unique = options.unique ?? uniqueName;
+  const taken = options.taken ?? new Set(reserved);
   const names = new Map<string, string>();
   for (const urn of [...new Set(urns)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     let parts = urn.split(':');
     if (parts.length > 2 && parts[0]!.toLowerCase() === 'urn') parts = parts.slice(2);
-    names.set(urn, uniqueName(taken, identifier(style(parts.join(':')), 'Urn', 'Urn')));
+    names.set(urn, unique(taken, identifier(style(parts.join(':')), 'Urn', 'Urn')));
   }
   return names;
 }

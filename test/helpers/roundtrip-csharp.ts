@@ -70,9 +70,10 @@ ${modules.map((m) => `            case ${m}: return typeof(M${m}.BqTypes.Urns);\
         {
             var p = line.Split(' ');
             var urns = Urns(int.Parse(p[0]));
-            var urn = Text(p[1]);
             try
             {
+                string urn;
+                using (var u = new MemoryStream(Encoding.UTF8.GetBytes(Text(p[1])))) urn = (string) new DataContractJsonSerializer(typeof(string)).ReadObject(u);
                 var type = (Type) urns.GetMethod("TypeOf").Invoke(null, new object[] { urn });
                 if (type == null) { Answer(o, "error", "TypeOf gave no class for " + urn); continue; }
                 var make = urns.GetMethod("Serializer", new[] { typeof(Type) });

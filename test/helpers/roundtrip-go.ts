@@ -72,9 +72,14 @@ func main() {
 		}
 		parts := strings.Split(strings.TrimSuffix(line, "\\n"), " ")
 		m, _ := strconv.Atoi(parts[0])
-		urn, _ := base64.StdEncoding.DecodeString(parts[1])
+		urnJSON, _ := base64.StdEncoding.DecodeString(parts[1])
 		data, _ := base64.StdEncoding.DecodeString(parts[2])
-		v, err := decoders[m](string(urn), data)
+		var urn string
+		if err := json.Unmarshal(urnJSON, &urn); err != nil {
+			answer(w, "error", "the URN: "+err.Error())
+			continue
+		}
+		v, err := decoders[m](urn, data)
 		if err != nil {
 			answer(w, "error", err.Error())
 			continue

@@ -83,9 +83,9 @@ ${modules.map((m) => `            case ${m}: return m${m}.BqTypes.typeOf(urn);\n
         while ((line = in.readLine()) != null) {
             String[] p = line.split(" ", -1);
             int m = Integer.parseInt(p[0]);
-            String urn = text(p[1]);
             try {
                 if (mappers[m] == null) mappers[m] = mapper(m);
+                String urn = new ObjectMapper().readValue(text(p[1]), String.class);
                 Class<?> type = typeOf(m, urn);
                 if (type == null) {
                     answer(out, "error", "typeOf gave no class for " + urn);
