@@ -8,8 +8,8 @@
  * mcs (Mono, C# 7) against System.Runtime.Serialization, else `{ compiled: true, outcomes }`, one
  * outcome per data item: the data read by DataContractJsonSerializer into `Urns.TypeOf(urn)` and
  * written back by it (`{ ok: true, text, value }`), or the exception that refused it
- * (`{ ok: false, error }`). The serializer is the module's own `Urns.Serializer(type)` when it has
- * one (its settings), else `new DataContractJsonSerializer(type)`.
+ * (`{ ok: false, error }`). It reads with the module's `Urns.Read(urn, stream)` and writes with
+ * `Urns.Serializer(type)` when the module has them, else with `new DataContractJsonSerializer(type)`.
  *
  * A batch costs one mcs (more only when a module fails: it is left out and the rest compiled
  * again) and one mono. Needs mcs and mono (mono-mcs) and System.Runtime.Serialization
@@ -78,8 +78,12 @@ ${modules.map((m) => `            case ${m}: return typeof(M${m}.BqTypes.Urns);\
                 if (type == null) { Answer(o, "error", "TypeOf gave no class for " + urn); continue; }
                 var make = urns.GetMethod("Serializer", new[] { typeof(Type) });
                 var s = make != null ? (DataContractJsonSerializer) make.Invoke(null, new object[] { type }) : new DataContractJsonSerializer(type);
+                var read = urns.GetMethod("Read", new[] { typeof(string), typeof(Stream) });
                 object v;
-                using (var ms = new MemoryStream(Encoding.UTF8.GetBytes(Text(p[2])))) v = s.ReadObject(ms);
+                using (var ms = new MemoryStream(Encoding.UTF8.GetBytes(Text(p[2]))))
+                {
+                    v = read != null ? read.Invoke(null, new object[] { urn, ms }) : s.ReadObject(ms);
+                }
                 var back = new MemoryStream();
                 s.WriteObject(back, v);
                 Answer(o, "ok", Encoding.UTF8.GetString(back.ToArray()));
