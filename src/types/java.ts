@@ -187,8 +187,9 @@ const MAX_SLOTS = 254;
 
 function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: boolean): string {
   const props = n.properties ?? [];
-  if (props.length === 0) {
-    if (n.additional !== undefined && n.additional.always === undefined) {
+  // Jackson reads @JsonProperty("") as "the component's own name": an object with a property named "" is a Map.
+  if (props.length === 0 || props.some(([p]) => p === '')) {
+    if (props.length === 0 && n.additional !== undefined && n.additional.always === undefined) {
       const value = javaType(n.additional, ownValue(raw, 'additionalProperties'), identifier(`${name}Value`, 'X'), ctx, true).type;
       return `java.util.Map<String, ${value}>`;
     }
@@ -214,7 +215,8 @@ function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
     const annotations = [isRequired ? `@JsonProperty(value = ${javaString(prop)}, required = true)` : `@JsonProperty(${javaString(prop)})`];
     // Optional: absent stays absent. Required and not nullable: an explicit null is refused, and so is a null item.
     if (!isRequired) annotations.push('@JsonInclude(JsonInclude.Include.NON_NULL)');
-    const items = /^java\.util\.(?:List<(?!Object>)|Map<String, (?!Object>))/.test(t.type) && !itemsNullable(sub);
+    // Jackson hands contentNulls down to a nested list's own items: only a list or map of scalars, enums or records says it.
+    const items = /^java\.util\.(?:List<|Map<String, )(?!Object>|java\.util\.)/.test(t.type) && !itemsNullable(sub);
     const nulls = [...(isRequired && !t.nullable ? ['nulls = Nulls.FAIL'] : []), ...(items ? ['contentNulls = Nulls.FAIL'] : [])];
     if (nulls.length > 0) annotations.push(`@JsonSetter(${nulls.join(', ')})`);
     components.push(`            ${annotations.join(' ')}\n            ${t.type} ${field}`);
@@ -284,8 +286,13 @@ export function generateJava(entries: readonly TypesEntry[]): string {
     ctx.urn = javadocText(entry.urn).join(' ');
     const before = ctx.records.length;
     const t = javaType(root, entry.schema, base, ctx, false, true).type;
-    if (ctx.records.length === before) {
-      // The data is not an object with properties: a record holding it, so the URN still has a Data type.
+    const map = /^java\.util\.Map<String, (.*)>$/.exec(t);
+    if (ctx.records.length === before && map !== null) {
+      // The data is an object without properties (or with one Jackson cannot name): a map, as a class of its own.
+      wrappers.push(`    /** The data of ${javadocText(entry.urn).join(' ')}: a JSON object of any members (a map). */\n    public static final class ${base} extends java.util.LinkedHashMap<String, ${map[1]}> implements Data {\n        private static final long serialVersionUID = 1L;\n    }\n`);
+      ctx.records.push(base);
+    } else if (ctx.records.length === before) {
+      // The data is not an object (it never is in a valid message): a record holding it, so the URN still has a Data type.
       wrappers.push(`    /** The data of ${javadocText(entry.urn).join(' ')}: a JSON value that is not an object with properties. */\n    public record ${base}(@JsonProperty("value") ${t} value) implements Data {}\n`);
       ctx.records.push(base);
     }
