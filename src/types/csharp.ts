@@ -175,7 +175,8 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
     const field = uniqueName(used, csIdent(prop));
     const isRequired = required.has(prop);
     const t = csType(sub, rawSub, identifier(`${cls}${csIdent(prop)}`, 'X'), ctx, !isRequired);
-    const doc = [`JSON ${JSON.stringify(prop)}${isRequired ? '' : ', optional (null when absent or null)'}.`, ...constraintNotes(sub, rawSub, true)];
+    // A string enum's values are checked when reading: the comment does not list them.
+    const doc = [`JSON ${JSON.stringify(prop)}${isRequired ? '' : ', optional (null when absent or null)'}.`, ...constraintNotes(sub, rawSub, stringEnum(sub) === undefined)];
     const values = ctx.enums.get(sub);
     if (values !== undefined) doc.push(`Its values: the constants of ${values}; reading refuses any other.`);
     body += csDoc(doc, '        ');
@@ -190,12 +191,14 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
     body += `        private ExtensionDataObject unknownMembers;\n\n        ExtensionDataObject IExtensibleDataObject.ExtensionData\n        {\n            get { return unknownMembers; }\n            set { unknownMembers = value; }\n        }\n\n`;
     checks.unshift(`            DataChecks.Closed(unknownMembers, ${csString(ctx.urn)});`);
   }
-  body += `        [OnDeserialized]
+  if (checks.length > 0) {
+    body += `        [OnDeserialized]
         private void BqCheck(StreamingContext context)
         {
 ${checks.join('\n')}
         }
 `;
+  } else body = body.replace(/\n$/, '');
   const bases = [...(root ? ['IData'] : []), 'IExtensibleDataObject'];
   const doc = [root ? `The data of ${ctx.urn}.` : `An object inside the data of ${ctx.urn}.`];
   const description = ownValue(raw, 'description');

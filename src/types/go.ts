@@ -100,6 +100,8 @@ function aligned(rows: ReadonlyArray<string | string[]>, indent: string): string
 interface Ctx {
   decls: string[];
   taken: Set<string>;
+  /** The URN whose data is being declared (for the doc comments). */
+  urn: string;
 }
 
 interface GoType {
@@ -220,14 +222,21 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
     // The tag's name is checked by validTagName: no quote, backslash or backtick can reach it.
     rows.push([field, `${pointer ? '*' : ''}${t.type}`, `\`json:"${prop}${optional ? ',omitempty' : ''}"\``]);
   }
+  // Go doc: a nested struct says where it is (a URN's own struct gets its doc from generateGo).
+  let doc = '';
+  if (!root) {
+    doc = goComment(`${typeName} is an object inside the data of ${ctx.urn}.`, '');
+    const description = ownValue(raw, 'description');
+    if (typeof description === 'string' && description !== '') doc += goComment(description, '');
+  }
   if (!open) {
-    ctx.decls.push(`type ${typeName} struct {\n${aligned(rows, '\t')}}\n`);
+    ctx.decls.push(`${doc}type ${typeName} struct {\n${aligned(rows, '\t')}}\n`);
     return typeName;
   }
   rows.push(goComment('Extra holds the properties the schema does not declare, as they were in the message.', '\t'));
   rows.push(['Extra', 'map[string]json.RawMessage', '`json:"-"`']);
   const local = `${typeName}Fields`;
-  ctx.decls.push(`// Open: properties it does not declare are allowed, and kept in Extra.
+  ctx.decls.push(`${doc}// Open: properties it does not declare are allowed, and kept in Extra.
 type ${typeName} struct {
 ${aligned(rows, '\t')}}
 
@@ -298,7 +307,7 @@ export function generateGo(entries: readonly TypesEntry[]): string {
   const switched = new Set<string>();
   for (const entry of entries) {
     const base = names.get(entry.urn)!;
-    const ctx: Ctx = { decls: [], taken };
+    const ctx: Ctx = { decls: [], taken, urn: entry.urn };
     const root = rootOf(entry);
     const t = goType(root, entry.schema, base, ctx, true);
     const constName = uniqueName(ctx.taken, identifier(`URN${base}`, 'X'));
