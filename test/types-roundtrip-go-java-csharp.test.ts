@@ -7,6 +7,7 @@
 // (under each language's null rule, docs/types.md) by Go's encoding/json, Jackson and
 // DataContractJsonSerializer on Mono; data with a wrong type is refused where the language sees
 // it. Each toolchain runs once per batch (test/helpers/roundtrip-*.ts).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readEnvelope } from '../src/index.js';
 import { compile } from '../src/validator/index.js';
@@ -87,6 +88,7 @@ const VALID: Record<string, unknown[]> = {
     { i: 0, req_null: 5, opt_null: null, obj_null: null, opt_i: 7 },
     { i: 1, req_null: null, obj_null: { x: 3 }, opt_null: 'here', map_i: {}, list: [] },
     new RawJson('{"i":-0.0,"req_null":0e5000}'),
+    { i: 2, req_null: 3, opt_null: '1.0 "2e1\\" 3.0e0 -4.00' },
   ],
   'urn:t:free': [
     { meta: {}, empty: [], items: [] },
@@ -173,7 +175,48 @@ function judge(lang: Lang, results: RoundTripResult[]): string[] {
   return failures;
 }
 
+/**
+ * An integer written as the contract allows and encoding/json alone refuses for an int64: `k`
+ * times 10^-x written with x as its exponent, and `zeros` more zeros after the point
+ * (1234, x 2 → 12.34e2; x -1 → 12340.0e-1).
+ */
+function writtenAs(k: bigint, x: number, zeros: number): string {
+  const sign = k < 0n ? '-' : '';
+  const exp = x === 0 ? '' : `e${x}`;
+  if (x < 0) return `${sign}${(k < 0n ? -k : k).toString()}${'0'.repeat(-x)}.${'0'.repeat(Math.max(1, zeros))}${exp}`;
+  const s = (k < 0n ? -k : k).toString().padStart(x + 1, '0');
+  const frac = s.slice(s.length - x) + '0'.repeat(zeros);
+  return `${sign}${s.slice(0, s.length - x)}${frac === '' ? '' : `.${frac}`}${exp}`;
+}
+
 describe('round trips through Go, Java and C# standard JSON libraries', { timeout: 300_000 }, () => {
+  it('writtenAs writes the integer it is given', () => {
+    expect(writtenAs(1234n, 2, 0)).toBe('12.34e2');
+    expect(writtenAs(-1234n, -1, 2)).toBe('-12340.00e-1');
+    expect(writtenAs(5n, 3, 1)).toBe('0.0050e3');
+    expect(writtenAs(0n, 0, 1)).toBe('0.0');
+    for (const [k, x, z] of [[987654321n, 4, 3], [-7n, -3, 0], [9007199254740991n, 6, 2]] as const) expect(BigInt(Number(writtenAs(k, x, z)))).toBe(k);
+  });
+
+  it.each([
+    ['go', roundTripGo],
+    ['java', roundTripJava],
+    ['csharp', roundTripCsharp],
+  ] as const)('%s: an integer written with a fraction or an exponent (1.0, 12.34e2, -0.0050e3) reads as that integer, on random integers and forms', async (_lang, run) => {
+    // BQ_TYPES_SEED=<seed> replays a reported failure.
+    const seed = Number(process.env.BQ_TYPES_SEED ?? 36);
+    const safe = fc.bigInt({ min: -(2n ** 53n) + 1n, max: 2n ** 53n - 1n });
+    const forms = fc.sample(fc.tuple(fc.oneof(safe, fc.bigInt({ min: -1000n, max: 1000n })), fc.integer({ min: -4, max: 8 }), fc.integer({ min: 0, max: 3 })), { seed, numRuns: 150 });
+    const texts = forms.map(([k, x, z]) => writtenAs(k, x, z));
+    const [r] = await run([{ registry: ENTRIES, urn: 'urn:t:numbers', data: texts.map((t) => new RawJson(`{"i":${t},"req_null":${t},"list":[${t}]}`)) }]);
+    expect(r!.compiled).toBe(true);
+    if (!r!.compiled) return;
+    r!.outcomes.forEach((o, i) => {
+      const k = Number(forms[i]![0]);
+      expect(o.ok ? o.value : o.error, texts[i]).toEqual({ i: k, req_null: k, list: [k] });
+    });
+  });
+
   it('the cases are what they say: each valid datum is valid, each invalid one invalid', () => {
     for (const [urn, data] of Object.entries(VALID)) {
       const c = compile(REGISTRY[urn], { onWarning: () => {} });
