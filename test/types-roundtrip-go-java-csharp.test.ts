@@ -13,7 +13,7 @@ import { readEnvelope } from '../src/index.js';
 import { compile } from '../src/validator/index.js';
 import { exampleEntries, validExampleLines } from './helpers/example-registry.js';
 import { RawJson, type RoundTripCase, type RoundTripResult } from './helpers/roundtrip-common.js';
-import { csharpCannotRead, sameUnderNullRule, type Lang } from './helpers/roundtrip-expect.js';
+import { csharpCannotRead, csharpUnsupported, sameUnderNullRule, type Lang } from './helpers/roundtrip-expect.js';
 import { roundTripCsharp } from './helpers/roundtrip-csharp.js';
 import { roundTripGo } from './helpers/roundtrip-go.js';
 import { roundTripJava } from './helpers/roundtrip-java.js';
@@ -57,6 +57,9 @@ const REGISTRY: Record<string, unknown> = {
       .map((k) => [k, { type: 'string' }])),
   },
   'urn:t:empty-name': { type: 'object', properties: { '': { type: 'string' }, x: { type: 'integer' } } },
+  // Found by random registries: an open record with a property named like its catch-all (Jackson saw
+  // two creator properties of that name); undeclared members DataContractJsonSerializer reads wrongly.
+  'urn:t:open-catch-all': { type: 'object', properties: { additionalProperties: { type: ['string', 'null'] }, additional_properties: { type: 'integer' }, extra: {} } },
   'urn:t:Stream': { type: 'object', properties: { Type: { type: 'object', properties: { Func: { type: 'string' } } }, Data: { type: 'string' } } },
   'urn:t:stream': { type: 'object', properties: { WholeNumber: { type: 'object', properties: { a: { type: 'string' } } } } },
   // Identifiers past a language's limit: C# allows 512 characters; Java names a class file after a nested type.
@@ -104,6 +107,15 @@ const VALID: Record<string, unknown[]> = {
       Extra: '14', MarshalJSON: '15', UnmarshalJSON: '16', Valid: '17', Names: '18', ExtensionData: '19', BqCheck: '20', additionalProperties: '21', ToString: '22', Equals: '23', JSON_NAMES: '24' },
   ],
   'urn:t:empty-name': [{ '': 'e', x: 1 }, { x: 2, other: [true] }],
+  'urn:t:open-catch-all': [
+    { additionalProperties: 'a', additional_properties: 1, extra: 'x', more: { deep: [1, 'two'] } },
+    { additionalProperties: null, more: '\ud800' },
+    // Mono's serializer lost undeclared members right after a declared null (Urns.Read moves nulls last).
+    { extra: null, keep: [1, { k: 'v' }], again: true, additionalProperties: 'a' },
+    // C# refuses each of these (docs/types.md): an empty string, a name that is not an XML name (also
+    // nested, and before a member it would then lose), a fraction a decimal rounds, an object inside a free-form value.
+    { more: '' }, { 'z z': 1 }, { nested: { 'x y': 1 } }, { '9': [1, 'x'], keep: { k: 1 } }, { tiny: 3.8077613911100456e-26 }, { extra: { k: 1 } }, { extra: 1.234e-25 },
+  ],
   'urn:t:Stream': [{ Type: { Func: 'f' }, Data: 'd' }],
   'urn:t:stream': [{ WholeNumber: { a: 'w' } }],
   'urn:t:long-names': [{ [long('p', 600)]: 'x', [long('q', 250)]: { [long('r', 250)]: { [long('s', 250)]: long('w', 600) } } }],
@@ -156,6 +168,7 @@ function judge(lang: Lang, results: RoundTripResult[]): string[] {
           if (!o.ok) expect(o.error).toMatch(/is not a value of/);
           return;
         }
+        if (lang === 'csharp' && csharpUnsupported(input) !== undefined) return;
         const cannot = lang === 'csharp' ? csharpCannotRead(REGISTRY[urn], input) : undefined;
         if (cannot !== undefined) {
           if (o.ok) failures.push(`${lang} ${urn} #${j}: expected a refusal (${cannot}), wrote ${o.text}`);

@@ -185,6 +185,7 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
   }
   if (open) {
     body += `${csDoc(['The members the schema does not declare (it allows them): DataContractJsonSerializer keeps them here and writes them back.'], '        ')}        public ExtensionDataObject ExtensionData { get; set; }\n\n`;
+    checks.unshift(`            DataChecks.Open(ExtensionData, ${csString(ctx.urn)});`);
   } else {
     // A closed class refuses what it does not declare: the serializer hands unknown members to an
     // IExtensibleDataObject, and the check after reading refuses any.
@@ -237,7 +238,7 @@ export function generateCsharp(entries: readonly TypesEntry[]): string {
     cases.push(`                case ${c}: return typeof(${base});\n`);
   }
   return `${CSHARP_HEADER}
-// Compile with: mcs -target:library -r:System.Runtime.Serialization.dll BqTypes.cs
+// Compile with: mcs -target:library -r:System.Runtime.Serialization.dll -r:System.Xml.dll BqTypes.cs
 using System;
 using System.Collections;
 using System.Collections.Generic;
@@ -279,7 +280,9 @@ ${cases.join('')}                default: return null;
         /// Reads a message's data into its URN's class (null for an unknown URN) with Serializer,
         /// and refuses what the serializer would lose: a JSON object inside a free-form value.
         /// Classes check themselves after reading; a map (a URN's data without properties) is
-        /// checked here, since the serializer calls no callback on a collection.
+        /// checked here, since the serializer calls no callback on a collection. Read with this
+        /// rather than Serializer(type).ReadObject: it also keeps Mono's serializer from losing
+        /// undeclared members that follow a null.
         /// </summary>
         public static IData Read(string urn, Stream data)
         {
@@ -288,12 +291,55 @@ ${cases.join('')}                default: return null;
             {
                 return null;
             }
-            var value = (IData) Serializer(type).ReadObject(data);
+            // Mono's serializer loses the undeclared members that follow a declared member whose
+            // value is null: each object's null members are moved last (a JSON object's order
+            // carries no meaning), through the serializer's own JSON reader and writer.
+            var document = new System.Xml.XmlDocument();
+            using (var reader = JsonReaderWriterFactory.CreateJsonReader(data, System.Xml.XmlDictionaryReaderQuotas.Max))
+            {
+                document.Load(reader);
+            }
+            NullsLast(document.DocumentElement);
+            var json = new MemoryStream();
+            using (var writer = JsonReaderWriterFactory.CreateJsonWriter(json, new System.Text.UTF8Encoding(false), false))
+            {
+                document.DocumentElement.WriteTo(writer);
+            }
+            json.Position = 0;
+            var value = (IData) Serializer(type).ReadObject(json);
             if (value is IDictionary)
             {
                 DataChecks.Free(value, "data");
             }
             return value;
+        }
+
+        private static void NullsLast(System.Xml.XmlElement element)
+        {
+            var nulls = new List<System.Xml.XmlElement>();
+            foreach (System.Xml.XmlNode node in element.ChildNodes)
+            {
+                var child = node as System.Xml.XmlElement;
+                if (child == null)
+                {
+                    continue;
+                }
+                NullsLast(child);
+                if (element.GetAttribute("type") == "object" && child.GetAttribute("type") == "null")
+                {
+                    nulls.Add(child);
+                }
+            }
+            // A member named __type read first would be the serializer's type hint: such an object stays as it is.
+            if (element["__type"] != null)
+            {
+                return;
+            }
+            foreach (var child in nulls)
+            {
+                element.RemoveChild(child);
+                element.AppendChild(child);
+            }
         }
     }
 
@@ -317,14 +363,93 @@ ${cases.join('')}                default: return null;
             }
         }
 
+        private const System.Reflection.BindingFlags Internal = System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance;
+
+        private static object Property(object o, string name)
+        {
+            var p = o.GetType().GetProperty(name, Internal);
+            return p == null ? null : p.GetValue(o, null);
+        }
+
+        /// <summary>
+        /// An open object's undeclared members as the serializer kept them (read by reflection,
+        /// as it shows them to nothing else): refuses what it would not write back as it was
+        /// read. A member whose name is not an XML name keeps none (Mono writes it wrongly or
+        /// throws), an empty string became an empty object, a fraction with more places than a
+        /// decimal holds was rounded.
+        /// </summary>
+        internal static void Open(ExtensionDataObject kept, string urn)
+        {
+            var members = kept == null || ExtensionMembers == null ? null : ExtensionMembers.GetValue(kept) as IEnumerable;
+            Members(members, urn);
+        }
+
+        private static void Members(IEnumerable members, string urn)
+        {
+            if (members == null)
+            {
+                return;
+            }
+            foreach (var m in members)
+            {
+                var name = Property(m, "Name") as string;
+                if (name == "item" && Property(m, "Namespace") as string == "item")
+                {
+                    throw new SerializationException("a member that " + urn + "'s schema does not declare, whose name is not an XML name: DataContractJsonSerializer keeps no name for it");
+                }
+                Node(Property(m, "Value"), urn, name);
+            }
+        }
+
+        private static void Node(object node, string urn, string member)
+        {
+            if (node == null)
+            {
+                return;
+            }
+            Members(Property(node, "Members") as IEnumerable, urn);
+            var items = Property(node, "Items") as IEnumerable;
+            if (items != null)
+            {
+                foreach (var item in items)
+                {
+                    Node(item, urn, member);
+                }
+            }
+            var value = node.GetType().IsGenericType ? Property(node, "Value") : null;
+            if (value != null && value.GetType() == typeof(object))
+            {
+                throw new SerializationException("\\"" + member + "\\": an empty string in a member the schema does not declare, which DataContractJsonSerializer reads as {}");
+            }
+            if (value is decimal)
+            {
+                Fraction((decimal) value, member);
+            }
+        }
+
+        /// <summary>A number read as a decimal with all its 28 places taken was (most likely) rounded: refused.</summary>
+        private static void Fraction(decimal value, string member)
+        {
+            if (((decimal.GetBits(value)[3] >> 16) & 0xFF) == 28)
+            {
+                throw new SerializationException("\\"" + member + "\\": a number with more places after the point than a decimal holds (28), in a value DataContractJsonSerializer reads as a decimal");
+            }
+        }
+
         /// <summary>
         /// A free-form value may not hold a JSON object: DataContractJsonSerializer skips one read
-        /// as object (it gives an empty System.Object), so the message is refused rather than lost.
+        /// as object (it gives an empty System.Object), so the message is refused rather than lost;
+        /// nor a fraction it rounds to a decimal's 28 places.
         /// </summary>
         internal static void Free(object value, string member)
         {
             if (value == null || value is string)
             {
+                return;
+            }
+            if (value is decimal)
+            {
+                Fraction((decimal) value, member);
                 return;
             }
             if (value.GetType() == typeof(object))

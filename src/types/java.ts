@@ -29,9 +29,8 @@ const KEYWORDS = new Set(('abstract assert boolean break byte case catch char cl
 
 /** Names a record component may not take (JLS 8.10.1: Object's no-argument methods), nor a record's own members. */
 const COMPONENT_RESERVED = ['clone', 'finalize', 'getClass', 'hashCode', 'notify', 'notifyAll', 'toString', 'wait'];
-/** An open record's catch-all component and the methods Jackson fills and reads it through. */
-const CATCH_ALL = 'additionalProperties';
-const OPEN_RESERVED = [CATCH_ALL, 'additionalProperty', 'jsonAdditionalProperties'];
+/** The methods through which Jackson fills and reads an open record's catch-all component. */
+const OPEN_RESERVED = ['additionalProperty', 'jsonAdditionalProperties'];
 
 /** Type names the file declares or uses unqualified (java.lang, the imported annotations): a generated type never takes one. */
 const JAVA_RESERVED: ReadonlySet<string> = new Set(['BqTypes', 'Data', 'WholeNumber', 'Object', 'String', 'Long', 'Double', 'Boolean', 'List', 'Map',
@@ -199,6 +198,9 @@ function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   const typeName = root ? name : uniqueClass(ctx.taken, name);
   const required = new Set(n.required ?? []);
   const used = new Set<string>(open ? OPEN_RESERVED : []);
+  // The catch-all is a creator parameter too (ignored, under its own name): no JSON name may equal it.
+  const CATCH_ALL = open ? uniqueName(new Set(props.map(([p]) => p)), 'additionalProperties') : '';
+  if (open) used.add(CATCH_ALL);
   const decls = ctx.decls.length;
   const components: string[] = [];
   const params: string[] = [];
