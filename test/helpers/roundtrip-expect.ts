@@ -46,7 +46,7 @@ export function sameUnderNullRule(schema: unknown, input: unknown, back: unknown
       }
       return undefined;
     }
-    if (!isObject(b)) return `${at}: an object became ${JSON.stringify(b)}`;
+    if (!isObject(b) || !isObject(a)) return `${at}: an object became ${JSON.stringify(b)}`;
     const declared = new Map(n?.properties ?? []);
     const required = new Set(n?.required ?? []);
     const backKeys = new Map(Object.keys(b).map((k) => [k, k]));
