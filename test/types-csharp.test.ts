@@ -3,8 +3,9 @@
 // registry and a registry of hostile names; every valid example message's data reads into its
 // URN's class with DataContractJsonSerializer, and a missing required member or a wrong type is an
 // exception; an open class keeps undeclared members through a read and a write
-// (IExtensibleDataObject), a closed one does not; a string enum's constants and IsDefined hold its
-// values. A missing mcs fails the test naming the package.
+// (IExtensibleDataObject), a closed one refuses them; a string enum's constants and IsDefined hold
+// its values, and reading refuses another. A missing mcs fails the test naming the package. Round
+// trips of many more shapes: test/types-roundtrip-go-java-csharp.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,7 @@ public static class Check
             if (type == null) { Console.WriteLine("unknown"); continue; }
             try
             {
-                var s = new DataContractJsonSerializer(type);
+                var s = BqTypes.Urns.Serializer(type);
                 using (var ms = new MemoryStream(Encoding.UTF8.GetBytes(line.Substring(tab + 1))))
                 {
                     var o = s.ReadObject(ms);
@@ -62,7 +63,7 @@ public static class Check
                     else Console.WriteLine("ok " + o.GetType().Name);
                 }
             }
-            catch (Exception e) { Console.WriteLine(e.GetType().Name); }
+            catch (Exception e) { Console.WriteLine((e.InnerException ?? e).GetType().Name); }
         }
     }
 }
@@ -102,7 +103,7 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     expect(out.slice(lines.length)).toEqual(['SerializationException', expect.stringMatching(/Exception$/), 'unknown']);
   });
 
-  it('the example registry: an open class keeps undeclared members through a read and a write, a closed one drops them; enum values are constants', () => {
+  it('the example registry: an open class keeps undeclared members through a read and a write, a closed one refuses them; enum values are constants', () => {
     const dir = mkdtempSync(join(work, 'extra-'));
     const src = generate('registry.example.json');
     writeFileSync(join(dir, 'BqTypes.cs'), src);
@@ -112,19 +113,25 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     const input = [
       `urn:babel:payments:captured\t${JSON.stringify({ ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: 'n' })}`,
       `urn:babel:users:registered\t${JSON.stringify({ user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }], nick: 'n' })}`,
+      `urn:babel:users:registered\t${JSON.stringify({ user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] })}`,
       `urn:babel:orders:cancelled\t${JSON.stringify({ order_id: 1, reason: 'payment_failed', gift: true })}`,
+      `urn:babel:orders:cancelled\t${JSON.stringify({ order_id: 1, reason: 'lost' })}`,
     ];
     const r = tool('mono', ['check.exe', 'echo'], dir, input.join('\n') + '\n');
     expect(r.code, r.out).toBe(0);
-    const back = r.out.trim().split('\n').map((l) => JSON.parse(l.replace(/^ok /, '')) as unknown);
-    expect(back).toEqual([
-      { ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: 'n' },
-      // users:registered is closed: its nick is dropped; its addresses are open: zip is kept.
-      { user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] },
-      { order_id: 1, reason: 'payment_failed' },
-    ]);
-    expect(src).toMatch(/public sealed class PaymentsCaptured : IData, IExtensibleDataObject\n/);
-    expect(src).toMatch(/public sealed class OrdersCancelled : IData\n/);
+    const out = r.out.trim().split('\n');
+    const echo = (l: string): unknown => JSON.parse(l.replace(/^ok /, ''));
+    expect(echo(out[0]!)).toEqual({ ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: 'n' });
+    // users:registered is closed: its nick is refused; its addresses are open: zip is kept.
+    expect(out[1]).toBe('SerializationException');
+    expect(echo(out[2]!)).toEqual({ user_id: 'u', email: 'a@b', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] });
+    // orders:cancelled is closed (gift), and its reason a string enum (lost).
+    expect(out.slice(3)).toEqual(['SerializationException', 'SerializationException']);
+    // Both are IExtensibleDataObject: an open class keeps the members in ExtensionData, a closed one
+    // hides them (explicitly implemented) and refuses any after reading.
+    const cls = (name: string): string => /public sealed class (\w+)[\s\S]*?\n    \}\n/.exec(src.slice(src.indexOf(`public sealed class ${name} `)))![0];
+    expect(cls('PaymentsCaptured')).toMatch(/^public sealed class PaymentsCaptured : IData, IExtensibleDataObject\n[\s\S]*public ExtensionDataObject ExtensionData \{ get; set; \}/);
+    expect(cls('OrdersCancelled')).toMatch(/ExtensionDataObject IExtensibleDataObject\.ExtensionData\n[\s\S]*DataChecks\.Closed\(unknownMembers/);
     writeFileSync(join(dir, 'Values.cs'), `public static class Values
 {
     public static void Main()
@@ -178,7 +185,8 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
   it('docs/types.md shows real output: each of its C# samples is in the generated file', () => {
     const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
     const section = /\n## C#\n([\s\S]*)$/.exec(page)![1]!;
-    const samples = [...section.matchAll(/```csharp\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    // The samples are indented as in the file; the usage lines are not.
+    const samples = [...section.matchAll(/```csharp\n([\s\S]*?)\n```/g)].map((m) => m[1]!).filter((s) => s.startsWith('    '));
     expect(samples.length).toBe(2);
     const src = generate('registry.example.json');
     for (const sample of samples) expect(src).toContain(sample);

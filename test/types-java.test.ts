@@ -1,8 +1,10 @@
-// Issue 25 (Java): `bqschema types --lang java`, proven by javac 17 (openjdk-17-jdk-headless,
-// installed by .ci/run): the file compiles for the example registry and a registry of hostile names;
-// a program builds records of the example types, reads typeOf by URN and switches over the sealed
-// interface; an enum reads its JSON values back with fromJson and refuses any other at run time;
-// one that passes a wrong type does not compile. A missing javac fails the test naming the package.
+// Issue 25 (Java): `bqschema types --lang java`, proven by javac 17 (openjdk-17-jdk-headless) and
+// Jackson 2 (libjackson2-databind-java), both installed by .ci/run: the file compiles for the
+// example registry and a registry of hostile names; a program builds records of the example types,
+// reads typeOf by URN and switches over the sealed interface; an enum reads its JSON values back
+// with fromJson and refuses any other at run time; one that passes a wrong type does not compile.
+// A missing javac or Jackson fails the test naming the package. Round trips through Jackson:
+// test/types-roundtrip-go-java-csharp.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRegistry } from './helpers/example-registry.js';
 import { javaString } from '../src/types/index.js';
+import { jacksonClasspath } from './helpers/roundtrip-java.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'bqschema.js');
 let work = '';
+let cp = '';
 
 function run(cmd: string, args: string[], cwd: string): { code: number | null; out: string } {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, HOME: work } });
@@ -32,6 +36,7 @@ const HOSTILE_ENUM = ['*/', '\u2028', 'class', '', 'a-b', 'a_b', 'A_B', '9lives'
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'bq-java-'));
+  cp = jacksonClasspath();
   console.info(`toolchain: ${run('javac', ['-version'], work).out.trim()}`);
 });
 afterAll(() => {
@@ -66,13 +71,13 @@ describe('types --lang java', { timeout: 180_000 }, () => {
     }
 }
 `);
-    const javac = run('javac', ['--release', '17', '--enable-preview', '-d', 'out', 'BqTypes.java', 'Check.java'], dir);
+    const javac = run('javac', ['--release', '17', '--enable-preview', '-cp', cp, '-d', 'out', 'BqTypes.java', 'Check.java'], dir);
     expect(javac.code, javac.out).toBe(0);
-    const java = run('java', ['--enable-preview', '-cp', 'out', 'Check'], dir);
+    const java = run('java', ['--enable-preview', '-cp', `out:${cp}`, 'Check'], dir);
     expect(java.out.trim().split('\n').filter((l) => !l.startsWith('Note:'))).toEqual(['cancelled 1050 payment_failed', 'true', 'true', '[order_id, reason, note]', 'true',
       'not a value of OrdersCancelledReason: lost', 'not a value of OrdersCancelledReason: OUT_OF_STOCK', 'not a value of OrdersCancelledReason: null']);
     writeFileSync(join(dir, 'Bad.java'), 'public class Bad { Object o = new BqTypes.OrdersCancelled("x", BqTypes.OrdersCancelledReason.OUT_OF_STOCK, null); }\n');
-    const bad = run('javac', ['--release', '17', '-d', 'out', '-cp', 'out', 'Bad.java'], dir);
+    const bad = run('javac', ['--release', '17', '-d', 'out', '-cp', `out:${cp}`, 'Bad.java'], dir);
     expect(bad.code).toBe(1);
     expect(bad.out).toMatch(/incompatible types: String cannot be converted to long/);
   });
@@ -107,20 +112,25 @@ describe('types --lang java', { timeout: 180_000 }, () => {
     }
 }
 `);
-    const javac = run('javac', ['--release', '17', '-d', 'out', 'BqTypes.java', 'Values.java'], dir);
+    const javac = run('javac', ['--release', '17', '-cp', cp, '-d', 'out', 'BqTypes.java', 'Values.java'], dir);
     expect(javac.code, javac.out).toBe(0);
-    expect(run('java', ['-cp', 'out', 'Values'], dir).out.trim()).toBe(`${HOSTILE_ENUM.map(() => 'y').join('')}! ${HOSTILE_ENUM.length}`);
+    expect(run('java', ['-cp', `out:${cp}`, 'Values'], dir).out.trim()).toBe(`${HOSTILE_ENUM.map(() => 'y').join('')}! ${HOSTILE_ENUM.length}`);
     expect(src).not.toMatch(/^\s*class Evil/m);
     expect(src).toContain(javaString('urn:x:"; } class Evil { //\u00e9'));
-    for (const k of ['"class"', '"a-b"', '"a_b"', '"😀"', '"record"', '"x y"']) expect(src).toContain(`// JSON ${k}`);
-    // A \u escape in a description is defused (Java reads \u escapes before comments): its backslash doubled.
-    expect(src).toContain('// a \\\\u000a class Evil {} \\\\u002a/ and \\\\\\\\u000a');
+    for (const k of ['class', 'a-b', 'a_b', '😀', 'record', 'x y']) expect(src).toMatch(new RegExp(`@JsonProperty\\((?:value = )?${javaString(k).replace(/[()+]/g, '\\$&')}[,)]`));
+    // A \u escape in a description is defused (Java reads \u escapes before comments): its backslash an HTML entity.
+    expect(src).toContain('a &#92;u000a class Evil {} &#92;u002a/ and &#92;&#92;u000a');
+    expect(src).toContain('ends here &#92;u000a class Evil {} and &#42;/');
   });
 
-  it('docs/types.md shows real output: its Java sample is in the generated file', () => {
+  it('docs/types.md shows real output: each of its Java samples is in the generated file', () => {
     const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
-    const sample = /## Java[\s\S]*?```java\n([\s\S]*?)\n```/.exec(page)![1]!;
-    expect(generate('registry.example.json')).toContain(sample);
+    const section = /\n## Java\n([\s\S]*?)\n## /.exec(page)![1]!;
+    // The samples are indented as in the file; the usage lines are not.
+    const samples = [...section.matchAll(/```java\n([\s\S]*?)\n```/g)].map((m) => m[1]!).filter((s) => s.startsWith('    '));
+    expect(samples.length).toBe(2);
+    const src = generate('registry.example.json');
+    for (const sample of samples) expect(src).toContain(sample);
   });
 
   it('--check works for java', () => {
