@@ -9,10 +9,10 @@
  * module of a batch is compiled with its driver by ONE run of the toolchain, and every message of
  * the batch is read and written back by ONE run of the driver.
  *
- * The wire: the runner writes `input.txt`, one message a line, `<module index> <base64 URN>
- * <base64 JSON text>`; the driver answers each line, in order, with `ok <base64 JSON it wrote>` or
- * `error <base64 message>`. Base64 keeps any URN or text (tabs, line breaks, lone surrogates as
- * JSON escapes) whole.
+ * The wire: the driver reads, one message a line, `<module index> <base64 of the URN as a JSON
+ * string> <base64 of the data's JSON text>`; the driver answers each line, in order, with `ok <base64 JSON it wrote>` or
+ * `error <base64 message>`. Base64 keeps any URN or text (tabs, line breaks) whole, and JSON
+ * escapes keep a lone surrogate.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,7 +90,7 @@ export function driverInput(cases: readonly RoundTripCase[], moduleOf: readonly 
   let out = '';
   cases.forEach((c, i) => {
     if (!compiled.has(moduleOf[i]!)) return;
-    for (const d of c.data) out += `${moduleOf[i]} ${b64(c.urn)} ${b64(jsonText(d))}\n`;
+    for (const d of c.data) out += `${moduleOf[i]} ${b64(JSON.stringify(c.urn))} ${b64(jsonText(d))}\n`;
   });
   return out;
 }

@@ -61,7 +61,7 @@ while (($line = fgets($in)) !== false) {
     $urns = "BqTypes\\\\M$m\\\\Urns";
     try {
         $data = json_decode(base64_decode($text), ${assoc ? 'true' : 'false'}, 2147483646, JSON_THROW_ON_ERROR);
-        $value = $urns::decode(base64_decode($urn), $data);
+        $value = $urns::decode(json_decode(base64_decode($urn), false, 512, JSON_THROW_ON_ERROR), $data);
         echo 'ok ', base64_encode(json_encode($value, JSON_THROW_ON_ERROR | JSON_PRESERVE_ZERO_FRACTION)), "\\n";
     } catch (\\Throwable $e) {
         echo 'error ', base64_encode(get_class($e) . ': ' . $e->getMessage()), "\\n";

@@ -56,6 +56,7 @@ function mypy(dir: string, files: string[]): Map<string, string[]> {
 
 const DRIVER = `import base64
 import importlib
+import json
 import sys
 
 with open(sys.argv[1], encoding="utf-8") as lines:
@@ -63,7 +64,7 @@ with open(sys.argv[1], encoding="utf-8") as lines:
         module, urn, text = line.split()
         try:
             m = importlib.import_module("m" + module)
-            data = m.decode_data(base64.b64decode(urn).decode("utf-8", "surrogatepass"), base64.b64decode(text))
+            data = m.decode_data(json.loads(base64.b64decode(urn)), base64.b64decode(text))
             out = m.encode_data(data)
             print("ok", base64.b64encode(out.encode("utf-8")).decode("ascii"))
         except Exception as e:
