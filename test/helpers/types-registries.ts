@@ -31,8 +31,8 @@ export interface GeneratedUrn {
   schema: unknown;
   /** Valid data: each a JSON value or the exact text (RawJson) of one. */
   valid: unknown[];
-  /** Wrong data: a declared scalar property holds a value of another JSON type; `path` says which. */
-  wrong: Array<{ data: unknown; path: string }>;
+  /** Wrong data: a declared scalar property holds a value of another JSON type; `path` names it (property names from the root). */
+  wrong: Array<{ data: unknown; path: string[] }>;
 }
 
 export interface GeneratedRegistry {
@@ -274,7 +274,7 @@ function urnData(urn: string, schema: unknown): fc.Arbitrary<GeneratedUrn> {
       if (paths.length === 0) continue;
       const { path, type } = paths[pick() % paths.length]!;
       const bad = replaced(d, path, WRONG[type]);
-      if (check.validate(bad).some((v) => v.keyword === 'type')) wrong.push({ data: bad, path: path.map((p) => JSON.stringify(p)).join('.') });
+      if (check.validate(bad).some((v) => v.keyword === 'type')) wrong.push({ data: bad, path });
     }
     return { urn, schema, valid, wrong };
   });
