@@ -109,6 +109,14 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     expect(generate('registry.example.json')).toContain(sample);
   });
 
+  it('docs/types.md shows real output: the comparison with quicktype is the module generated from the schema it shows', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'types.md'), 'utf8');
+    const section = /\n## Next to quicktype\n([\s\S]*?)\n## /.exec(page)![1]!;
+    const schema = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(section)![1]!) as unknown;
+    const sample = /```python\n([\s\S]*?)\n```/.exec(section)![1]!;
+    expect(generatePython([{ urn: 'urn:shop:orders:placed', schema }])).toContain(sample);
+  });
+
   it('--check works for python', () => {
     const dir = mkdtempSync(join(work, 'check-'));
     const file = join(dir, 'bqtypes.py');

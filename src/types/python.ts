@@ -51,12 +51,13 @@ const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u000b\u000c\u001c-\u001e\u0085]/;
 
 /**
  * A docstring at `indent` (PEP 257: one line, or a summary line, a blank line and the rest): a
- * backslash and a quote are escaped (no text can end it), line breaks split lines, control
+ * backslash and a quote before a quote are escaped (no text can end it), line breaks split lines, control
  * characters are escapes and a lone surrogate is spelled as one (`\\ud800`: the source stays UTF-8).
  */
 export function pyDoc(lines: readonly string[], indent: string): string {
   let text = lines.flatMap((l) => l.split(LINE_BREAK)).map((l) =>
-    l.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
+    // A quote is escaped only before another one: no three in a row can end the docstring.
+    l.replace(/\\/g, '\\\\').replace(/"(?=")/g, '\\"')
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
       .replace(/[\ud800-\udfff]/g, (c, i: number, s: string) => {
         // A surrogate pair stays as it is; a lone one is written as its escape.
@@ -72,7 +73,8 @@ export function pyDoc(lines: readonly string[], indent: string): string {
   if (kept.length > 1 && kept[1] !== '') kept.splice(1, 0, '');
   text = kept;
   if (text.length === 0) return '';
-  if (text.length === 1) return `${indent}"""${text[0]}"""\n`;
+  // A quote last on a one-line docstring would run into its closing quotes.
+  if (text.length === 1) return `${indent}"""${text[0]!.replace(/"$/, '\\"')}"""\n`;
   return `${indent}"""${text[0]}\n${text.slice(1).map((l) => (l === '' ? '' : indent + l)).join('\n')}\n${indent}"""\n`;
 }
 
