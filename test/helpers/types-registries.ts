@@ -47,7 +47,7 @@ export const HOSTILE_NAMES = [
   'extra', 'Extra', 'explicitNulls', 'ExtensionData', 'toString', 'hashCode', 'getClass', 'wait', 'notify', 'notifyAll', 'clone',
   'finalize', 'equals', 'JSON_NAMES', 'MarshalJSON', 'UnmarshalJSON', 'Valid', 'String', 'GetHashCode', 'GetType', 'ToString',
   '__token', '__init__', 'str', 'Literal', 'TypedDict', 'json', 'None', 'constructor', '__proto__', 'GLOBALS', '_GET',
-  'Urns', 'Json', 'BqMessages', 'Data', 'typeOf',
+  'Urns', 'Json', 'BqMessages', 'Data', 'typeOf', 'toArray', 'fromArray', 'jsonSerialize', '__construct', '__get', 'fields', 'decode_data', 'cast',
   '', ' ', 'x y', '9lives', '0', '1', 'café', 'cafe', 'Straße', '名前', '😀', 'ÀÉÎ', '*/', '?>', '"', "'", '\\', '$x',
   'a\u2028b', '\ufeffbom', 'x'.repeat(200), 'y'.repeat(600),
 ];
@@ -101,6 +101,8 @@ const scalarSchema: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     .map(([values, type]) => (type === undefined ? { enum: values } : { type, enum: values })),
   fc.constantFrom(...HOSTILE_VALUES).map((v) => ({ const: v })),
   // Other listed values: numbers, booleans, null, mixed.
+  // Values that differ only in a lone surrogate (one UTF-8 file would make them one), or after mangling.
+  fc.constantFrom<unknown>({ enum: ['x\ud800', 'x\udc00', 'x\ufffd'] }, { type: 'string', enum: ['a-b', 'a_b', 'A_B', 'aB', 'AB'] }),
   fc.constantFrom<unknown>({ enum: [1, 2, 3] }, { type: 'integer', enum: [0, 7] }, { enum: ['a', 1, null] }, { enum: [1.5, true] }, { const: 2 }, { enum: [{ a: 1 }, [1, 2]] }),
   fc.constantFrom<unknown>(true, {}, { description: 'anything' }),
 ) as fc.Arbitrary<Record<string, unknown>>;
@@ -280,8 +282,19 @@ function urnData(urn: string, schema: unknown): fc.Arbitrary<GeneratedUrn> {
   });
 }
 
-export const registryArb: fc.Arbitrary<GeneratedRegistry> = fc
-  .uniqueArray(fc.tuple(fc.constantFrom(...HOSTILE_URNS), rootSchema), { minLength: 1, maxLength: 4, selector: ([u]) => u })
+/** URNs whose type names collide: after mangling, in case only, in a lone surrogate, after transliteration. */
+const COLLIDING_URNS = [
+  ['urn:x:\ud800', 'urn:x:\udc00', 'urn:x:\ufffd'], ['urn:x:OrderId', 'urn:x:orderid', 'urn:x:order_id', 'urn:x:order-id'], ['urn:x:try', 'urn:x:Try', 'urn:x:TRY'],
+  ['urn:x:café', 'urn:x:cafe', 'urn:x:Cafe'], ['urn:x:', 'urn:x:-', 'urn:x:😀'],
+];
+
+const urnsArb = fc.oneof(
+  { arbitrary: fc.uniqueArray(fc.constantFrom(...HOSTILE_URNS), { minLength: 1, maxLength: 4 }), weight: 3 },
+  { arbitrary: fc.constantFrom(...COLLIDING_URNS), weight: 1 },
+);
+
+export const registryArb: fc.Arbitrary<GeneratedRegistry> = urnsArb
+  .chain((urns) => fc.tuple(...urns.map((urn) => fc.tuple(fc.constant(urn), rootSchema))))
   .chain((pairs) => fc.tuple(...pairs.map(([urn, schema]) => urnData(urn, schema))))
   .map((urns) => ({
     entries: urns.map(({ urn, schema }) => ({ urn, schema, owner: 'team */ ?>' })),
