@@ -5,14 +5,10 @@ import type { EnvelopeProblem } from '../guard/index.js';
 import { stripBom } from '../registry/index.js';
 import { hasOwn, isSchemaObject } from '../validator/index.js';
 import { STDIN } from './inputs.js';
+import { shellWord } from './shell.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => isSchemaObject(v);
 const hasUrn = (v: Record<string, unknown>): boolean => (hasOwn(v, 'job') && typeof v.job === 'string') || (hasOwn(v, 'urn') && typeof v.urn === 'string');
-
-/** A file name as one shell word (quoted unless it is plainly safe). */
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Whether the first non-blank lines of a text (at least two, at most three looked at) are each one JSON value. */
 function looksLikeNdjson(text: string): boolean {

@@ -4,6 +4,7 @@ import { standaloneModule, type StandaloneEntry } from '../standalone-module.js'
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { rerunCommand } from '../shell.js';
 import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 export interface CompileCommandOptions extends RegistryCliOptions {
@@ -38,7 +39,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   if (options.check) {
     const stale = !existsSync(outputTarget(output)) ? 'does not exist' : readCurrent(output).equals(Buffer.from(text, 'utf8')) ? undefined : 'is out of date';
     if (stale !== undefined) {
-      process.stderr.write(`bqschema: ${output} ${stale}; write it with bqschema compile -o ${output}\n`);
+      process.stderr.write(`bqschema: ${output} ${stale}; write it with ${rerunCommand('compile', { ...options, output })}\n`);
       return EXIT_GATE;
     }
     process.stdout.write(`${output} is up to date (${what})\n`);

@@ -5,6 +5,7 @@ import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
+import { rerunCommand } from '../shell.js';
 import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
@@ -20,8 +21,10 @@ export interface TypesOptions {
   output?: string;
   /** `--check`: exit 1 when `output` is not what would be written. */
   check?: boolean;
-  /** `--lang`: ts (default) or go. */
+  /** `--lang`: ts (default), go, python, java, csharp or php. */
   lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
+  /** The command that writes `output`, for `--check`'s hint; default: `bqschema types [--lang <lang>] -o <output>`. */
+  rerun?: string;
 }
 
 /** A TypesSource over a registry: its entries and each one's parsed schema (a RegistryError when unreadable). */
@@ -57,8 +60,9 @@ export async function run(options: TypesOptions): Promise<number> {
 
   const exists = existsSync(outputTarget(output));
   if (options.check) {
+    const rerun = options.rerun ?? rerunCommand('types', { lang: options.lang, output }, 'ts');
     if (!exists) {
-      process.stderr.write(`bqschema: ${output} does not exist; generate it with bqschema types -o ${output}\n`);
+      process.stderr.write(`bqschema: ${output} does not exist; generate it with ${rerun}\n`);
       return EXIT_GATE;
     }
     let current: Buffer;
@@ -68,7 +72,7 @@ export async function run(options: TypesOptions): Promise<number> {
       throw new UsageError(`cannot read ${output}: ${(err as Error).message}`);
     }
     if (!current.equals(Buffer.from(text, 'utf8'))) {
-      process.stderr.write(`bqschema: ${output} is out of date; regenerate it with bqschema types -o ${output}\n`);
+      process.stderr.write(`bqschema: ${output} is out of date; regenerate it with ${rerun}\n`);
       return EXIT_GATE;
     }
     process.stdout.write(`${output} is up to date (${n} message type${n === 1 ? '' : 's'})\n`);
@@ -91,5 +95,6 @@ export function runTypes(options: TypesCommandOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the types are generated: a file this run reads is never the output.
   if (options.output !== undefined && !options.check) claimTarget(options.output, '-o');
-  return run({ source: sourceFromRegistry(registry), output: options.output, check: options.check, lang: options.lang });
+  const rerun = options.output === undefined ? undefined : rerunCommand('types', { ...options, output: options.output }, 'ts');
+  return run({ source: sourceFromRegistry(registry), output: options.output, check: options.check, lang: options.lang, rerun });
 }
