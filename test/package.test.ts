@@ -142,6 +142,36 @@ describe('the npm tarball', () => {
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
   });
 
+  it('ships the declarations the entries reach, and only those: every relative import in them resolves to a shipped file', () => {
+    const shipped = new Set(entries.filter((f) => /\.d\.c?ts$/.test(f)).map((f) => f.slice('package/'.length)));
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: unknown; typesVersions: Record<string, Record<string, string[]>> };
+    const starts = new Set<string>();
+    const walkTypes = (v: unknown, key?: string): void => {
+      if (typeof v === 'string') {
+        if (key === 'types') starts.add(v.replace(/^\.\//, ''));
+      } else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkTypes(x, k);
+    };
+    walkTypes(manifest.exports);
+    for (const map of Object.values(manifest.typesVersions)) for (const targets of Object.values(map)) for (const t of targets) starts.add(t.replace(/^\.\//, ''));
+    const reached = new Set<string>();
+    const queue = [...starts];
+    const unresolved: string[] = [];
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      if (reached.has(f)) continue;
+      reached.add(f);
+      expect(shipped.has(f), `${f} is named but not shipped`).toBe(true);
+      const text = readFileSync(join(project, 'node_modules', 'bqschema', f), 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = join(dirname(f), m[1]!).replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts');
+        if (shipped.has(target)) queue.push(target);
+        else unresolved.push(`${f}: ${m[1]}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
+    // tsc writes one per module; those of modules only the CLI or internals use would ship for nothing.
+    expect([...shipped].filter((f) => !reached.has(f)).sort()).toEqual([]);
+  });
+
   it('ships the bundled CLI (CommonJS, with its code cache) with its worker entry, and bin starts from it', () => {
     const files = [
       'package/bin/package.json',
