@@ -92,10 +92,14 @@ function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cw
 }
 
 describe('action.yml', () => {
-  it('is a composite action that sets up Node then runs one bash step', () => {
+  it('is a composite action that sets up a supported Node (24 by default, with setup-node on the node24 runtime) then runs one bash step', () => {
     expect(action.runs.using).toBe('composite');
-    expect(action.runs.steps.map((s) => s.uses ?? s.shell)).toEqual(['actions/setup-node@v4', 'bash']);
+    expect(action.runs.steps.map((s) => s.uses ?? s.shell)).toEqual(['actions/setup-node@v5', 'bash']);
     expect(action.runs.steps[0]!.with!['node-version']).toBe('${{ inputs.node-version }}');
+    // Node 20 reached its end of life in April 2026; 24 is the active LTS line.
+    expect(action.inputs['node-version']!.default).toBe('24');
+    // The action installs nothing of the workspace's: no cache of its package manager either.
+    expect(action.runs.steps[0]!.with!['package-manager-cache']).toBe(false);
     for (const [name, input] of Object.entries(action.inputs)) {
       expect(input.description, name).toBeTruthy();
       expect(input.required ?? false, name).toBe(false);
@@ -252,11 +256,11 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
   });
 });
 
-describe('the run step, used from another repository (uses: owner/bqschema@ref)', () => {
+describe('the run step, used from another repository at a ref that is not a release (uses: owner/bqschema@<branch or source commit>)', () => {
   let actionPath = '';
   let workspace = '';
   beforeAll(() => {
-    // The downloaded action: the bqschema checkout outside the workspace, without dist/. Its
+    // The downloaded action: the bqschema source outside the workspace, without dist/. Its
     // dependencies are linked in (npm ci is faked); `npm run build` is replaced by a copy of the
     // real build, so the real CLI runs afterwards.
     actionPath = join(work, '_actions', 'babelqueue', 'bqschema', 'v1');
@@ -290,6 +294,7 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     const [first, validate, compat] = steps.map((s) => runAction(s.with!, { actionPath, cwd: workspace }));
     expect(first!.code, first!.stderr).toBe(0);
     expect(first!.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
+    expect(first!.stdout).toMatch(/^::notice title=bqschema action::this ref of babelqueue\/bqschema is not a release: building it .*Pin a release tag/m);
     expect(first!.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
     expect(validate!.code, validate!.stderr).toBe(0);
     expect(validate!.stdout).toContain('OK: 1 message: 1 valid');
@@ -414,5 +419,92 @@ describe('the run step, used from another repository (uses: owner/bqschema@ref)'
     expect(none.code).toBe(2);
     expect(none.stdout).toContain('GITHUB_ACTION_PATH does not hold bqschema');
     expect([...bad.calls, ...none.calls]).toEqual([]);
+  });
+});
+
+describe('the run step from a release tag (scripts/action-release.js): no dev dependency installed, nothing compiled', () => {
+  // A repository standing in for babelqueue/bqschema: the release script commits the release tree
+  // as a child of its HEAD and tags it v<version>; the runner downloads the tag's tree (git archive),
+  // and the init workflow's steps run from it with npm, npx and tsc rigged to fail.
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const tag = `v${version}`;
+  let repo = '';
+  let actionPath = '';
+  let workspace = '';
+  let released: Result | undefined;
+  const git = (cwd: string, ...args: string[]): string => {
+    const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+    expect(r.status, `git ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r.stdout.trim();
+  };
+
+  beforeAll(() => {
+    repo = join(work, 'release-repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), '# bqschema\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'source');
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    for (const k of Object.keys(env)) if (/^npm_(package_|lifecycle_|command$|config_local_prefix$)|^INIT_CWD$/i.test(k)) delete env[k];
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'action-release.js'), '--out', join(work, 'release-tree'), '--tag', '--repo', repo], { cwd: root, env, encoding: 'utf8' });
+    released = { code: r.status, stdout: r.stdout, stderr: r.stderr, calls: [] };
+    if (r.status !== 0) return;
+    // What the runner fetches for `uses: babelqueue/bqschema@v<version>`: the tag's tree.
+    actionPath = join(work, '_actions', 'babelqueue', 'bqschema', tag);
+    mkdirSync(actionPath, { recursive: true });
+    const archive = spawnSync('sh', ['-c', `git archive ${tag} | tar -x -C '${actionPath}'`], { cwd: repo, encoding: 'utf8' });
+    expect(archive.status, archive.stderr).toBe(0);
+    // Any install or compile fails the run and is logged.
+    for (const name of ['npm', 'npx', 'tsc']) {
+      writeFileSync(join(fakeBin, name), `#!/usr/bin/env bash\nprintf '%s\\n' "$PWD ${name} $*" >> "$BQ_TEST_CALLS"\nexit 3\n`);
+      chmodSync(join(fakeBin, name), 0o755);
+    }
+    workspace = join(work, 'release-workspace');
+    mkdirSync(workspace);
+    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], { cwd: workspace, encoding: 'utf8' });
+    expect(init.status, init.stderr).toBe(0);
+    git(workspace, 'init', '-q');
+    git(workspace, 'add', '-A');
+    git(workspace, 'commit', '-qm', 'registry');
+    git(workspace, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+  }, 240_000);
+
+  it('tags a commit whose tree is the package as npm ships it, action.yml and the production dependencies; the branch, index and working tree stay as they were', () => {
+    expect(released!.code, released!.stderr).toBe(0);
+    expect(released!.stdout).toContain(`tagged ${tag}`);
+    const head = git(repo, 'rev-parse', 'HEAD');
+    expect(git(repo, 'rev-parse', `${tag}^{commit}^`)).toBe(head); // a child of the source commit
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    expect(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    const files = git(repo, 'ls-tree', '-r', '--name-only', tag).split('\n');
+    for (const f of ['action.yml', 'bin/bqschema.js', 'dist/cli/main.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/main.js.cache', 'dist/index.d.ts', 'package.json', 'package-lock.json']) expect(files, f).toContain(f);
+    expect(files.filter((f) => /^(src|test|scripts|bench|docs|examples)\//.test(f))).toEqual([]);
+    // Exactly the dependencies package.json lists, at the versions the lockfile holds: no dev dependency.
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const installed = [...new Set(files.filter((f) => f.startsWith('node_modules/') && !f.startsWith('node_modules/.')).map((f) => f.split('/')[1]!))].sort();
+    expect(installed).toEqual(Object.keys(pkg.dependencies).sort());
+    for (const [name, range] of Object.entries(pkg.dependencies)) {
+      expect(JSON.parse(git(repo, 'show', `${tag}:node_modules/${name}/package.json`)).version, name).toBe(range);
+    }
+  });
+
+  it('runs the init workflow from the downloaded tag: check, validate and compat pass at once, and nothing is installed, compiled or written in the action', () => {
+    const wf = YAML.parse(readFileSync(join(workspace, '.github', 'workflows', 'bqschema.yml'), 'utf8'));
+    const steps = (wf.jobs.schemas.steps as Step[]).filter((s) => s.uses?.startsWith('babelqueue/bqschema@'));
+    // The workflow pins the tag this release made.
+    expect(steps.map((s) => s.uses)).toEqual([`babelqueue/bqschema@${tag}`, `babelqueue/bqschema@${tag}`, `babelqueue/bqschema@${tag}`]);
+    const before = git(repo, 'ls-tree', '-r', '--name-only', tag).split('\n').length;
+    const runs = steps.map((s) => runAction(s.with!, { actionPath, cwd: workspace }));
+    for (const r of runs) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.calls).toEqual([]);
+      expect(r.stdout).not.toContain('::notice title=bqschema action');
+    }
+    expect(runs[0]!.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
+    expect(runs[1]!.stdout).toContain('OK: 1 message: 1 valid');
+    expect(runs[2]!.stdout).toMatch(/no breaking change against origin\/main/);
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [e.name]));
+    expect(walk(actionPath)).toHaveLength(before); // no build output, no install
   });
 });

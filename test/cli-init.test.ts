@@ -65,7 +65,7 @@ describe('bqschema init', () => {
     expectExit(await bq(['init', dir]), 0);
     const wf = YAML.parse(readFileSync(join(dir, '.github/workflows/bqschema.yml'), 'utf8'));
     const steps = wf.jobs.schemas.steps as Array<{ uses: string; with?: Record<string, unknown> }>;
-    expect(steps[0]!.uses).toBe('actions/checkout@v4');
+    expect(steps[0]!.uses).toBe('actions/checkout@v5'); // the first major on the node24 runtime
     expect(steps[0]!.with!['fetch-depth']).toBe(0);
     const runs = steps.slice(1).map((s) => [s.with!.command, s.with!.args ?? '']);
     expect(runs).toEqual([
@@ -74,10 +74,11 @@ describe('bqschema init', () => {
       // The pull request that adds the registry has none at main: counted as new, not an error.
       ['compat', '--against origin/main --allow-new-registry'],
     ]);
-    // The action is this repository, as package.json names it.
+    // The action is this repository, as package.json names it, pinned to the release tag of the
+    // version that wrote the workflow (scripts/action-release.js makes v<version>).
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const repo = /github\.com\/([^/]+\/[^/.]+)(\.git)?$/.exec(pkg.repository.url)![1];
-    for (const s of steps.slice(1)) expect(s.uses).toBe(`${repo}@v1`);
+    for (const s of steps.slice(1)) expect(s.uses).toBe(`${repo}@v${pkg.version}`);
     // Each step's inputs are ones action.yml declares.
     const action = YAML.parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
     for (const s of steps.slice(1)) for (const k of Object.keys(s.with!)) expect(Object.keys(action.inputs)).toContain(k);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -105,13 +105,13 @@ describe('the npm tarball', () => {
     expect(entries.every((f) => f.startsWith('package/'))).toBe(true);
   });
 
-  it('installs in at most 2.6 MB, with the AsyncAPI validator once (issue 24)', () => {
+  it('installs in at most 2.5 MB, with the AsyncAPI validator once', () => {
     const installed = join(project, 'node_modules', 'bqschema');
     const files = walkAbs(installed);
     // du -sb, as the issue measured it (directories count too); the file sizes where du is missing.
     const du = spawnSync('du', ['-sb', installed], { encoding: 'utf8' });
     const bytes = du.status === 0 ? Number(du.stdout.split('\t')[0]) : files.reduce((n, f) => n + statSync(f).size, 0);
-    expect(bytes, `installed size ${bytes} B`).toBeLessThanOrEqual(2_600_000);
+    expect(bytes, `installed size ${bytes} B`).toBeLessThanOrEqual(2_500_000);
     // The generated validator is the largest module; a second copy (e.g. inlined by the bundler) would
     // double it. Matching on the spec's definition URLs it embeds finds it whatever the file is called.
     const copies = files.filter((f) => /\.c?js$/.test(f) && readFileSync(f, 'utf8').includes('asyncapi.com/definitions/3.0.0/'));
@@ -140,6 +140,36 @@ describe('the npm tarball', () => {
       .filter((f) => !/^registry\/(git|at-ref|history)$/.test(f))
       .filter((f) => !/^asyncapi\/[^/]+$/.test(f));
     expect(shipped.sort(), 'dist/ is out of date with src/: rm -rf dist && npm run build').toEqual(sources.sort());
+  });
+
+  it('ships the declarations the entries reach, and only those: every relative import in them resolves to a shipped file', () => {
+    const shipped = new Set(entries.filter((f) => /\.d\.c?ts$/.test(f)).map((f) => f.slice('package/'.length)));
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: unknown; typesVersions: Record<string, Record<string, string[]>> };
+    const starts = new Set<string>();
+    const walkTypes = (v: unknown, key?: string): void => {
+      if (typeof v === 'string') {
+        if (key === 'types') starts.add(v.replace(/^\.\//, ''));
+      } else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkTypes(x, k);
+    };
+    walkTypes(manifest.exports);
+    for (const map of Object.values(manifest.typesVersions)) for (const targets of Object.values(map)) for (const t of targets) starts.add(t.replace(/^\.\//, ''));
+    const reached = new Set<string>();
+    const queue = [...starts];
+    const unresolved: string[] = [];
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      if (reached.has(f)) continue;
+      reached.add(f);
+      expect(shipped.has(f), `${f} is named but not shipped`).toBe(true);
+      const text = readFileSync(join(project, 'node_modules', 'bqschema', f), 'utf8');
+      for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = join(dirname(f), m[1]!).replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts');
+        if (shipped.has(target)) queue.push(target);
+        else unresolved.push(`${f}: ${m[1]}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
+    // tsc writes one per module; those of modules only the CLI or internals use would ship for nothing.
+    expect([...shipped].filter((f) => !reached.has(f)).sort()).toEqual([]);
   });
 
   it('ships the bundled CLI (CommonJS, with its code cache) with its worker entry, and bin starts from it', () => {
@@ -261,48 +291,116 @@ console.log(JSON.stringify({ refused, bad: check(provider, 'urn:t:order', { id: 
     expect(publint.code).toBe(0);
   }, 120_000);
 
-  describe('types', () => {
-    // One tsc run over a good and a bad consumer. No @types/node: the library's declarations must stand
-    // on their own; skipLibCheck is off so the shipped .d.ts files are checked too.
-    let diagnostics: string[] = [];
-    let code: number | null = null;
-    beforeAll(() => {
-      const compilerOptions = {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        lib: ['es2022'],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        types: [],
-      };
-      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'bad.ts'] }));
-      const head = `import { check, wrap, MapProvider, type Envelope, type Provider, type Violation } from 'bqschema';
+  describe('types: every moduleResolution a TypeScript project may use, from ES modules and CommonJS, skipLibCheck off', () => {
+    // No @types/node: the library's declarations must stand on their own; skipLibCheck is off so the
+    // shipped .d.ts and .d.cts files are checked too (TS1542 in node16 and node18 was found so).
+    // Each consumer uses every entry, a class as a type, an interface and a generic type, and ends
+    // with one deliberate type error: that exactly it is reported proves the types were read (an
+    // unresolved module would be `any`, and pass).
+    const esm = `import { check, wrap, MapProvider, type Envelope, type Provider, type Violation } from 'bqschema';
+import { runProviderSuite, type ProviderFactory } from 'bqschema/conformance';
+import { define, STANDALONE_RUNTIME } from 'bqschema/standalone';
+import * as node from 'bqschema/babelqueue-node';
 const provider: Provider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'] } });
-`;
-      writeFileSync(
-        join(project, 'consumer.ts'),
-        `${head}const v: Violation[] = check(provider, 'urn:t:order', { id: 0 });
+const map: MapProvider = new MapProvider({});
+const v: Violation[] = check(provider, 'urn:t:order', { id: 0 });
 const where: string | undefined = v[0]?.instancePath;
 const handler: (env: Envelope<{ id: number }>) => Promise<number> = wrap(provider, async (env: Envelope<{ id: number }>) => env.data.id);
-export { where, handler };
+const factory: ProviderFactory | undefined = undefined;
+const dropIn: node.InvalidPayloadError | undefined = undefined;
+export { map, where, handler, factory, dropIn, runProviderSuite, define, STANDALONE_RUNTIME };
+export const bad: number = check(provider, 'urn:t:order', {});
+`;
+    const cjs = `import { check, MapProvider, type Envelope, type Violation } from 'bqschema';
+import bq = require('bqschema');
+import conformance = require('bqschema/conformance');
+import standalone = require('bqschema/standalone');
+import node = require('bqschema/babelqueue-node');
+const map: MapProvider = new MapProvider({ 'urn:t:order': { type: 'object', required: ['id'] } });
+const v: Violation[] = check(map, 'urn:t:order', { id: 0 });
+const w: bq.Violation[] = bq.check(new bq.MapProvider({}), 'urn:t:order', {});
+const e: Envelope<{ id: number }> | undefined = undefined;
+const f: conformance.ProviderFactory | undefined = undefined;
+const n: node.InvalidPayloadError | undefined = undefined;
+const runtime: number = standalone.STANDALONE_RUNTIME;
+export { v, w, e, f, n, runtime };
+export const bad: number = bq.check(map, 'urn:t:order', {});
+`;
+    const modes: Array<[string, Record<string, string>, string[]]> = [
+      ['node16', { module: 'node16' }, ['esm.mts', 'cjs.cts']],
+      ['node18', { module: 'node18' }, ['esm.mts', 'cjs.cts']],
+      ['nodenext', { module: 'nodenext' }, ['esm.mts', 'cjs.cts']],
+      ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm.mts']],
+      ['bundler (module preserve)', { module: 'preserve', moduleResolution: 'bundler' }, ['esm.mts', 'cjs.cts']],
+      ['node10', { module: 'commonjs', moduleResolution: 'node10' }, ['cjs.cts']],
+    ];
+    const results = new Map<string, string[]>();
+    beforeAll(async () => {
+      const dir = join(project, 'ts');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'esm.mts'), esm);
+      writeFileSync(join(dir, 'cjs.cts'), cjs);
+      // Two at a time: tsc takes a few seconds each.
+      const pending = [...modes];
+      const one = async (): Promise<void> => {
+        for (let m = pending.shift(); m !== undefined; m = pending.shift()) {
+          const [name, options, files] = m;
+          const config = `tsconfig.${name.replace(/\W+/g, '-')}.json`;
+          const compilerOptions = { ...options, target: 'es2022', lib: ['es2022'], strict: true, noEmit: true, skipLibCheck: false, types: [] };
+          writeFileSync(join(dir, config), JSON.stringify({ compilerOptions, files }));
+          const out = await new Promise<string>((done, fail) => {
+            execFile(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: dir, env: childEnv() }, (err, stdout, stderr) => {
+              if (err !== null && typeof err.code !== 'number') fail(err);
+              else done(stdout + stderr);
+            });
+          });
+          results.set(name, out.split('\n').filter((l) => / error TS\d+/.test(l)).sort());
+        }
+      };
+      await Promise.all([one(), one()]);
+    }, 240_000);
+
+    for (const [name, , files] of modes) {
+      it(`${name}: the consumers compile against the shipped declarations, and only the deliberate error is reported`, () => {
+        const line = (text: string): number => text.split('\n').findIndex((l) => l.startsWith('export const bad')) + 1;
+        const expected = [...files].sort().map((f) => {
+          const at = `${f.replace('.', '\\.')}\\(${line(f === 'esm.mts' ? esm : cjs)},14\\)`;
+          return expect.stringMatching(new RegExp(`^${at}: error TS2322: Type '(bq\\.)?Violation\\[\\]' is not assignable to type 'number'`));
+        });
+        expect(results.get(name)).toEqual(expected);
+      });
+    }
+  });
+});
+
+describe('the output schemas are part of the package exports', () => {
+  it('import (with type json) and require both reach every schemas/output/*.json, equal to the file', () => {
+    const names = readdirSync(join(root, 'schemas', 'output')).filter((f) => f.endsWith('.json')).sort();
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    writeFileSync(
+      join(project, 'schemas.mjs'),
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const out = {};
+for (const name of ${JSON.stringify(names)}) {
+  const spec = 'bqschema/schemas/output/' + name;
+  const { default: imported } = await import(spec, { with: { type: 'json' } });
+  out[name] = { imported, required: require(spec), resolved: import.meta.resolve(spec) };
+}
+console.log(JSON.stringify(out));
 `,
-      );
-      writeFileSync(join(project, 'bad.ts'), `${head}export const n: number = check(provider, 'urn:t:order', {});\n`);
-      const r = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project);
-      code = r.code;
-      diagnostics = (r.stdout + r.stderr).split('\n').filter((l) => / error TS\d+/.test(l));
-    }, 120_000);
-
-    it('a typed consumer compiles with tsc --strict against the shipped declarations', () => {
-      expect(diagnostics.filter((d) => !d.startsWith('bad.ts'))).toEqual([]);
-    });
-
-    it('a consumer with a type error does not compile', () => {
-      expect(code).not.toBe(0);
-      expect(diagnostics).toHaveLength(1);
-      expect(diagnostics[0]).toMatch(/^bad\.ts\(3,\d+\): error TS2322: Type 'Violation\[\]' is not assignable to type 'number'/);
-    });
+    );
+    const r = run(process.execPath, ['schemas.mjs'], project);
+    expect(r.stderr).toBe('');
+    const got = JSON.parse(r.stdout) as Record<string, { imported: unknown; required: unknown; resolved: string }>;
+    for (const name of names) {
+      const file = JSON.parse(readFileSync(join(root, 'schemas', 'output', name), 'utf8'));
+      expect(got[name]!.imported, name).toEqual(file);
+      expect(got[name]!.required, name).toEqual(file);
+      expect(got[name]!.resolved, name).toMatch(new RegExp(`/node_modules/bqschema/schemas/output/${name.replace('.', '\\.')}$`));
+    }
+    // The pattern opens that folder alone: the rest of the package stays behind its entries.
+    const closed = run(process.execPath, ['-e', "require('bqschema/dist/check/index.js')"], project);
+    expect(closed.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 });

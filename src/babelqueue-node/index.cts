@@ -1,5 +1,5 @@
 // The CommonJS entry of `bqschema/babelqueue-node`: see src/index.cts.
-let dropIn: typeof import('./index.js');
+let dropIn: typeof import('./index.js', { with: { 'resolution-mode': 'import' } });
 try {
   dropIn = require('./index.js');
 } catch (err) {

@@ -253,7 +253,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry']))
         .action(async (dir: string) => {
           const { run } = await import('./commands/init.js');
-          setCode(run({ dir }));
+          setCode(run({ dir, version: program.version() ?? '' }));
         });
     },
   ],

@@ -1,5 +1,5 @@
 // The CommonJS entry of `bqschema/conformance`: see src/index.cts.
-let conformance: typeof import('./index.js');
+let conformance: typeof import('./index.js', { with: { 'resolution-mode': 'import' } });
 try {
   conformance = require('./index.js');
 } catch (err) {

@@ -1,5 +1,5 @@
 // The CommonJS entry of `bqschema/standalone`: see src/index.cts.
-let runtime: typeof import('./index.js');
+let runtime: typeof import('./index.js', { with: { 'resolution-mode': 'import' } });
 try {
   runtime = require('./index.js');
 } catch (err) {

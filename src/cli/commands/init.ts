@@ -7,6 +7,8 @@ import { clean } from '../output.js';
 export interface InitOptions {
   /** The directory to scaffold (created when missing). */
   dir?: string;
+  /** The running bqschema's version: the workflow pins the Action's release tag of it, `v<version>`. */
+  version: string;
 }
 
 const SCHEMA_FILE = 'schemas/orders-created.json';
@@ -56,14 +58,16 @@ const MESSAGE = {
 const PLAIN_PATH = /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/;
 
 /**
- * The workflow, for a registry `sub` directories below the repository root ('' at the root).
+ * The workflow, for a registry `sub` directories below the repository root ('' at the root), pinning
+ * the Action to `ref`, the release tag of the bqschema that wrote it (a release holds the built
+ * package: no install of dev dependencies, no compiling, docs/github-action.md).
  * `--strict`: a message whose URN has no schema (a misspelt URN) fails instead of being skipped.
  * compat --against origin/main reads the registry at that ref: the checkout needs the history.
  * `--allow-new-registry`: the pull request that adds this registry has none to compare with at
  * main; later ones find it there (also renamed or moved), and only a ref with no manifest that
  * registers any of its URNs counts it as new.
  */
-function workflow(sub: string): string {
+function workflow(sub: string, ref: string): string {
   const plain = sub === '' || PLAIN_PATH.test(sub);
   // From the root (plain): the registry by path. Otherwise the steps run in the directory (`dir` is
   // not split), and annotations name files relative to it.
@@ -78,21 +82,21 @@ jobs:
   schemas:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with:
           fetch-depth: 0
       - name: Self-check the registry
-        uses: babelqueue/bqschema@v1
+        uses: babelqueue/bqschema@${ref}
         with:
           command: check${where}
       - name: Validate the example messages
-        uses: babelqueue/bqschema@v1
+        uses: babelqueue/bqschema@${ref}
         with:
           command: validate${where}
           args: --strict ${messages}
       - name: Gate schema changes against main
         if: github.event_name == 'pull_request'
-        uses: babelqueue/bqschema@v1
+        uses: babelqueue/bqschema@${ref}
         with:
           command: compat${where}
           # The pull request that adds the registry has none at main to compare with, hence --allow-new-registry.
@@ -261,6 +265,7 @@ export function run(options: InitOptions): number {
     refuse(`its path from the repository root cannot go into a workflow (it holds \${{ or a control character): rename it, or run init at the repository root`);
   }
 
+  const ref = `v${options.version}`;
   const others = MANIFEST_NAMES.filter((n) => n !== 'registry.json' && lstatOrUndefined(join(root, n), refuse) !== undefined);
   if (others.length > 0) {
     refuse(`a registry is already here: ${others.map((n) => shown(join(asked, n))).join(', ')} (a registry.json beside it would shadow it in discovery); edit it instead`);
@@ -271,7 +276,7 @@ export function run(options: InitOptions): number {
     inTarget('registry.json', json(registry(schemaRef(root, top)))),
     inTarget(SCHEMA_FILE, json(SCHEMA)),
     inTarget(MESSAGE_FILE, json(MESSAGE)),
-    top === undefined ? inTarget(WORKFLOW_FILE, workflow(sub)) : { path: WORKFLOW_FILE, label: join(top, WORKFLOW_FILE), base: top, text: workflow(sub) },
+    top === undefined ? inTarget(WORKFLOW_FILE, workflow(sub, ref)) : { path: WORKFLOW_FILE, label: join(top, WORKFLOW_FILE), base: top, text: workflow(sub, ref) },
   ];
   // All or nothing: every path is checked before the first one is written.
   const taken: string[] = [];
