@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Report, ReportInput, ReportRule, ToolInfo } from '../../report/model.js';
-import { makeChalk, type Colours, type Format, type Out } from '../output.js';
+import { UsageError } from '../errors.js';
+import { clean, makeChalk, type Colours, type Format, type Out } from '../output.js';
 
 const PLAIN = makeChalk(false);
 
@@ -44,14 +46,59 @@ export type GateFormat = Format | ReportFormat;
 /** The formats written whole when the run ends, from every finding kept until then. */
 export const isWholeDocument = (f: string): f is Exclude<ReportFormat, 'github'> => f === 'markdown' || isCiFormat(f);
 
+/**
+ * The working directory's path from the root of the git repository it is in ('' at the root, or
+ * outside any repository): SARIF's URIs, annotations and JUnit's `file` attributes name files from
+ * the repository's root, where code scanning, GitHub and test reporters resolve them, whatever
+ * directory the command ran in (the Action's `dir`).
+ */
+export function repositoryBase(cwd: string = process.cwd()): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return relative(dir, cwd).split(sep).join('/');
+    if (dirname(dir) === dir) return '';
+  }
+}
+
+let category: string | undefined;
+let base: string | undefined;
+
+/** `--category`: the SARIF run's analysis category (automationDetails.id), checked before anything is written. */
+export function setCategory(value: string | undefined): void {
+  if (value === undefined) return;
+  // eslint-disable-next-line no-control-regex
+  if (value.trim() === '' || value.trim() !== value || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new UsageError(`--category must be a name without surrounding whitespace or control characters, got ${JSON.stringify(clean(value))}; e.g. --category bqschema/validate/orders`);
+  }
+  category = value;
+}
+
+/** What the CI formats need to know of the run: its SARIF category (when given) and the working directory's path from the repository's root. */
+export function ciContext(): { category: string | undefined; readonly base: string } {
+  return {
+    category,
+    get base() {
+      return (base ??= repositoryBase());
+    },
+  };
+}
+
 /** Renders with the module of the format asked for (each is loaded only when it is used); no final newline. */
 export async function renderReport(format: GateFormat, report: Report, c?: Colours, options: { quiet?: boolean } = {}): Promise<string> {
-  const text = format === 'text' ? (await import('../../report/text.js')).renderText(report, c ?? PLAIN, options)
-    : format === 'json' ? (await import('../../report/json.js')).renderJson(report)
-    : format === 'github' ? (await import('../../report/github.js')).renderGithub(report)
-    : format === 'markdown' ? (await import('../../report/markdown.js')).renderMarkdown(report)
-    : format === 'sarif' ? (await import('../../report/sarif.js')).renderSarif(report)
-    : (await import('../../report/junit.js')).renderJunit(report);
+  if (format === 'text') return (await import('../../report/text.js')).renderText(report, c ?? PLAIN, options).replace(/\n$/, '');
+  if (format === 'json') return (await import('../../report/json.js')).renderJson(report).replace(/\n$/, '');
+  if (format === 'markdown') return (await import('../../report/markdown.js')).renderMarkdown(report).replace(/\n$/, '');
+  // What CI reads paths of names them from the repository's root; SARIF names its category.
+  const ci = ciContext();
+  const located: Report = { ...report, base: ci.base, ...(ci.category === undefined ? {} : { category: ci.category }) };
+  let text: string;
+  if (format === 'github') text = (await import('../../report/github.js')).renderGithub(located);
+  else if (format === 'junit') text = (await import('../../report/junit.js')).renderJunit(located);
+  else {
+    const sarif = await import('../../report/sarif.js');
+    text = sarif.renderSarif(located);
+    const results = report.findings.filter(sarif.isSarifResult).length;
+    if (results > sarif.MAX_RESULTS) process.stderr.write(`bqschema: warning: SARIF: ${results - sarif.MAX_RESULTS} of ${results} results left out: GitHub code scanning accepts at most ${sarif.MAX_RESULTS} per run (the run's notifications say which)\n`);
+  }
   return text.replace(/\n$/, '');
 }
 
