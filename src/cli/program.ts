@@ -75,7 +75,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
         .addOption(categoryOption())
-        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
+        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings, but those the manifest\'s "unenforced" acknowledges; so are allowed unknown keywords')
         .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
         .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
