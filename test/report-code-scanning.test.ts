@@ -156,6 +156,26 @@ describe('regions end where the value ends (issue 37, item 1)', () => {
     ]);
     expect(codeScanningLimits(r.stdout)).toEqual([]);
   });
+
+  it("check's findings in a schema span the keyword's value; its JSON still places them at their start", async () => {
+    const [sarif, json] = await Promise.all([
+      bq(['check', '-r', 'examples/broken/registry.json', '--format', 'sarif']),
+      bq(['check', '-r', 'examples/broken/registry.json', '--format', 'json']),
+    ]);
+    const regions = (JSON.parse(sarif.stdout).runs[0] as Run).results
+      .filter((x) => x.locations![0]!.physicalLocation!.artifactLocation!.uri!.endsWith('orders-refunded.json'))
+      .map((x) => [x.ruleId, x.locations![0]!.physicalLocation!.region]);
+    // examples/broken/schemas/orders-refunded.json: line 3 `  "required": "order_id",`, line 5
+    // `    "order_id": { "type": "integr" },`, line 6 `… "maximum": 10000 }`, line 8 `  "examples": [{ … }]`.
+    expect(regions).toEqual([
+      ['malformed-keyword', { startLine: 3, startColumn: 15, endLine: 3, endColumn: 25 }],
+      ['malformed-keyword', { startLine: 5, startColumn: 27, endLine: 5, endColumn: 35 }],
+      ['example-fails-schema', { startLine: 8, startColumn: 16, endLine: 8, endColumn: 47 }],
+      ['unsupported-keyword', { startLine: 6, startColumn: 60, endLine: 6, endColumn: 65 }],
+    ]);
+    const doc = JSON.parse(json.stdout) as { errors: object[]; warnings: object[] };
+    for (const i of [...doc.errors, ...doc.warnings]) expect(Object.keys(i)).not.toContain('endLine');
+  });
 });
 
 describe('an analysis category per command (issue 37, item 1)', () => {

@@ -26,6 +26,9 @@ export interface CheckIssue {
   suggestion?: string;
   line?: number;
   col?: number;
+  /** Where the value ends in `file` (SARIF's region); not in the JSON output, which places an issue at its start. */
+  endLine?: number;
+  endCol?: number;
   /** An unsupported keyword the manifest's `unenforced` acknowledges: reviewed, still not enforced. */
   acknowledged?: true;
 }
@@ -108,7 +111,7 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
   }
   shown = doc.file.shown;
   report.file = shown;
-  const at = (pointer: string): { line: number; col: number } => registry.schemaPosition(doc, pointer);
+  const at = (pointer: string): { line: number; col: number; endLine?: number; endCol?: number } => registry.schemaSpan(doc, pointer);
   const error = (rule: CheckRule, pointer: string, message: string, keyword?: string): void => {
     report.errors.push({ rule, urn, file: shown, pointer, keyword, message, ...at(pointer) });
   };

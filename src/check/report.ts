@@ -19,6 +19,9 @@ export const CHECK_RULES: readonly ReportRule[] = [
   { id: 'unreachable-marker', description: 'An x-gdpr-sensitive marker sits where masking cannot reach it (under propertyNames or contentSchema, or in a definition no local $ref uses): the data it marks would be shown in clear.', help: 'Put the marker on the schema of the value itself (a property, items or additionalProperties), or reference the definition with a local "$ref" (docs/cli/gdpr.md).', helpUri: docsPage('cli/gdpr.md') },
 ];
 
+/** An issue as the JSON output has it: placed at its start (`line`, `col`), as the glossary says. */
+const atStart = ({ endLine: _l, endCol: _c, ...i }: CheckIssue): CheckIssue => i;
+
 /** The most places one grouped finding lists; the rest are counted. */
 const MAX_PLACES = 10;
 
@@ -76,7 +79,7 @@ export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
   const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
     rule: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced',
     ...(i.urn === undefined ? {} : { urn: i.urn }),
-    location: { file: i.file, line: i.line, col: i.col, pointer: i.pointer },
+    location: { file: i.file, line: i.line, col: i.col, pointer: i.pointer, ...(i.endLine === undefined ? {} : { endLine: i.endLine, endCol: i.endCol }) },
     message: `${i.urn ? i.urn + ': ' : ''}${i.pointer ? i.pointer + ': ' : ''}${i.message}`,
   });
   // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
@@ -113,7 +116,7 @@ export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
   return {
     tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summary: verdict.summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, findings: results, artifacts, units,
     ...(last === undefined ? {} : { text: { notes: [last] } }),
-    json: { fields: { errors, warnings, acknowledged: verdict.acknowledged } },
+    json: { fields: { errors: errors.map(atStart), warnings: warnings.map(atStart), acknowledged: verdict.acknowledged.map(atStart) } },
   };
 }
 

@@ -4,7 +4,7 @@ import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, reportWa
 import { RegistryError } from './errors.js';
 import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
-import { SourcePositions, type Position } from './positions.js';
+import { SourcePositions, type Position, type Span } from './positions.js';
 import { EncodingError } from './text.js';
 import { display, MemorySource, readRegularFile, WorkingTree, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
 
@@ -289,9 +289,18 @@ export class Registry {
 
   /** Where a pointer into a URN's schema stands in its file (one index per document, however many lookups). */
   schemaPosition(doc: SchemaDocument, pointer: string): Position {
+    return this.schemaPositionsOf(doc).of(pointer);
+  }
+
+  /** Where the value a pointer names in a URN's schema starts and ends (SARIF's region). */
+  schemaSpan(doc: SchemaDocument, pointer: string): Span {
+    return this.schemaPositionsOf(doc).span(pointer);
+  }
+
+  private schemaPositionsOf(doc: SchemaDocument): SourcePositions {
     let positions = this.schemaPositions.get(doc);
     if (positions === undefined) this.schemaPositions.set(doc, (positions = SourcePositions.forFile(doc.text, doc.file.shown)));
-    return positions.of(pointer);
+    return positions;
   }
 
   private known(urn: string): ManifestEntry {
