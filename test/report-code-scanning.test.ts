@@ -91,6 +91,7 @@ describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () =
     writeFileSync(join(dir, 'big.sarif'), sarif);
     // The run says on stderr that results were left out.
     expect(s.stderr).toMatch(/^bqschema: warning: SARIF: 5000 of 30000 results left out \(5000 notes\): GitHub code scanning accepts at most 25000 per run/m);
+    expect(s.stderr.match(/left out/g)).toHaveLength(1);
   }, 120_000);
 
   it('keeps within every limit GitHub documents, and is valid SARIF 2.1.0', () => {

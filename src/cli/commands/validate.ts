@@ -179,6 +179,10 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
     throw new UsageError(what);
   }
   await finishAll(!failed(), true);
+  // A SARIF log (on stdout or in a report) that left results out says so in the log; the run says it once here.
+  for (const note of new Set([reporter, ...extra.map((e) => e.reporter)].map((r) => r.formatter.omittedNote))) {
+    if (note !== undefined) process.stderr.write(`bqschema: warning: ${note}\n`);
+  }
   return failed() ? EXIT_GATE : EXIT_OK;
 }
 

@@ -145,6 +145,8 @@ export class Formatter {
    */
   private sarif: SarifStream | undefined;
   private sarifCap: SarifCap | undefined;
+  /** What the SARIF log left out, once it is written (the command says it on stderr once the run has ended). */
+  omittedNote: string | undefined;
   private junit: JunitStream | undefined;
   private spool: Spool | undefined;
   private readonly findings: ReportFinding[] = [];
@@ -193,10 +195,7 @@ export class Formatter {
       }
     }
     const omitted = cap.omitted();
-    if (omitted !== undefined) {
-      const { omittedText } = await import('../../report/sarif.js');
-      process.stderr.write(`bqschema: warning: SARIF: ${omittedText(omitted, cap.total)}\n`);
-    }
+    if (omitted !== undefined) this.omittedNote = `SARIF: ${(await import('../../report/sarif.js')).omittedText(omitted, cap.total)}`;
     this.out.raw(sarif.tail({ command: 'validate', ok, summary, ...(omitted === undefined ? {} : { omitted, total: cap.total }) }));
   }
 
