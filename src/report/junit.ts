@@ -128,9 +128,9 @@ export class JunitStream {
   }
 
   /**
-   * Where a reporter places the test case: its file (from the repository's root) and line, the
-   * unit's own (a line of NDJSON), else its first finding's in that file, else the first line. A
-   * unit of no file (a run's error) has none.
+   * Where a reporter places the test case: its file (from the repository's root; a unit of no
+   * file, a run's error, takes its first finding's) and line, the unit's own (a line of NDJSON),
+   * else its first finding's in that file, else the first line. Nothing when no file is known.
    */
   private where(u: ReportUnit, own: readonly ReportFinding[]): { file: string; line: number } | undefined {
     const file = u.file ?? own.map(placeOf).find((p) => p !== undefined)?.file;

@@ -65,7 +65,6 @@ let base: string | undefined;
 /** `--category`: the SARIF run's analysis category (automationDetails.id), checked before anything is written. */
 export function setCategory(value: string | undefined): void {
   if (value === undefined) return;
-  // eslint-disable-next-line no-control-regex
   if (value.trim() === '' || value.trim() !== value || /[\u0000-\u001f\u007f]/.test(value)) {
     throw new UsageError(`--category must be a name without surrounding whitespace or control characters, got ${JSON.stringify(clean(value))}; e.g. --category bqschema/validate/orders`);
   }
