@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderSarif } from '../src/report/sarif.js';
 import { readGithub, readJunit, junitCases, readSarif, sarifNotifications } from './helpers/ci-formats.js';
-import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree } from './helpers/cli.js';
+import { bq, expectExit, expectOneLineError, inRepository, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
 
 afterAll(removeTempTrees);
 
@@ -192,6 +192,15 @@ describe('an analysis category per command (issue 37, item 1)', () => {
     expect([validate, check, compat, named, gdpr].map((x) => id(x.stdout))).toEqual(['bqschema/validate/', 'bqschema/check/', 'bqschema/compat/', 'registries/orders/', 'pii/']);
   });
 
+  it("a registry below the repository's root names its directory under the command's category: two registries, two categories", async () => {
+    const [broken, example] = await Promise.all([
+      bq(['check', '-r', 'examples/broken/registry.json', '--format', 'sarif']),
+      bq(['check', '-r', 'registry.example.json', '--format', 'sarif']),
+    ]);
+    const id = (text: string): string | undefined => (JSON.parse(text).runs[0] as Run).automationDetails?.id;
+    expect([id(broken.stdout), id(example.stdout)]).toEqual([`bqschema/check/${inRepository(ROOT)}examples/broken/`, inRepository(ROOT) === '' ? 'bqschema/check/' : `bqschema/check/${inRepository(ROOT)}`]);
+  });
+
   it('a --report file carries it too, and a category that is empty or holds a control character is a usage error', async () => {
     const dir = tempTree({});
     const r = await bq(['check', '-r', 'registry.example.json', '--report', `sarif=${join(dir, 'c.sarif')}`, '--category', 'ci/check']);
@@ -214,7 +223,10 @@ describe('paths from the repository root, whatever the working directory; stdin 
     spawnSync('git', ['init', '-q'], { cwd: repo });
     const cwd = join(repo, 'svc', 'orders');
     const [sarif, gh, junit, json] = await Promise.all(['sarif', 'github', 'junit', 'json'].map((f) => bq(['validate', '--format', f, 'msgs', '../orders/msgs/a.json'], { cwd })));
-    const uris = (JSON.parse(sarif!.stdout).runs[0] as Run).results.map((x) => x.locations![0]!.physicalLocation!.artifactLocation);
+    const run = JSON.parse(sarif!.stdout).runs[0] as Run;
+    // The category names the registry's directory: a job per registry keeps its own alerts.
+    expect(run.automationDetails).toEqual({ id: 'bqschema/validate/svc/orders/' });
+    const uris = run.results.map((x) => x.locations![0]!.physicalLocation!.artifactLocation);
     expect(uris).toEqual([{ uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' }, { uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' }]);
     expect(readGithub(gh!.stdout).annotations.map((a) => a.file)).toEqual(['svc/orders/msgs/a.json', 'svc/orders/msgs/a.json']);
     expect(junitCases(readJunit(junit!.stdout)).map((c) => [c.name, c.file, c.line])).toEqual([['msgs/a.json', 'svc/orders/msgs/a.json', '1'], ['../orders/msgs/a.json', 'svc/orders/msgs/a.json', '1']]);
@@ -224,6 +236,7 @@ describe('paths from the repository root, whatever the working directory; stdin 
     const outside = tempTree({ 'registry.json': REGISTRY, 'order.json': SCHEMA, 'msgs/a.json': '{"job":"urn:t:order","data":{"id":0}}' });
     const plain = await bq(['validate', '--format', 'sarif', 'msgs'], { cwd: outside });
     expect((JSON.parse(plain.stdout).runs[0] as Run).results[0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: 'msgs/a.json', uriBaseId: 'SRCROOT' });
+    expect((JSON.parse(plain.stdout).runs[0] as Run).automationDetails).toEqual({ id: 'bqschema/validate/' });
   });
 
   it('standard input is named as standard input, under no base: it is no file of the repository', async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import type { Report, ReportInput, ReportRule, ToolInfo } from '../../report/model.js';
+import { repositoryPath, type Report, type ReportInput, type ReportRule, type ToolInfo } from '../../report/model.js';
 import { UsageError } from '../errors.js';
 import { clean, makeChalk, type Colours, type Format, type Out } from '../output.js';
 
@@ -61,6 +61,13 @@ export function repositoryBase(cwd: string = process.cwd()): string {
 
 let category: string | undefined;
 let base: string | undefined;
+/** The registry manifest the command read, as shown: its directory names the default category's scope. */
+let manifest: string | undefined;
+
+/** The registry this run reads (src/cli/registry.ts tells it): runs on two registries of one repository get categories of their own. */
+export function noteRegistry(shown: string): void {
+  manifest ??= shown;
+}
 
 /** `--category`: the SARIF run's analysis category (automationDetails.id), checked before anything is written. */
 export function setCategory(value: string | undefined): void {
@@ -71,12 +78,24 @@ export function setCategory(value: string | undefined): void {
   category = value;
 }
 
-/** What the CI formats need to know of the run: its SARIF category (when given) and the working directory's path from the repository's root. */
-export function ciContext(): { category: string | undefined; readonly base: string } {
+/**
+ * What the CI formats need to know of the run: the working directory's path from the repository's
+ * root, and the SARIF category of a command's run: `--category`, else `bqschema/<command>/`, and
+ * under it the registry's directory from the repository's root when that is not the root
+ * (`bqschema/validate/services/orders/`), so the uploads of one command on two registries (a
+ * matrix job each) do not replace each other's alerts.
+ */
+export function ciContext(): { readonly base: string; categoryFor(command: string): string } {
+  const at = (): string => (base ??= repositoryBase());
   return {
-    category,
     get base() {
-      return (base ??= repositoryBase());
+      return at();
+    },
+    categoryFor(command: string): string {
+      if (category !== undefined) return category;
+      const dir = manifest === undefined ? '' : repositoryPath(dirname(manifest).split(sep).join('/'), at());
+      const scope = dir === '.' || dir === '' || dir.startsWith('/') || dir.startsWith('..') || /^[A-Za-z]:/.test(dir) ? '' : `${dir}/`;
+      return `bqschema/${command}/${scope}`;
     },
   };
 }
@@ -88,7 +107,7 @@ export async function renderReport(format: GateFormat, report: Report, c?: Colou
   if (format === 'markdown') return (await import('../../report/markdown.js')).renderMarkdown(report).replace(/\n$/, '');
   // What CI reads paths of names them from the repository's root; SARIF names its category.
   const ci = ciContext();
-  const located: Report = { ...report, base: ci.base, ...(ci.category === undefined ? {} : { category: ci.category }) };
+  const located: Report = { ...report, base: ci.base, category: ci.categoryFor(report.command) };
   let text: string;
   if (format === 'github') text = (await import('../../report/github.js')).renderGithub(located);
   else if (format === 'junit') text = (await import('../../report/junit.js')).renderJunit(located);

@@ -90,7 +90,7 @@ export class Formatter {
     const ci = ciContext();
     if (format === 'sarif') {
       const [{ SarifStream, SarifCap }, { Spool }] = await Promise.all([import('../../report/sarif.js'), import('../spool.js')]);
-      this.sarif = new SarifStream(tool(VALIDATE_RULES), undefined, { command: 'validate', category: ci.category, base: ci.base });
+      this.sarif = new SarifStream(tool(VALIDATE_RULES), undefined, { command: 'validate', category: ci.categoryFor('validate'), base: ci.base });
       this.sarifCap = new SarifCap();
       this.spool = new Spool();
       this.out.raw(this.sarif.head());
