@@ -206,6 +206,23 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     expect(readdirSync(r0.env.RUNNER_TEMP)).toEqual([]); // the summary's temporary file is gone
   });
 
+  it('with dir set, annotations and SARIF name files from the repository root, and the outputs name the reports from where the step started', () => {
+    const r0 = runner();
+    const ws = mkdtempSync(join(work, 'ws-'));
+    mkdirSync(join(ws, 'svc', 'msgs'), { recursive: true });
+    writeFileSync(join(ws, 'svc', 'registry.json'), '{"schemas":[{"urn":"urn:t:a","schema":"a.json","owner":"o"}]}');
+    writeFileSync(join(ws, 'svc', 'a.json'), '{"type":"object","required":["id"]}');
+    writeFileSync(join(ws, 'svc', 'msgs', 'm.json'), '{"job":"urn:t:a","data":{}}');
+    spawnSync('git', ['init', '-q'], { cwd: ws });
+    const r = runAction({ command: 'validate', args: 'msgs', dir: 'svc', summary: 'false', 'sarif-file': 'bq.sarif', 'junit-file': 'bq.xml' }, { actionPath: root, cwd: ws, env: r0.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^::error file=svc\/msgs\/m\.json,line=1,col=25,/m);
+    expect(r0.outputs()).toMatchObject({ 'sarif-file': 'svc/bq.sarif', 'junit-file': 'svc/bq.xml' });
+    // What upload-sarif reads from the step's working directory: the file, its URIs from the root.
+    const log = JSON.parse(readFileSync(join(ws, r0.outputs()['sarif-file']!), 'utf8'));
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('svc/msgs/m.json');
+  });
+
   it("compat: its markdown table is the job summary; ok is 'true' on a pass", () => {
     const r0 = runner();
     const r = runAction({ command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.breaking.json', dir: root }, { actionPath: root, cwd: work, env: r0.env });

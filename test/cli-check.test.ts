@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckIssue as Issue } from '../src/cli/commands/check.js';
-import { bq, expectExit, FIXTURES, type CliResult } from './helpers/cli.js';
+import { bq, expectExit, FIXTURES, inRepository, type CliResult } from './helpers/cli.js';
 import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema check` end to end: the example registry, and test/fixtures/cli/broken, which holds one
@@ -14,6 +14,8 @@ interface CheckReport {
 }
 
 const BROKEN = { cwd: `${FIXTURES}/broken` };
+/** Annotations and SARIF name files from the repository's root; the broken fixture's commands run in its directory. */
+const AT = inRepository(`${FIXTURES}/broken`);
 const runs: Partial<Record<'text' | 'json' | 'github', Promise<CliResult>>> = {};
 /** The broken registry is checked once per format and shared by the tests that read it. */
 function broken(format: 'text' | 'json' | 'github'): Promise<CliResult> {
@@ -44,7 +46,7 @@ describe.concurrent('check: the example registry', () => {
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout) as CheckReport;
     expect(doc.ok).toBe(true);
-    expect(doc.summary).toEqual({ urns: 4, failed: 0, errors: 0, warnings: 1 });
+    expect(doc.summary).toEqual({ urns: 4, failed: 0, errors: 0, warnings: 1, acknowledged: 0 });
     expect(doc.errors).toEqual([]);
     expect(doc.warnings).toEqual([
       expect.objectContaining({
@@ -77,10 +79,10 @@ describe.concurrent('check: a broken registry', () => {
 
   it('json has the documented shape and its summary counts its lists', async () => {
     const doc = await brokenReport();
-    expect(Object.keys(doc).sort()).toEqual(['errors', 'ok', 'summary', 'warnings']);
+    expect(Object.keys(doc).sort()).toEqual(['acknowledged', 'errors', 'ok', 'summary', 'warnings']);
     expect(doc.ok).toBe(false);
     const failed = new Set(doc.errors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])));
-    expect(doc.summary).toEqual({ urns: 10, failed: 10, errors: doc.errors.length, warnings: doc.warnings.length });
+    expect(doc.summary).toEqual({ urns: 10, failed: 10, errors: doc.errors.length, warnings: doc.warnings.length, acknowledged: 0 });
     // failed counts the URNs with an error (an entry of its own or of the manifest)
     expect(failed.size).toBeGreaterThanOrEqual(doc.summary.failed);
     expect(doc.summary.errors).toBe(15);
@@ -181,9 +183,9 @@ describe.concurrent('check: a broken registry', () => {
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(15);
     expect(lines.pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
     // registry.json line 4: `    { "urn": "urn:t:ok", ...`, the duplicate URN's value at column 14
-    expect(lines).toContain('::error file=registry.json,line=4,col=14,title=registry error::urn:t:ok: /schemas/1/urn: URN urn:t:ok is registered twice (entries 0 and 1)');
+    expect(lines).toContain(`::error file=${AT}registry.json,line=4,col=14,title=registry error::urn:t:ok: /schemas/1/urn: URN urn:t:ok is registered twice (entries 0 and 1)`);
     // the parse error's own position, not the file's start
-    expect(lines).toContainEqual(expect.stringMatching(/^::error file=schemas\/malformed\.json,line=3,col=1,title=registry error::urn:t:malformed: /));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^::error file=${AT}schemas/malformed\\.json,line=3,col=1,title=registry error::urn:t:malformed: `)));
   });
 
   it('github: lint errors in a JSON schema are placed on the keyword value', async () => {
@@ -191,15 +193,15 @@ describe.concurrent('check: a broken registry', () => {
     // schemas/lint.json line 3 `  "required": "a",` (value at 15); line 5 `    "name": { "type": "strin" },` (23);
     // line 6 `    "code": { "type": "string", "minLength": "3" }` (46)
     const tail = '; it would not be enforced';
-    expect(lines).toContain(`::error file=schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: /required: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
-    expect(lines).toContain(`::error file=schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"${tail}`);
-    expect(lines).toContain(`::error file=schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: /properties/code/minLength: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
+    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: /required: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
+    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"${tail}`);
+    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: /properties/code/minLength: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
   });
 
   it('github: lint errors in a YAML schema are placed on the keyword value', async () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
-    expect(lines).toContain('::error file=schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: /properties/label/type: malformed keyword "type": unknown type name "strng"; it would not be enforced');
+    expect(lines).toContain(`::error file=${AT}schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: /properties/label/type: malformed keyword "type": unknown type name "strng"; it would not be enforced`);
   });
 });
 
@@ -210,6 +212,8 @@ describe.concurrent('check: SARIF and JUnit', () => {
       const m = /^::error file=([^,]+)(?:,line=(\d+))?(?:,col=(\d+))?,title=[^:]+::(.*)$/.exec(l)!;
       return `${m[1]}${m[2] ? `:${m[2]}` : ''}${m[3] ? `:${m[3]}` : ''}`;
     });
+  /** The same, as the text and JUnit name files: from where the command ran. */
+  const githubErrorsAsGiven = async (): Promise<string[]> => (await githubErrors()).map((w) => (w.startsWith(AT) ? w.slice(AT.length) : w));
 
   it('sarif: valid SARIF 2.1.0, one error result per error at the same place github annotates', async () => {
     const r = await bq(['check', '--format', 'sarif'], BROKEN);
@@ -219,11 +223,11 @@ describe.concurrent('check: SARIF and JUnit', () => {
     expect(results).toHaveLength(15);
     expect(results.every((x) => x.level === 'error')).toBe(true);
     expect(results.map(sarifAt).sort()).toEqual((await githubErrors()).sort());
-    expect(results.find((x) => sarifAt(x) === 'schemas/lint.json:5:23')).toMatchObject({
+    expect(results.find((x) => sarifAt(x) === `${AT}schemas/lint.json:5:23`)).toMatchObject({
       ruleId: 'malformed-keyword', message: { text: 'urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"; it would not be enforced' },
     });
-    expect(results.find((x) => sarifAt(x) === 'schemas/lint.json:5:23')).toMatchObject({ properties: { urn: 'urn:t:lint', pointer: '/properties/name/type' } });
-    expect(results.find((x) => sarifAt(x) === 'registry.json:4:14')?.ruleId).toBe('manifest');
+    expect(results.find((x) => sarifAt(x) === `${AT}schemas/lint.json:5:23`)).toMatchObject({ properties: { urn: 'urn:t:lint', pointer: '/properties/name/type' } });
+    expect(results.find((x) => sarifAt(x) === `${AT}registry.json:4:14`)?.ruleId).toBe('manifest');
     expect(new Set(results.map((x) => x.ruleId))).toEqual(new Set(['manifest', 'schema', 'malformed-keyword', 'example-fails-schema']));
   });
 
@@ -259,7 +263,7 @@ describe.concurrent('check: SARIF and JUnit', () => {
     const json = await brokenReport();
     expect(junitCounts(doc)).toEqual({ tests: json.summary.urns + 1, failures: json.summary.failed, errors: 1, skipped: 0 });
     const texts = junitCases(doc).flatMap((c) => (c.failure ?? c.error)?.['#text']?.split('\n') ?? []);
-    expect(texts.map((t) => t.split(':').slice(0, 2).join(':')).sort()).toEqual((await githubErrors()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
+    expect(texts.map((t) => t.split(':').slice(0, 2).join(':')).sort()).toEqual((await githubErrorsAsGiven()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
     const ok = await bq(['check', '--format', 'junit', '--registry', 'registry.example.json']);
     expectExit(ok, 0);
     const okDoc = readJunit(ok.stdout);

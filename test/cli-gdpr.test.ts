@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schemaPointer, sensitivePaths } from '../src/gdpr/index.js';
 import { parsePointer } from '../src/validator/index.js';
-import { BIN, bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
+import { BIN, bq, expectExit, expectOneLineError, inRepository, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
 import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helpers/ci-formats.js';
 
 // `bqschema gdpr` end to end, against test/fixtures/gdpr: urn:test:customer (JSON, every field
@@ -13,6 +13,8 @@ import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from './helper
 // PII-named fields left unmarked) and urn:test:plain (JSONC, nothing personal by the default pattern).
 
 const DIR = join(ROOT, 'test', 'fixtures', 'gdpr');
+/** Annotations and SARIF name files from the repository's root; the commands run in DIR. */
+const AT = inRepository(DIR);
 const gdpr = (args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['gdpr', '--registry', 'registry.json', ...args], { cwd: DIR, ...options });
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
 
@@ -163,7 +165,7 @@ describe.concurrent('gdpr --require', () => {
     const r = await gdpr(['--require', '--format', 'github']);
     expectExit(r, 1);
     const error = (line: number, col: number, path: string): string =>
-      `::error file=schemas/profile.yaml,line=${line},col=${col},title=unmarked PII::urn:test:profile: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
+      `::error file=${AT}schemas/profile.yaml,line=${line},col=${col},title=unmarked PII::urn:test:profile: ${path} looks like personal data but is not marked x-gdpr-sensitive`;
     // Each YAML sub-schema starts on the line below its key, at its first keyword.
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       error(24, 11, 'billing.*.iban'),
@@ -462,9 +464,9 @@ describe.concurrent('gdpr --require: SARIF and JUnit', () => {
     const results = readSarif(r.stdout).runs[0]!.results;
     // The same positions as the github format (counted there by hand).
     expect(results.map((x) => `${sarifAt(x)} ${x.ruleId} ${x.level}`)).toEqual([
-      'schemas/profile.yaml:24:11 gdpr-unmarked-pii error',
-      'schemas/profile.yaml:11:9 gdpr-unmarked-pii error',
-      'schemas/profile.yaml:17:7 gdpr-unmarked-pii error',
+      `${AT}schemas/profile.yaml:24:11 gdpr-unmarked-pii error`,
+      `${AT}schemas/profile.yaml:11:9 gdpr-unmarked-pii error`,
+      `${AT}schemas/profile.yaml:17:7 gdpr-unmarked-pii error`,
     ]);
     expect(results[1]!.message.text).toBe('urn:test:profile: contact.email looks like personal data but is not marked x-gdpr-sensitive');
     // The URN, and the field's JSON Pointer in the schema file, in the result's property bag.

@@ -70,10 +70,14 @@ describe.concurrent('validate --format junit', () => {
     }
   });
 
-  it('--strict: a skipped message fails the run, so it is a failure, not a skipped test', async () => {
-    const r = await bq(['validate', '-r', 'registry.example.json', '--strict', '--format', 'junit', 'examples/messages/invalid/traffic.ndjson']);
-    expectExit(r, 1);
-    expect(junitCounts(readJunit(r.stdout))).toEqual({ tests: 4, failures: 3, errors: 0, skipped: 0 });
+  it('--strict: a message with no schema is an error in JSON and JUnit alike (it fails the run; it is not skipped)', async () => {
+    const args = ['validate', '-r', 'registry.example.json', '--strict', 'examples/messages/invalid/traffic.ndjson'];
+    const [junit, json] = await Promise.all([bq([...args, '--format', 'junit']), bq([...args, '--format', 'json'])]);
+    expectExit(junit, 1);
+    expectExit(json, 1);
+    const { summary } = JSON.parse(json.stdout) as { summary: { messages: number; invalid: number; skipped: number; errors: number } };
+    expect(summary).toMatchObject({ messages: 4, invalid: 2, skipped: 0, errors: 1 });
+    expect(junitCounts(readJunit(junit.stdout))).toEqual({ tests: summary.messages, failures: summary.invalid, errors: summary.errors, skipped: summary.skipped });
   });
 
   it('--jobs is ignored for whole-document formats: the same document as one thread (times aside)', async () => {

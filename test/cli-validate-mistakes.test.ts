@@ -35,7 +35,8 @@ describe.concurrent('validate: a misspelled URN is seen without --strict', () =>
     const dir = tree({ 'm.json': env(TYPO) });
     const r = await validate(dir, ['--strict', 'm.json']);
     expectExit(r, 1);
-    expect(r.stdout).toContain(`- skipped  m.json  "${TYPO}"  (no schema registered, --strict; did you mean "${URN}"?)\n`);
+    // Under --strict it cannot be judged: an error, with the suggestion.
+    expect(r.stdout).toContain(`! error  m.json  "${TYPO}"  (no schema registered, --strict; did you mean "${URN}"?)\n`);
   });
 
   it('a trailing space gets a suggestion that visibly differs, and says what differs', async () => {

@@ -1,12 +1,14 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOM, bq, expectExit, FIXTURES, removeTempTrees, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
+import { BOM, bq, expectExit, FIXTURES, inRepository, removeTempTrees, tempTree, type CliResult, type RunOptions } from './helpers/cli.js';
 
 // `bqschema validate` end to end, against test/fixtures/cli/reg (urn:test:order in JSON,
 // urn:test:note in YAML, urn:test:pay in JSONC with an unsupported `format` keyword).
 
 const REG = ['--registry', 'reg/registry.json'];
+/** Annotations name files from the repository's root; the commands run in FIXTURES. */
+const AT = inRepository(FIXTURES);
 const validate = (args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['validate', ...REG, ...args], { cwd: FIXTURES, ...options });
 
 interface JsonResult {
@@ -158,8 +160,10 @@ describe.concurrent('validate: inputs', () => {
     expectExit(plain, 0);
     expect(report(plain).results[0]).toMatchObject({ urn: 'urn:test:unknown', status: 'skipped' });
     expect(report(plain).ok).toBe(true);
+    // Under --strict the message cannot be judged: an error, counted as one.
     expectExit(strict, 1);
-    expect(report(strict).results[0]!.status).toBe('skipped');
+    expect(report(strict).results[0]).toMatchObject({ status: 'error', error: 'no schema registered for "urn:test:unknown"; --strict makes a URN with no schema an error: register one, or correct the URN' });
+    expect(report(strict).summary).toEqual({ messages: 1, valid: 0, invalid: 0, skipped: 0, errors: 1 });
     expect(report(strict).ok).toBe(false);
   });
 
@@ -346,7 +350,7 @@ describe.concurrent('validate --format github', () => {
   it('prints one ::error per violation at the offending value (hand-counted in messages/order-invalid.json)', async () => {
     const r = await validate(['--format', 'github', 'messages/order-invalid.json']);
     expectExit(r, 1);
-    const F = 'messages/order-invalid.json';
+    const F = `${AT}messages/order-invalid.json`;
     expect(r.stdout.trimEnd().split('\n')).toEqual([
       // line 4 `    "order_id": 0,`: the value 0 at column 17
       `::error file=${F},line=4,col=17,title=invalid data::urn:test:order: /order_id must be >= 1, got 0`,
@@ -362,7 +366,7 @@ describe.concurrent('validate --format github', () => {
   it('NDJSON lines report their own line number', async () => {
     const r = await validate(['--format', 'github', 'messages/mixed.ndjson']);
     expectExit(r, 1);
-    const F = 'messages/mixed.ndjson';
+    const F = `${AT}messages/mixed.ndjson`;
     // line 3: `{"job":"urn:test:order","data":{"order_id":` is 43 characters, so "x" is at column 44
     expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid data::urn:test:order: /order_id must be integer, got string`);
     // urn:test:nope is one edit from the registered urn:test:note: a warning with the suggestion.
@@ -374,7 +378,7 @@ describe.concurrent('validate --format github', () => {
   it('an unregistered URN is an ::error under --strict', async () => {
     const r = await validate(['--strict', '--format', 'github', 'messages/unregistered.json']);
     expectExit(r, 1);
-    expect(r.stdout).toContain('::error file=messages/unregistered.json,title=no schema::no schema registered for "urn:test:unknown"');
+    expect(r.stdout).toContain(`::error file=${AT}messages/unregistered.json,title=no schema::no schema registered for "urn:test:unknown"`);
   });
 });
 

@@ -160,7 +160,8 @@ describe('validate: --urn, --strict and directory walks', () => {
     ]);
     expectExit(text, 1);
     expect(text.stdout).toContain('(no schema registered, --strict; did you mean "urn:babel:orders:created"?)');
-    expect(JSON.parse(json.stdout).results[0]).toMatchObject({ status: 'skipped', suggestion: 'urn:babel:orders:created' });
+    // Under --strict the message is an error (it cannot be judged), with the same suggestion.
+    expect(JSON.parse(json.stdout).results[0]).toMatchObject({ status: 'error', suggestion: 'urn:babel:orders:created' });
   });
 
   it('a directory walk skips node_modules and dot-directories unless they are named', async () => {

@@ -10,9 +10,9 @@ import { renderJunit } from '../src/report/junit.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { renderJson } from '../src/report/json.js';
 import type { MarkdownBlock, Outcome, Report, ReportFinding, ReportUnit, Span, TextLine } from '../src/report/model.js';
-import { renderSarif } from '../src/report/sarif.js';
+import { isSarifResult, renderSarif } from '../src/report/sarif.js';
 import { clean, renderText, type Tones } from '../src/report/text.js';
-import { asSarifPlaces, junitCases, junitCounts, liveHtml, readBlocks, readGithub, readJunit, readMarkdown, readSarif, sarifSaid } from './helpers/ci-formats.js';
+import { asSarifPlaces, junitCases, junitCounts, liveHtml, readBlocks, readGithub, readJunit, readMarkdown, readSarif, sarifInOrder } from './helpers/ci-formats.js';
 
 // Fixed for reproducible CI runs; FC_SEED=<n> explores other seeds.
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 3535) });
@@ -151,8 +151,9 @@ describe('one Report, every format (issue 23)', () => {
   it('github annotations are the SARIF results, word for word and place for place, and end with the summary line', () => {
     fc.assert(fc.property(report, (r) => {
       const gh = readGithub(renderGithub(r));
-      const sarif = readSarif(renderSarif(r)).runs[0]!.results;
-      expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map(sarifSaid));
+      // A finding about a file is a result; one about no file a notification of the run (code scanning rejects a result without a location).
+      const sarif = sarifInOrder(readSarif(renderSarif(r)).runs[0], r.findings.map(isSarifResult));
+      expect(gh.annotations.map(asSarifPlaces)).toEqual(sarif.map((x) => x.said));
       expect(gh.annotations.map((a) => a.title)).toEqual(r.findings.map((f) => f.title));
       expect(gh.summary).toBe(r.summaryLine);
     }), { numRuns: 150 });
@@ -182,12 +183,12 @@ describe('one Report, every format (issue 23)', () => {
       expect(liveHtml(text)).toEqual([]);
       const doc = readMarkdown(text);
       expect(doc.heading).toBe(`bqschema ${r.command}: ${r.summaryLine}`);
-      const sarif = readSarif(renderSarif(r)).runs[0]!.results.slice(0, max);
-      const at = (x: ReturnType<typeof sarifSaid>): string => (x.file === undefined ? '' : `${x.file}${x.line === undefined ? '' : `:${x.line}`}${x.col === undefined ? '' : `:${x.col}`}`);
-      const expected = sarif.map(sarifSaid).map((x, i) => {
+      const sarif = sarifInOrder(readSarif(renderSarif(r)).runs[0], r.findings.map(isSarifResult)).slice(0, max);
+      const at = (x: (typeof sarif)[number]['said']): string => (x.file === undefined ? '' : `${x.file}${x.line === undefined ? '' : `:${x.line}`}${x.col === undefined ? '' : `:${x.col}`}`);
+      const expected = sarif.map(({ said: x, ruleId }, i) => {
         // SARIF puts a finding about a whole file at its first line; the table says the file only.
         const place = r.findings[i]!.location?.line === undefined ? (x.file ?? '') : at(x);
-        return [x.level === 'error' ? 'error' : x.level === 'notice' ? 'note' : 'warning', place, sarif[i]!.ruleId, x.message];
+        return [x.level === 'error' ? 'error' : x.level === 'notice' ? 'note' : 'warning', place, ruleId, x.message];
       });
       expect(doc.rows).toEqual(expected);
       const more = r.findings.length - max;
@@ -198,7 +199,7 @@ describe('one Report, every format (issue 23)', () => {
 
   it("SARIF keeps what it has no field for in each result's property bag, under the glossary's names: urn, pointer, witness, corpus", () => {
     fc.assert(fc.property(report, (r) => {
-      const sarif = readSarif(renderSarif(r)).runs[0]!.results as Array<{ properties?: Record<string, unknown> }>;
+      const sarif = sarifInOrder(readSarif(renderSarif(r)).runs[0], r.findings.map(isSarifResult));
       expect(sarif).toHaveLength(r.findings.length);
       r.findings.forEach((f, i) => {
         const want = {

@@ -101,6 +101,15 @@ describe('SARIF that code scanning accepts (issue 23, item 4)', () => {
     expect(judge(work, files)).toEqual([]);
   }, 120_000);
 
+  it('every result has a location with an artifact URI, and every run an analysis category of its command (code scanning rejects a log otherwise, or lets one upload replace another)', () => {
+    for (const [name, text] of sarif) {
+      const run = JSON.parse(text).runs[0] as { automationDetails?: { id: string }; properties?: { command?: string }; results: Array<{ locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> }> };
+      for (const r of run.results) expect(r.locations?.[0]?.physicalLocation?.artifactLocation?.uri, name).toBeTypeOf('string');
+      // The command's category, under it the registry's directory when that is not the repository's root.
+      expect(run.automationDetails!.id, name).toMatch(new RegExp(`^bqschema/${run.properties!.command}/([^/]+/)*$`));
+    }
+  });
+
   it('negative control: without help, fullDescription and helpUri the Multitool reports GH2012', () => {
     const log = JSON.parse(sarif.get('validate-examples')!) as { runs: Array<{ tool: { driver: { rules: Array<Record<string, unknown>> } } }> };
     for (const rule of log.runs[0]!.tool.driver.rules) {
@@ -154,6 +163,7 @@ describe('SARIF that code scanning accepts (issue 23, item 4)', () => {
     const r = await bq(['validate', '--format', 'sarif', 'm.json'], { cwd: dir });
     const region = (JSON.parse(r.stdout).runs[0].results[0].locations[0].physicalLocation.region) as { startLine: number; startColumn: number };
     // `"x"` starts at UTF-16 offset 36 (column 37); the emoji is two units and one code point: column 36.
-    expect(region).toEqual({ startLine: 1, startColumn: 36 });
+    // It ends after its closing quote: column 39.
+    expect(region).toEqual({ startLine: 1, startColumn: 36, endLine: 1, endColumn: 39 });
   });
 });

@@ -74,14 +74,18 @@ describe('renderSarif', () => {
     expect(log.runs[0].columnKind).toBe('unicodeCodePoints');
     expect(Object.keys(log.runs[0].originalUriBaseIds)).toEqual(['SRCROOT']);
     const results = log.runs[0].results;
-    expect(results).toHaveLength(4);
+    // Every result has a location (code scanning rejects the whole log otherwise); the finding about
+    // no file is a notification of the run, citing its rule.
+    expect(results).toHaveLength(3);
     for (const r of results) expect(driver.rules[r.ruleIndex].id).toBe(r.ruleId);
-    expect(results.map((r: { level: string }) => r.level)).toEqual(['error', 'warning', 'error', 'note']);
+    expect(results.map((r: { level: string }) => r.level)).toEqual(['error', 'warning', 'error']);
     expect(results[0].locations[0].physicalLocation).toEqual({
       artifactLocation: { uri: 'schemas/orders.json', uriBaseId: 'SRCROOT' }, region: { startLine: 12, startColumn: 7 },
     });
     expect(results[1].locations[0].physicalLocation.region).toEqual({ startLine: 3 });
-    expect(results[3].locations).toBeUndefined();
+    expect(log.runs[0].invocations).toEqual([{ executionSuccessful: true, toolExecutionNotifications: [{ level: 'note', message: { text: 'removed' }, associatedRule: { id: 'urn-removed', index: 3 } }] }]);
+    // The analysis category code scanning keeps the run under.
+    expect(log.runs[0].automationDetails).toEqual({ id: 'bqschema/run/' });
   });
 
   it('positions that are not positive integers are left out (a file without a line is its first line)', () => {
@@ -123,8 +127,9 @@ describe('renderSarif', () => {
   });
 
   it('an empty message names the rule (SARIF wants text)', () => {
-    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, findings: [{ rule: 'r1', level: 'note', message: '' }] }));
+    const log = expectValid(renderSarif({ tool: { name: 't', version: '1' }, findings: [{ rule: 'r1', level: 'note', message: '', location: { file: 'a.json' } }, { rule: 'r1', level: 'note', message: '' }] }));
     expect(log.runs[0].results[0].message.text).toBe('r1');
+    expect(log.runs[0].invocations[0].toolExecutionNotifications[0].message.text).toBe('r1');
   });
 
   it('no findings: a valid log with an empty result list', () => {

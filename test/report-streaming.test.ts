@@ -11,7 +11,7 @@ import { Formatter } from '../src/cli/validate/formatter.js';
 import type { Result } from '../src/cli/validate/judge.js';
 import { JunitStream, renderJunit } from '../src/report/junit.js';
 import type { Outcome, ReportFinding, ReportInput, ReportUnit } from '../src/report/model.js';
-import { renderSarif, SarifStream } from '../src/report/sarif.js';
+import { isSarifResult, renderSarif, SarifStream } from '../src/report/sarif.js';
 import { readJunit, readSarif } from './helpers/ci-formats.js';
 
 // The house pattern: a fixed seed in `npm test`; BQ_STREAM_SEED / BQ_STREAM_RUNS to look further.
@@ -49,10 +49,11 @@ describe('SarifStream', () => {
       // Streamed with every rule declared up front (as validate declares its own).
       const rules = [...r.tool.rules!, ...['no-schema', 'unreadable-input'].map((id) => ({ id, description: id, help: 'See the documentation.', helpUri: 'https://github.com/babelqueue/bqschema#readme' }))];
       const declared = { ...r, tool: { ...r.tool, rules } };
-      const s = new SarifStream(declared.tool);
+      const s = new SarifStream(declared.tool, undefined, { command: r.command });
       let streamed = s.head();
-      for (const f of r.findings) streamed += s.result(f);
-      streamed += s.tail(r);
+      // A finding about a file is a result; one about no file a notification, said at the end.
+      for (const f of r.findings) if (isSarifResult(f)) streamed += s.result(f);
+      streamed += s.tail({ ...r, notes: r.findings.filter((f) => !isSarifResult(f)) });
       expect(streamed).toBe(renderSarif(declared));
     }), { seed: SEED, numRuns: RUNS });
   });
@@ -151,8 +152,11 @@ describe("validate's formatter writes SARIF and JUnit in bounded chunks", () => 
       expect(whole.length).toBeGreaterThan(20 * 65536);
       if (format === 'sarif') {
         const run = readSarif(whole).runs[0]!;
-        expect(run.results).toHaveLength((n / 2) * 3);
-        expect((run as unknown as { properties: { summary: { messages: number; invalid: number } } }).properties.summary).toMatchObject({ messages: n, invalid: n / 2 });
+        // 30,000 results: code scanning takes at most 25,000 a run; the rest are counted.
+        expect(run.results).toHaveLength(25_000);
+        const props = (run as unknown as { properties: { summary: { messages: number; invalid: number }; omittedResults: unknown } }).properties;
+        expect(props.summary).toMatchObject({ messages: n, invalid: n / 2 });
+        expect(props.omittedResults).toEqual({ total: 5000, error: 5000, warning: 0, note: 0 });
       } else {
         const doc = readJunit(whole).testsuites;
         expect([doc.tests, doc.failures, doc.errors]).toEqual([`${n}`, `${n / 2}`, '0']);

@@ -26,6 +26,11 @@ export interface CheckIssue {
   suggestion?: string;
   line?: number;
   col?: number;
+  /** Where the value ends in `file` (SARIF's region); not in the JSON output, which places an issue at its start. */
+  endLine?: number;
+  endCol?: number;
+  /** An unsupported keyword the manifest's `unenforced` acknowledges: reviewed, still not enforced. */
+  acknowledged?: true;
 }
 
 /** One manifest entry checked: its schema file as shown, and its issues. */
@@ -34,6 +39,8 @@ export interface EntryCheck {
   file: string;
   errors: CheckIssue[];
   warnings: CheckIssue[];
+  /** Unsupported keywords the manifest acknowledges: not warned about, kept for the JSON output and the count of what is not enforced. */
+  acknowledged: CheckIssue[];
 }
 
 export interface CheckOptions {
@@ -91,7 +98,7 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
     if (!(err instanceof RegistryError)) throw err;
     shown = registry.entry(urn)!.schema; // refused before it is located: the manifest's own words
   }
-  const report: EntryCheck = { urn, file: shown, errors: [], warnings: [] };
+  const report: EntryCheck = { urn, file: shown, errors: [], warnings: [], acknowledged: [] };
   let doc: SchemaDocument;
   try {
     doc = registry.document(urn);
@@ -104,7 +111,7 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
   }
   shown = doc.file.shown;
   report.file = shown;
-  const at = (pointer: string): { line: number; col: number } => registry.schemaPosition(doc, pointer);
+  const at = (pointer: string): { line: number; col: number; endLine?: number; endCol?: number } => registry.schemaSpan(doc, pointer);
   const error = (rule: CheckRule, pointer: string, message: string, keyword?: string): void => {
     report.errors.push({ rule, urn, file: shown, pointer, keyword, message, ...at(pointer) });
   };
@@ -155,7 +162,9 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
       continue;
     }
     const issue: CheckIssue = { rule: 'unsupported-keyword', urn, file: shown, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }), ...at(joinPointer(w.pointer, w.keyword)) };
-    (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
+    // Reviewed in the manifest: not a warning, nor an error under --fail-on-unsupported (which fails on the unreviewed).
+    if (registry.acknowledges(urn, w.keyword)) report.acknowledged.push({ ...issue, acknowledged: true });
+    else (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
   }
   if (schema === false) error('schema', '', 'the schema is false: no message can ever be valid');
   if (isSchemaObject(schema)) {
@@ -187,12 +196,37 @@ export function unreadableManifest(err: RegistryError & { file: string }, shown:
   return { manifestErrors: [{ rule: 'manifest', file: shown, pointer: '', message: err.message, ...err.position }], entries: [] };
 }
 
+/**
+ * Keywords whose value is a schema (or schemas) that the validator does not descend into: a schema
+ * under one of them is not checked at all, a whole subtree of constraints (`$ref`'s target, every
+ * branch of `allOf`), not one constraint.
+ */
+export const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
+  '$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependencies',
+  'dependentSchemas', 'propertyNames', 'contains', 'prefixItems', 'items', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema',
+]);
+
+/** What the registry does not enforce, counted: check's last line before its summary. */
+export interface Unenforced {
+  /** Unsupported keywords, every occurrence (acknowledged or not). */
+  total: number;
+  /** Those the manifest acknowledges. */
+  acknowledged: number;
+  /** Occurrences by keyword, in order of their first. */
+  byKeyword: ReadonlyMap<string, number>;
+  /** The subtrees not checked at all, where they are. */
+  subtrees: ReadonlyArray<{ urn: string; pointer: string; keyword: string }>;
+}
+
 /** What check concludes: its issues (the manifest's first), their counts, the verdict and its line. */
 export interface CheckVerdict {
   ok: boolean;
-  summary: { urns: number; failed: number; errors: number; warnings: number };
+  summary: { urns: number; failed: number; errors: number; warnings: number; acknowledged: number };
   errors: readonly CheckIssue[];
   warnings: readonly CheckIssue[];
+  /** Unsupported keywords the manifest acknowledges (not in `warnings`). */
+  acknowledged: readonly CheckIssue[];
+  unenforced: Unenforced;
   /** Issues of the manifest itself (in errors too). */
   manifestErrors: readonly CheckIssue[];
   entries: readonly EntryCheck[];
@@ -205,9 +239,16 @@ export interface CheckVerdict {
 export function verdictOf({ manifestErrors, entries }: RegistryCheck, manifest: string): CheckVerdict {
   const errors = [...manifestErrors, ...entries.flatMap((r) => r.errors)];
   const warnings = entries.flatMap((r) => r.warnings);
+  const acknowledged = entries.flatMap((r) => r.acknowledged ?? []);
   // failed: the URN entries with an error, their own or their manifest entry's.
   const failing = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
-  const summary = { urns: entries.length, failed: entries.filter((r) => failing.has(r.urn)).length, errors: errors.length, warnings: warnings.length };
-  const counts = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)`;
-  return { ok: errors.length === 0, summary, errors, warnings, manifestErrors, entries, manifest, counts };
+  const summary = { urns: entries.length, failed: entries.filter((r) => failing.has(r.urn)).length, errors: errors.length, warnings: warnings.length, acknowledged: acknowledged.length };
+  const counts = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)${summary.acknowledged === 0 ? '' : `, ${summary.acknowledged} acknowledged`}`;
+  // Every unsupported keyword, whatever its level or review, in the registry's order.
+  const unsupported = entries.flatMap((r) => [...r.errors, ...r.warnings, ...(r.acknowledged ?? [])].filter((i) => i.rule === 'unsupported-keyword'));
+  const byKeyword = new Map<string, number>();
+  for (const i of unsupported) byKeyword.set(i.keyword ?? '', (byKeyword.get(i.keyword ?? '') ?? 0) + 1);
+  const subtrees = unsupported.filter((i) => SUBTREE_KEYWORDS.has(i.keyword ?? '')).map((i) => ({ urn: i.urn ?? '', pointer: i.pointer, keyword: i.keyword! }));
+  const unenforced: Unenforced = { total: unsupported.length, acknowledged: acknowledged.length, byKeyword, subtrees };
+  return { ok: errors.length === 0, summary, errors, warnings, acknowledged, unenforced, manifestErrors, entries, manifest, counts };
 }

@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { firstInvalidUtf8 } from '../registry/index.js';
+import { STDIN } from '../report/model.js';
 import { UsageError } from './errors.js';
 import { WALK_NAME } from './protect.js';
 
@@ -38,7 +39,8 @@ export const YAML_SHARE = 16;
 // read as streams.
 const STREAM_NAME = /\.(ndjson|jsonl)$/i;
 
-export const STDIN = '<stdin>';
+// How stdin is named (the report layer knows it too: it is no file of the repository).
+export { STDIN };
 
 function isStream(file: string): boolean {
   return STREAM_NAME.test(file);

@@ -15,6 +15,9 @@ const formatOption = (choices: string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
 /** What every gate (validate, check, compat, gdpr) writes: its own text and json, and its Report's formats. */
 const GATE_FORMATS = ['text', 'json', 'github', 'markdown', 'sarif', 'junit'];
+/** SARIF's automationDetails.id: code scanning replaces an upload's alerts only by those of the same category. */
+const categoryOption = (): Option =>
+  new Option('--category <id>', "SARIF: the run's analysis category (automationDetails.id), which code scanning keeps apart from other uploads (default: bqschema/<command>/)");
 /** Repeatable: `--report sarif=bq.sarif --report junit=bq.xml`, beside --format on stdout. */
 const reportOption = (choices: string[]): Option =>
   new Option('--report <format=file>', `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`)
@@ -48,6 +51,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema validate --registry registry.json messages/',
@@ -70,7 +74,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .addOption(registryOption())
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
-        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings; so are allowed unknown keywords')
+        .addOption(categoryOption())
+        .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings, but those the manifest\'s "unenforced" acknowledges; so are allowed unknown keywords')
         .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
         .addOption(outsideOption())
         .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml']))
@@ -101,6 +106,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
@@ -129,6 +135,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--ndjson', 'with --mask -: stdin holds one message per line')
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema gdpr --registry registry.json',

@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_YAML_EXPANSION, didYouMean, loadRegistry, RegistryError, YAML_EXPANSION_ENV, type Registry, type RegistryOptions } from '../registry/index.js';
+import { DEFAULT_MAX_YAML_EXPANSION, didYouMean, display, loadRegistry, RegistryError, YAML_EXPANSION_ENV, type Registry, type RegistryOptions } from '../registry/index.js';
+import { noteRegistry } from './report/emit.js';
 import { UsageError } from './errors.js';
 import { protectManifest, protectRegistry } from './protect.js';
 
@@ -25,11 +26,15 @@ export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions
     });
   } catch (err) {
     // A manifest that does not parse is still this run's input (check reports it, and may write reports).
-    if (err instanceof RegistryError && err.kind === 'manifest') protectManifest(err.file);
+    if (err instanceof RegistryError && err.kind === 'manifest') {
+      protectManifest(err.file);
+      noteRegistry(display(err.file));
+    }
     throw err;
   }
   // Its manifest and schema files are never an output's target (./protect.ts).
   protectRegistry(registry);
+  noteRegistry(registry.manifest.shown);
   return extra.lenient ? registry : registry.requireUsable();
 }
 

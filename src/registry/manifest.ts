@@ -1,7 +1,16 @@
-import { hasOwn, isSchemaObject } from '../validator/index.js';
+import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
 import { didYouMean } from './suggest.js';
 
-/** One `{urn, schema, owner?, status?, description?, id?}` entry of the manifest. */
+/**
+ * The keywords a manifest's `unenforced` may list: every keyword of a JSON Schema draft that the
+ * validator leaves unenforced (`pattern`, `format`, `$ref`, …, and `items`, whose tuple form is
+ * unsupported). Annotations never warn, and the ten supported keywords are enforced.
+ */
+export const UNENFORCED_KEYWORDS: ReadonlySet<string> = new Set(
+  [...DRAFT_KEYWORDS].filter((k) => k === 'items' || (!SUPPORTED_KEYWORDS.has(k) && !ANNOTATION_KEYWORDS.has(k))),
+);
+
+/** One `{urn, schema, owner?, status?, description?, id?, unenforced?}` entry of the manifest. */
 export interface ManifestEntry {
   urn: string;
   /** The schema file as written in the manifest, relative to the manifest's directory. */
@@ -11,6 +20,11 @@ export interface ManifestEntry {
   description?: string;
   /** An explicit schema id for `serve` (stable on the wire); otherwise one is derived from the URN. */
   id?: number;
+  /**
+   * Unsupported keywords this URN's schema uses on purpose, reviewed: they are still not enforced,
+   * and no longer warn in text or annotations (`check --format json` keeps them, acknowledged).
+   */
+  unenforced?: readonly string[];
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -28,8 +42,8 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id'];
-export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema'];
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced'];
+export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
@@ -46,7 +60,7 @@ const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
  * Reads a parsed manifest without throwing: the usable entries and every problem. Entries with a
  * missing or duplicate URN are reported and left out.
  */
-export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[] } {
+export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[] } {
   const problems: ManifestProblem[] = [];
   const entries: ManifestEntry[] = [];
   const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
@@ -54,8 +68,9 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   };
   if (!isSchemaObject(value)) {
     problem('', 'the manifest must be a JSON object with a "schemas" array', true);
-    return { entries, problems };
+    return { entries, problems, unenforced: [] };
   }
+  const unenforced = hasOwn(value, 'unenforced') ? unenforcedList(value.unenforced, '/unenforced', 'the manifest', problem) : [];
   for (const key of Object.keys(value)) {
     if (!MANIFEST_KEYS.includes(key) && !key.startsWith('x-')) {
       problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
@@ -65,7 +80,7 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);
-    return { entries, problems };
+    return { entries, problems, unenforced };
   }
   const seen = new Map<string, number>();
   const ids = new Map<number, number>();
@@ -129,9 +144,32 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     const entry: ManifestEntry = { urn: name!, schema: schema as string, index };
     for (const key of OPTIONAL_STRINGS) if (hasOwn(raw, key) && typeof raw[key] === 'string') entry[key] = raw[key] as string;
     if (id !== undefined) entry.id = id;
+    if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
     entries.push(entry);
   });
-  return { entries, problems };
+  return { entries, problems, unenforced };
+}
+
+/**
+ * An `unenforced` list: an array of keyword names (anything else makes the manifest unusable, as a
+ * field of the wrong type does). A name that is no unsupported keyword is reported (`check` fails
+ * on it) and left out: it would acknowledge nothing, or hide a typo's warning.
+ */
+function unenforcedList(v: unknown, pointer: string, whose: string, problem: (pointer: string, message: string, fatal: boolean) => void): string[] {
+  if (!Array.isArray(v) || !v.every((k) => typeof k === 'string')) {
+    problem(pointer, `${whose}: "unenforced" must be an array of keyword names, e.g. ["pattern", "format"]`, true);
+    return [];
+  }
+  const out: string[] = [];
+  (v as string[]).forEach((k, i) => {
+    if (UNENFORCED_KEYWORDS.has(k)) out.push(k);
+    else {
+      const why = SUPPORTED_KEYWORDS.has(k) ? 'it is enforced' : ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-') ? 'an annotation never warns'
+        : `no JSON Schema draft defines it${didYouMean(k, UNENFORCED_KEYWORDS)}, and a keyword of your own is best named x-${k}, which never warns`;
+      problem(`${pointer}/${i}`, `${whose}: "unenforced" lists ${JSON.stringify(k)}: ${why}; list only keywords bqschema leaves unenforced (pattern, format, $ref, …)`, false);
+    }
+  });
+  return out;
 }
 
 function escape(token: string): string {

@@ -7,6 +7,12 @@ export interface Position {
   col: number;
 }
 
+/** A value's place and extent: `endCol` is the column after its last character (both 1-based, code points). */
+export interface Span extends Position {
+  endLine?: number;
+  endCol?: number;
+}
+
 /**
  * Finds where a JSON Pointer's value stands in a source text, for annotations. When the pointer
  * does not exist (a missing property), the nearest existing ancestor is used: the object that lacks it.
@@ -35,6 +41,19 @@ export class SourcePositions {
   }
 
   of(pointer: string): Position {
+    return this.find(pointer, false);
+  }
+
+  /**
+   * Where the value at a pointer starts and ends (`endLine`, and `endCol` the column after its
+   * last character): what a SARIF region spans. For a pointer that does not exist, the ancestor
+   * that lacks it.
+   */
+  span(pointer: string): Span {
+    return this.find(pointer, true) as Span;
+  }
+
+  private find(pointer: string, withEnd: boolean): Position | Span {
     let tokens: string[];
     try {
       tokens = parsePointer(pointer);
@@ -43,11 +62,22 @@ export class SourcePositions {
     }
     const again = this.lookups++ > 0;
     let offset: number;
-    if (this.format === 'yaml') offset = this.yamlOffset(tokens);
-    else if (again) offset = (this.json ??= new JsonIndex(this.body)).locate(tokens);
-    else offset = locateJson(this.body, tokens);
+    let end: number | undefined;
+    if (this.format === 'yaml') {
+      offset = this.yamlOffset(tokens);
+      if (withEnd) end = this.yamlIndex?.endOf(offset);
+    } else if (again) {
+      const json = (this.json ??= new JsonIndex(this.body));
+      offset = json.locate(tokens);
+      if (withEnd) end = json.valueEnd(offset);
+    } else {
+      offset = locateJson(this.body, tokens);
+      if (withEnd) end = jsonValueEnd(this.body, offset);
+    }
     const { line, col } = again ? (this.lines ??= new LineIndex(this.body)).of(offset) : lineCol(this.body, offset);
-    return { line: line + this.lineOffset, col };
+    if (end === undefined || end <= offset) return { line: line + this.lineOffset, col };
+    const last = (this.lines ??= new LineIndex(this.body)).of(end);
+    return { line: line + this.lineOffset, col, endLine: last.line + this.lineOffset, endCol: last.col };
   }
 
   private yamlOffset(tokens: string[]): number {
@@ -199,7 +229,8 @@ class JsonIndex {
     return found;
   }
 
-  private valueEnd(i: number): number {
+  /** Where the value starting at `i` ends (the offset after it). */
+  valueEnd(i: number): number {
     const { text } = this;
     const c = text.charCodeAt(i);
     if (c === 0x22) return stringEnd(text, i) + 1;
@@ -252,10 +283,24 @@ class YamlIndex {
 
   constructor(private readonly doc: YAML.Document.Parsed) {}
 
+  /** Where each located value ends, by where it starts. */
+  private readonly ends = new Map<number, number>();
+
+  /** The end of the value `locate` found starting at `start`. */
+  endOf(start: number): number | undefined {
+    return this.ends.get(start);
+  }
+
   locate(tokens: readonly string[]): number {
+    const at = this.find(tokens);
+    return at;
+  }
+
+  private find(tokens: readonly string[]): number {
     const Y = yaml();
     let node: unknown = this.doc.contents;
     let at = Y.isNode(node) && node.range ? node.range[0] : 0;
+    if (Y.isNode(node) && node.range) this.ends.set(at, node.range[1]);
     for (const token of tokens) {
       let next: unknown;
       if (Y.isMap(node)) next = this.keysOf(node).get(token);
@@ -264,6 +309,7 @@ class YamlIndex {
       if (!Y.isNode(next) || !next.range) break;
       node = next;
       at = next.range[0];
+      this.ends.set(at, next.range[1]);
     }
     return at;
   }
@@ -280,6 +326,30 @@ class YamlIndex {
     }
     return index;
   }
+}
+
+/** Where the JSON (or JSONC) value starting at offset `i` ends: after its closing quote or bracket, or its last character. */
+export function jsonValueEnd(text: string, i: number): number {
+  const n = text.length;
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return Math.min(n, stringEnd(text, i) + 1);
+  if (c !== 0x7b && c !== 0x5b) {
+    let j = i + 1;
+    while (j < n && !/[\s,\]}:/]/.test(text[j]!)) j++;
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < n; ) {
+    const d = text.charCodeAt(j);
+    if (d === 0x22) j = stringEnd(text, j) + 1;
+    else if (d === 0x2f && (text.charCodeAt(j + 1) === 0x2f || text.charCodeAt(j + 1) === 0x2a)) j = skipSpace(text, j);
+    else {
+      if (d === 0x7b || d === 0x5b) depth++;
+      else if ((d === 0x7d || d === 0x5d) && --depth === 0) return j + 1;
+      j++;
+    }
+  }
+  return n;
 }
 
 interface Frame {

@@ -1,10 +1,10 @@
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { realpathSync } from 'node:fs';
-import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, reportWarnings, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
-import { SourcePositions, type Position } from './positions.js';
+import { SourcePositions, type Position, type Span } from './positions.js';
 import { EncodingError } from './text.js';
 import { display, MemorySource, readRegularFile, WorkingTree, type FileRef, type Source, type WorkingTreeOptions } from './source.js';
 
@@ -69,6 +69,8 @@ export class Registry {
   private readonly schemaPositions = new WeakMap<SchemaDocument, SourcePositions>();
   /** How its files are parsed (history reads a schema's past versions the same way). */
   readonly parseOptions: ParseOptions;
+  /** The manifest's own `unenforced`: keywords acknowledged for every URN. */
+  private readonly unenforced: ReadonlySet<string>;
 
   /** Reads the manifest; one that cannot be read or parsed is a RegistryError (kind `not-found`/`manifest`). */
   constructor(
@@ -85,7 +87,8 @@ export class Registry {
       if (err instanceof ParseFailure) throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
       throw err;
     }
-    const { entries, problems } = readManifest(value);
+    const { entries, problems, unenforced } = readManifest(value);
+    this.unenforced = new Set(unenforced);
     this.entries = entries;
     this.problems = problems.map((p) => ({ ...p, ...this.manifestPosition(p.pointer) }));
     for (const entry of entries) this.byUrn.set(entry.urn, entry);
@@ -114,6 +117,14 @@ export class Registry {
       throw new RegistryError('manifest', file.path, `${file.shown}:${fatal.line}:${fatal.col}: ${fatal.message}`, fatal.urn, fatal);
     }
     return this;
+  }
+
+  /**
+   * Whether the manifest acknowledges an unsupported keyword for a URN (its `unenforced`, or its
+   * entry's): reviewed, it still is not enforced, and warns no more (`check --format json` keeps it).
+   */
+  acknowledges(urn: string, keyword: string): boolean {
+    return this.unenforced.has(keyword) || this.byUrn.get(urn)?.unenforced?.includes(keyword) === true;
   }
 
   urns(): string[] {
@@ -248,7 +259,16 @@ export class Registry {
     }
     let compiled: CompiledSchema | undefined;
     try {
-      compiled = compile(doc.value, { urn, onWarning: this.options.onWarning });
+      // An unsupported keyword the manifest acknowledges for this URN is reviewed: it warns no more.
+      const onWarning = this.options.onWarning;
+      compiled = compile(doc.value, {
+        urn,
+        onWarning: (w, message) => {
+          if (w.kind === 'unsupported' && this.acknowledges(urn, w.keyword)) return;
+          if (onWarning) onWarning(w, message);
+          else reportWarnings([w], {});
+        },
+      });
     } catch (err) {
       unusable(err);
     }
@@ -269,9 +289,18 @@ export class Registry {
 
   /** Where a pointer into a URN's schema stands in its file (one index per document, however many lookups). */
   schemaPosition(doc: SchemaDocument, pointer: string): Position {
+    return this.schemaPositionsOf(doc).of(pointer);
+  }
+
+  /** Where the value a pointer names in a URN's schema starts and ends (SARIF's region). */
+  schemaSpan(doc: SchemaDocument, pointer: string): Span {
+    return this.schemaPositionsOf(doc).span(pointer);
+  }
+
+  private schemaPositionsOf(doc: SchemaDocument): SourcePositions {
     let positions = this.schemaPositions.get(doc);
     if (positions === undefined) this.schemaPositions.set(doc, (positions = SourcePositions.forFile(doc.text, doc.file.shown)));
-    return positions.of(pointer);
+    return positions;
   }
 
   private known(urn: string): ManifestEntry {

@@ -1,4 +1,4 @@
-import { placeOf, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { placeOf, repositoryPath, type FindingLevel, type Report, type ReportFinding } from './model.js';
 import { clean } from './text.js';
 
 /*
@@ -27,11 +27,17 @@ function githubCommand(
 
 const LEVEL: Record<FindingLevel, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', note: 'notice' };
 
-/** One finding as an annotation, at the finding's file, line and column (each only where known). */
-export function githubAnnotation(f: ReportFinding): string {
-  return githubCommand(LEVEL[f.level], { ...placeOf(f), title: f.title }, f.message);
+/**
+ * One finding as an annotation, at the finding's file, line and column (each only where known):
+ * the file from the repository's root (`base`: the working directory's path from it), where
+ * GitHub places annotations.
+ */
+export function githubAnnotation(f: ReportFinding, base?: string): string {
+  const at = placeOf(f);
+  const where = at === undefined ? {} : { ...at, file: repositoryPath(at.file, base) };
+  return githubCommand(LEVEL[f.level], { ...where, title: f.title }, f.message);
 }
 
-export function renderGithub(report: Pick<Report, 'findings' | 'summaryLine'>): string {
-  return [...report.findings.map(githubAnnotation), clean(report.summaryLine)].join('\n') + '\n';
+export function renderGithub(report: Pick<Report, 'findings' | 'summaryLine' | 'base'>): string {
+  return [...report.findings.map((f) => githubAnnotation(f, report.base)), clean(report.summaryLine)].join('\n') + '\n';
 }

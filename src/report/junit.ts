@@ -1,14 +1,17 @@
-import { placeText, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
+import { placeOf, placeText, position, repositoryPath, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
 
 /*
- * JUnit XML for CI test reporters, valid against the JUnit schema the Jenkins xUnit plugin checks
- * reports with (test/vendor/junit/junit-10.xsd). One <testcase> per unit the command judged (a
- * message, a URN), so tests, failures, errors and skipped are the summary's counts: a unit that
- * fails is a <failure>, one that could not be judged (unreadable, unparseable) an <error>, a skipped
- * one <skipped/>; its findings are the element's text, warnings and notes of a passing unit its
- * <system-out>. Test suites group the units by file (the suite carries `file`: the schema allows
- * no location on a test case, so its name and text say where). A command that gives no units gets
- * one test case per finding, and a passing one per file checked without a finding.
+ * JUnit XML for CI test reporters. One <testcase> per unit the command judged (a message, a URN),
+ * so tests, failures, errors and skipped are the summary's counts: a unit that fails is a
+ * <failure>, one that could not be judged (unreadable, unparseable, under validate --strict a URN
+ * with no schema) an <error>, a skipped one <skipped/>; its findings are the element's text,
+ * warnings and notes of a passing unit its <system-out>. Test suites group the units by file. The
+ * root carries `skipped` and each test case `file` and `line`, as reporters read them (without
+ * the root's `skipped` they count a skipped test as passed; without `file` and `line` annotating
+ * ones place a failure on the wrong line): the schema the Jenkins xUnit plugin checks reports with
+ * (test/vendor/junit/junit-10.xsd) is met in everything but these three attributes, which it does
+ * not declare. A command that gives no units gets one test case per finding, and a passing one
+ * per file checked without a finding.
  */
 
 /** Characters XML 1.0 cannot carry at all (controls, lone surrogates, U+FFFE/U+FFFF), shown as `\uXXXX`. */
@@ -89,6 +92,8 @@ export class JunitStream {
     /** The command, for the test cases' classname; `undefined` when the units were made from findings (their rule is the classname). */
     private readonly command: string | undefined,
     private readonly given: boolean,
+    /** The working directory's path from the repository's root: `file` attributes name files from it (ReportInput.base). */
+    private readonly base?: string,
   ) {}
 
   /** One unit's test case (its lines, each ending in a newline) and the key of the suite it belongs to. */
@@ -105,7 +110,9 @@ export class JunitStream {
     suite.ms += typeof u.timeMs === 'number' && u.timeMs > 0 ? u.timeMs : 0;
     const ruleOf = (f: ReportFinding | undefined): string => f?.rule ?? '';
     const classname = this.given ? `${tool}.${this.command ?? 'run'}` : `${tool}${own[0] ? `.${ruleOf(own[0])}` : ''}`;
-    const attrs = `name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(u.timeMs)}"`;
+    const at = this.where(u, own);
+    const located = at === undefined ? '' : ` file="${xmlAttr(at.file)}" line="${at.line}"`;
+    const attrs = `name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(u.timeMs)}"${located}`;
     const text = own.map((f) => (f.level === 'error' || u.outcome !== 'pass' ? lineOf(f) : `${f.level}: ${lineOf(f)}`)).join('\n');
     let xml: string;
     if (u.outcome === 'pass') {
@@ -118,6 +125,18 @@ export class JunitStream {
       xml = `    <testcase ${attrs}>\n      <${el} message="${xmlAttr(message)}" type="${xmlAttr(ruleOf(lead) || u.outcome)}">${xmlText(text)}</${el}>\n    </testcase>`;
     }
     return { suite: key, xml: xml + '\n' };
+  }
+
+  /**
+   * Where a reporter places the test case: its file (from the repository's root; a unit of no
+   * file, a run's error, takes its first finding's) and line, the unit's own (a line of NDJSON),
+   * else its first finding's in that file, else the first line. Nothing when no file is known.
+   */
+  private where(u: ReportUnit, own: readonly ReportFinding[]): { file: string; line: number } | undefined {
+    const file = u.file ?? own.map(placeOf).find((p) => p !== undefined)?.file;
+    if (file === undefined || file === '') return undefined;
+    const line = position(u.line) ?? own.map(placeOf).find((p) => p?.file === file && p.line !== undefined)?.line ?? 1;
+    return { file: repositoryPath(file, this.base), line };
   }
 
   /**
@@ -134,8 +153,7 @@ export class JunitStream {
       ms += s.ms;
     }
     const tests = total.pass + total.fail + total.error + total.skip;
-    // The report's own element has no `skipped` in the schema: each suite's carries it.
-    const head = `<testsuites name="${xmlAttr(`${tool} ${this.tool.version}`)}" tests="${tests}" failures="${total.fail}" errors="${total.error}" time="${seconds(timeMs ?? ms)}"`;
+    const head = `<testsuites name="${xmlAttr(`${tool} ${this.tool.version}`)}" tests="${tests}" failures="${total.fail}" errors="${total.error}" skipped="${total.skip}" time="${seconds(timeMs ?? ms)}"`;
     yield '<?xml version="1.0" encoding="UTF-8"?>\n';
     if (this.suites.size === 0 && runNotes.length === 0) {
       yield `${head}/>\n`;
@@ -143,7 +161,7 @@ export class JunitStream {
     }
     yield `${head}>\n`;
     for (const [key, s] of this.suites) {
-      yield `  <testsuite name="${xmlAttr(s.name)}" tests="${s.tests}" failures="${s.counts.fail}" errors="${s.counts.error}" skipped="${s.counts.skip}" time="${seconds(s.ms)}"${s.file === undefined ? '' : ` file="${xmlAttr(s.file)}"`}>\n`;
+      yield `  <testsuite name="${xmlAttr(s.name)}" tests="${s.tests}" failures="${s.counts.fail}" errors="${s.counts.error}" skipped="${s.counts.skip}" time="${seconds(s.ms)}"${s.file === undefined ? '' : ` file="${xmlAttr(repositoryPath(s.file, this.base))}"`}>\n`;
       yield* cases(key);
       yield '  </testsuite>\n';
     }
@@ -165,7 +183,7 @@ export function renderJunit(input: ReportInput): string {
     if (f.unit === undefined) runLevel.push(f);
     else (byUnit.get(f.unit) ?? byUnit.set(f.unit, []).get(f.unit)!).push(f);
   }
-  const stream = new JunitStream(input.tool, input.command, given);
+  const stream = new JunitStream(input.tool, input.command, given, input.base);
   const kept = new Map<string, string[]>();
   const keep = (u: ReportUnit, own: readonly ReportFinding[]): void => {
     const { suite, xml } = stream.add(u, own, names.get(u.id) ?? u.id);

@@ -35,6 +35,10 @@ export interface ReportLocation {
   col?: number;
   /** A JSON Pointer (RFC 6901) into the document `file` holds (for NDJSON, the one at `line`). */
   pointer?: string;
+  /** Where what the pointer names ends: 1-based, the line of its last character (ignored unless a positive integer not before `line`). */
+  endLine?: number;
+  /** The column after its last character (exclusive, in code points), on `endLine`. */
+  endCol?: number;
 }
 
 /** What proves a finding, beyond its message: compat's witness and corpus. */
@@ -135,6 +139,8 @@ export interface ReportUnit {
   id: string;
   /** The file it was read from, as shown to the user: its JUnit test suite. */
   file?: string;
+  /** Where in `file` it starts, where it is one line of it (a line of NDJSON): JUnit's `line`. */
+  line?: number;
   outcome: Outcome;
   /** Milliseconds spent on it, where measured (JUnit `time`). */
   timeMs?: number;
@@ -165,6 +171,14 @@ export interface ReportInput {
   units?: readonly ReportUnit[];
   /** Milliseconds the whole run took (JUnit `time` of the report). */
   timeMs?: number;
+  /**
+   * The working directory's path from the repository's root (`services/orders`; '' or absent at
+   * the root): what a CI reader resolves a file against is the repository, so SARIF's URIs,
+   * annotations and JUnit's `file` attributes name `base/file` (see `repositoryPath`).
+   */
+  base?: string;
+  /** SARIF's `automationDetails.id`: the analysis category code scanning keeps apart (default `<tool>/<command>/`). */
+  category?: string;
 }
 
 /** What a gate computed, whole: text.ts, json.ts, github.ts, markdown.ts, sarif.ts and junit.ts each render any Report. */
@@ -221,4 +235,27 @@ export function placeOf(f: ReportFinding): { file: string; line?: number; col?: 
 export function placeText(f: ReportFinding): string {
   const p = placeOf(f);
   return p === undefined ? '' : `${p.file}${p.line === undefined ? '' : `:${p.line}`}${p.col === undefined ? '' : `:${p.col}`}`;
+}
+
+/** How the CLI names standard input as a file: it is no file of the repository. */
+export const STDIN = '<stdin>';
+
+/**
+ * A file as shown (relative to the working directory) as a path from the repository's root, for the
+ * readers that resolve paths against it (code scanning, annotations, test reporters): `base/file`,
+ * `..` folded. An absolute path, standard input, or a path that leaves the repository is left as it is.
+ */
+export function repositoryPath(file: string, base: string | undefined): string {
+  if (base === undefined || base === '' || file === '' || file === STDIN) return file;
+  const path = file.replace(/\\/g, '/');
+  if (path.startsWith('/') || /^[A-Za-z]:\//.test(path)) return file;
+  const parts: string[] = [];
+  for (const seg of `${base}/${path}`.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 0) return file;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join('/');
 }

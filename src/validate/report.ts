@@ -46,6 +46,8 @@ export interface MessageVerdict {
   suggestion: string | undefined;
   /** The data has more violations than the MAX_VIOLATIONS listed. */
   moreViolations?: boolean;
+  /** Status `error` because no schema is registered for the URN (validate --strict): its finding is `no-schema`. */
+  unregistered?: boolean;
 }
 
 /**
@@ -106,16 +108,23 @@ export function hint(r: MessageVerdict): string {
 /** A message's unit: its file, or `file:line` for a line of NDJSON. */
 export const unitOf = (r: MessageVerdict): string => (r.line === undefined ? r.file : `${r.file}:${r.line}`);
 
-/** How a message fares as a JUnit test case. Under --strict a skipped message fails the run, so it is a failure. */
-export function outcomeOf(r: MessageVerdict, strict: boolean): Outcome {
-  return r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : strict ? 'fail' : 'skip';
+/**
+ * How a message fares as a JUnit test case: by its status, which the summary counts, so the
+ * document's counts are the summary's under every flag (under --strict a URN with no schema is an
+ * error, not a skip).
+ */
+export function outcomeOf(r: MessageVerdict): Outcome {
+  return r.status === 'valid' ? 'pass' : r.status === 'invalid' ? 'fail' : r.status === 'error' ? 'error' : 'skip';
 }
 
-/** The message of a skipped result in annotations and findings. */
+/** The message of an unregistered URN's finding (skipped, or an error under --strict). */
 const noSchema = (r: MessageVerdict): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;
 
+/** Why a message with no schema is an error under --strict: what its JSON result's `error` says. */
+export const noSchemaMessage = (r: MessageVerdict): string => `${noSchema(r)}; --strict makes a URN with no schema an error: register one, or correct the URN`;
+
 /** Where a violation is in its file, when the caller can tell (it reads the file's positions). */
-export type Place = (p: MessageProblem) => { line?: number; col?: number } | undefined;
+export type Place = (p: MessageProblem) => { line?: number; col?: number; endLine?: number; endCol?: number } | undefined;
 
 /**
  * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed at
@@ -127,7 +136,9 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
   const urn = r.urn === undefined ? {} : { urn: r.urn };
   // How text shows each (only the text format asks: SARIF of a million messages keeps no lines).
   const text = (t: FindingText): { text?: FindingText } => (withText ? { text: t } : {});
-  if (r.status === 'error') {
+  if (r.status === 'error' && r.unregistered === true) {
+    found.push({ rule: 'no-schema', level: 'error', title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
+  } else if (r.status === 'error') {
     // Text: an input that is not a message is said by its heading; a message's schema problem under it.
     const line: TextLine | null = r.urn === undefined ? null : [r.error ?? ''];
     // A schema problem is located where it is fixed, as check places it; an unreadable input at itself.
@@ -136,12 +147,14 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
       : { file: at.file, line: at.line, col: at.col, ...(at.pointer === '' ? {} : { pointer: at.pointer }) };
     found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location, unit, ...text({ line }) });
   } else if (r.status === 'skipped') {
-    const level = strict ? 'error' : r.suggestion !== undefined ? 'warning' : 'note';
+    const level = r.suggestion !== undefined ? 'warning' : 'note';
     found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
   } else if (r.status === 'invalid') {
     for (const v of r.violations ?? []) {
       const pos = place?.(v);
-      const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at };
+      // Where the value ends too, for SARIF's region (the other formats place a finding at its start).
+      const end = pos?.endLine === undefined ? {} : { endLine: pos.endLine, endCol: pos.endCol };
+      const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at, ...end };
       found.push({
         rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit,
         ...text({ line: [{ text: problemLabel(v), tone: 'fail' }, '  ', v.message] }),
@@ -171,16 +184,18 @@ export function messageUnit(r: MessageVerdict, strict: boolean): ReportUnit {
   const stream = r.line !== undefined;
   const head: TextLine = stream ? [mark, `  line ${r.line}`] : [mark, '  ', { text: r.file, tone: 'bold' }];
   let heading: TextLine;
-  if (r.status === 'error' && r.urn === undefined) {
+  if (r.status === 'error' && r.unregistered === true) {
+    heading = [...head, '  ', { text: quote(r.urn ?? ''), tone: 'dim' }, { text: `  (no schema registered, --strict${hint(r)})`, tone: 'dim' }];
+  } else if (r.status === 'error' && r.urn === undefined) {
     const where = r.errorLine === undefined ? '' : stream ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
     heading = [...head, where, '  ', r.error ?? ''];
   } else {
     // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
     const urn: TextLine = r.urn === undefined ? [] : ['  ', { text: r.status === 'skipped' ? quote(r.urn) : r.urn, tone: 'dim' }];
-    const why: TextLine = r.status === 'skipped' ? [{ text: `  (no schema registered${strict ? ', --strict' : ''}${hint(r)})`, tone: 'dim' }] : [];
+    const why: TextLine = r.status === 'skipped' ? [{ text: `  (no schema registered${hint(r)})`, tone: 'dim' }] : [];
     heading = [...head, ...urn, ...why];
   }
-  return { id: unitOf(r), file: r.file, outcome: outcomeOf(r, strict), text: { heading, ...(stream ? { group: r.file } : {}) } };
+  return { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), text: { heading, ...(stream ? { group: r.file } : {}) } };
 }
 
 /** A message's entry in the JSON output's results: its verdict, its violations placed in its file. */
@@ -219,10 +234,11 @@ export interface MessageCounts {
  * The run's summary: the counts of the JSON document and the Report (`messages`, then each status)
  * and the words after `OK:` or `FAILED:` in every summary line.
  */
-export function runSummary(n: MessageCounts): { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number }; counted: string } {
+export function runSummary(n: MessageCounts, strict = false): { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number }; counted: string } {
   const total = n.valid + n.invalid + n.skipped + n.error;
   const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
-  const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${close}`, `${n.error} error${n.error === 1 ? '' : 's'}`];
+  // Unregistered URNs are skipped, or errors under --strict: the ones close to a registered URN are among them.
+  const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${strict ? '' : close}`, `${n.error} error${n.error === 1 ? '' : 's'}${strict ? close : ''}`];
   return {
     summary: { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error },
     counted: `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`,

@@ -10,5 +10,5 @@ export {
 } from './keywords.js';
 export type { SchemaNode } from './keywords.js';
 export { editDistance, nearestKeyword } from './suggest.js';
-export { malformedMessage, unknownMessage, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
+export { malformedMessage, reportWarnings, unknownMessage, warningMessage, MALFORMED_WARNING_CODE, WARNING_CODE } from './warnings.js';
 export type { CompileOptions, CompiledSchema, LintIssue, SchemaWarning, Violation } from './types.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
@@ -10,6 +10,18 @@ import { expect } from 'vitest';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'bqschema.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'cli');
+
+/**
+ * A directory's path from the root of the git repository it is in, with a final `/` ('' outside
+ * one): annotations, SARIF and JUnit's `file` name files from the repository's root, so a command
+ * run in FIXTURES names `messages/x.json` as `${inRepository(FIXTURES)}messages/x.json`.
+ */
+export function inRepository(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d === dir ? '' : `${relative(d, dir).split(sep).join('/')}/`;
+    if (dirname(d) === d) return '';
+  }
+}
 
 export interface CliResult {
   code: number;

@@ -3,7 +3,7 @@ import { display, RegistryError } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { CHECK_FORMATS } from '../report/check.js';
-import type { GateFormat } from '../report/emit.js';
+import { setCategory, type GateFormat } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -15,6 +15,8 @@ export interface CheckOptions extends RegistryCliOptions {
   allowKeyword?: string[];
   /** --report <format>=<file>, repeatable. */
   report?: ReportTarget[];
+  /** --category: the SARIF run's analysis category (automationDetails.id). */
+  category?: string;
 }
 
 export type { CheckIssue };
@@ -25,6 +27,7 @@ export type { CheckIssue };
  */
 
 export async function run(options: CheckOptions): Promise<number> {
+  setCategory(options.category);
   let result: RegistryCheck;
   let manifestShown: string;
   try {

@@ -10,6 +10,7 @@ import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
 import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
+import { setCategory } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { protectFile, protectInputs } from '../protect.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -20,6 +21,8 @@ import { checkCorpus, clock, exceptionsPath, loadExceptions } from './compat-loa
  * src/compat (rules, exceptions, corpus), and renders its Report with ../report/compat.ts.
  */
 export interface CompatCliOptions extends RegistryCliOptions {
+  /** --category: the SARIF run's analysis category (automationDetails.id). */
+  category?: string;
   /** A compatibility level in any case: backward, forward, full or none. */
   mode: string;
   /** bqschema (default) or confluent, in any case. */
@@ -209,6 +212,7 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
     if (options.report !== undefined) usage('--report applies to a comparison, not to --list-rules');
     return printRules(options.format);
   }
+  setCategory(options.category);
   const s = settings(options);
   if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry)) {
     usage(`${options.againstRegistry !== undefined ? '--against-registry' : '--allow-new-registry'} applies to --against REF (the registry compared with a git ref)`);

@@ -5,7 +5,7 @@ import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import type { Doc } from '../inputs.js';
 import { clean, Out } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
-import { isCiFormat, type GateFormat } from '../report/emit.js';
+import { isCiFormat, setCategory, type GateFormat } from '../report/emit.js';
 import { INVENTORY_FORMATS, REQUIRE_FORMATS } from '../report/gdpr.js';
 import { inventoryOf, requireVerdict, type LoadedSchema } from '../../gdpr/report.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -20,6 +20,8 @@ export interface GdprOptions extends RegistryCliOptions {
   format: GateFormat;
   /** --report <format>=<file>, repeatable (inventory and --require). */
   report?: ReportTarget[];
+  /** --category: the SARIF run's analysis category (automationDetails.id). */
+  category?: string;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -159,6 +161,7 @@ interface RunState {
 
 export async function run(options: GdprOptions): Promise<number> {
   checkCombination(options);
+  setCategory(options.category);
   const re = matcher(options.pattern);
   const registry = openRegistry(options);
   // The reports' files are checked once the registry (an input, never a target) is known.

@@ -3,7 +3,7 @@ import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
-import { isWholeDocument } from '../report/emit.js';
+import { isWholeDocument, setCategory } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
@@ -113,6 +113,7 @@ function jobsFor(raw: string | undefined, plan: InputPlan): number {
 
 export async function run(paths: string[], options: ValidateOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError('validate needs at least one path (a file, a directory, or - for stdin)');
+  setCategory(options.category);
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
   const limits: InputLimits = {
     maxFileBytes: byteLimit(options.maxFileBytes, DEFAULT_LIMITS.maxFileBytes, '--max-file-bytes'),
@@ -178,6 +179,10 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
     throw new UsageError(what);
   }
   await finishAll(!failed(), true);
+  // A SARIF log (on stdout or in a report) that left results out says so in the log; the run says it once here.
+  for (const note of new Set([reporter, ...extra.map((e) => e.reporter)].map((r) => r.formatter.omittedNote))) {
+    if (note !== undefined) process.stderr.write(`bqschema: warning: ${note}\n`);
+  }
   return failed() ? EXIT_GATE : EXIT_OK;
 }
 

@@ -1,16 +1,20 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { Out, type Colours } from '../output.js';
-import { isWholeDocument, renderReport, tool } from '../report/emit.js';
+import { ciContext, isWholeDocument, renderReport, tool } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import { jsonClose, jsonItem, jsonOpen } from '../../report/json.js';
 import { MAX_ROWS } from '../../report/markdown.js';
 import type { ReportFinding, ReportUnit } from '../../report/model.js';
 import type { JunitStream } from '../../report/junit.js';
-import type { SarifStream } from '../../report/sarif.js';
+import type { SarifCap, SarifStream } from '../../report/sarif.js';
 import { TextStream } from '../../report/text.js';
 import type { Spool } from '../spool.js';
 import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
 import type { Result, ValidateOptions } from './judge.js';
+
+const SARIF_KEY = 'results';
+const PIECE_END = '\u0000';
+const LEVEL_OF: readonly ReportFinding['level'][] = ['error', 'warning', 'note'];
 
 /**
  * Formats results into an `Out`. In the main thread it is the whole report; in a worker it formats
@@ -27,6 +31,10 @@ export class Formatter {
   readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
   /** How a result is written in the format asked for, chosen once. */
   private readonly emit: (r: Result, text: string | undefined) => void;
+  /** The working directory's path from the repository's root, for the formats CI reads paths of (github). */
+  private get base(): string {
+    return ciContext().base;
+  }
 
   constructor(
     private readonly options: ValidateOptions,
@@ -79,12 +87,16 @@ export class Formatter {
   }
 
   private async beginStream(format: 'sarif' | 'junit'): Promise<void> {
+    const ci = ciContext();
     if (format === 'sarif') {
-      this.sarif = new (await import('../../report/sarif.js')).SarifStream(tool(VALIDATE_RULES));
+      const [{ SarifStream, SarifCap }, { Spool }] = await Promise.all([import('../../report/sarif.js'), import('../spool.js')]);
+      this.sarif = new SarifStream(tool(VALIDATE_RULES), undefined, { command: 'validate', category: ci.categoryFor('validate'), base: ci.base });
+      this.sarifCap = new SarifCap();
+      this.spool = new Spool();
       this.out.raw(this.sarif.head());
     } else {
       const [{ JunitStream }, { Spool }] = await Promise.all([import('../../report/junit.js'), import('../spool.js')]);
-      this.junit = new JunitStream(tool(VALIDATE_RULES), 'validate', true);
+      this.junit = new JunitStream(tool(VALIDATE_RULES), 'validate', true, ci.base);
       this.spool = new Spool();
     }
   }
@@ -103,7 +115,7 @@ export class Formatter {
    * summary line.
    */
   async finish(ok: boolean, timeMs: number): Promise<void> {
-    const { summary, counted } = runSummary(this.counts);
+    const { summary, counted } = runSummary(this.counts, this.options.strict === true);
     const format = this.options.format;
     const summaryLine = `${ok ? 'OK' : 'FAILED'}: ${counted}`;
     if (format === 'json') {
@@ -125,12 +137,16 @@ export class Formatter {
   }
 
   /**
-   * SARIF and JUnit are written as the messages come, in memory that does not grow with the run:
-   * a SARIF result per finding goes out at once; a JUnit test case per message (one unit, what the
-   * summary counts) waits in a spool (memory, then a temporary file) for its suite's counts.
-   * Markdown keeps at most MAX_ROWS findings and renders them at the end.
+   * SARIF and JUnit are written in memory that does not grow with the run: SARIF's results wait in
+   * a spool (memory, then a temporary file), at most MAX_RESULTS of each level (SarifCap), until
+   * the end tells which of them the run keeps; a JUnit test case per message (one unit, what the
+   * summary counts) waits in a spool for its suite's counts. Markdown keeps at most MAX_ROWS
+   * findings and renders them at the end.
    */
   private sarif: SarifStream | undefined;
+  private sarifCap: SarifCap | undefined;
+  /** What the SARIF log left out, once it is written (the command says it on stderr once the run has ended). */
+  omittedNote: string | undefined;
   private junit: JunitStream | undefined;
   private spool: Spool | undefined;
   private readonly findings: ReportFinding[] = [];
@@ -138,11 +154,15 @@ export class Formatter {
   private lastAt = performance.now();
 
   private async endStream(ok: boolean, summary: Record<string, number>, timeMs: number): Promise<void> {
+    const spool = this.spool!;
     if (this.sarif !== undefined) {
-      this.out.raw(this.sarif.tail({ command: 'validate', ok, summary }));
+      try {
+        await this.sarifEnd(spool, ok, summary);
+      } finally {
+        spool.close();
+      }
       return;
     }
-    const spool = this.spool!;
     try {
       for (const piece of this.junit!.document((suite) => spool.read(suite), [], timeMs)) {
         this.out.raw(piece);
@@ -156,14 +176,40 @@ export class Formatter {
     }
   }
 
+  /** The results kept (SarifCap's quotas of each level, in the order found) read back from the spool, then the log's end. */
+  private async sarifEnd(spool: Spool, ok: boolean, summary: Record<string, number>): Promise<void> {
+    const sarif = this.sarif!;
+    const cap = this.sarifCap!;
+    const quota = cap.quotas();
+    let rest = '';
+    for (const chunk of spool.read(SARIF_KEY)) {
+      const pieces = (rest + chunk).split(PIECE_END);
+      rest = pieces.pop()!;
+      for (const p of pieces) {
+        const level = LEVEL_OF[p.charCodeAt(0) - 48]!;
+        if (quota[level]-- > 0) this.out.raw(sarif.write(p.slice(1)));
+        if (this.out.wantsFlush()) {
+          await this.out.flush();
+          await new Promise(setImmediate); // a turn of the event loop: a signal is not kept waiting
+        }
+      }
+    }
+    const omitted = cap.omitted();
+    if (omitted !== undefined) this.omittedNote = `SARIF: ${(await import('../../report/sarif.js')).omittedText(omitted, cap.total)}`;
+    this.out.raw(sarif.tail({ command: 'validate', ok, summary, ...(omitted === undefined ? {} : { omitted, total: cap.total }) }));
+  }
+
   private sarifResults(r: Result, text: string | undefined): void {
     if (r.status === 'valid' && r.warnings === undefined) return;
-    for (const f of this.findingsOf(r, text)) this.out.raw(this.sarif!.result(f));
+    for (const f of this.findingsOf(r, text)) {
+      // Each result is held with its level (a digit) and ended by a NUL, which JSON text never holds raw.
+      if (this.sarifCap!.offer(f.level)) this.spool!.add(SARIF_KEY, `${LEVEL_OF.indexOf(f.level)}${this.sarif!.resultText(f)}${PIECE_END}`);
+    }
   }
 
   private junitCase(r: Result, text: string | undefined): void {
     const now = performance.now();
-    const unit: ReportUnit = { id: unitOf(r), file: r.file, outcome: outcomeOf(r, this.options.strict === true), timeMs: now - this.lastAt };
+    const unit: ReportUnit = { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), timeMs: now - this.lastAt };
     this.lastAt = now;
     const own = r.status === 'valid' && r.warnings === undefined ? [] : this.findingsOf(r, text);
     const { suite, xml } = this.junit!.add(unit, own);
@@ -192,7 +238,7 @@ export class Formatter {
     // A whole .yaml/.yml file was read as YAML (the YAML reader places JSON text as well).
     const format = r.line === undefined && formatOf(r.file) === 'yaml' ? 'yaml' : 'json';
     const positions = new this.positions(text, format, (r.line ?? 1) - 1);
-    return (p) => positions.of(p.at);
+    return (p) => positions.span(p.at);
   }
 
   private json(r: Result, text: string | undefined): void {
@@ -202,7 +248,7 @@ export class Formatter {
 
   private github(r: Result, text: string | undefined): void {
     if (r.status === 'valid' && r.warnings === undefined) return;
-    for (const f of this.findingsOf(r, text)) this.out.line(githubAnnotation(f));
+    for (const f of this.findingsOf(r, text)) this.out.line(githubAnnotation(f, this.base));
   }
 
   private text(r: Result): void {

@@ -9,7 +9,7 @@ import { clean, ENVELOPE } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
-import { MAX_VIOLATIONS, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
+import { MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
 
 /*
  * validate's judging: one parsed document in, one Result out. The command and its worker threads
@@ -27,6 +27,8 @@ export interface ValidateOptions extends RegistryCliOptions {
   jobs?: string;
   /** --report <format>=<file>, repeatable. */
   report?: ReportTarget[];
+  /** --category: the SARIF run's analysis category (automationDetails.id). */
+  category?: string;
 }
 
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
@@ -118,9 +120,15 @@ export class Judge {
       if (this.pending.length > 0) for (const w of this.pending.splice(0)) this.warn(w);
     }
     if (schema === undefined) {
-      const r = result(file, line, urn, 'skipped');
+      // Under --strict a URN with no schema is an error: the message cannot be judged, and fails the run.
+      const strict = this.options.strict === true;
+      const r = result(file, line, urn, strict ? 'error' : 'skipped');
       r.warnings = warnings;
       r.suggestion = this.suggestion(urn);
+      if (strict) {
+        r.unregistered = true;
+        r.error = noSchemaMessage(r);
+      }
       return r;
     }
     // With --urn, a whole envelope naming that very URN is a message given as data: its `data` was
