@@ -73,6 +73,9 @@ const REGISTRY: Record<string, unknown> = {
   // URNs and enum values that differ only in lone surrogates (one Go string: U+FFFD); a BOM in a value and a comment.
   'urn:t:lone\ud800': { type: 'object', properties: { k: { enum: ['a\ud800', 'a\udc00', 'x\ufeffy'], description: 'a BOM \ufeff here' } } },
   'urn:t:lone\udc00': { type: 'object', properties: { k: { type: 'string' } } },
+  // The URN those two are in Go, U+FFFD itself: Go reads a lone surrogate as U+FFFD, so the three are
+  // one URN there, and this one's type reads them all (the first's enum would refuse its { k: 5 }).
+  'urn:t:lone\ufffd': { type: 'object', properties: { k: { type: ['string', 'integer'] } } },
   'urn:t:enums': {
     type: 'object', additionalProperties: false,
     properties: { kind: { enum: ['*/', '\u2028', 'class', '', 'a-b', 'a_b', '9lives', 'IsDefined', 'ToString', 'json', 'VALUES'] }, one: { const: 'x' }, list: { type: 'array', items: { enum: ['a', 'b'] } } },
@@ -121,6 +124,7 @@ const VALID: Record<string, unknown[]> = {
   'urn:t:long-names': [{ [long('p', 600)]: 'x', [long('q', 250)]: { [long('r', 250)]: { [long('s', 250)]: long('w', 600) } } }],
   'urn:t:lone\ud800': [{ k: 'x\ufeffy' }, { k: 'a\ud800' }],
   'urn:t:lone\udc00': [{ k: 'plain' }],
+  'urn:t:lone\ufffd': [{ k: 5 }],
   'urn:t:enums': [{ kind: '*/' }, { kind: '\u2028', one: 'x', list: ['a', 'b'] }, { kind: '' }, { kind: 'IsDefined' }, { kind: 'VALUES' }],
 };
 
@@ -163,11 +167,6 @@ function judge(lang: Lang, results: RoundTripResult[]): string[] {
       const [urn, data] = valid[i]!;
       r.outcomes.forEach((o, j) => {
         const input = parse(data[j]);
-        // Go reads a lone surrogate as U+FFFD, so two URNs that differ only there are one: the first's type reads both.
-        if (lang === 'go' && urn === 'urn:t:lone\udc00') {
-          if (!o.ok) expect(o.error).toMatch(/is not a value of/);
-          return;
-        }
         if (lang === 'csharp' && csharpUnsupported(input) !== undefined) return;
         const cannot = lang === 'csharp' ? csharpCannotRead(REGISTRY[urn], input) : undefined;
         if (cannot !== undefined) {
