@@ -104,6 +104,8 @@ const VALID: Record<string, unknown[]> = {
     { meta: {}, extra_ok: { q: [1, { r: null }] }, also: 'x' },
     { meta: {}, 'z z': 1 },
     { meta: {}, items: [{ k: 'v', more: { deep: true } }], inner: { v: false, 'odd key': 1 } },
+    // Mono's serializer loses every member after a declared one that is null, an undeclared null too.
+    { any: null, zz: null, meta: {}, yy: 1 },
   ],
   'urn:t:names': [
     { 'a-b': '1', a_b: '2', aB: '3', AB: '4', café: '5', Straße: '6', 名前: '7', '😀': '8', '*/': '9', '9lives': '10', order_id: '11', user_url: '12', http_server: '13',
@@ -134,11 +136,24 @@ const INVALID: Array<{ urn: string; data: unknown; langs: Lang[]; why: string }>
   { urn: 'urn:t:numbers', data: new RawJson('{"i":1.5,"req_null":1}'), langs: ['go', 'java', 'csharp'], why: '1.5 for an integer' },
   { urn: 'urn:t:numbers', data: { i: true, req_null: 1 }, langs: ['go', 'java', 'csharp'], why: 'a boolean for an integer' },
   { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, gift: true }, langs: ['go', 'java', 'csharp'], why: 'an unknown key of a closed object' },
-  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, list: ['1'] }, langs: ['go', 'java'], why: 'a string item for an integer list (DataContractJsonSerializer reads "1" as 1)' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, list: ['1'] }, langs: ['go', 'java', 'csharp'], why: 'a string item for an integer list' },
+  // DataContractJsonSerializer alone reads "7" as 7, 7 as "7" and "true" as true: Urns.Read checks each JSON type first.
+  { urn: 'urn:t:numbers', data: { i: '7', req_null: 1 }, langs: ['go', 'java', 'csharp'], why: 'a string of digits for an integer' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: '7' }, langs: ['go', 'java', 'csharp'], why: 'a string of digits for a nullable integer' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, n: '2.5' }, langs: ['go', 'java', 'csharp'], why: 'a string for a number' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, opt_null: 7 }, langs: ['go', 'java', 'csharp'], why: 'a number for a nullable string' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, obj_null: { x: '3' } }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a nested object' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, map_i: { a: '4' } }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a map' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, nested: [[1, '2']] }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a nested list' },
+  { urn: 'urn:t:free', data: { meta: {}, inner: { v: 'true' } }, langs: ['go', 'java', 'csharp'], why: 'a string for a boolean' },
+  { urn: 'urn:t:names', data: { 'a-b': true }, langs: ['go', 'java', 'csharp'], why: 'a boolean for a string' },
+  // C#: an object with a property named "" is a map; its declared properties' types are still checked.
+  { urn: 'urn:t:empty-name', data: { '': 'e', x: '1' }, langs: ['go', 'csharp'], why: 'a string for an integer beside a property named ""' },
+  { urn: 'urn:t:empty-name', data: { '': 5 }, langs: ['go', 'csharp'], why: 'a number for a string named ""' },
   { urn: 'urn:t:numbers', data: new RawJson('{"i":99999999999999999999,"req_null":1}'), langs: ['go', 'java', 'csharp'], why: 'an integer past int64 (the types\' documented range)' },
   { urn: 'urn:t:enums', data: { kind: 'Class' }, langs: ['go', 'java', 'csharp'], why: 'a value outside a string enum' },
   { urn: 'urn:t:enums', data: { list: ['a', 'c'] }, langs: ['go', 'java', 'csharp'], why: 'a list item outside a string enum' },
-  { urn: 'urn:t:object-members', data: { toString: 5 }, langs: ['go', 'java'], why: 'a number for a string (DataContractJsonSerializer reads 5 as "5")' },
+  { urn: 'urn:t:object-members', data: { toString: 5 }, langs: ['go', 'java', 'csharp'], why: 'a number for a string' },
   { urn: 'urn:t:object-members', data: {}, langs: ['java', 'csharp'], why: 'a missing required property (Go reads the zero value)' },
   { urn: 'urn:t:numbers', data: { i: null, req_null: 1 }, langs: ['java', 'csharp'], why: 'null for a required integer (Go reads the zero value)' },
 ];
