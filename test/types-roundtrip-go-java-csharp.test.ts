@@ -57,6 +57,7 @@ const REGISTRY: Record<string, unknown> = {
       .map((k) => [k, { type: 'string' }])),
   },
   'urn:t:empty-name': { type: 'object', properties: { '': { type: 'string' }, x: { type: 'integer' } } },
+  'urn:t:empty-closed': { type: 'object', additionalProperties: false, required: [''], properties: { '': { type: 'integer' }, k: { type: 'string' } } },
   // Found by random registries: an open record with a property named like its catch-all (Jackson saw
   // two creator properties of that name); undeclared members DataContractJsonSerializer reads wrongly.
   'urn:t:open-catch-all': { type: 'object', properties: { additionalProperties: { type: ['string', 'null'] }, additional_properties: { type: 'integer' }, extra: {} } },
@@ -112,6 +113,7 @@ const VALID: Record<string, unknown[]> = {
       Extra: '14', MarshalJSON: '15', UnmarshalJSON: '16', Valid: '17', Names: '18', ExtensionData: '19', BqCheck: '20', additionalProperties: '21', ToString: '22', Equals: '23', JSON_NAMES: '24' },
   ],
   'urn:t:empty-name': [{ '': 'e', x: 1 }, { x: 2, other: [true] }],
+  'urn:t:empty-closed': [{ '': 1, k: 'a' }, new RawJson('{"":2.0}')],
   'urn:t:open-catch-all': [
     { additionalProperties: 'a', additional_properties: 1, extra: 'x', more: { deep: [1, 'two'] } },
     { additionalProperties: null, more: '\ud800' },
@@ -148,8 +150,10 @@ const INVALID: Array<{ urn: string; data: unknown; langs: Lang[]; why: string }>
   { urn: 'urn:t:free', data: { meta: {}, inner: { v: 'true' } }, langs: ['go', 'java', 'csharp'], why: 'a string for a boolean' },
   { urn: 'urn:t:names', data: { 'a-b': true }, langs: ['go', 'java', 'csharp'], why: 'a boolean for a string' },
   // C#: an object with a property named "" is a map; its declared properties' types are still checked.
-  { urn: 'urn:t:empty-name', data: { '': 'e', x: '1' }, langs: ['go', 'csharp'], why: 'a string for an integer beside a property named ""' },
-  { urn: 'urn:t:empty-name', data: { '': 5 }, langs: ['go', 'csharp'], why: 'a number for a string named ""' },
+  { urn: 'urn:t:empty-name', data: { '': 'e', x: '1' }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer beside a property named ""' },
+  { urn: 'urn:t:empty-name', data: { '': 5 }, langs: ['go', 'java', 'csharp'], why: 'a number for a string named ""' },
+  { urn: 'urn:t:empty-closed', data: { '': '1', k: 'a' }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer named "" in a closed object' },
+  { urn: 'urn:t:empty-closed', data: { '': 1, k: 'a', other: 1 }, langs: ['go', 'java', 'csharp'], why: 'an unknown key of a closed object with a property named ""' },
   { urn: 'urn:t:numbers', data: new RawJson('{"i":99999999999999999999,"req_null":1}'), langs: ['go', 'java', 'csharp'], why: 'an integer past int64 (the types\' documented range)' },
   { urn: 'urn:t:enums', data: { kind: 'Class' }, langs: ['go', 'java', 'csharp'], why: 'a value outside a string enum' },
   { urn: 'urn:t:enums', data: { list: ['a', 'c'] }, langs: ['go', 'java', 'csharp'], why: 'a list item outside a string enum' },

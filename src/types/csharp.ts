@@ -185,8 +185,10 @@ function classType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: bo
       const value = csType(n.additional, ownValue(raw, 'additionalProperties'), identifier(`${name}Value`, 'X'), ctx, false);
       return { type: `Dictionary<string, ${value.type}>`, shape: `Shape.Map(${value.shape})`, check: value.check };
     }
-    // Its declared properties' JSON types are still checked when reading (Shape.Class).
-    const shape = props.length === 0 ? 'Shape.Map(Shape.Any)' : `Shape.Class(${props.map(([p, sub]) => `${csString(p)}, ${plainShape(sub)}`).join(', ')})`;
+    // Its declared properties' JSON types are still checked when reading (Shape.Class), and a
+    // closed one refuses other members there (Shape.Closed: a map has no class to refuse them).
+    const members = props.map(([p, sub]) => `${csString(p)}, ${plainShape(sub)}`).join(', ');
+    const shape = props.length === 0 ? 'Shape.Map(Shape.Any)' : `Shape.${n.additional?.always === false ? 'Closed' : 'Class'}(${members})`;
     return { type: 'Dictionary<string, object>', shape, check: FREE };
   }
   const cls = root ? name : uniqueName(ctx.taken, name);
@@ -386,11 +388,15 @@ ${shapeCases.join('')}                default: return null;
         /// <summary>A class's members by JSON name; null for a map or a value that is not an object.</summary>
         private readonly Dictionary<string, Shape> members;
 
-        private Shape(string type, Shape items, Dictionary<string, Shape> members)
+        /// <summary>An object read as a map that refuses members it does not declare (a class refuses them itself).</summary>
+        private readonly bool closed;
+
+        private Shape(string type, Shape items, Dictionary<string, Shape> members, bool closed = false)
         {
             this.type = type;
             this.items = items;
             this.members = members;
+            this.closed = closed;
         }
 
         internal static Shape List(Shape items)
@@ -406,12 +412,23 @@ ${shapeCases.join('')}                default: return null;
         /// <summary>A class: its members' JSON names, each followed by its shape.</summary>
         internal static Shape Class(params object[] members)
         {
+            return new Shape("object", null, ByName(members));
+        }
+
+        /// <summary>A closed object read as a map (it has a member named ""): as Class, and no other member.</summary>
+        internal static Shape Closed(params object[] members)
+        {
+            return new Shape("object", null, ByName(members), true);
+        }
+
+        private static Dictionary<string, Shape> ByName(object[] members)
+        {
             var byName = new Dictionary<string, Shape>();
             for (var i = 0; i + 1 < members.Length; i += 2)
             {
                 byName[(string) members[i]] = (Shape) members[i + 1];
             }
-            return new Shape("object", null, byName);
+            return byName;
         }
 
         /// <summary>
@@ -458,6 +475,10 @@ ${shapeCases.join('')}                default: return null;
                     {
                         nulls.Add(child);
                     }
+                }
+                else if (shape.closed)
+                {
+                    throw new SerializationException(at + ": a member the schema does not declare, in an object that allows none (additionalProperties: false): " + name);
                 }
             }
             // A member named __type read first would be the serializer's type hint: such an object stays as it is.
