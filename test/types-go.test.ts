@@ -162,7 +162,8 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     // An open object whose properties take the catch-all's and its methods' names, around a closed one.
     const open = { type: 'object', properties: { extra: { type: 'string' }, Extra: { type: 'integer' }, MarshalJSON: { type: 'boolean' }, inner: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: false } } };
     // encoding/json refuses these as tag names (a comma, a quote, an emoji: not a letter or digit).
-    const odd = { type: 'object', properties: { 'a,b': { type: 'string' }, 'q"uote': { type: 'string' }, '😀': { type: 'boolean' } } };
+    // ² and Ⅻ are numbers but not decimal digits: encoding/json would ignore such a tag and match the field's Go name.
+    const odd = { type: 'object', properties: { 'a,b': { type: 'string' }, 'q"uote': { type: 'string' }, '😀': { type: 'boolean' }, 'x²': { type: 'integer' }, 'Ⅻ': { type: 'string' } } };
     const dir = tempRegistry({
       'urn:x:"; panic("no") //': schema, 'urn:x:odd': odd, 'urn:x:type': { type: 'string' }, 'urn:x:Envelope': { type: 'object', properties: { a: { type: 'string' } } },
       'urn:x:open': open, 'urn:x:kind': { enum: HOSTILE_ENUM },
@@ -215,6 +216,7 @@ describe('types --lang go', { timeout: 180_000 }, () => {
       // An open struct keeps a key in another case than a declared one as its own (in Extra).
       JSON.stringify({ job: 'urn:x:open', data: { MARSHALJSON: 1, marshaljson: 2 } }),
       JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', '😀': false, more: [1] } }),
+      JSON.stringify({ job: 'urn:x:odd', data: { 'x²': 2, 'Ⅻ': '12', X2: 'other' } }),
     ], ['echo']);
     expect(echo).toEqual([
       ...HOSTILE_ENUM.map((v) => `ok ${JSON.stringify(v).replace(/\u2028/, '\\u2028')} <nil>`),
@@ -226,6 +228,7 @@ describe('types --lang go', { timeout: 180_000 }, () => {
       'error: json: unknown field "z"',
       'ok {"MARSHALJSON":1,"marshaljson":2} <nil>',
       'ok {"a,b":"v","more":[1],"q\\"uote":"w","😀":false} <nil>',
+      'ok {"X2":"other","x²":2,"Ⅻ":"12"} <nil>',
     ]);
   });
 

@@ -62,7 +62,8 @@ function validTagName(name: string): boolean {
   if (name === '' || name === '-') return false;
   for (const ch of name) {
     if ('!#$%&()*+-./:;<=>?@[]^_{|}~ '.includes(ch)) continue;
-    if (!/^[\p{L}\p{N}]$/u.test(ch)) return false;
+    // unicode.IsLetter and unicode.IsDigit: a letter, or a decimal digit (not ² or Ⅻ, other numbers).
+    if (!/^[\p{L}\p{Nd}]$/u.test(ch)) return false;
   }
   return true;
 }
