@@ -162,7 +162,8 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     // An open object whose properties take the catch-all's and its methods' names, around a closed one.
     const open = { type: 'object', properties: { extra: { type: 'string' }, Extra: { type: 'integer' }, MarshalJSON: { type: 'boolean' }, inner: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: false } } };
     // encoding/json refuses these as tag names (a comma, a quote, an emoji: not a letter or digit).
-    const odd = { type: 'object', properties: { 'a,b': { type: 'string' }, 'q"uote': { type: 'string' }, '😀': { type: 'boolean' } } };
+    // ² and Ⅻ are numbers but not decimal digits: encoding/json would ignore such a tag and match the field's Go name.
+    const odd = { type: 'object', properties: { 'a,b': { type: 'string' }, 'q"uote': { type: 'string' }, '😀': { type: 'boolean' }, 'x²': { type: 'integer' }, 'Ⅻ': { type: 'string' } } };
     const dir = tempRegistry({
       'urn:x:"; panic("no") //': schema, 'urn:x:odd': odd, 'urn:x:type': { type: 'string' }, 'urn:x:Envelope': { type: 'object', properties: { a: { type: 'string' } } },
       'urn:x:open': open, 'urn:x:kind': { enum: HOSTILE_ENUM },
@@ -176,18 +177,32 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     expect(src).toContain(`= ${goString('urn:x:"; panic("no") //')}`);
     expect(src).not.toMatch(/^package evil/m);
     for (const tag of ['json:"type"', 'json:"func,omitempty"', 'json:"a-b,omitempty"', 'json:"a_b,omitempty"', 'json:"ünï,omitempty"', 'json:"9lives,omitempty"', 'json:"x.y,omitempty"']) expect(src).toContain(tag);
-    // A name no json tag can carry: its object is a map, never a struct that would decode the wrong key.
-    expect(src).toMatch(/type Odd = map\[string\]any/);
+    // A name no json tag can carry: its field has none, and the struct's own methods read and write it by its exact name.
+    expect(src).toMatch(/type Odd struct \{/);
+    expect(src).toContain('\tAB *string `json:"-"`');
+    expect(src).toContain(`if err := property(rest, ${goString('q"uote')}, &f.QUote); err != nil {`);
     const decode = spawnSync('go', ['run', './cmd/check'], {
       cwd: mod, env: goEnv(), encoding: 'utf8',
       input: [
         JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', func: 1, 'a-b': 'x', a_b: 'y', 'ünï': true, '9lives': null, nested: { 'x.y': 1.5 }, list: [{ go: '`' }] } }),
         JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'x.y': 1, z: 1 } } }),
         JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', more: 1 } }),
+        // A wrong type under a name no tag can carry is refused, as under any other.
+        JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 7 } }),
+        JSON.stringify({ job: 'urn:x:odd', data: { '😀': 'true' } }),
+        // encoding/json alone takes a key in another case for a tag's name: a closed struct refuses it.
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', TYPE: 'u' } }),
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { Type: 't' } }),
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'X.Y': 1 } } }),
       ].join('\n') + '\n',
     });
     expect(decode.status, decode.stderr).toBe(0);
-    expect(decode.stdout.trim().split('\n')).toEqual(['ok', 'error: json: unknown field "z"', 'ok']);
+    expect(decode.stdout.trim().split('\n')).toEqual([
+      'ok', 'error: json: unknown field "z"', 'ok',
+      'error: bqtypes: property "a,b": json: cannot unmarshal number into Go value of type string',
+      'error: bqtypes: property "😀": json: cannot unmarshal string into Go value of type bool',
+      'error: json: unknown field "TYPE"', 'error: json: unknown field "Type"', 'error: json: unknown field "X.Y"',
+    ]);
     for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${goString(v)}\n`);
     const data = { extra: 'e', Extra: 2, MarshalJSON: true, inner: { k: 'v' }, more: [1, '*/'] };
     const echo = check(mod, [
@@ -198,6 +213,10 @@ describe('types --lang go', { timeout: 180_000 }, () => {
       JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', one: 'fun' } }),
       JSON.stringify({ job: 'urn:x:open', data }),
       JSON.stringify({ job: 'urn:x:open', data: { inner: { k: 'v', z: 1 } } }),
+      // An open struct keeps a key in another case than a declared one as its own (in Extra).
+      JSON.stringify({ job: 'urn:x:open', data: { MARSHALJSON: 1, marshaljson: 2 } }),
+      JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', '😀': false, more: [1] } }),
+      JSON.stringify({ job: 'urn:x:odd', data: { 'x²': 2, 'Ⅻ': '12', X2: 'other' } }),
     ], ['echo']);
     expect(echo).toEqual([
       ...HOSTILE_ENUM.map((v) => `ok ${JSON.stringify(v).replace(/\u2028/, '\\u2028')} <nil>`),
@@ -207,6 +226,9 @@ describe('types --lang go', { timeout: 180_000 }, () => {
       expect.stringMatching(/^error: .*"fun" is not a value of /),
       `ok ${JSON.stringify(Object.fromEntries(Object.entries(data).sort(([a], [b]) => (a < b ? -1 : 1))))} <nil>`,
       'error: json: unknown field "z"',
+      'ok {"MARSHALJSON":1,"marshaljson":2} <nil>',
+      'ok {"a,b":"v","more":[1],"q\\"uote":"w","😀":false} <nil>',
+      'ok {"X2":"other","x²":2,"Ⅻ":"12"} <nil>',
     ]);
   });
 

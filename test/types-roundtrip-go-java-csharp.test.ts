@@ -57,6 +57,7 @@ const REGISTRY: Record<string, unknown> = {
       .map((k) => [k, { type: 'string' }])),
   },
   'urn:t:empty-name': { type: 'object', properties: { '': { type: 'string' }, x: { type: 'integer' } } },
+  'urn:t:empty-closed': { type: 'object', additionalProperties: false, required: [''], properties: { '': { type: 'integer' }, k: { type: 'string' } } },
   // Found by random registries: an open record with a property named like its catch-all (Jackson saw
   // two creator properties of that name); undeclared members DataContractJsonSerializer reads wrongly.
   'urn:t:open-catch-all': { type: 'object', properties: { additionalProperties: { type: ['string', 'null'] }, additional_properties: { type: 'integer' }, extra: {} } },
@@ -73,6 +74,9 @@ const REGISTRY: Record<string, unknown> = {
   // URNs and enum values that differ only in lone surrogates (one Go string: U+FFFD); a BOM in a value and a comment.
   'urn:t:lone\ud800': { type: 'object', properties: { k: { enum: ['a\ud800', 'a\udc00', 'x\ufeffy'], description: 'a BOM \ufeff here' } } },
   'urn:t:lone\udc00': { type: 'object', properties: { k: { type: 'string' } } },
+  // The URN those two are in Go, U+FFFD itself: Go reads a lone surrogate as U+FFFD, so the three are
+  // one URN there, and this one's type reads them all (the first's enum would refuse its { k: 5 }).
+  'urn:t:lone\ufffd': { type: 'object', properties: { k: { type: ['string', 'integer'] } } },
   'urn:t:enums': {
     type: 'object', additionalProperties: false,
     properties: { kind: { enum: ['*/', '\u2028', 'class', '', 'a-b', 'a_b', '9lives', 'IsDefined', 'ToString', 'json', 'VALUES'] }, one: { const: 'x' }, list: { type: 'array', items: { enum: ['a', 'b'] } } },
@@ -101,12 +105,15 @@ const VALID: Record<string, unknown[]> = {
     { meta: {}, extra_ok: { q: [1, { r: null }] }, also: 'x' },
     { meta: {}, 'z z': 1 },
     { meta: {}, items: [{ k: 'v', more: { deep: true } }], inner: { v: false, 'odd key': 1 } },
+    // Mono's serializer loses every member after a declared one that is null, an undeclared null too.
+    { any: null, zz: null, meta: {}, yy: 1 },
   ],
   'urn:t:names': [
     { 'a-b': '1', a_b: '2', aB: '3', AB: '4', café: '5', Straße: '6', 名前: '7', '😀': '8', '*/': '9', '9lives': '10', order_id: '11', user_url: '12', http_server: '13',
       Extra: '14', MarshalJSON: '15', UnmarshalJSON: '16', Valid: '17', Names: '18', ExtensionData: '19', BqCheck: '20', additionalProperties: '21', ToString: '22', Equals: '23', JSON_NAMES: '24' },
   ],
   'urn:t:empty-name': [{ '': 'e', x: 1 }, { x: 2, other: [true] }],
+  'urn:t:empty-closed': [{ '': 1, k: 'a' }, new RawJson('{"":2.0}')],
   'urn:t:open-catch-all': [
     { additionalProperties: 'a', additional_properties: 1, extra: 'x', more: { deep: [1, 'two'] } },
     { additionalProperties: null, more: '\ud800' },
@@ -121,6 +128,7 @@ const VALID: Record<string, unknown[]> = {
   'urn:t:long-names': [{ [long('p', 600)]: 'x', [long('q', 250)]: { [long('r', 250)]: { [long('s', 250)]: long('w', 600) } } }],
   'urn:t:lone\ud800': [{ k: 'x\ufeffy' }, { k: 'a\ud800' }],
   'urn:t:lone\udc00': [{ k: 'plain' }],
+  'urn:t:lone\ufffd': [{ k: 5 }],
   'urn:t:enums': [{ kind: '*/' }, { kind: '\u2028', one: 'x', list: ['a', 'b'] }, { kind: '' }, { kind: 'IsDefined' }, { kind: 'VALUES' }],
 };
 
@@ -130,11 +138,26 @@ const INVALID: Array<{ urn: string; data: unknown; langs: Lang[]; why: string }>
   { urn: 'urn:t:numbers', data: new RawJson('{"i":1.5,"req_null":1}'), langs: ['go', 'java', 'csharp'], why: '1.5 for an integer' },
   { urn: 'urn:t:numbers', data: { i: true, req_null: 1 }, langs: ['go', 'java', 'csharp'], why: 'a boolean for an integer' },
   { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, gift: true }, langs: ['go', 'java', 'csharp'], why: 'an unknown key of a closed object' },
-  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, list: ['1'] }, langs: ['go', 'java'], why: 'a string item for an integer list (DataContractJsonSerializer reads "1" as 1)' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, list: ['1'] }, langs: ['go', 'java', 'csharp'], why: 'a string item for an integer list' },
+  // DataContractJsonSerializer alone reads "7" as 7, 7 as "7" and "true" as true: Urns.Read checks each JSON type first.
+  { urn: 'urn:t:numbers', data: { i: '7', req_null: 1 }, langs: ['go', 'java', 'csharp'], why: 'a string of digits for an integer' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: '7' }, langs: ['go', 'java', 'csharp'], why: 'a string of digits for a nullable integer' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, n: '2.5' }, langs: ['go', 'java', 'csharp'], why: 'a string for a number' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, opt_null: 7 }, langs: ['go', 'java', 'csharp'], why: 'a number for a nullable string' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, obj_null: { x: '3' } }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a nested object' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, map_i: { a: '4' } }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a map' },
+  { urn: 'urn:t:numbers', data: { i: 1, req_null: 1, nested: [[1, '2']] }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer in a nested list' },
+  { urn: 'urn:t:free', data: { meta: {}, inner: { v: 'true' } }, langs: ['go', 'java', 'csharp'], why: 'a string for a boolean' },
+  { urn: 'urn:t:names', data: { 'a-b': true }, langs: ['go', 'java', 'csharp'], why: 'a boolean for a string' },
+  // C#: an object with a property named "" is a map; its declared properties' types are still checked.
+  { urn: 'urn:t:empty-name', data: { '': 'e', x: '1' }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer beside a property named ""' },
+  { urn: 'urn:t:empty-name', data: { '': 5 }, langs: ['go', 'java', 'csharp'], why: 'a number for a string named ""' },
+  { urn: 'urn:t:empty-closed', data: { '': '1', k: 'a' }, langs: ['go', 'java', 'csharp'], why: 'a string for an integer named "" in a closed object' },
+  { urn: 'urn:t:empty-closed', data: { '': 1, k: 'a', other: 1 }, langs: ['go', 'java', 'csharp'], why: 'an unknown key of a closed object with a property named ""' },
   { urn: 'urn:t:numbers', data: new RawJson('{"i":99999999999999999999,"req_null":1}'), langs: ['go', 'java', 'csharp'], why: 'an integer past int64 (the types\' documented range)' },
   { urn: 'urn:t:enums', data: { kind: 'Class' }, langs: ['go', 'java', 'csharp'], why: 'a value outside a string enum' },
   { urn: 'urn:t:enums', data: { list: ['a', 'c'] }, langs: ['go', 'java', 'csharp'], why: 'a list item outside a string enum' },
-  { urn: 'urn:t:object-members', data: { toString: 5 }, langs: ['go', 'java'], why: 'a number for a string (DataContractJsonSerializer reads 5 as "5")' },
+  { urn: 'urn:t:object-members', data: { toString: 5 }, langs: ['go', 'java', 'csharp'], why: 'a number for a string' },
   { urn: 'urn:t:object-members', data: {}, langs: ['java', 'csharp'], why: 'a missing required property (Go reads the zero value)' },
   { urn: 'urn:t:numbers', data: { i: null, req_null: 1 }, langs: ['java', 'csharp'], why: 'null for a required integer (Go reads the zero value)' },
 ];
@@ -163,11 +186,6 @@ function judge(lang: Lang, results: RoundTripResult[]): string[] {
       const [urn, data] = valid[i]!;
       r.outcomes.forEach((o, j) => {
         const input = parse(data[j]);
-        // Go reads a lone surrogate as U+FFFD, so two URNs that differ only there are one: the first's type reads both.
-        if (lang === 'go' && urn === 'urn:t:lone\udc00') {
-          if (!o.ok) expect(o.error).toMatch(/is not a value of/);
-          return;
-        }
         if (lang === 'csharp' && csharpUnsupported(input) !== undefined) return;
         const cannot = lang === 'csharp' ? csharpCannotRead(REGISTRY[urn], input) : undefined;
         if (cannot !== undefined) {

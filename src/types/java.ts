@@ -15,7 +15,8 @@ import type { TypesEntry } from './generate.js';
  * `required = true`), `@JsonInclude(NON_NULL)` on optional components (the null rule: an optional
  * property that is null reads as absent and is written without it), `@JsonSetter(nulls = FAIL)`
  * on required ones that do not admit null, and on an open record a Map of what it does not
- * declare (`@JsonAnySetter` / `@JsonAnyGetter`). Every schema value enters the source through
+ * declare (`@JsonAnySetter` / `@JsonAnyGetter`); a property named "" (no component can be named
+ * so) is kept in that Map too, read by the any-setter as its type (readAs). Every schema value enters the source through
  * javaString or javadoc, which also defuse Java's \\u escapes (processed before the lexer, in
  * comments too).
  */
@@ -113,6 +114,8 @@ interface Ctx {
   /** Class names taken, in lower case. */
   taken: Set<string>;
   records: string[];
+  /** A record reads a property named "" (the file needs readAs). */
+  readsEmpty?: boolean;
 }
 
 interface JavaType {
@@ -185,10 +188,9 @@ ${constants.join(',\n')};
 const MAX_SLOTS = 254;
 
 function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: boolean): string {
-  const props = n.properties ?? [];
-  // Jackson reads @JsonProperty("") as "the component's own name": an object with a property named "" is a Map.
-  if (props.length === 0 || props.some(([p]) => p === '')) {
-    if (props.length === 0 && n.additional !== undefined && n.additional.always === undefined) {
+  const all = n.properties ?? [];
+  if (all.length === 0) {
+    if (n.additional !== undefined && n.additional.always === undefined) {
       const value = javaType(n.additional, ownValue(raw, 'additionalProperties'), identifier(`${name}Value`, 'X'), ctx, true).type;
       return `java.util.Map<String, ${value}>`;
     }
@@ -197,15 +199,25 @@ function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   const open = n.additional?.always !== false;
   const typeName = root ? name : uniqueClass(ctx.taken, name);
   const required = new Set(n.required ?? []);
-  const used = new Set<string>(open ? OPEN_RESERVED : []);
+  // Jackson reads @JsonProperty("") as "the component's own name": a property named "" is kept
+  // with the undeclared ones, read by the any-setter as its type (a closed record has the
+  // catch-all for it alone).
+  const empty = all.find(([p]) => p === '');
+  const props = all.filter(([p]) => p !== '');
+  const catchAll = open || empty !== undefined;
+  const used = new Set<string>(catchAll ? OPEN_RESERVED : []);
   // The catch-all is a creator parameter too (ignored, under its own name): no JSON name may equal it.
-  const CATCH_ALL = open ? uniqueName(new Set(props.map(([p]) => p)), 'additionalProperties') : '';
-  if (open) used.add(CATCH_ALL);
+  const CATCH_ALL = catchAll ? uniqueName(new Set(props.map(([p]) => p)), 'additionalProperties') : '';
+  if (catchAll) used.add(CATCH_ALL);
   const decls = ctx.decls.length;
   const components: string[] = [];
   const params: string[] = [];
   const jsonNames: string[] = [];
-  let slots = open ? 1 : 0;
+  let slots = catchAll ? 1 : 0;
+  // The type a property named "" is read as (boxed: it is a value of the catch-all map).
+  const emptyType = empty === undefined ? undefined
+    : javaType(empty[1], ownValue(ownValue(raw, 'properties'), ''), identifier(`${typeName}Empty`, 'X'), ctx, true).type;
+  if (empty !== undefined) ctx.readsEmpty = true;
   for (const [prop, sub] of props) {
     const rawSub = ownValue(ownValue(raw, 'properties'), prop);
     const field = uniqueName(used, camel(prop));
@@ -233,15 +245,26 @@ function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   const doc: string[] = [root ? `The data of ${ctx.urn}.` : `An object inside the data of ${ctx.urn}.`, ''];
   const description = ownValue(raw, 'description');
   if (typeof description === 'string' && description !== '') doc.push(...javadocText(description), '');
-  if (open) {
-    doc.push(`Open: properties it does not declare are allowed, and kept in {@code ${CATCH_ALL}}.`, '');
-    params.push(`@param ${CATCH_ALL} the properties the schema does not declare, as Jackson read them (null is an empty map)`);
+  if (open) doc.push(`Open: properties it does not declare are allowed, and kept in {@code ${CATCH_ALL}}.`, '');
+  if (empty !== undefined) {
+    const notes = [`JSON "", ${required.has('') ? 'required' : 'optional'}: Jackson cannot name a component "", so it is kept in ${CATCH_ALL}, read as ${emptyType!}.`, ...constraintNotes(empty[1], ownValue(ownValue(raw, 'properties'), ''), false)];
+    doc.push(...notes.flatMap(javadocText), '');
+  }
+  if (catchAll) {
+    params.push(`@param ${CATCH_ALL} ${open ? 'the properties the schema does not declare, as Jackson read them' : 'the property named "" (the object allows no other)'}${empty !== undefined && open ? ', and the one named ""' : ''} (null is an empty map)`);
     components.push(`            @JsonIgnore\n            java.util.Map<String, Object> ${CATCH_ALL}`);
   }
   const sensitive = constraintNotes(n, raw, false).filter((l) => l.startsWith('Sensitive'));
   doc.push(...sensitive.flatMap(javadocText));
   const body: string[] = [`        /** The JSON name of each declared component, in order. */\n        public static final java.util.List<String> JSON_NAMES = java.util.List.of(\n${jsonNames.join(',\n')});\n`];
-  if (open) {
+  if (catchAll) {
+    // The property named "" is read as its type, strictly (its value as Jackson read it, converted).
+    const readEmpty = empty === undefined ? '' : `            if (name.isEmpty()) {
+                value = BqTypes.readAs(value, new com.fasterxml.jackson.core.type.TypeReference<${emptyType}>() {});
+            }${open ? '' : ` else {
+                throw new IllegalArgumentException("a property the schema does not declare, in an object that allows none (additionalProperties: false): " + name);
+            }`}
+`;
     body.push(`        public ${typeName} {
             if (${CATCH_ALL} == null) {
                 ${CATCH_ALL} = new java.util.LinkedHashMap<>();
@@ -250,7 +273,7 @@ function recordType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
 
         @JsonAnySetter
         private void additionalProperty(String name, Object value) {
-            ${CATCH_ALL}.put(name, value);
+${readEmpty}            ${CATCH_ALL}.put(name, value);
         }
 
         @JsonAnyGetter
@@ -290,7 +313,7 @@ export function generateJava(entries: readonly TypesEntry[]): string {
     const t = javaType(root, entry.schema, base, ctx, false, true).type;
     const map = /^java\.util\.Map<String, (.*)>$/.exec(t);
     if (ctx.records.length === before && map !== null) {
-      // The data is an object without properties (or with one Jackson cannot name): a map, as a class of its own.
+      // The data is an object without properties: a map, as a class of its own.
       wrappers.push(`    /** The data of ${javadocText(entry.urn).join(' ')}: a JSON object of any members (a map). */\n    public static final class ${base} extends java.util.LinkedHashMap<String, ${map[1]}> implements Data {\n        private static final long serialVersionUID = 1L;\n    }\n`);
       ctx.records.push(base);
     } else if (ctx.records.length === before) {
@@ -361,7 +384,15 @@ ${cases.join('')}            default -> null;
             .build();
     }
 
-    /** Reads an integer written as a whole number in any form (1, 1.0, 1e2), refusing 1.5 and anything but a number. */
+${ctx.readsEmpty ? `    /** The strict mapper that reads a property named "" (a record's any-setter reads it as its type). */
+    private static final com.fasterxml.jackson.databind.json.JsonMapper STRICT = mapper();
+
+    /** A value as Jackson read it (a String, a Number, a List, a Map, …) as its type, read strictly: a wrong type is refused. */
+    static <T> T readAs(Object value, com.fasterxml.jackson.core.type.TypeReference<T> type) {
+        return STRICT.convertValue(value, type);
+    }
+
+` : ''}    /** Reads an integer written as a whole number in any form (1, 1.0, 1e2), refusing 1.5 and anything but a number. */
     private static final class WholeNumber extends com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<Long> {
         WholeNumber() {
             super(Long.class);
