@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleAsyncApi, validateAsyncApi, type CatalogEntry, type Origin } from '../src/asyncapi/index.js';
+import { parseText } from '../src/registry/parse.js';
 import { parsePointer } from '../src/validator/index.js';
 import { differs, SchemaSources } from './helpers/asyncapi-meaning.js';
 import { expectRun, guardRepo, listing, removeTrees, ROOT, run, tree } from './helpers/hostile.js';
@@ -154,6 +155,43 @@ describe('export-asyncapi: references rewritten into the document', { timeout: 1
     const b = JSON.stringify(assembleAsyncApi([...entries].reverse(), { files: fixtureFiles }).document, null, 2) + '\n';
     expect(b).toBe(a);
     expect(a).toBe(json);
+  });
+});
+
+describe('export-asyncapi on every registry in the repository, and on the one init scaffolds', { timeout: 300_000 }, () => {
+  it('a registry it writes, @asyncapi/parser reads with no error, as the registry means it; one it refuses, it writes nothing for', async () => {
+    const manifests = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => /(^|\/)registry[^/]*\.(json|jsonc|ya?ml)$/.test(f) && !f.endsWith('registry.schema.json'))
+      .map((f) => join(ROOT, f));
+    const scaffold = tree();
+    expectRun(await run(['init', scaffold], { cwd: scaffold }), 0);
+    manifests.push(join(scaffold, 'registry.json'));
+    expect(manifests.length).toBeGreaterThan(10);
+    const out = tree();
+    let written = 0;
+    for (const [i, manifest] of manifests.entries()) {
+      const target = join(out, `${i}.json`);
+      const r = await run(['export-asyncapi', '-r', manifest, '-o', target], { cwd: ROOT, timeoutMs: 60_000 });
+      if (r.code !== 0) {
+        expect(r.stdout, manifest).toBe('');
+        expect(listing(out), manifest).not.toContain(`${i}.json`);
+        continue;
+      }
+      written++;
+      expect(r.stdout, manifest).toMatch(/^Wrote /);
+      const read = await parse(readFileSync(target, 'utf8'));
+      expect(read.errors, manifest).toEqual([]);
+      // The registry's own reading of its files (JSONC and YAML included), followed by the test's resolver.
+      const m = parseText(readFileSync(manifest, 'utf8'), manifest) as Manifest;
+      const sources = new SchemaSources({}, (text, file) => parseText(text, file));
+      const entries = m.schemas.map((e) => {
+        const file = join(manifest, '..', e.schema);
+        return { urn: e.urn, file, schema: sources.root(file) };
+      });
+      expect(meaningDiffers(read, entries, sources), manifest).toBeUndefined();
+    }
+    expect(written).toBeGreaterThanOrEqual(6);
   });
 });
 

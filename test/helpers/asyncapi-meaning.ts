@@ -19,15 +19,16 @@ const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.c
 export class SchemaSources {
   private readonly docs = new Map<string, unknown>();
 
-  constructor(given: Record<string, unknown> = {}) {
+  constructor(
+    given: Record<string, unknown> = {},
+    /** How a file's text becomes its value (default: JSON.parse for .json, which keeps a "__proto__" key; YAML otherwise). */
+    private readonly read: (text: string, file: string) => unknown = (text, file) => (/\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text)),
+  ) {
     for (const [file, value] of Object.entries(given)) this.docs.set(file, value);
   }
 
   root(file: string): unknown {
-    if (!this.docs.has(file)) {
-      const text = readFileSync(file, 'utf8');
-      this.docs.set(file, /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text));
-    }
+    if (!this.docs.has(file)) this.docs.set(file, this.read(readFileSync(file, 'utf8'), file));
     return this.docs.get(file);
   }
 
