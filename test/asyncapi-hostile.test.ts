@@ -76,3 +76,23 @@ describe('keys AsyncAPI tools cannot read ("<<", __proto__, hasOwnProperty, $ref
     expect(() => buildAsyncApi([{ urn: 'u', schema: { properties: { hasOwnProperty: {} } } }])).toThrow(/^u: \/properties\/hasOwnProperty: the key "hasOwnProperty" stops AsyncAPI tools/);
   });
 });
+
+describe('references that lead nowhere, and long chains of them', () => {
+  test('a chain of references back to itself names no schema: refused where each $ref is', () => {
+    const issues = assembleAsyncApi([{ urn: 'u', schema: { properties: { p: { $ref: '#/definitions/a' } }, definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } } }]).issues;
+    expect(issues.map((i) => i.source!.pointer)).toEqual(['/properties/p/$ref', '/definitions/a/$ref', '/definitions/b/$ref']);
+    for (const i of issues) expect(i.message).toMatch(/leads through references back to itself/);
+  });
+
+  test('20,000 definitions each only a reference to the next: every reference goes to the end of the chain, each link followed once', () => {
+    const n = 20_000;
+    const definitions: Record<string, unknown> = { [`d${n}`]: { type: 'string' } };
+    for (let i = 0; i < n; i++) definitions[`d${i}`] = { $ref: `#/definitions/d${i + 1}` };
+    // Followed from every link anew, the chains would take n²/2 (200 million) steps: far past the test's time.
+    const { document, issues } = assembleAsyncApi([{ urn: 'u', schema: { properties: { p: { $ref: '#/definitions/d0' } }, definitions } }]);
+    expect(issues).toEqual([]);
+    const schemas = (document.components as { schemas: Record<string, { $ref?: string }> }).schemas;
+    expect(schemas['u.d0']).toEqual({ $ref: `#/components/schemas/u.d${n}` });
+    expect(schemas[`u.d${n - 1}`]).toEqual({ $ref: `#/components/schemas/u.d${n}` });
+  });
+});

@@ -437,32 +437,44 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
   // chain: @asyncapi/parser overflows its stack on a cycle that passes through such an alias by a
   // pointer with an escape (`~1`, `%20`). A chain back to one of its own links names no schema.
   const finals = new Map<Source, Map<string, Target | string>>();
+  const LOOP = 'leads through references back to itself, so it names no schema; make one of them a schema';
+  const indexOf = new Map(sources.map((src, i) => [src, i]));
+  /** Per place (`source index\0pointer`), where its chain ends: each place is followed once, so a long chain costs linear time. */
+  const ends = new Map<string, Target | string>();
+  const endOf = (first: Target): Target | string => {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    let t: Target = first;
+    let result: Target | string;
+    for (;;) {
+      const id = `${indexOf.get(t.source)}\0${t.tokens.join('/')}`;
+      const known = ends.get(id);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      if (onPath.has(id)) {
+        result = LOOP;
+        break;
+      }
+      onPath.add(id);
+      path.push(id);
+      const value = (walkTo(t.source.value, t.tokens) as { value: unknown }).value;
+      const next: unknown = isSchemaObject(value) && own(value, '$ref') ? value.$ref : undefined;
+      const n = typeof next === 'string' ? targets.get(t.source)?.get(next) : undefined;
+      // The end of the chain, or a link that is itself broken (reported where it is).
+      if (n === undefined || typeof n === 'string') {
+        result = t;
+        break;
+      }
+      t = n;
+    }
+    for (const id of path) ends.set(id, result);
+    return result;
+  };
   for (const [source, resolved] of targets) {
     const out = new Map<string, Target | string>();
-    for (const [ref, first] of resolved) {
-      let result: Target | string = first;
-      if (typeof first !== 'string') {
-        const seen = new Set<string>();
-        for (let t: Target = first; ; ) {
-          const id = `${sources.indexOf(t.source)}\0${t.tokens.join('/')}`;
-          if (seen.has(id)) {
-            result = 'leads through references back to itself, so it names no schema; make one of them a schema';
-            break;
-          }
-          seen.add(id);
-          const value = (walkTo(t.source.value, t.tokens) as { value: unknown }).value;
-          const next: unknown = isSchemaObject(value) && own(value, '$ref') ? value.$ref : undefined;
-          const n = typeof next === 'string' ? targets.get(t.source)?.get(next) : undefined;
-          // The end of the chain, or a link that is itself broken (reported where it is).
-          if (n === undefined || typeof n === 'string') {
-            result = t;
-            break;
-          }
-          t = n;
-        }
-      }
-      out.set(ref, result);
-    }
+    for (const [ref, first] of resolved) out.set(ref, typeof first === 'string' ? first : endOf(first));
     finals.set(source, out);
   }
 
