@@ -140,7 +140,7 @@ describe('reads', () => {
     for (const p of ['/subjects/%ZZ/versions', '/subjects/%/versions', '/subjects/%E0%A4%A/versions', '/schemas/ids/%C0']) {
       expectError(await get(p), 400, 40001);
     }
-    for (const p of ['/nope', '/subjects/x/y/z/w/v/u', '/schemas', '/schemas/ids', '/subjects/x/versions/1/extra', '/config/a/b']) {
+    for (const p of ['/nope', '/subjects/x/y/z/w/v/u', '/schemas/nope', '/schemas/ids', '/subjects/x/versions/1/extra', '/config/a/b', '/contexts/x']) {
       expectError(await get(p), 404, 40400);
     }
   });
@@ -267,27 +267,36 @@ describe('POST /compatibility/subjects/{subject}/versions/{version}', () => {
 });
 
 describe('writes are refused', () => {
-  it('answers every write with 405 / 40501, naming git', async () => {
+  it('answers every write Confluent serves as its READONLY mode does (422 / 42205), naming git', async () => {
     const writes: [string, string][] = [
       ['POST', '/subjects/urn%3Ababel%3AZeta/versions'],
       ['PUT', '/config'],
       ['PUT', '/config/urn%3Ababel%3AZeta'],
       ['PUT', '/mode'],
+      ['PUT', '/mode/urn%3Ababel%3AZeta'],
       ['DELETE', '/subjects/urn%3Ababel%3AZeta'],
       ['DELETE', '/subjects/urn%3Ababel%3AZeta/versions/1'],
       ['DELETE', '/config'],
-      ['DELETE', '/no/such/route'],
-      ['PATCH', '/subjects'],
-      ['POST', '/config'],
-      ['OPTIONS', '/subjects'],
+      ['DELETE', '/config/urn%3Ababel%3AZeta'],
+      ['DELETE', '/mode'],
+      ['DELETE', '/contexts/.ctx'],
     ];
     for (const [method, path] of writes) {
       const r = await call(main.port, method, path, '{"schema":"{}"}');
-      expectError(r, 405, 40501);
-      expect(r.body.message).toContain('git');
+      expectError(r, 422, 42205);
+      expect(r.body.message).toMatch(/read-only mode: .*git/);
+      expect(r.headers.allow).toBeUndefined();
     }
-    const r = await call(main.port, 'PUT', '/config');
-    expect(r.headers.allow).toBe('GET, HEAD');
+    expect((await call(main.port, 'DELETE', '/subjects/urn%3Ababel%3AZeta')).body.message).toMatch(/^Subject urn:babel:Zeta in context \. is in read-only mode: DELETE \/subjects\/\{subject\} is not served, /);
+  });
+
+  it('answers a method no endpoint serves with 405 / 40501 and the Allow header, and an unknown path with 404', async () => {
+    for (const [method, path, allow] of [['PATCH', '/subjects', 'GET, HEAD'], ['POST', '/config', 'GET, HEAD'], ['OPTIONS', '/subjects', 'GET, HEAD'], ['PUT', '/subjects/urn%3Ababel%3AZeta/versions', 'GET, HEAD, POST']] as const) {
+      const r = await call(main.port, method, path, '{}');
+      expectError(r, 405, 40501);
+      expect(r.headers.allow).toBe(allow);
+    }
+    expectError(await call(main.port, 'DELETE', '/no/such/route'), 404, 40400);
   });
 
   it('answers a GET to a POST-only endpoint with 405 and its Allow header', async () => {

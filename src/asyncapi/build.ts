@@ -1,4 +1,7 @@
 import { escapePointerToken, isSchemaObject } from '../validator/index.js';
+import { bundleSchemas, PAYLOAD_SCHEMA_FORMAT, type Origin, type SchemaFiles } from './bundle.js';
+import { byCodeUnits, RESERVED_KEYS, sanitizeKey, VALID_KEY } from './keys.js';
+import type { AsyncApiIssue } from './validate.js';
 
 /** A registry entry as the export receives it (structural: the manifest module produces these). */
 export interface CatalogEntry {
@@ -7,40 +10,27 @@ export interface CatalogEntry {
   owner?: string;
   status?: string;
   description?: string;
+  /** The file the schema was read from: references to other files resolve against it. */
+  file?: string;
 }
 
 export interface AsyncApiOptions {
   title?: string;
   version?: string;
+  /** Reads the files schemas refer to (`$ref: "common.json#/…"`); without it such a reference is an issue. */
+  files?: SchemaFiles;
+}
+
+/** A document, what keeps it from being written (nothing, when `issues` is empty), and where its schemas came from. */
+export interface AsyncApiBuild {
+  document: Record<string, unknown>;
+  /** References that cannot be bundled and keys AsyncAPI tools cannot read (docs/cli/export-asyncapi.md). */
+  issues: AsyncApiIssue[];
+  origins: Origin[];
 }
 
 export const DEFAULT_TITLE = 'BabelQueue event catalog';
 export const DEFAULT_VERSION = '1.0.0';
-/**
- * Registry schemas are draft-07, so each payload is a Multi Format Schema Object that says so.
- * It carries the schema verbatim (annotations and x-gdpr-sensitive included), and unlike a bare
- * payload it admits the boolean schemas `true`/`false`, which @asyncapi/parser rejects as a
- * bare payload ("payload property type must be object").
- */
-export const PAYLOAD_SCHEMA_FORMAT = 'application/schema+json;version=draft-07';
-
-/** The key pattern AsyncAPI 3.0.0 gives component maps (`^[\w\d\.\-_]+$`, ASCII `\w`). */
-const VALID_KEY = /^[A-Za-z0-9._-]+$/;
-const INVALID_KEY_CHAR = /[^A-Za-z0-9._-]/gu;
-
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * Names of Object.prototype members. As map keys they break AsyncAPI tooling (@asyncapi/parser's
- * ref resolver calls `target.hasOwnProperty`; `__proto__` garbles the whole document), so they
- * count as taken. A fixed list, not read from the runtime, so every Node version agrees.
- */
-const RESERVED_KEYS: ReadonlySet<string> = new Set([
-  '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
-  'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString',
-  'toString', 'valueOf',
-]);
-
 /**
  * One map key per URN, valid whatever the URN holds. A URN that already is a valid key keeps it;
  * any other has each disallowed code point replaced by `_`, and a key already taken (or reserved)
@@ -59,7 +49,7 @@ export function catalogKeys(urns: readonly string[]): Map<string, string> {
   }
   for (const urn of sorted) {
     if (keys.has(urn)) continue;
-    const base = urn.replace(INVALID_KEY_CHAR, '_') || '_';
+    const base = sanitizeKey(urn);
     let key = base;
     for (let n = 2; taken.has(key); n++) key = `${base}_${n}`;
     keys.set(urn, key);
@@ -70,8 +60,8 @@ export function catalogKeys(urns: readonly string[]): Map<string, string> {
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
-function message(entry: CatalogEntry): Record<string, unknown> {
-  const { urn, schema } = entry;
+function message(entry: CatalogEntry, payload: unknown): Record<string, unknown> {
+  const { urn, schema } = entry; // the title is the registry's, whatever bundling did to the payload
   const schemaTitle = isSchemaObject(schema) && Object.prototype.hasOwnProperty.call(schema, 'title') ? schema.title : undefined;
   const msg: Record<string, unknown> = {
     name: urn,
@@ -79,7 +69,7 @@ function message(entry: CatalogEntry): Record<string, unknown> {
   };
   if (nonEmpty(entry.description)) msg.description = entry.description;
   msg.contentType = 'application/json';
-  msg.payload = { schemaFormat: PAYLOAD_SCHEMA_FORMAT, schema };
+  msg.payload = { schemaFormat: PAYLOAD_SCHEMA_FORMAT, schema: payload };
   const tags: Array<{ name: string }> = [];
   if (nonEmpty(entry.owner)) tags.push({ name: `owner:${entry.owner}` });
   if (nonEmpty(entry.status)) tags.push({ name: `status:${entry.status}` });
@@ -94,16 +84,19 @@ function message(entry: CatalogEntry): Record<string, unknown> {
 /**
  * An AsyncAPI 3.0.0 document for the registry: per URN a channel (address = the URN) holding one
  * message, and a `receive` operation on it. Channel, message and operation share the key
- * `catalogKeys` gives the URN. Everything is ordered by URN, so the same registry serialises to
- * the same bytes whatever the order of `entries`. Payload schemas are referenced, not copied.
- * Throws on a URN given twice (the registry guarantees unique URNs).
+ * `catalogKeys` gives the URN. A payload is its schema, verbatim unless it uses `$ref`: references
+ * are rewritten into `components.schemas` and the document's own places (./bundle.ts), and what
+ * cannot be rewritten, or a key no AsyncAPI tool reads as written, is an issue. Everything is
+ * ordered by URN (components by key), so the same registry serialises to the same bytes whatever
+ * the order of `entries`. Throws on a URN given twice (the registry guarantees unique URNs).
  */
-export function buildAsyncApi(entries: readonly CatalogEntry[], options: AsyncApiOptions = {}): Record<string, unknown> {
+export function assembleAsyncApi(entries: readonly CatalogEntry[], options: AsyncApiOptions = {}): AsyncApiBuild {
   const sorted = [...entries].sort((a, b) => byCodeUnits(a.urn, b.urn));
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.urn === sorted[i - 1]!.urn) throw new Error(`URN ${JSON.stringify(sorted[i]!.urn)} is given twice`);
   }
   const keys = catalogKeys(sorted.map((e) => e.urn));
+  const bundle = bundleSchemas(sorted, keys, options.files);
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   for (const entry of sorted) {
@@ -111,7 +104,7 @@ export function buildAsyncApi(entries: readonly CatalogEntry[], options: AsyncAp
     const channel: Record<string, unknown> = { address: entry.urn };
     if (nonEmpty(entry.description)) channel.description = entry.description;
     const messages: Record<string, unknown> = {};
-    messages[key] = message(entry);
+    messages[key] = message(entry, bundle.payloads.get(entry.urn));
     channel.messages = messages;
     channels[key] = channel;
     const channelRef = `#/channels/${escapePointerToken(key)}`;
@@ -121,7 +114,7 @@ export function buildAsyncApi(entries: readonly CatalogEntry[], options: AsyncAp
       messages: [{ $ref: `${channelRef}/messages/${escapePointerToken(key)}` }],
     };
   }
-  return {
+  const document: Record<string, unknown> = {
     asyncapi: '3.0.0',
     info: {
       title: options.title ?? DEFAULT_TITLE,
@@ -132,4 +125,18 @@ export function buildAsyncApi(entries: readonly CatalogEntry[], options: AsyncAp
     channels,
     operations,
   };
+  if (bundle.components.length > 0) {
+    const schemas: Record<string, unknown> = {};
+    for (const [key, value] of bundle.components) schemas[key] = value;
+    document.components = { schemas };
+  }
+  return { document, issues: bundle.issues, origins: bundle.origins };
+}
+
+/** assembleAsyncApi's document; throws when it has an issue (a document that must not be written). */
+export function buildAsyncApi(entries: readonly CatalogEntry[], options: AsyncApiOptions = {}): Record<string, unknown> {
+  const { document, issues } = assembleAsyncApi(entries, options);
+  const first = issues[0];
+  if (first !== undefined) throw new Error(`${first.urn === undefined ? '' : first.urn + ': '}${first.source?.pointer ?? first.pointer}: ${first.message}`);
+  return document;
 }

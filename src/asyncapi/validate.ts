@@ -6,6 +6,8 @@ export interface AsyncApiIssue {
   message: string;
   /** The URN whose channel, message or operation holds the problem. */
   urn?: string;
+  /** Where in a schema source the problem is (a bundling issue): its file, when known, and the pointer there. */
+  source?: { file?: string; pointer: string };
 }
 
 /** An error as ajv's (standalone) validation code reports it. */
@@ -109,6 +111,61 @@ function findCycle(doc: unknown): [string, string] | undefined {
   return undefined;
 }
 
+/**
+ * Every `$ref` in the document, as AsyncAPI tools read them: each must be a string naming a place
+ * in this document (a tool would otherwise read a file or the network, or fail). Iterative; the
+ * document is a tree (findCycle ran first).
+ */
+function refIssues(doc: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const stack: Array<{ value: unknown; pointer: string }> = [{ value: doc, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], pointer: joinPointer(pointer, i) });
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const v = (value as Record<string, unknown>)[key];
+      const at = joinPointer(pointer, key);
+      if (key === '$ref') {
+        const target = typeof v === 'string' ? localTarget(doc, v) : undefined;
+        if (target === undefined) out.push([at, `the reference ${JSON.stringify(v)} names no place in this document, so AsyncAPI tools would read another file, the network, or fail`]);
+        continue;
+      }
+      stack.push({ value: v, pointer: at });
+    }
+  }
+  return out;
+}
+
+/** The value a `#/…` reference names in `doc` (percent-decoded where it decodes, own properties), or undefined. */
+function localTarget(doc: unknown, ref: string): { value: unknown } | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let fragment = ref.slice(1);
+  try {
+    fragment = decodeURIComponent(fragment);
+  } catch {
+    // a lone "%": read as written, as AsyncAPI tools do
+  }
+  let tokens: string[];
+  try {
+    tokens = parsePointer(fragment);
+  } catch {
+    return undefined;
+  }
+  let at = doc;
+  for (const t of tokens) {
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(t) && Number(t) < at.length) at = at[Number(t)];
+    else if (isSchemaObject(at) && Object.prototype.hasOwnProperty.call(at, t)) at = at[t];
+    else return undefined;
+  }
+  return { value: at };
+}
+
 function issue(doc: unknown, pointer: string, message: string): AsyncApiIssue {
   const urn = urnAt(doc, pointer);
   return urn === undefined ? { pointer, message } : { pointer, message, urn };
@@ -119,7 +176,8 @@ function issue(doc: unknown, pointer: string, message: string): AsyncApiIssue {
  * errors are kept: an error is dropped when another one points deeper inside the same value, and
  * a combinator's summary (oneOf, anyOf, …) when a plainer error shares its pointer. `[]` = valid.
  * A document that refers to itself, or is nested too deeply to check, is one issue, not a crash:
- * it could not be written out either.
+ * it could not be written out either. A `$ref` that names no place in the document is an issue
+ * too (a reference in a schema must have been rewritten to its place: ./bundle.ts).
  */
 export async function validateAsyncApi(doc: unknown): Promise<AsyncApiIssue[]> {
   const cycle = findCycle(doc);
@@ -127,6 +185,8 @@ export async function validateAsyncApi(doc: unknown): Promise<AsyncApiIssue[]> {
     const [at, ancestor] = cycle;
     return [issue(doc, at, `refers back to ${ancestor === '' ? 'the document root' : ancestor} (a YAML alias cycle?): it has no end, so it cannot be written out`)];
   }
+  const refs = refIssues(doc);
+  if (refs.length > 0) return refs.map(([at, message]) => issue(doc, at, message));
   const validate = await loadSpecValidator();
   let valid: boolean;
   try {

@@ -1,7 +1,7 @@
 /**
- * Error answers, in Confluent's shape `{error_code, message}`. The 404xx, 42201, 42202 and 50001
- * codes are Confluent's own; the rest follow its pattern (HTTP status + two digits) for the cases a
- * read-only, git-managed registry adds.
+ * Error answers, in Confluent's shape `{error_code, message}`. The 404xx, 42201, 42202, 42205 and
+ * 50001 codes are Confluent's own (core/…/rest/exceptions/Errors.java in confluentinc/schema-registry);
+ * the rest follow its pattern (HTTP status + two digits) for the cases it leaves to its web framework.
  */
 export const ERROR = {
   /** Malformed request: bad percent-encoding in the path, a body that is not a JSON object, bad HTTP. */
@@ -11,8 +11,8 @@ export const ERROR = {
   subjectNotFound: { status: 404, code: 40401 },
   versionNotFound: { status: 404, code: 40402 },
   schemaNotFound: { status: 404, code: 40403 },
-  /** A write (or any method the endpoint does not serve): the registry is changed with a git commit. */
-  readOnly: { status: 405, code: 40501 },
+  /** A method the endpoint does not serve (nor Confluent's: `PATCH /subjects`, `GET /compatibility/…`). */
+  methodNotAllowed: { status: 405, code: 40501 },
   requestTimeout: { status: 408, code: 40801 },
   /** The request body is over the size limit. */
   bodyTooLarge: { status: 413, code: 41301 },
@@ -21,6 +21,12 @@ export const ERROR = {
   invalidSchema: { status: 422, code: 42201 },
   /** A version that is not `latest`, `-1` or an integer from 1 to 2^31-1. */
   invalidVersion: { status: 422, code: 42202 },
+  /**
+   * A write Confluent serves (register a schema that is not the registered one, delete, change a
+   * config or mode), answered as Confluent answers it in READONLY mode: "operation not permitted".
+   * The registry is changed with a git commit.
+   */
+  readOnly: { status: 422, code: 42205 },
   headersTooLarge: { status: 431, code: 43101 },
   /** A registered schema that failed to load, or an unexpected failure. */
   backend: { status: 500, code: 50001 },

@@ -5,6 +5,11 @@ import { SCHEMA_TYPE } from './snapshot.js';
 
 /** A posted `{schema: "<JSON text>", schemaType?}` body's schema; a bad body is an ApiError. */
 export function postedSchema(body: Buffer | Uint8Array | undefined): Record<string, unknown> {
+  return postedBody(body).schema;
+}
+
+/** A posted `{schema: "<JSON text>", schemaType?, …}` body: its schema, parsed, and the body's other fields. */
+export function postedBody(body: Buffer | Uint8Array | undefined): { schema: Record<string, unknown>; fields: Record<string, unknown> } {
   let value: unknown;
   try {
     value = JSON.parse(body === undefined ? '' : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
@@ -25,7 +30,7 @@ export function postedSchema(body: Buffer | Uint8Array | undefined): Record<stri
     throw new ApiError('invalidSchema', `Invalid schema: not valid JSON: ${(err as Error).message}`);
   }
   if (!isSchemaObject(schema)) throw new ApiError('invalidSchema', 'Invalid schema: a JSON schema must be a JSON object');
-  return schema;
+  return { schema, fields: value };
 }
 
 /** Whether `value` nests deeper than `max` levels (iterative: the value may be far deeper than the stack). */

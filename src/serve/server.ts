@@ -6,7 +6,7 @@ import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatMode, 
 import { jsonEqual } from '../validator/index.js';
 import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, MAX_PENDING_BYTES, PendingBytes, readBody } from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
-import { postedSchema } from './judge.js';
+import { postedBody, postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
 import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
 
@@ -146,6 +146,12 @@ const SCHEMA_TYPES = json([SCHEMA_TYPE]);
 const VERSIONS = json([VERSION]);
 const READ_ONLY_MODE = json({ mode: 'READONLY' });
 const READ_ONLY_MESSAGE = 'this registry is read-only: schemas are managed in git, so change them with a commit (and reload the server)';
+/** Confluent's one context, the default one. */
+const CONTEXT = '.';
+const CONTEXTS = json([CONTEXT]);
+const NO_REFERENCES = json([]);
+/** The most schemas `GET /schemas` lists at once, and how many when no `limit` is given: Confluent's defaults (schema.search.default.limit, schema.search.max.limit). */
+export const SCHEMAS_LIMIT = 1000;
 
 const LATEST = -1;
 const MAX_VERSION = 2 ** 31 - 1;
@@ -184,6 +190,74 @@ function loaded(entry: SubjectEntry): LoadedSubject {
   return entry;
 }
 
+/** The read-only answer to a write on a subject, in Confluent's READONLY-mode words. */
+function subjectReadOnly(subject: string, what: string): ApiError {
+  return new ApiError('readOnly', `Subject ${subject} in context ${CONTEXT} is in read-only mode: ${what} is not served, ${READ_ONLY_MESSAGE}`);
+}
+
+/**
+ * `POST /subjects/{subject}/versions`: registering the schema the subject holds answers its id,
+ * as Confluent answers a schema already registered (its lookup comes before its mode check), so a
+ * serializer that registers on first send (Confluent's default) works. Any other schema is
+ * refused as Confluent refuses it in READONLY mode (422, 42205). A posted schema is the registered
+ * one when it is JSON-equal to it, has no references, metadata or rule set, and asks for no other
+ * id or version.
+ */
+function register(call: Call): Answer {
+  const subject = call.params[0]!;
+  const { schema, fields } = postedBody(call.body);
+  const entry = call.snapshot.bySubject.get(subject);
+  const absent = (k: string): boolean => !Object.prototype.hasOwnProperty.call(fields, k) || fields[k] === null;
+  const references = fields.references;
+  const id = fields.id;
+  const version = fields.version;
+  const same =
+    entry !== undefined &&
+    (absent('references') || (Array.isArray(references) && references.length === 0)) &&
+    absent('metadata') && absent('ruleSet') &&
+    (absent('id') || (typeof id === 'number' && (id < 0 || id === entry.id))) &&
+    (absent('version') || version === 0 || version === LATEST || (version === VERSION && id === entry.id));
+  if (same) {
+    const registered = loaded(entry);
+    if (jsonEqual(registered.document, schema)) return ok(registered.registerBody);
+  }
+  throw subjectReadOnly(subject, 'registering a schema other than the registered one');
+}
+
+/** A non-negative integer query parameter, or `fallback` when absent. */
+function intParam(params: URLSearchParams, name: string, fallback: number): number {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (!/^-?[0-9]{1,10}$/.test(raw)) throw new ApiError('badRequest', `${name} must be an integer, got ${JSON.stringify(raw.slice(0, 40))}`);
+  return Number(raw);
+}
+
+/**
+ * `GET /schemas`: each subject's schema as `GET /subjects/{s}/versions/1` gives it, in subject
+ * order; `subjectPrefix`, `offset` and `limit` as Confluent reads them (a limit that is not from 1
+ * to 1000 lists 1000). `deleted` and `latestOnly` change nothing: a subject has one version and
+ * none is deleted. A subject whose schema could not be loaded is a 50001, not left out.
+ */
+function listSchemas(call: Call): Answer {
+  const params = new URLSearchParams(call.query);
+  const prefix = params.get('subjectPrefix') ?? '';
+  const offset = Math.max(0, intParam(params, 'offset', 0));
+  const asked = intParam(params, 'limit', -1);
+  const limit = asked > 0 && asked <= SCHEMAS_LIMIT ? asked : SCHEMAS_LIMIT;
+  const names = (prefix === '' ? call.snapshot.subjects : call.snapshot.subjects.filter((s) => s.startsWith(prefix))).slice(offset, offset + limit);
+  const bodies = names.map((name) => loaded(call.snapshot.bySubject.get(name)!).versionBody);
+  return ok(Buffer.concat([Buffer.from('['), ...bodies.flatMap((b, i) => (i === 0 ? [b] : [COMMA, b])), Buffer.from(']')]));
+}
+const COMMA = Buffer.from(',');
+
+/** `GET /contexts`: the default context only; `contextPrefix`, `offset` and `limit` as Confluent reads them. */
+function listContexts(call: Call): Answer {
+  const params = new URLSearchParams(call.query);
+  const prefix = params.get('contextPrefix') ?? '';
+  const offset = Math.max(0, intParam(params, 'offset', 0));
+  return ok(CONTEXT.startsWith(prefix) && offset === 0 ? CONTEXTS : NO_REFERENCES);
+}
+
 /** The schema of a `{schema: "<JSON text>", schemaType?: "JSON"}` body, parsed. */
 function lookUp(call: Call): Answer {
   const schema = postedSchema(call.body);
@@ -216,9 +290,12 @@ function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool
     { path: [], get: () => ok(EMPTY_OBJECT) },
     { path: ['subjects'], get: (c) => ok(c.snapshot.subjectsBody) },
     { path: ['subjects', S], post: lookUp },
-    { path: ['subjects', S, 'versions'], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(VERSIONS)) },
+    { path: ['subjects', S, 'versions'], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(VERSIONS)), post: register },
     { path: ['subjects', S, 'versions', V], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).versionBody) },
     { path: ['subjects', S, 'versions', V, 'schema'], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).schemaBody) },
+    // A schema here refers to no other (Confluent's `references`), so none refers to it.
+    { path: ['subjects', S, 'versions', V, 'referencedby'], get: (c) => (versionEntry(c.snapshot, c.params[0]!, c.params[1]!), ok(NO_REFERENCES)) },
+    { path: ['schemas'], get: listSchemas },
     { path: ['schemas', 'types'], get: () => ok(SCHEMA_TYPES) },
     { path: ['schemas', 'ids', I], get: (c) => ok(loaded(idEntry(c.snapshot, c.params[0]!)).idBody) },
     { path: ['schemas', 'ids', I, 'schema'], get: (c) => ok(loaded(idEntry(c.snapshot, c.params[0]!)).schemaBody) },
@@ -238,7 +315,39 @@ function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool
     { path: ['config', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(config)) },
     { path: ['mode'], get: () => ok(READ_ONLY_MODE) },
     { path: ['mode', S], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(READ_ONLY_MODE)) },
+    { path: ['contexts'], get: listContexts },
   ];
+}
+
+/**
+ * The writes Confluent serves besides registering (deleting, changing a config or a mode), by
+ * method and path: each is answered as Confluent answers it in READONLY mode (422, 42205).
+ */
+const WRITES: ReadonlyArray<{ method: string; path: readonly string[] }> = [
+  { method: 'DELETE', path: ['subjects', '{subject}'] },
+  { method: 'DELETE', path: ['subjects', '{subject}', 'versions', '{version}'] },
+  { method: 'PUT', path: ['config'] },
+  { method: 'DELETE', path: ['config'] },
+  { method: 'PUT', path: ['config', '{subject}'] },
+  { method: 'DELETE', path: ['config', '{subject}'] },
+  { method: 'PUT', path: ['mode'] },
+  { method: 'DELETE', path: ['mode'] },
+  { method: 'PUT', path: ['mode', '{subject}'] },
+  { method: 'DELETE', path: ['mode', '{subject}'] },
+  { method: 'DELETE', path: ['contexts', '{context}'] },
+];
+
+/** The read-only answer to a write Confluent serves, or undefined when `method` and `parts` are none. */
+function confluentWrite(method: string, parts: readonly string[]): ApiError | undefined {
+  for (const w of WRITES) {
+    if (w.method !== method || w.path.length !== parts.length) continue;
+    if (!w.path.every((p, i) => p.startsWith('{') || p === parts[i])) continue;
+    const what = `${method} /${w.path.join('/')}`;
+    const subjectAt = w.path.indexOf('{subject}');
+    if (subjectAt >= 0) return subjectReadOnly(parts[subjectAt]!, what);
+    return new ApiError('readOnly', `This registry is in read-only mode: ${what} is not served, ${READ_ONLY_MESSAGE}`);
+  }
+  return undefined;
 }
 
 /** The request target's path segments, percent-decoded one by one (so `%2F` stays inside a subject). */
@@ -328,17 +437,14 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     const parts = segments(q === -1 ? url : url.slice(0, q));
     const found = parts === undefined ? undefined : match(table, parts);
     const read = method === 'GET' || method === 'HEAD';
-    if (found === undefined) {
-      if (read || method === 'POST') return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
-      return apiError('readOnly', `${method} is not served: ${READ_ONLY_MESSAGE}`);
-    }
-    const handler = read ? found.route.get : method === 'POST' ? found.route.post : undefined;
+    const handler = found === undefined ? undefined : read ? found.route.get : method === 'POST' ? found.route.post : undefined;
     if (handler === undefined) {
-      // A POST to a read endpoint is a write (`POST /subjects/{s}/versions` registers a schema).
-      const message = read ? `${method} is not served on this endpoint (it answers ${allowed(found.route)})` : `${method} is not served: ${READ_ONLY_MESSAGE}`;
-      return { ...apiError('readOnly', message), allow: allowed(found.route) };
+      const write = parts === undefined ? undefined : confluentWrite(method, parts);
+      if (write !== undefined) return errorAnswer(write);
+      if (found === undefined) return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
+      return { ...apiError('methodNotAllowed', `${method} is not served on this endpoint (it answers ${allowed(found.route)}); ${READ_ONLY_MESSAGE}`), allow: allowed(found.route) };
     }
-    call.params = found.params;
+    call.params = found!.params;
     call.query = q === -1 ? '' : url.slice(q + 1);
     return handler(call);
   }
@@ -489,7 +595,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    socket.write(rawAnswer('readOnly', `CONNECT is not served: ${READ_ONLY_MESSAGE}`));
+    socket.write(rawAnswer('methodNotAllowed', `CONNECT is not served: ${READ_ONLY_MESSAGE}`));
     linger(socket);
   });
 

@@ -30,6 +30,8 @@ export interface LoadedSubject {
   readonly document: unknown;
   /** `{subject, version, id, schemaType, schema}`. */
   readonly versionBody: Buffer;
+  /** `{id, version, schemaType, schema}`: the answer to registering the registered schema again (Confluent's RegisterSchemaResponse). */
+  readonly registerBody: Buffer;
   /** `{schemaType, schema}`. */
   readonly idBody: Buffer;
   /** The schema text alone (`…/schema` endpoints). */
@@ -136,6 +138,7 @@ export function buildSnapshot(source: SchemaSource): Snapshot {
         ok: true, name, id, schema,
         document: JSON.parse(schema),
         versionBody: json({ subject: name, version: VERSION, id, schemaType: SCHEMA_TYPE, schema }),
+        registerBody: json({ id, version: VERSION, schemaType: SCHEMA_TYPE, schema }),
         idBody: json({ schemaType: SCHEMA_TYPE, schema }),
         schemaBody: Buffer.from(schema, 'utf8'),
         idVersionsBody, idSubjectsBody,

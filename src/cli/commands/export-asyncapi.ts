@@ -1,9 +1,13 @@
-import { buildAsyncApi, catalogKeys, mergeKeyIssues, validateAsyncApi, type AsyncApiIssue, type CatalogEntry } from '../../asyncapi/index.js';
+import { dirname, relative, resolve, sep } from 'node:path';
+import {
+  assembleAsyncApi, originOf, validateAsyncApi, type AsyncApiIssue, type CatalogEntry, type Origin, type SchemaFile, type SchemaFiles,
+} from '../../asyncapi/index.js';
 // yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
-import { yaml, type Registry } from '../../registry/index.js';
-import { escapePointerToken, pointerLabel } from '../../validator/index.js';
+import { ParseFailure, parseText, RegistryError, SourcePositions, yaml, type Registry } from '../../registry/index.js';
+import { pointerLabel } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { clean, printDocument } from '../output.js';
+import { protectFile } from '../protect.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { claimTarget, writeFileAtomic } from '../write.js';
 
@@ -19,7 +23,7 @@ function catalog(registry: Registry): CatalogEntry[] {
   return registry.entries.map((entry) => {
     // The registry is strict: a malformed keyword is refused here, not published as if enforced.
     registry.compiled(entry.urn);
-    const out: CatalogEntry = { urn: entry.urn, schema: registry.document(entry.urn).value };
+    const out: CatalogEntry = { urn: entry.urn, schema: registry.document(entry.urn).value, file: registry.file(entry.urn).path };
     if (entry.owner !== undefined) out.owner = entry.owner;
     if (entry.status !== undefined) out.status = entry.status;
     if (entry.description !== undefined) out.description = entry.description;
@@ -27,19 +31,87 @@ function catalog(registry: Registry): CatalogEntry[] {
   });
 }
 
-/** One line per issue; a problem inside a payload schema also names the schema file and its pointer there. */
-function describeIssue(issue: AsyncApiIssue, registry: Registry, keys: Map<string, string>): string {
-  let where = '';
-  const key = issue.urn === undefined ? undefined : keys.get(issue.urn);
-  if (key !== undefined && issue.urn !== undefined && registry.has(issue.urn)) {
-    const k = escapePointerToken(key);
-    const payload = `/channels/${k}/messages/${k}/payload/schema`;
-    if (issue.pointer === payload || issue.pointer.startsWith(payload + '/')) {
-      const inFile = pointerLabel(issue.pointer.slice(payload.length));
-      where = ` (schema file ${registry.file(issue.urn).shown} at ${inFile})`;
+/** A schema file a `$ref` named, as read: its text places a problem in it. */
+interface ReadFile {
+  shown: string;
+  text: string;
+  positions?: SourcePositions;
+}
+
+/**
+ * The registry's files as `$ref`s name them: relative to the file holding the reference, within
+ * the registry's directory (unless --allow-outside-paths), read and parsed as schema files are. A
+ * registered schema's file is its URN's document. Each file read is an input of this run: never
+ * the output.
+ */
+function registryFiles(registry: Registry, read: Map<string, ReadFile>): SchemaFiles {
+  const root = dirname(registry.manifest.path);
+  const registered = new Map<string, string>(registry.entries.map((e) => [registry.file(e.urn).path, e.urn]));
+  const named = (abs: string): string => relative(root, abs).split(sep).join('/');
+  return {
+    load(from: string, path: string): SchemaFile {
+      const abs = resolve(dirname(from), path);
+      const urn = registered.get(abs);
+      if (urn !== undefined) return { file: abs, name: named(abs), value: registry.document(urn).value };
+      const rel = relative(root, abs);
+      let shown: string;
+      let text: string;
+      try {
+        const file = registry.source.locate({ urn: '', schema: rel, index: -1 });
+        shown = file.shown;
+        text = registry.source.read(file, 'the file');
+      } catch (err) {
+        if (!(err instanceof RegistryError)) throw err;
+        if (err.kind === 'outside') throw new Error(`${named(abs)} is outside the registry directory (use --allow-outside-paths to permit it)`);
+        throw new Error(err.message);
+      }
+      protectFile(abs, `a schema file a $ref names (${shown})`);
+      let value: unknown;
+      try {
+        value = parseText(text, shown, undefined, registry.parseOptions);
+      } catch (err) {
+        if (err instanceof ParseFailure) throw new Error(`${err.message}`);
+        throw err;
+      }
+      read.set(abs, { shown, text });
+      return { file: abs, name: named(abs), value };
+    },
+  };
+}
+
+/** `file:line:col` of a place in a schema source, for the URN files and the files `$ref`s named. */
+function sourceSite(registry: Registry, read: Map<string, ReadFile>, file: string | undefined, urn: string | undefined, pointer: string): string | undefined {
+  if (file !== undefined) {
+    const other = read.get(file);
+    if (other !== undefined) {
+      other.positions ??= SourcePositions.forFile(other.text, other.shown);
+      const { line, col } = other.positions.of(pointer);
+      return `${other.shown}:${line}:${col}`;
     }
   }
-  return `${issue.urn === undefined ? '' : issue.urn + ': '}${pointerLabel(issue.pointer)}: ${issue.message}${where}`;
+  if (urn === undefined || !registry.has(urn)) return undefined;
+  const doc = registry.document(urn);
+  if (file !== undefined && file !== doc.file.path) {
+    // A registered schema another one refers to.
+    const owner = registry.entries.find((e) => registry.file(e.urn).path === file);
+    if (owner === undefined) return undefined;
+    return sourceSite(registry, read, undefined, owner.urn, pointer);
+  }
+  const { line, col } = registry.schemaPosition(doc, pointer);
+  return `${doc.file.shown}:${line}:${col}`;
+}
+
+/**
+ * One line per issue: a problem inside a schema names its file, line and column and the pointer
+ * there (found through the document's origins for a problem the AsyncAPI check found).
+ */
+function describeIssue(issue: AsyncApiIssue, registry: Registry, origins: readonly Origin[], read: Map<string, ReadFile>): string {
+  const origin = originOf(issue.pointer, origins);
+  const from = issue.source ?? origin;
+  const urn = issue.urn ?? origin?.urn;
+  const site = from === undefined ? undefined : sourceSite(registry, read, from.file, urn, from.pointer);
+  if (site !== undefined) return `${site}: ${urn === undefined ? '' : urn + ': '}${pointerLabel(from!.pointer)}: ${issue.message}`;
+  return `${urn === undefined ? '' : urn + ': '}${pointerLabel(issue.pointer)}: ${issue.message}`;
 }
 
 const TOO_DEEP = /nested too deeply/;
@@ -48,12 +120,12 @@ const TOO_DEEP = /nested too deeply/;
  * A document too deep to check is one issue at its root, naming no schema: each entry is then
  * checked alone (only on this failure path) so the issue names the URN and its schema file.
  */
-async function nameTooDeep(issues: AsyncApiIssue[], entries: CatalogEntry[], registry: Registry, options: ExportOptions): Promise<AsyncApiIssue[]> {
+async function nameTooDeep(issues: AsyncApiIssue[], entries: CatalogEntry[], registry: Registry, files: SchemaFiles, options: ExportOptions): Promise<AsyncApiIssue[]> {
   const i = issues.findIndex((x) => x.pointer === '' && x.urn === undefined && TOO_DEEP.test(x.message));
   if (i < 0) return issues;
   const named: AsyncApiIssue[] = [];
   for (const entry of entries) {
-    const alone = await validateAsyncApi(buildAsyncApi([entry], { title: options.title, version: options.docVersion }));
+    const alone = await validateAsyncApi(assembleAsyncApi([entry], { title: options.title, version: options.docVersion, files }).document);
     if (alone.some((x) => x.pointer === '' && TOO_DEEP.test(x.message))) {
       named.push({ urn: entry.urn, pointer: '', message: `the schema (schema file ${registry.file(entry.urn).shown}) is nested too deeply to be checked against the AsyncAPI schema` });
     }
@@ -112,15 +184,21 @@ export async function run(options: ExportOptions): Promise<number> {
   // Checked before the document is built: a file this run reads is never the output.
   if (options.output !== undefined) claimTarget(options.output, '-o');
   const entries = catalog(registry);
-  const doc = buildAsyncApi(entries, { title: options.title, version: options.docVersion });
-  // Our own output is gated like any other: an invalid document is never written.
-  const keys = catalogKeys(entries.map((e) => e.urn));
-  const issues = [...(await nameTooDeep(await validateAsyncApi(doc), entries, registry, options)), ...mergeKeyIssues(entries)];
+  const read = new Map<string, ReadFile>();
+  const files = registryFiles(registry, read);
+  const { document: doc, issues: bundling, origins } = assembleAsyncApi(entries, { title: options.title, version: options.docVersion, files });
+  // Our own output is gated like any other: a document AsyncAPI tools would misread, or that is
+  // invalid, is never written. References that cannot be bundled come first: checking a document
+  // that still holds them would only repeat them.
+  const issues = bundling.length > 0 ? bundling : await nameTooDeep(await validateAsyncApi(doc), entries, registry, files, options);
   if (issues.length > 0) {
-    for (const issue of issues) {
-      process.stderr.write(`bqschema: ${clean(describeIssue(issue, registry, keys))}\n`);
+    const lines = issues.map((issue) => clean(describeIssue(issue, registry, origins, read)));
+    if (lines.length === 1) {
+      process.stderr.write(`bqschema: ${lines[0]}; the AsyncAPI document was not written\n`);
+    } else {
+      for (const line of lines) process.stderr.write(`bqschema: ${line}\n`);
+      process.stderr.write(`bqschema: the AsyncAPI document has ${lines.length} problems; nothing was written\n`);
     }
-    process.stderr.write(`bqschema: the AsyncAPI document is invalid (${issues.length} problem(s)); nothing was written\n`);
     return EXIT_GATE;
   }
   const output = options.output;
@@ -129,6 +207,9 @@ export async function run(options: ExportOptions): Promise<number> {
   if (output === undefined) return printDocument(text);
   writeFileAtomic(output, text);
   const n = entries.length;
-  process.stdout.write(`Wrote ${output}: AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}\n`);
+  const components = (doc.components as { schemas?: object } | undefined)?.schemas;
+  const shared = components === undefined ? 0 : Object.keys(components).length;
+  const more = shared === 0 ? '' : `, ${shared} shared schema${shared === 1 ? '' : 's'} in components`;
+  process.stdout.write(`Wrote ${output}: AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}${more}\n`);
   return EXIT_OK;
 }
