@@ -6,6 +6,7 @@
 //
 //   npm run bench:jobs
 //   options: --lines N[,N...] --rounds N --keep
+//            --baseline <bin/bqschema.js of another build>: its --jobs 2 and default as well (before/after)
 //
 // Targets (issue 37): the default --jobs never slower than --jobs 1; --jobs 2 at least 1.6x --jobs 1
 // on 1M lines when two cores are free (on a busy machine wall ratios say little: read the CPU).
@@ -20,12 +21,13 @@ const BQ = join(ROOT, 'bin', 'bqschema.js');
 const TARGET_JOBS2 = 1.6;
 
 function parseArgs(argv) {
-  const o = { lines: [100_000, 1_000_000], rounds: 3, keep: false };
+  const o = { lines: [100_000, 1_000_000], rounds: 3, keep: false, baseline: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--keep') o.keep = true;
     else if (a === '--rounds') o.rounds = Number(argv[++i]);
     else if (a === '--lines') o.lines = argv[++i].split(',').map(Number);
+    else if (a === '--baseline') o.baseline = argv[++i];
     else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.rounds) || o.rounds < 1 || o.lines.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--rounds and --lines need positive integers');
@@ -45,10 +47,10 @@ function childrenCpuMs() {
   }
 }
 
-function run(args) {
+function run(bin, args) {
   const c0 = childrenCpuMs();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BQ, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = childrenCpuMs() - c0;
   if (r.error) throw r.error;
@@ -88,7 +90,8 @@ async function main() {
         ['--jobs 2', ['--jobs', '2']],
         ['default --jobs', []],
       ];
-      const sides = modes.map(([, extra]) => () => run(['validate', '--registry', registry, '--quiet', ...extra, file]));
+      if (o.baseline !== undefined) modes.push(['baseline --jobs 2', ['--jobs', '2'], o.baseline], ['baseline default', [], o.baseline]);
+      const sides = modes.map(([, extra, bin]) => () => run(bin ?? BQ, ['validate', '--registry', registry, '--quiet', ...extra, file]));
       const want = `FAILED: ${lines} messages: ${lines - invalid} valid, ${invalid} invalid, 0 skipped, 0 errors`;
       for (const [label, side] of modes.map((m, i) => [m[0], sides[i]])) {
         const r = side();
@@ -100,12 +103,13 @@ async function main() {
       const cpu = runs.map((rs) => median(rs.map((r) => r.cpu)));
       modes.forEach(([label], i) => {
         const per = runs[i].map((r) => r.ms.toFixed(0)).join(' ');
-        console.log(`  ${label.padEnd(15)} wall median ${wall[i].toFixed(0).padStart(6)} ms (rounds ${per})   cpu median ${cpu[i].toFixed(0).padStart(6)} ms`);
+        console.log(`  ${label.padEnd(17)} wall median ${wall[i].toFixed(0).padStart(6)} ms (rounds ${per})   cpu median ${cpu[i].toFixed(0).padStart(6)} ms`);
       });
       const speedup = wall[0] / wall[1];
       const defaultRatio = wall[2] / wall[0];
       console.log(`  --jobs 2 vs --jobs 1: ${speedup.toFixed(2)}x faster (wall), cpu ${(cpu[1] / cpu[0]).toFixed(2)}x`);
       console.log(`  default vs --jobs 1: wall ${defaultRatio.toFixed(2)}, cpu ${(cpu[2] / cpu[0]).toFixed(2)} (at most 1 is never slower)`);
+      if (o.baseline !== undefined) console.log(`  baseline vs --jobs 1: --jobs 2 wall ${(wall[0] / wall[3]).toFixed(2)}x faster, cpu ${(cpu[3] / cpu[0]).toFixed(2)}x; default wall ${(wall[4] / wall[0]).toFixed(2)}, cpu ${(cpu[4] / cpu[0]).toFixed(2)}`);
       console.log(`  load average after ${load()}`);
       if (defaultRatio > 1.05) misses.push(`${lines} lines: the default --jobs took ${defaultRatio.toFixed(2)}x the time of --jobs 1`);
       if (lines >= 1_000_000 && speedup < TARGET_JOBS2) misses.push(`${lines} lines: --jobs 2 ${speedup.toFixed(2)}x --jobs 1, target ${TARGET_JOBS2}x with two free cores`);

@@ -1,6 +1,6 @@
 import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, recycle, tasks, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
 import { isWholeDocument, setCategory } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -238,6 +238,7 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge:
     if (takeBack) for (let i = queue.length - 1; i >= 0 && head.posted !== undefined; i--) await pool.takeBack(queue[i]!);
     queue.shift();
     const answer = await head.answer;
+    recycle(head.task);
     if (reporter.merge(answer)) await reporter.flush();
     if (answer.stop !== undefined) throw new UsageError(answer.stop);
   };

@@ -46,9 +46,10 @@ interface Slot {
 
 /** A task handed to `run`: its answer, once known, and, if it was posted, who may still judge it. */
 export interface Pending {
+  readonly task: Task;
   readonly answer: Promise<TaskAnswer>;
   /** Set while the task is posted and nobody has claimed it: the main thread may take it back. */
-  posted: { seq: number; task: Task; resolve: (a: TaskAnswer) => void; reject: (e: Error) => void } | undefined;
+  posted: { seq: number; resolve: (a: TaskAnswer) => void; reject: (e: Error) => void } | undefined;
 }
 
 /**
@@ -101,8 +102,8 @@ export class Pool {
     let slot = this.slots[0];
     for (const s of this.slots) if (s.busy < slot!.busy) slot = s;
     let pending: Pending;
-    if (this.failure !== undefined) pending = { answer: Promise.reject(this.failure), posted: undefined };
-    else if (slot === undefined || slot.busy >= IN_FLIGHT) pending = { answer: this.local.answer(task), posted: undefined };
+    if (this.failure !== undefined) pending = { task, answer: Promise.reject(this.failure), posted: undefined };
+    else if (slot === undefined || slot.busy >= IN_FLIGHT) pending = { task, answer: this.local.answer(task), posted: undefined };
     else {
       const seq = this.seq++;
       let resolve!: (a: TaskAnswer) => void;
@@ -111,7 +112,7 @@ export class Pool {
         resolve = res;
         reject = rej;
       });
-      pending = { answer, posted: { seq, task, resolve, reject } };
+      pending = { task, answer, posted: { seq, resolve, reject } };
       Atomics.store(this.claims, seq % CLAIM_SLOTS, 0);
       this.waiting.set(seq, { pending, slot });
       slot.busy++;
@@ -134,7 +135,7 @@ export class Pool {
     this.waiting.delete(posted.seq);
     pending.posted = undefined;
     try {
-      posted.resolve(await this.local.answer(posted.task));
+      posted.resolve(await this.local.answer(pending.task));
     } catch (err) {
       posted.reject(err as Error);
     }
