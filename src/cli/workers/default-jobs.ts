@@ -10,8 +10,8 @@ import { availableParallelism, loadavg } from 'node:os';
 
 /**
  * NDJSON below this many bytes is read by one thread. On two free cores 100,000 lines (23 MB) gain
- * 7% of wall time from a second thread for 28% more CPU (bench:jobs): the run is mostly over before
- * the worker has started; a machine that looked free and was not would pay the 28%.
+ * 7-12% of wall time from a second thread for 27-28% more CPU (bench:jobs): the run is mostly over before
+ * the worker has started; a machine that looked free and was not would pay the extra CPU.
  */
 export const SMALL_STREAM_BYTES = 32 * 1024 * 1024;
 /** More threads than this gain little: the main thread's reading and ordering becomes the bound. */
