@@ -1,7 +1,6 @@
-import { availableParallelism } from 'node:os';
 import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, recycle, tasks, type InputLimits, type InputPlan } from '../inputs.js';
 import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
 import { isWholeDocument, setCategory } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
@@ -9,6 +8,8 @@ import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
 import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
+import type { Pending } from '../workers/pool.js';
+import { defaultJobs } from '../workers/default-jobs.js';
 import { openAtomic, type AtomicFile } from '../write.js';
 
 export type { ValidateOptions };
@@ -87,10 +88,6 @@ function byteLimit(raw: string | undefined, fallback: number, option: string): n
   return n;
 }
 
-// Below these, one thread is faster: starting a worker and opening the registry again costs more
-// than it saves.
-const SMALL_STREAM_BYTES = 4 * 1024 * 1024;
-const MAX_DEFAULT_JOBS = 4;
 // A task: ~1 MB of NDJSON (about four thousand envelopes) or 128 whole files; two in flight per
 // worker. (1M lines, --jobs 2: 1 MB tasks 1,962 ms, 256 KB 2,020 ms, 128 KB 2,065 ms.)
 const TASK_BYTES = 1024 * 1024;
@@ -105,10 +102,8 @@ function jobsFor(raw: string | undefined, plan: InputPlan): number {
     return n;
   }
   // Whole files: one thread measured faster than two (bench:cli, 10k files: 294 vs 313 ms wall), since
-  // each worker pays for its own registry and the main thread still reads the walk. Streams gain
-  // (1M lines: 1.49x with two), so threads are the default only for NDJSON of some size.
-  if (plan.streamBytes < SMALL_STREAM_BYTES) return 1;
-  return Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_JOBS));
+  // each worker pays for its own registry and the main thread still reads the walk.
+  return defaultJobs(plan.streamBytes);
 }
 
 export async function run(paths: string[], options: ValidateOptions): Promise<number> {
@@ -230,8 +225,20 @@ async function finishReports(extra: readonly ReportFile[], ok: boolean, write: b
 async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge: Judge, reporter: Reporter): Promise<void> {
   const [{ Pool }, { TaskRunner }] = await Promise.all([import('../workers/pool.js'), import('../workers/task.js')]);
   const pool = new Pool(jobs - 1, init, new TaskRunner(init, judge));
-  const queue: Promise<TaskAnswer>[] = [];
-  const report = async (answer: TaskAnswer): Promise<void> => {
+  const queue: Pending[] = [];
+  // A test hook's crash must be met: with it, no task is taken back from a worker.
+  const takeBack = process.env.BQSCHEMA_TEST_WORKER_CRASH !== '1';
+  /**
+   * The oldest answer, reported. While a worker has not answered it, this thread judges the posted
+   * tasks no worker has begun, latest first (the workers begin theirs earliest first), instead of
+   * waiting: a worker that starts late or gets little CPU holds up nothing but its own task.
+   */
+  const reportOldest = async (): Promise<void> => {
+    const head = queue[0]!;
+    if (takeBack) for (let i = queue.length - 1; i >= 0 && head.posted !== undefined; i--) await pool.takeBack(queue[i]!);
+    queue.shift();
+    const answer = await head.answer;
+    recycle(head.task);
     if (reporter.merge(answer)) await reporter.flush();
     if (answer.stop !== undefined) throw new UsageError(answer.stop);
   };
@@ -257,9 +264,9 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge:
       await new Promise(setImmediate);
       queue.push(pool.run(next.value));
       // Answers this thread made wait here for the workers' earlier ones, up to a bound.
-      while (queue.length >= QUEUED_ANSWERS) await report(await queue.shift()!);
+      while (queue.length >= QUEUED_ANSWERS) await reportOldest();
     }
-    while (queue.length > 0) await report(await queue.shift()!);
+    while (queue.length > 0) await reportOldest();
     if (inputError !== undefined) throw inputError;
   } finally {
     await input.return(undefined); // closes a stream still open when a task's answer stopped the run

@@ -64,6 +64,14 @@ export class Judge {
   private readonly suggestions = new Map<string, string | undefined>();
   /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
   private folded: Map<string, string> | undefined;
+  /**
+   * Per task (`newTask`): the URNs whose warnings went to `warn` in this task, each URN's warnings
+   * kept to be handed on again in every task that meets it, and the last URN met (a stream repeats
+   * one URN: it is looked up once per change). Undefined: each URN's warnings go out once per run.
+   */
+  private warnedInTask: Set<string> | undefined;
+  private warningsOf: Map<string, SchemaWarning[]> | undefined;
+  private lastUrn: string | undefined;
 
   constructor(
     private readonly options: ValidateOptions,
@@ -117,7 +125,8 @@ export class Judge {
       r.warnings = warnings;
       return r;
     } finally {
-      if (this.pending.length > 0) for (const w of this.pending.splice(0)) this.warn(w);
+      if (this.pending.length > 0) this.warnNew(urn);
+      if (this.warnedInTask !== undefined && urn !== this.lastUrn) this.warnAgain(urn);
     }
     if (schema === undefined) {
       // Under --strict a URN with no schema is an error: the message cannot be judged, and fails the run.
@@ -151,6 +160,36 @@ export class Judge {
     r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
     if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
+  }
+
+  /**
+   * From now on every task (this call starts one) hands `warn` the warnings of each URN it meets,
+   * whether or not an earlier task met it: a thread that judges tasks out of input order still
+   * carries each URN's warnings in the first task, in input order, that meets it.
+   */
+  newTask(): void {
+    this.warnedInTask = new Set();
+    this.warningsOf ??= new Map();
+    this.lastUrn = undefined;
+  }
+
+  private warnNew(urn: string): void {
+    const ws = this.pending.splice(0);
+    if (this.warningsOf !== undefined) {
+      const kept = this.warningsOf.get(urn);
+      if (kept === undefined) this.warningsOf.set(urn, ws);
+      else kept.push(...ws);
+      this.warnedInTask!.add(urn);
+    }
+    for (const w of ws) this.warn(w);
+  }
+
+  private warnAgain(urn: string): void {
+    this.lastUrn = urn;
+    if (this.warnedInTask!.has(urn)) return;
+    this.warnedInTask!.add(urn);
+    const ws = this.warningsOf!.get(urn);
+    if (ws !== undefined) for (const w of ws) this.warn(w);
   }
 
   /** The registered URN an unregistered one is likely a typo of. */

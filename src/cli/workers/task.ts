@@ -26,6 +26,7 @@ export class TaskRunner {
     const init = this.init;
     if (init.options.format !== 'text' && this.positions === undefined) this.positions = (await import('../../registry/positions.js')).SourcePositions;
     const j = this.judge;
+    j.newTask();
     const f = new Formatter(init.options, this.colours, this.positions, new Out(null), true);
     const add = (doc: Doc): void => {
       f.add(j.document(doc), doc.kind === 'doc' ? doc.text : undefined);
