@@ -1,6 +1,6 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { Out, type Colours } from '../output.js';
-import { ciContext, isWholeDocument, renderReport, tool } from '../report/emit.js';
+import { ciContext, isWholeDocument, renderReport, tool, type GateFormat } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import { jsonClose, jsonItem, jsonOpen } from '../../report/json.js';
 import { MAX_ROWS } from '../../report/markdown.js';
@@ -48,8 +48,9 @@ export class Formatter {
     this.textStream = new TextStream(c, options.quiet === true, validateTextView);
     if (partial) this.textStream.group = null;
     this.first = !partial;
-    const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.sarifResults, junit: this.junitCase, text: this.text } as const;
-    this.emit = emitters[options.format].bind(this);
+    // The formats validate writes as it goes; any other (a whole document: markdown) keeps its findings for the end.
+    const streams: Partial<Record<GateFormat, (r: Result, text: string | undefined) => void>> = { json: this.json, github: this.github, sarif: this.sarifResults, junit: this.junitCase, text: this.text };
+    this.emit = (streams[options.format] ?? this.row).bind(this);
   }
 
   /** The NDJSON file a worker's task began in, when its text starts with that file's header (the main thread may have printed it already). */
