@@ -61,6 +61,6 @@ describe('the output formats table', () => {
     expect(ci).toEqual(['sarif', 'junit']);
     const inventory = { urns: [], summary: { urns: 0, fields: 0, errors: 0 as const }, summaryLine: '0 URN(s)' };
     for (const f of ci) expect(() => INVENTORY_FORMATS[f](inventory, null as never, null as never)).toThrow(`--format ${f} reports the --require gate`);
-    expect(FORMAT_NAMES.filter(isWholeDocument)).toEqual(['markdown']);
+    expect(FORMAT_NAMES.filter(isWholeDocument)).toEqual(['markdown', 'sarif', 'junit']);
   });
 });

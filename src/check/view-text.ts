@@ -13,7 +13,7 @@ import type { CheckReport, IssueSubject } from './report.js';
  * many of them the manifest acknowledges, and the subtrees not checked at all (`$ref`, `allOf`, …),
  * which a count of keywords would hide; undefined when every keyword is enforced.
  */
-export function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
+function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
   if (u.total === 0) return undefined;
   const kinds = [...u.byKeyword].map(([k, n]) => `${k} ${n}`).join(', ');
   const head = `not enforced: ${u.total} constraint(s) (${kinds})${u.acknowledged === 0 ? '' : `, ${u.acknowledged} acknowledged in the manifest`}`;

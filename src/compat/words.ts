@@ -4,7 +4,7 @@ import type { UrnReport } from './registry.js';
 import type { CompatPolicy } from './rules.js';
 import { previewWitness, type Witness } from './witness.js';
 import type { FoundBy } from '../registry/manifest.js';
-import type { Span } from '../report/text.js';
+import { plainOf, type Span } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
@@ -23,7 +23,6 @@ export const changeMessage = (c: Change): string => `${where(c.path)}: ${c.messa
 const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : 'old');
 export const code = (text: string): Span => ({ text, tone: 'code' });
 export const strong = (text: string): Span => ({ text, tone: 'bold' });
-const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x === 'string' ? x : x.text)).join('');
 
 
 /**

@@ -20,7 +20,7 @@ export interface FormatViews<FS = unknown, US = unknown> {
 }
 
 /** What a renderer may need of the run besides the Report. */
-export interface RenderContext {
+interface RenderContext {
   /** The terminal's styles (identity functions off a terminal, and in report files). */
   colours: Tones;
   /** --quiet: text leaves out the passing units with nothing said. */
@@ -29,7 +29,7 @@ export interface RenderContext {
   warn(message: string): void;
 }
 
-export type Render = (report: Report, views: FormatViews, context: RenderContext) => string;
+type Render = (report: Report, views: FormatViews, context: RenderContext) => string;
 
 export interface OutputFormat {
   /** What --format and --report name it. */
@@ -41,8 +41,10 @@ export interface OutputFormat {
   /** The renderer's module, for the docs table. */
   readonly renderer: string;
   /**
-   * Written as the run goes (validate streams it message by message); a format that does not
-   * stream is written whole when the run ends, from every finding kept until then.
+   * Written as the run goes, line by line (validate may judge on several threads); a format that
+   * does not stream is a whole document, written when the run ends (validate runs on one thread and
+   * keeps what it needs: its own SARIF and JUnit writers spool their pieces, any other renders every
+   * finding kept until then).
    */
   readonly streams: boolean;
   /**
@@ -86,7 +88,7 @@ export const OUTPUT_FORMATS = [
     },
   },
   {
-    name: 'sarif', extension: 'sarif', description: 'SARIF 2.1.0 for GitHub code scanning', renderer: 'src/report/sarif.ts', streams: true, located: true, ci: true,
+    name: 'sarif', extension: 'sarif', description: 'SARIF 2.1.0 for GitHub code scanning', renderer: 'src/report/sarif.ts', streams: false, located: true, ci: true,
     load: async () => {
       const sarif = await import('./sarif.js');
       return (r, _v, ctx) => {
@@ -97,7 +99,7 @@ export const OUTPUT_FORMATS = [
     },
   },
   {
-    name: 'junit', extension: 'xml', description: 'JUnit XML for test reporters: a test case per unit', renderer: 'src/report/junit.ts', streams: true, located: true, ci: true,
+    name: 'junit', extension: 'xml', description: 'JUnit XML for test reporters: a test case per unit', renderer: 'src/report/junit.ts', streams: false, located: true, ci: true,
     load: async () => (await import('./junit.js')).renderJunit,
   },
 ] as const satisfies readonly OutputFormat[];
@@ -111,12 +113,12 @@ export const FORMAT_NAMES: readonly GateFormat[] = OUTPUT_FORMATS.map((f) => f.n
 const BY_NAME = new Map<string, OutputFormat>(OUTPUT_FORMATS.map((f) => [f.name, f]));
 
 /** A format's row; undefined for a name that is none. */
-export const formatOf = (name: string): OutputFormat | undefined => BY_NAME.get(name);
+export const outputFormat = (name: string): OutputFormat | undefined => BY_NAME.get(name);
 
 /** The CI tools' results documents (SARIF, JUnit). */
 export type CiFormat = Extract<(typeof OUTPUT_FORMATS)[number], { ci: true }>['name'];
 
-export const isCiFormat = (f: string): f is CiFormat => formatOf(f)?.ci === true;
+export const isCiFormat = (f: string): f is CiFormat => outputFormat(f)?.ci === true;
 
-/** The formats written whole when the run ends, from every finding kept until then (validate keeps them). */
-export const isWholeDocument = (f: string): boolean => formatOf(f)?.streams === false;
+/** The formats written whole when the run ends (validate runs them on one thread). */
+export const isWholeDocument = (f: string): boolean => outputFormat(f)?.streams === false;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { formatOf, OUTPUT_FORMATS, type FormatViews, type GateFormat } from '../../report/formats.js';
+import { OUTPUT_FORMATS, outputFormat, type FormatViews, type GateFormat } from '../../report/formats.js';
 import { repositoryPath, type Report, type ReportInput, type ReportRule, type ToolInfo } from '../../report/model.js';
 import { UsageError } from '../errors.js';
 import { clean, makeChalk, type Colours, type Out } from '../output.js';
@@ -96,7 +96,7 @@ export function ciContext(): { readonly base: string; categoryFor(command: strin
 export async function renderReport<FS, US>(
   format: GateFormat, report: Report<FS, US>, c?: Colours, options: { quiet?: boolean } = {}, views: FormatViews<FS, US> = {},
 ): Promise<string> {
-  const row = formatOf(format)!;
+  const row = outputFormat(format)!;
   const render = await row.load();
   let located: Report<FS, US> = report;
   if (row.located) {
@@ -115,7 +115,7 @@ export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
  * How a command lays out the formats it words its own way, from its verdict and the Report built of
  * it (src/<command>/view-*.ts); each is called only when its format is rendered.
  */
-export type CommandViews<V, FS, US> = { [K in keyof FormatViews<FS, US>]?: (verdict: V, report: Report<FS, US>) => FormatViews<FS, US>[K] };
+type CommandViews<V, FS, US> = { [K in keyof FormatViews<FS, US>]?: (verdict: V, report: Report<FS, US>) => FormatViews<FS, US>[K] };
 
 /** A gate's formatters, one per format of the table: its verdict made into one Report, rendered in each. */
 export function reportFormats<V, FS, US>(
@@ -123,7 +123,7 @@ export function reportFormats<V, FS, US>(
 ): Record<GateFormat, ViewFormatter<V>> {
   const as = (format: GateFormat): ViewFormatter<V> => async (verdict, out, c) => {
     const report = await toReport(verdict);
-    const make = (views as Record<string, ((verdict: V, report: Report<FS, US>) => unknown) | undefined>)[format];
+    const make = Object.hasOwn(views, format) ? (views as Record<string, (verdict: V, report: Report<FS, US>) => unknown>)[format] : undefined;
     const own = (make === undefined ? {} : { [format]: make(verdict, report) }) as FormatViews<FS, US>;
     out.line(await renderReport(format, report, c, {}, own));
   };

@@ -50,7 +50,7 @@ export class Formatter {
     this.first = !partial;
     // The formats validate writes as it goes; any other (a whole document: markdown) keeps its findings for the end.
     const streams: Partial<Record<GateFormat, (r: Result, text: string | undefined) => void>> = { json: this.json, github: this.github, sarif: this.sarifResults, junit: this.junitCase, text: this.text };
-    this.emit = (streams[options.format] ?? this.row).bind(this);
+    this.emit = ((Object.hasOwn(streams, options.format) ? streams[options.format] : undefined) ?? this.row).bind(this);
   }
 
   /** The NDJSON file a worker's task began in, when its text starts with that file's header (the main thread may have printed it already). */
