@@ -269,6 +269,16 @@ describe('one Report, every format (issue 23)', () => {
     }), { numRuns: 300 });
   });
 
+  it("a subject is for the command's views only: no format writes it", () => {
+    const MARK = 'subject-never-shown';
+    fc.assert(fc.property(report, (g) => {
+      const r: Report<{ mark: string }, { mark: string }> = {
+        ...g, findings: g.findings.map(({ subject: _s, ...f }) => ({ ...f, subject: { mark: MARK } })), units: g.units.map(({ subject: _s, ...u }) => ({ ...u, subject: { mark: MARK } })),
+      };
+      for (const out of [renderText(r, PLAIN), renderJson(r), renderGithub(r), renderMarkdown(r), renderSarif(r), renderJunit(r)]) expect(out).not.toContain(MARK);
+    }), { numRuns: 60 });
+  });
+
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {
     const r: Report = {
       tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: true, summary: { urns: 1, added: 1, errors: 0 }, summaryLine: 'OK: 1 URN(s)',
