@@ -4,6 +4,7 @@
 // exceeded"). Each case here is longer than that and fails with the spread back in place.
 import { afterAll, describe, expect, it } from 'vitest';
 import { inventoryReport } from '../src/gdpr/report.js';
+import { inventoryTextView } from '../src/gdpr/view-text.js';
 import { DirProvider, MapProvider } from '../src/index.js';
 import { mdCode } from '../src/report/markdown.js';
 import type { Report, ReportFinding } from '../src/report/model.js';
@@ -69,7 +70,7 @@ describe('other lists from input', () => {
   it("gdpr's inventory pads 200,000 fields of one URN to the longest", () => {
     const fields = Array.from({ length: MANY }, (_, i) => ({ path: `/f${i}`, category: 'email' }));
     const report = inventoryReport({ urns: [{ urn: 'urn:a:b', file: 'a.json', fields }], summary: { urns: 1, fields: MANY, errors: 0 }, summaryLine: 'x' }, { name: 'bqschema', version: '0' });
-    const notes = report.units[0]!.text!.notes!;
+    const notes = inventoryTextView.unit!(report.units[0]!)!.notes!;
     expect(notes.length).toBe(MANY);
     expect(notes[0]![0]).toBe(pointerLabel('/f0').padEnd(pointerLabel(`/f${MANY - 1}`).length));
   });

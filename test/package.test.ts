@@ -132,10 +132,11 @@ describe('the npm tarball', () => {
       // copies would be dead weight (issue 24 item 5). What the library entries and serve's worker
       // load from dist/ ships.
       .filter((f) => !/^(cli|catalog|types|report|validate)\//.test(f) || f === 'cli/main')
-      // Each gate's Report builder (check/compat/gdpr report.ts) serves only the CLI's renderers,
-      // gdpr --mask's masker and splicer only the CLI, and so do `bqschema conformance`'s runner and
-      // line-protocol adapter (the `bqschema/conformance` entry is the provider kit).
-      .filter((f) => !/^(check|compat|gdpr)\/report$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
+      // Each gate's Report builder and views (check/compat/gdpr report.ts, view-*.ts, compat's
+      // verdict.ts and words.ts) serve only the CLI's renderers, gdpr --mask's masker and splicer
+      // only the CLI, and so do `bqschema conformance`'s runner and line-protocol adapter (the
+      // `bqschema/conformance` entry is the provider kit).
+      .filter((f) => !/^(check|compat|gdpr)\/(report|view-[a-z]+)$/.test(f) && !/^compat\/(verdict|words)$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
       // Reading a git ref (compat --against, the catalog's history) is the CLI's alone.
       .filter((f) => !/^registry\/(git|at-ref|history)$/.test(f))
       .filter((f) => !/^asyncapi\/[^/]+$/.test(f));

@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderGithub } from '../src/report/github.js';
 import { renderJunit } from '../src/report/junit.js';
-import { renderMarkdown } from '../src/report/markdown.js';
+import { renderMarkdown, type MarkdownBlock } from '../src/report/markdown.js';
 import { renderJson } from '../src/report/json.js';
-import type { MarkdownBlock, Outcome, Report, ReportFinding, ReportUnit, Span, TextLine } from '../src/report/model.js';
+import type { Outcome, Report, ReportFinding, ReportUnit } from '../src/report/model.js';
 import { isSarifResult, renderSarif } from '../src/report/sarif.js';
-import { clean, renderText, type Tones } from '../src/report/text.js';
+import { clean, renderText, type FindingText, type Span, type TextLine, type TextView, type Tones, type UnitText } from '../src/report/text.js';
 import { asSarifPlaces, junitCases, junitCounts, liveHtml, readBlocks, readGithub, readJunit, readMarkdown, readSarif, sarifInOrder } from './helpers/ci-formats.js';
 
 // Fixed for reproducible CI runs; FC_SEED=<n> explores other seeds.
@@ -30,7 +30,17 @@ const fileName = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é', ' ',
 const pos = fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined });
 const textLine: fc.Arbitrary<TextLine> = fc.array(fc.oneof(word, fc.record({ text: word, tone: fc.constantFrom('bold', 'dim', 'fail', 'warn', 'pass' as const) })), { minLength: 1, maxLength: 3 });
 
-const report: fc.Arbitrary<Report> = fc
+/*
+ * A generated Report whose units and findings carry, as their subject, how a command's text view
+ * words them (or nothing: the defaults), and the run's lead and notes: its view (viewOf).
+ */
+type Generated = Report<FindingText | undefined, UnitText | undefined>;
+const runText = new WeakMap<Generated, { lead: readonly TextLine[]; notes: readonly TextLine[] }>();
+const viewOf = (r: Generated): TextView<FindingText | undefined, UnitText | undefined> => ({
+  ...runText.get(r), unit: (u) => u.subject, finding: (f) => f.subject,
+});
+
+const report: fc.Arbitrary<Generated> = fc
   .record({
     units: fc.uniqueArray(fc.record({ id: word, file: fc.option(fileName, { nil: undefined }), outcome: fc.constantFrom<Outcome>('pass', 'fail', 'skip', 'error') }), { selector: (u) => u.id, maxLength: 8 }),
     findings: fc.array(fc.record({
@@ -48,9 +58,9 @@ const report: fc.Arbitrary<Report> = fc
     notes: fc.array(textLine, { maxLength: 2 }),
     lead: fc.array(textLine, { maxLength: 2 }),
   })
-  .map(({ units: plain, findings, ok, summary, counts, unitTexts, findingTexts, notes, lead }): Report => {
-    const units = plain.map((u, i) => (unitTexts[i] === undefined ? u : { ...u, text: unitTexts[i] }));
-    const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }, i): ReportFinding => {
+  .map(({ units: plain, findings, ok, summary, counts, unitTexts, findingTexts, notes, lead }): Generated => {
+    const units = plain.map((u, i): ReportUnit<UnitText | undefined> => (unitTexts[i] === undefined ? u : { ...u, subject: unitTexts[i] }));
+    const results = findings.map(({ unitIndex, file, line, col, pointer, urn, evidence, ...f }, i): ReportFinding<FindingText | undefined> => {
       // A finding belongs to a unit, or (when there is none to own it) to the whole run.
       const unit = units.length === 0 ? undefined : units[unitIndex % units.length]!.id;
       // A column only with a line, as every command gives them; a pointer only with a file.
@@ -58,14 +68,15 @@ const report: fc.Arbitrary<Report> = fc
       const text = findingTexts[i];
       return {
         ...f, ...(location ? { location } : {}), ...(unit === undefined ? {} : { unit }), ...(urn === undefined ? {} : { urn }),
-        ...(evidence === undefined || Object.keys(evidence).length === 0 ? {} : { evidence }), ...(text === undefined ? {} : { text }),
+        ...(evidence === undefined || Object.keys(evidence).length === 0 ? {} : { evidence }), ...(text === undefined ? {} : { subject: text }),
       };
     });
-    return {
+    const r: Generated = {
       tool: { name: 'bqschema', version: '1.0.0', rules: [] }, command: 'validate', ok, summary: counts,
-      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, findings: results, units: units as ReportUnit[],
-      ...(notes.length === 0 && lead.length === 0 ? {} : { text: { notes, lead } }),
+      summaryLine: `${ok ? 'OK' : 'FAILED'}: ${summary.replace(/\n/g, 'n')}`, findings: results, units,
     };
+    runText.set(r, { notes, lead });
+    return r;
   });
 
 const same = (s: string): string => s;
@@ -87,41 +98,43 @@ function inOrder(got: readonly string[], want: readonly string[]): string | unde
 describe('one Report, every format (issue 23)', () => {
   it('text: the run’s lead lines, each unit under its heading with its findings, their details and its notes, then the run’s findings and notes, then the summary line', () => {
     fc.assert(fc.property(report, (r) => {
-      const out = renderText(r, PLAIN).replace(/\n$/, '').split('\n');
+      const out = renderText(r, PLAIN, {}, viewOf(r)).replace(/\n$/, '').split('\n');
       expect(out.at(-1)).toBe(clean(r.summaryLine));
       const ids = new Set(r.units.map((u) => u.id));
-      const want: string[] = (r.text?.lead ?? []).map(lineText);
-      const shown = (f: ReportFinding): string[] => {
-        if (f.text === undefined) return [clean(f.message)];
-        return [...(f.text.line === null ? [] : [lineText(f.text.line)]), ...(f.text.details ?? []).map(lineText)];
+      const run = runText.get(r);
+      const want: string[] = (run?.lead ?? []).map(lineText);
+      const shown = (f: ReportFinding<FindingText | undefined>): string[] => {
+        if (f.subject === undefined) return [clean(f.message)];
+        return [...(f.subject.line === null ? [] : [lineText(f.subject.line)]), ...(f.subject.details ?? []).map(lineText)];
       };
       for (const u of r.units) {
-        if (u.text === undefined) want.push(`${clean(u.id)}${u.file === undefined ? '' : `  ${clean(u.file)}`}`);
-        else if (u.text.heading !== null) want.push(lineText(u.text.heading));
+        if (u.subject === undefined) want.push(`${clean(u.id)}${u.file === undefined ? '' : `  ${clean(u.file)}`}`);
+        else if (u.subject.heading !== null) want.push(lineText(u.subject.heading));
         for (const f of r.findings.filter((x) => x.unit === u.id)) want.push(...shown(f));
-        want.push(...(u.text?.notes ?? []).map(lineText));
+        want.push(...(u.subject?.notes ?? []).map(lineText));
       }
       for (const f of r.findings.filter((x) => x.unit === undefined || !ids.has(x.unit))) want.push(...shown(f));
-      want.push(...(r.text?.notes ?? []).map(lineText));
+      want.push(...(run?.notes ?? []).map(lineText));
       expect(inOrder(out.slice(0, -1), want)).toBeUndefined();
       // A blank line parts the summary line from what came before it.
       expect(out.length === 1 || out.at(-2) === '').toBe(true);
       // Every line printed is one of the Report's, or a group's header.
-      const groups = r.units.flatMap((u) => (u.text?.group === undefined || u.text.heading === null ? [] : [clean(u.text.group)]));
+      const groups = r.units.flatMap((u) => (u.subject?.group === undefined || u.subject.heading === null ? [] : [clean(u.subject.group)]));
       expect(out.length - 2).toBeLessThanOrEqual(Math.max(0, want.length + groups.length));
     }), { numRuns: 200 });
   });
 
   it('text: a unit in a group is indented under its header, shown once for consecutive units', () => {
-    const unit = (id: string, group: string): ReportUnit => ({ id, outcome: 'fail', text: { heading: [`line ${id}`], group } });
-    const r: Report = {
+    const unit = (id: string, group: string): ReportUnit<UnitText> => ({ id, outcome: 'fail', subject: { heading: [`line ${id}`], group } });
+    const view: TextView<FindingText, UnitText> = { unit: (u) => u.subject, finding: (f) => f.subject };
+    const r: Report<FindingText, UnitText> = {
       tool: { name: 'bqschema', version: '1.0.0' }, command: 'validate', ok: false, summary: { messages: 3 }, summaryLine: 'FAILED: 3 messages',
       units: [unit('1', 'a.ndjson'), unit('2', 'a.ndjson'), unit('3', 'b.ndjson')],
-      findings: [{ rule: 'invalid-data', level: 'error', message: 'bad', unit: '2', text: { line: ['/x  bad'], details: [['  more']] } }],
+      findings: [{ rule: 'invalid-data', level: 'error', message: 'bad', unit: '2', subject: { line: ['/x  bad'], details: [['  more']] } }],
     };
-    expect(renderText(r, PLAIN)).toBe('a.ndjson\n  line 1\n  line 2\n      /x  bad\n        more\nb.ndjson\n  line 3\n\nFAILED: 3 messages\n');
+    expect(renderText(r, PLAIN, {}, view)).toBe('a.ndjson\n  line 1\n  line 2\n      /x  bad\n        more\nb.ndjson\n  line 3\n\nFAILED: 3 messages\n');
     // --quiet leaves out a passing unit with nothing said, and only that.
-    const quiet = renderText({ ...r, units: [...r.units, { id: '4', outcome: 'pass', text: { heading: ['line 4'], group: 'b.ndjson' } }] }, PLAIN, { quiet: true });
+    const quiet = renderText({ ...r, units: [...r.units, { id: '4', outcome: 'pass', subject: { heading: ['line 4'], group: 'b.ndjson' } }] }, PLAIN, { quiet: true }, view);
     expect(quiet).not.toContain('line 4');
     expect(quiet).toContain('line 3');
   });
@@ -137,14 +150,15 @@ describe('one Report, every format (issue 23)', () => {
       // SARIF's run says the same verdict and counts.
       const run = readSarif(renderSarif(r)).runs[0] as { properties?: Record<string, unknown> };
       expect(run.properties!.summary).toEqual(plain.summary);
-      const units = r.units.map((u, i) => ({ ...u, data: { n: i } }));
-      const own = JSON.parse(renderJson({ ...r, units, json: { fields, ...(withUnits ? { units: 'results' } : {}) } }));
+      // The command's own layout: its fields, and an entry per unit (here its index).
+      const entry = new Map(r.units.map((u, i) => [u, { n: i }]));
+      const own = JSON.parse(renderJson(r, { fields, ...(withUnits ? { units: 'results', unit: (u) => entry.get(u) } : {}) }));
       expect(own.ok).toBe(r.ok);
       expect(own.summary).toEqual(plain.summary);
       // A field cannot override the verdict, and a key named __proto__ is an own field.
       // (As JSON holds it: -0 is written 0.)
       for (const [k, v] of Object.entries(fields)) if (k !== 'ok' && k !== 'summary') expect(Object.getOwnPropertyDescriptor(own, k)?.value).toEqual(JSON.parse(JSON.stringify(v)));
-      if (withUnits) expect(own.results).toEqual(units.map((_, i) => ({ n: i })));
+      if (withUnits) expect(own.results).toEqual(r.units.map((_, i) => ({ n: i })));
     }), { numRuns: 150 });
   });
 
@@ -178,7 +192,7 @@ describe('one Report, every format (issue 23)', () => {
 
   it('markdown: the verdict as its heading, then one table row per finding: where, rule and message, as SARIF has them', () => {
     fc.assert(fc.property(report, fc.integer({ min: 1, max: 15 }), (r, max) => {
-      const text = renderMarkdown(r, max);
+      const text = renderMarkdown(r, undefined, max);
       // No word of input is markup: the only HTML is the renderer's own <br>.
       expect(liveHtml(text)).toEqual([]);
       const doc = readMarkdown(text);
@@ -239,9 +253,10 @@ describe('one Report, every format (issue 23)', () => {
     const seen = (l: TextLine): string => fold(clean(l.map(spanText).join('').replace(/\r?\n/g, ' ')));
     const seenLines = (ls: readonly TextLine[]): string => ls.map(seen).join('\n');
     fc.assert(fc.property(line, fc.array(block, { maxLength: 4 }), (heading, blocks) => {
-      const r: Report = { tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: false, summary: {}, summaryLine: 'FAILED: x', units: [], findings: [], markdown: { heading, blocks } };
-      expect(liveHtml(renderMarkdown(r))).toEqual([]);
-      const read = readBlocks(renderMarkdown(r)).map((b) => (b.kind === 'list' ? { ...b, items: b.items.map(fold) }
+      const r: Report = { tool: { name: 'bqschema', version: '1.0.0' }, command: 'compat', ok: false, summary: {}, summaryLine: 'FAILED: x', units: [], findings: [] };
+      const doc = { heading, blocks };
+      expect(liveHtml(renderMarkdown(r, doc))).toEqual([]);
+      const read = readBlocks(renderMarkdown(r, doc)).map((b) => (b.kind === 'list' ? { ...b, items: b.items.map(fold) }
         : b.kind === 'table' ? { ...b, rows: b.rows.map((row) => row.map((c) => c.split('\n').map(fold).join('\n'))) }
         : { ...b, text: b.text.split('\n').map(fold).join('\n') }));
       const want = [
@@ -252,6 +267,16 @@ describe('one Report, every format (issue 23)', () => {
       ];
       expect(read).toEqual(want);
     }), { numRuns: 300 });
+  });
+
+  it("a subject is for the command's views only: no format writes it", () => {
+    const MARK = 'subject-never-shown';
+    fc.assert(fc.property(report, (g) => {
+      const r: Report<{ mark: string }, { mark: string }> = {
+        ...g, findings: g.findings.map(({ subject: _s, ...f }) => ({ ...f, subject: { mark: MARK } })), units: g.units.map(({ subject: _s, ...u }) => ({ ...u, subject: { mark: MARK } })),
+      };
+      for (const out of [renderText(r, PLAIN), renderJson(r), renderGithub(r), renderMarkdown(r), renderSarif(r), renderJunit(r)]) expect(out).not.toContain(MARK);
+    }), { numRuns: 60 });
   });
 
   it('a Report with notes that no unit owns keeps them, and keeps the counts', () => {

@@ -1,11 +1,12 @@
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo } from '../report/model.js';
-import { joinPointer, pointerLabel } from '../validator/index.js';
-import type { CheckIssue, CheckVerdict, Unenforced } from './index.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
+import { pointerLabel } from '../validator/index.js';
+import type { CheckIssue, CheckVerdict, EntryCheck } from './index.js';
 
 /*
  * check's Report (src/report renders it in every format): one unit per URN entry, one finding per
- * issue, errors first, each citing its rule; its JSON has the errors and warnings as they are.
+ * issue, errors first, each citing its rule. Its text and JSON layouts are its views
+ * (view-text.ts, view-json.ts).
  */
 
 const CHECK_PAGE = docsPage('cli/check.md');
@@ -18,9 +19,6 @@ export const CHECK_RULES: readonly ReportRule[] = [
   { id: 'unknown-keyword', description: 'A keyword no JSON Schema draft defines, most often a typo (requried): it would not be enforced.', help: 'Fix the name (the finding suggests the nearest keyword), or, for a keyword used on purpose, name it x-… or pass --allow-keyword <name>.', helpUri: docsPage('contract.md') },
   { id: 'unreachable-marker', description: 'An x-gdpr-sensitive marker sits where masking cannot reach it (under propertyNames or contentSchema, or in a definition no local $ref uses): the data it marks would be shown in clear.', help: 'Put the marker on the schema of the value itself (a property, items or additionalProperties), or reference the definition with a local "$ref" (docs/cli/gdpr.md).', helpUri: docsPage('cli/gdpr.md') },
 ];
-
-/** An issue as the JSON output has it: placed at its start (`line`, `col`), as the glossary says. */
-const atStart = ({ endLine: _l, endCol: _c, ...i }: CheckIssue): CheckIssue => i;
 
 /** The most places one grouped finding lists; the rest are counted. */
 const MAX_PLACES = 10;
@@ -56,27 +54,25 @@ function placesText(places: readonly string[]): string {
   return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
-/**
- * check's last line before its summary: how many constraints are not enforced, by keyword, how
- * many of them the manifest acknowledges, and the subtrees not checked at all (`$ref`, `allOf`, …),
- * which a count of keywords would hide; undefined when every keyword is enforced.
- */
-export function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
-  if (u.total === 0) return undefined;
-  const kinds = [...u.byKeyword].map(([k, n]) => `${k} ${n}`).join(', ');
-  const head = `not enforced: ${u.total} constraint(s) (${kinds})${u.acknowledged === 0 ? '' : `, ${u.acknowledged} acknowledged in the manifest`}`;
-  if (u.subtrees.length === 0) return [{ text: head, tone: 'warn' }];
-  // Each subtree by its own pointer: `/properties/address/$ref`, `/allOf`.
-  const named = u.subtrees.slice(0, max).map((t) => `${t.urn} ${joinPointer(t.pointer, t.keyword)}`).join(', ');
-  const more = u.subtrees.length > max ? ` and ${u.subtrees.length - max} more` : '';
-  return [{ text: head, tone: 'warn' }, '; ', { text: `not checked at all: ${u.subtrees.length} subtree(s): ${named}${more}`, tone: 'warn' }];
+/** An issue as a finding says it: its level, the places it stands for, and the schema file of its URN entry (for text). */
+export interface IssueSubject {
+  issue: CheckIssue;
+  level: 'error' | 'warning';
+  /** Its pointers: one, or an unsupported keyword's every place in one URN's schema. */
+  places: readonly string[];
+  /** Where the wording of a grouped keyword is: `unsupported keyword "x" is not enforced at 3 places: …`. */
+  grouped?: string;
+  /** The schema file of the URN entry it sits under; undefined for an issue under no entry. */
+  schemaFile?: string;
 }
 
-export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
+export type CheckReport = Report<IssueSubject, EntryCheck>;
+
+export function checkReport(verdict: CheckVerdict, tool: ToolInfo): CheckReport {
   const { ok, errors, warnings, manifestErrors, entries, manifest, counts } = verdict;
   const fileOf = new Map<string, string>();
   for (const r of entries) if (!fileOf.has(r.urn)) fileOf.set(r.urn, r.file);
-  const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding => ({
+  const finding = (level: 'error' | 'warning') => (i: CheckIssue): ReportFinding<IssueSubject> => ({
     rule: i.rule, level, title: level === 'error' ? 'registry error' : 'not enforced',
     ...(i.urn === undefined ? {} : { urn: i.urn }),
     location: { file: i.file, line: i.line, col: i.col, pointer: i.pointer, ...(i.endLine === undefined ? {} : { endLine: i.endLine, endCol: i.endCol }) },
@@ -85,51 +81,33 @@ export function checkReport(verdict: CheckVerdict, tool: ToolInfo): Report {
   // One unit per URN entry (what the summary counts): it fails when it has an error, its own or
   // its manifest entry's. A manifest problem without a URN belongs to the whole run.
   const unitOf = new Map<string, string>();
-  const units: ReportUnit[] = entries.map((r, i) => {
+  const units: ReportUnit<EntryCheck>[] = entries.map((r, i) => {
     const id = unitOf.has(r.urn) ? `${r.urn} (entry ${i + 1})` : r.urn;
     if (!unitOf.has(r.urn)) unitOf.set(r.urn, id);
     const failed = r.errors.length > 0 || manifestErrors.some((e) => e.urn === r.urn);
     // A missing schema file's unit sits in the manifest's suite, where its error is.
-    const heading: TextLine = [failed ? { text: '✗', tone: 'fail' } : { text: '✓', tone: 'pass' }, ' ', { text: r.urn, tone: 'bold' }, '  ', { text: r.file, tone: 'dim' }];
-    return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass', text: { heading } };
+    return { id, file: r.errors[0]?.file ?? r.file, outcome: failed ? 'fail' : 'pass', subject: r };
   });
   const owner = new Map<CheckIssue, string>();
   entries.forEach((r, i) => {
     for (const issue of [...r.errors, ...r.warnings]) owner.set(issue, units[i]!.id);
   });
   const unitOfIssue = (i: CheckIssue): string | undefined => owner.get(i) ?? (i.urn === undefined ? undefined : unitOf.get(i.urn));
-  const withUnit = (level: 'error' | 'warning') => ({ issue: i, places }: { issue: CheckIssue; places: string[] }): ReportFinding => {
+  const withUnit = (level: 'error' | 'warning') => ({ issue: i, places }: { issue: CheckIssue; places: string[] }): ReportFinding<IssueSubject> => {
     const unit = unitOfIssue(i);
     const f = finding(level)(i);
+    const schemaFile = unit === undefined || i.urn === undefined ? undefined : fileOf.get(i.urn);
     if (places.length > 1) {
       // One unsupported keyword at several places of one URN's schema: one finding, at the first.
       const what = `unsupported keyword "${i.keyword ?? ''}" is not enforced at ${places.length} places: ${placesText(places)}`;
-      return { ...f, message: `${i.urn ?? ''}: ${what}`, ...(unit === undefined ? {} : { unit }), text: { line: [{ text: level, tone: level === 'error' ? 'fail' : 'warn' }, '  ', what] } };
+      return { ...f, message: `${i.urn ?? ''}: ${what}`, ...(unit === undefined ? {} : { unit }), subject: { issue: i, level, places, grouped: what, ...(schemaFile === undefined ? {} : { schemaFile }) } };
     }
-    const text = { line: issueLine(level, i, unit === undefined || i.urn === undefined ? undefined : fileOf.get(i.urn)) };
-    return { ...f, ...(unit === undefined ? {} : { unit }), text };
+    return { ...f, ...(unit === undefined ? {} : { unit }), subject: { issue: i, level, places, ...(schemaFile === undefined ? {} : { schemaFile }) } };
   };
   // Acknowledged keywords (verdict.acknowledged) are no findings: reviewed, they are in the JSON only.
   const results = [...groupUnsupported(errors).map(withUnit('error')), ...groupUnsupported(warnings).map(withUnit('warning'))];
   const artifacts = [manifest, ...entries.map((r) => r.file)];
-  const last = unenforcedLine(verdict.unenforced);
   return {
     tool: { ...tool, rules: CHECK_RULES }, command: 'check', ok, summary: verdict.summary, summaryLine: `${ok ? 'OK' : 'FAILED'}: ${counts}`, findings: results, artifacts, units,
-    ...(last === undefined ? {} : { text: { notes: [last] } }),
-    json: { fields: { errors: errors.map(atStart), warnings: warnings.map(atStart), acknowledged: verdict.acknowledged.map(atStart) } },
   };
-}
-
-/**
- * An issue as text shows it: under its URN, its level, where it is when that is another file than
- * the URN's schema (the manifest entry of a missing schema file), its pointer and message; an issue
- * of the manifest under no URN entry (`schemaFile` undefined: an entry without a URN or a schema
- * path) stands alone, with its file.
- */
-function issueLine(level: 'error' | 'warning', i: CheckIssue, schemaFile: string | undefined): TextLine {
-  const tone = level === 'error' ? 'fail' : 'warn';
-  if (schemaFile === undefined) return [{ text: `✗ ${level}`, tone }, '  ', `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`];
-  const other = i.file === schemaFile ? '' : `${i.file}${i.line === undefined ? '' : `:${i.line}`} `;
-  const what = level === 'warning' && i.rule !== 'unknown-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
-  return [{ text: level, tone }, '  ', other, pointerLabel(i.pointer), '  ', what];
 }

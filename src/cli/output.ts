@@ -117,8 +117,6 @@ export class Out {
 }
 
 
-export type Format = 'text' | 'json' | 'github';
-
 /** How the envelope is labelled in every output (the data root: pointerLabel). */
 export const ENVELOPE = '(envelope)';
 

@@ -1,4 +1,5 @@
 import { parseReport } from './report-option.js';
+import { FORMAT_NAMES } from '../report/formats.js';
 import { Command, Option } from 'commander';
 
 type SetCode = (code: number) => void;
@@ -11,15 +12,15 @@ const outsideOption = (): Option =>
 const allowKeywordOption = (what: string): Option =>
   new Option('--allow-keyword <name>', `an unknown keyword used on purpose (repeatable): ${what}`)
     .argParser((name: string, previous: string[] | undefined) => [...(previous ?? []), name]);
-const formatOption = (choices: string[], fallback: string): Option =>
+const formatOption = (choices: readonly string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
-/** What every gate (validate, check, compat, gdpr) writes: its own text and json, and its Report's formats. */
-const GATE_FORMATS = ['text', 'json', 'github', 'markdown', 'sarif', 'junit'];
+/** What every gate (validate, check, compat, gdpr) writes: every format of the table (src/report/formats.ts). */
+const GATE_FORMATS = FORMAT_NAMES;
 /** SARIF's automationDetails.id: code scanning replaces an upload's alerts only by those of the same category. */
 const categoryOption = (): Option =>
   new Option('--category <id>', "SARIF: the run's analysis category (automationDetails.id), which code scanning keeps apart from other uploads (default: bqschema/<command>/)");
 /** Repeatable: `--report sarif=bq.sarif --report junit=bq.xml`, beside --format on stdout. */
-const reportOption = (choices: string[]): Option =>
+const reportOption = (choices: readonly string[]): Option =>
   new Option('--report <format=file>', `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`)
     .argParser(parseReport(choices));
 

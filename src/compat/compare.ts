@@ -58,6 +58,26 @@ export interface CompatResult {
  */
 type Direction = 'backward' | 'forward';
 
+/** One edit a rule found, in role terms: what `emit` makes a Finding of for the direction compared. */
+interface Edit {
+  pair: RulePair;
+  /** tgt accepts less than src here. */
+  narrowing: boolean;
+  breaking: boolean;
+  path: string;
+  /** The value on each side where the message quotes it (a type, a bound, an enum). */
+  src?: unknown;
+  tgt?: unknown;
+  /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
+  subject?: unknown;
+  /** Breaking by registry policy rather than by data. */
+  policy?: boolean;
+  /** The step below the current node the change is about (a property), when it is not the node itself. */
+  at?: Step;
+  /** Why a narrowing does not break, when it is policy rather than unreachable data. */
+  excuse?: string;
+}
+
 interface Finding extends Change {
   /** Identifies the edit across directions, so `full` reports it once. */
   key: string;
@@ -149,17 +169,12 @@ class Comparison {
     return ` (no value valid under the ${this.dir === 'backward' ? 'old' : 'new'} schema is affected)`;
   }
 
-  /**
-   * `at`: the step below the current node the change is about (a property), when it is not the node
-   * itself; `excuse`: why a narrowing does not break, when it is policy rather than unreachable data.
-   */
-  private emit(
-    pair: RulePair, narrowing: boolean, breaking: boolean, path: string,
-    srcValue: unknown, tgtValue: unknown, subject?: unknown, policy = false, at?: Step, excuse?: string,
-  ): Finding {
+  /** The edit (src → tgt, in role terms) as a finding: its rule for this direction, its message, its key. */
+  private emit(edit: Edit): Finding {
+    const { pair, narrowing, breaking, path, subject, policy = false, at, excuse } = edit;
     const backward = this.dir === 'backward';
     const rule = backward === narrowing ? pair.narrow : pair.widen;
-    const [oldValue, newValue] = backward ? [srcValue, tgtValue] : [tgtValue, srcValue];
+    const [oldValue, newValue] = backward ? [edit.src, edit.tgt] : [edit.tgt, edit.src];
     let message = ruleMessage(rule, oldValue, newValue, subject);
     if (narrowing && !breaking) message += excuse ?? this.harmless();
     const key = `${rule}\u0000${path}\u0000${subjectKey(subject)}`;
@@ -190,7 +205,7 @@ class Comparison {
       const narrowing = t.always === false;
       const pair = via === 'additionalProperties' ? PAIRS.additional : PAIRS.falseSchema;
       const breaking = narrowing && live && this.src.kinds(s) !== 0;
-      this.emit(pair, narrowing, breaking, path, this.src.raw(s), this.tgt.raw(t));
+      this.emit({ pair, narrowing, breaking, path, src: this.src.raw(s), tgt: this.tgt.raw(t) });
       return;
     }
     this.unsupported(s, t, path);
@@ -206,8 +221,8 @@ class Comparison {
     }
     const tt = typeKinds(t.types);
     const typePath = joinPointer(path, 'type');
-    if ((ts & ~tt) !== 0) this.emit(PAIRS.type, true, live && (kinds & ~tt) !== 0, typePath, s.types, t.types);
-    if ((tt & ~ts) !== 0) this.emit(PAIRS.type, false, false, typePath, s.types, t.types);
+    if ((ts & ~tt) !== 0) this.emit({ pair: PAIRS.type, narrowing: true, breaking: live && (kinds & ~tt) !== 0, path: typePath, src: s.types, tgt: t.types });
+    if ((tt & ~ts) !== 0) this.emit({ pair: PAIRS.type, narrowing: false, breaking: false, path: typePath, src: s.types, tgt: t.types });
 
     this.objects(s, t, path, live && (kinds & OBJECT) !== 0);
     if (s.items !== undefined || t.items !== undefined) {
@@ -232,7 +247,7 @@ class Comparison {
 
   /** `order` > 0: tgt's bound is stricter (a narrowing); < 0: looser. */
   private bound(pair: RulePair, order: number, breaking: boolean, path: string, sv: unknown, tv: unknown): void {
-    if (order !== 0) this.emit(pair, order > 0, order > 0 && breaking, path, sv, tv);
+    if (order !== 0) this.emit({ pair, narrowing: order > 0, breaking: order > 0 && breaking, path, src: sv, tgt: tv });
   }
 
   /** When every value valid under a finite src passes tgt, no data narrowing below it can break. */
@@ -267,11 +282,11 @@ class Comparison {
       const raw = tp === undefined ? undefined : this.tgt.raw(tp);
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
       const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
-      const f = this.emit(PAIRS.required, true, live && !excused, reqPath, undefined, undefined, name, excused, undefined, excuse);
+      const f = this.emit({ pair: PAIRS.required, narrowing: true, breaking: live && !excused, path: reqPath, subject: name, policy: excused, excuse });
       const refuted = this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
       if (excused && live) this.choose(f, `: a policy choice, since ${refuted} (no validator applies a default)`);
     }
-    for (const name of sReq) if (!tReq.has(name)) this.emit(PAIRS.required, false, false, reqPath, undefined, undefined, name);
+    for (const name of sReq) if (!tReq.has(name)) this.emit({ pair: PAIRS.required, narrowing: false, breaking: false, path: reqPath, subject: name });
 
     const sProps = new Map(s.properties ?? []);
     for (const [name, sp] of sProps) {
@@ -279,7 +294,7 @@ class Comparison {
       const tp = tProps.get(name);
       if (tp !== undefined) this.node(sp, tp, p, live, 'properties', name);
       else if (confluent) this.removedUnderConfluent(sp, t, p, live, name);
-      else this.emit(PAIRS.property, true, live, p, undefined, undefined, name, true, this.at(name, sp, t.additional ?? ANY));
+      else this.emit({ pair: PAIRS.property, narrowing: true, breaking: live, path: p, subject: name, policy: true, at: this.at(name, sp, t.additional ?? ANY) });
     }
     for (const [name, tp] of tProps) {
       if (sProps.has(name)) continue;
@@ -288,13 +303,13 @@ class Comparison {
       if (confluent && governed.always === true) {
         // An open model: any non-empty schema for the name breaks (PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL).
         const breaking = live && tp.always !== true;
-        this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, true, this.at(name, governed, tp));
+        this.emit({ pair: PAIRS.property, narrowing: false, breaking, path: p, subject: name, policy: true, at: this.at(name, governed, tp) });
         continue;
       }
       // additionalProperties governed the name before: a schema there is compared, and so is a new
       // `false` (a prohibition, not a field).
       if (governed.always === undefined || (tp.always === false && governed.always === true)) {
-        this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
+        this.emit({ pair: PAIRS.property, narrowing: false, breaking: false, path: p, subject: name, policy: true });
         this.node(governed, tp, p, live, 'properties', name);
         continue;
       }
@@ -302,11 +317,11 @@ class Comparison {
         // Removed from an open model: new data may carry any value there, which the old schema
         // still checks (Confluent's forward check alike).
         const breaking = this.rejectsSome(governed, tp, p, live, name);
-        const f = this.emit(PAIRS.property, false, breaking, p, undefined, undefined, name, false, breaking ? this.at(name, governed, tp) : undefined);
+        const f = this.emit({ pair: PAIRS.property, narrowing: false, breaking, path: p, subject: name, at: breaking ? this.at(name, governed, tp) : undefined });
         if (breaking) f.message += ' from an open model: new producers may send any value under it, and the old schema rejects some';
         continue;
       }
-      const f = this.emit(PAIRS.property, false, false, p, undefined, undefined, name, true);
+      const f = this.emit({ pair: PAIRS.property, narrowing: false, breaking: false, path: p, subject: name, policy: true });
       // An open model leaves the name to policy, though old data may already carry it.
       if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
         this.choose(f, ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`, this.at(name, governed, tp));
@@ -345,40 +360,40 @@ class Comparison {
   private removedUnderConfluent(sp: SchemaNode, t: SchemaNode, p: string, live: boolean, name: string): void {
     const governed = t.additional ?? ANY;
     if (governed.always === undefined) {
-      this.emit(PAIRS.property, true, false, p, undefined, undefined, name, true);
+      this.emit({ pair: PAIRS.property, narrowing: true, breaking: false, path: p, subject: name, policy: true });
       this.node(sp, governed, p, live, 'properties', name);
       return;
     }
     const breaking = live && governed.always === false && sp.always !== false;
-    this.emit(PAIRS.property, true, breaking, p, undefined, undefined, name, false, this.at(name, sp, governed));
+    this.emit({ pair: PAIRS.property, narrowing: true, breaking, path: p, subject: name, at: this.at(name, sp, governed) });
   }
 
   private values(s: SchemaNode, t: SchemaNode, path: string, live: boolean): void {
     const enumPath = joinPointer(path, 'enum');
     if (t.enum !== undefined && s.enum === undefined) {
-      this.emit(PAIRS.enum, true, live, enumPath, undefined, t.enum);
+      this.emit({ pair: PAIRS.enum, narrowing: true, breaking: live, path: enumPath, tgt: t.enum });
     } else if (t.enum === undefined && s.enum !== undefined) {
-      this.emit(PAIRS.enum, false, false, enumPath, s.enum, undefined);
+      this.emit({ pair: PAIRS.enum, narrowing: false, breaking: false, path: enumPath, src: s.enum });
     } else if (t.enum !== undefined && s.enum !== undefined) {
       const sv = new ValueSet(s.enum);
       const tv = new ValueSet(t.enum);
       for (const v of sv.values) {
-        if (!tv.has(v)) this.emit(PAIRS.enumValue, true, live && this.src.admits(s, v), enumPath, undefined, undefined, v);
+        if (!tv.has(v)) this.emit({ pair: PAIRS.enumValue, narrowing: true, breaking: live && this.src.admits(s, v), path: enumPath, subject: v });
       }
       for (const v of tv.values) {
-        if (!sv.has(v)) this.emit(PAIRS.enumValue, false, false, enumPath, undefined, undefined, v);
+        if (!sv.has(v)) this.emit({ pair: PAIRS.enumValue, narrowing: false, breaking: false, path: enumPath, subject: v });
       }
     }
 
     const constPath = joinPointer(path, 'const');
     if (t.hasConst && !s.hasConst) {
-      this.emit(PAIRS.const, true, live, constPath, undefined, t.constValue);
+      this.emit({ pair: PAIRS.const, narrowing: true, breaking: live, path: constPath, tgt: t.constValue });
     } else if (!t.hasConst && s.hasConst) {
-      this.emit(PAIRS.const, false, false, constPath, s.constValue, undefined);
+      this.emit({ pair: PAIRS.const, narrowing: false, breaking: false, path: constPath, src: s.constValue });
     } else if (t.hasConst && s.hasConst && !jsonEqual(s.constValue, t.constValue)) {
       // Every value valid under src equals its const, which tgt now rejects.
       const breaking = live && this.src.admits(s, s.constValue);
-      this.emit(PAIRS.constChanged, true, breaking, constPath, s.constValue, t.constValue);
+      this.emit({ pair: PAIRS.constChanged, narrowing: true, breaking, path: constPath, src: s.constValue, tgt: t.constValue });
     }
   }
 
@@ -386,11 +401,11 @@ class Comparison {
     const a = unsupportedEntries(this.src.raw(s));
     const b = unsupportedEntries(this.tgt.raw(t));
     for (const [k, v] of a) {
-      if (!b.has(k)) this.emit(PAIRS.unsupported, false, false, joinPointer(path, k), v, undefined, k);
-      else if (!jsonEqual(v, b.get(k))) this.emit(PAIRS.unsupported, false, false, joinPointer(path, k), v, b.get(k), k);
+      if (!b.has(k)) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), src: v, subject: k });
+      else if (!jsonEqual(v, b.get(k))) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), src: v, tgt: b.get(k), subject: k });
     }
     for (const [k, v] of b) {
-      if (!a.has(k)) this.emit(PAIRS.unsupported, false, false, joinPointer(path, k), undefined, v, k);
+      if (!a.has(k)) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), tgt: v, subject: k });
     }
   }
 }

@@ -6,7 +6,7 @@ import type { CompatLevel } from './levels.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
-import type { Span } from '../report/model.js';
+import type { Span } from '../report/text.js';
 
 type Code = Extract<Span, { tone: string }> & { tone: 'code' };
 

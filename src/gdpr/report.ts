@@ -1,7 +1,6 @@
 import { SourcePositions } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
-import type { Report, ReportFinding, ReportRule, ReportUnit, TextLine, ToolInfo } from '../report/model.js';
-import { pointerLabel } from '../validator/index.js';
+import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
 import type { UnmarkedField } from './audit.js';
 import { sensitivePaths, summaryNotice, type SensitivePath } from './inventory.js';
 import { schemaPointer } from './paths.js';
@@ -9,7 +8,8 @@ import { schemaPointer } from './paths.js';
 /*
  * What `bqschema gdpr` concludes, and its Reports (src/report renders them): the inventory, one
  * notice in annotations and job summaries; the --require gate, a unit per URN and a finding per
- * unmarked PII-named field, at the field's place in its schema file.
+ * unmarked PII-named field, at the field's place in its schema file. Their text and JSON layouts
+ * are gdpr's views (view-text.ts, view-json.ts).
  */
 
 /** A registered schema as gdpr reads it: its URN, its file as shown, its text (for positions) and value. */
@@ -71,27 +71,18 @@ export function requireVerdict(schemas: readonly LoadedSchema[], findings: reado
  * per URN, which the text lists with its fields and the JSON has in its `urns`. The inventory
  * judges nothing: every unit passes.
  */
-export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report {
+/** A URN of the inventory: its sensitive fields. */
+export type InventoryUrn = Inventory['urns'][number];
+
+export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report<never, InventoryUrn> {
   const notice = summaryNotice(inventory.urns);
-  // Text lists the fields under each URN instead, and the summary line counts them.
-  const results: ReportFinding[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message, text: { line: null } }];
-  const units = inventory.urns.map(({ urn, file, fields }): ReportUnit => {
-    // The fields as a table: each path padded to the longest of its URN.
-    let width = 0;
-    for (const f of fields) width = Math.max(width, pointerLabel(f.path).length);
-    const notes: TextLine[] = fields.length === 0
-      ? [[{ text: 'no sensitive fields', tone: 'dim' }]]
-      : fields.map(({ path, category }) => [pointerLabel(path).padEnd(width), '  ', category === '' ? { text: '(no category)', tone: 'dim' } : category]);
-    return { id: urn, file, outcome: 'pass', text: { heading: [{ text: urn, tone: 'bold' }, '  ', { text: file, tone: 'dim' }], notes }, data: { urn, fields } };
-  });
-  return {
-    tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units,
-    json: { units: 'urns' },
-  };
+  const results: ReportFinding<never>[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
+  const units = inventory.urns.map((u): ReportUnit<InventoryUrn> => ({ id: u.urn, file: u.file, outcome: 'pass', subject: u }));
+  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units };
 }
 
 /** The --require gate: one unit per URN checked, failing when one of its fields is unmarked. */
-export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
+export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report<UnmarkedField> {
   const { schemas, findings, ok } = verdict;
   const loaded = new Map(schemas.map((sc) => [sc.urn, sc]));
   // Each schema's positions are read once, on its first finding.
@@ -101,19 +92,18 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report {
     if (p === undefined) positions.set(sc.urn, (p = SourcePositions.forFile(sc.text, sc.file)));
     return p.of(pointer);
   };
-  const results = findings.map(({ urn, path }): ReportFinding => {
+  const results = findings.map((field): ReportFinding<UnmarkedField> => {
+    const { urn, path } = field;
     const schema = loaded.get(urn)!;
     const pointer = schemaPointer(path);
     return {
       rule: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', urn, location: { file: schema.file, ...at(schema, pointer), pointer },
-      message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn,
-      text: { line: [{ text: 'error', tone: 'fail' }, '  ', { text: pointerLabel(path), tone: 'fail' }, '  looks like personal data but is not marked x-gdpr-sensitive'] },
+      message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn, subject: field,
     };
   });
   const unmarked = new Set(findings.map((f) => f.urn));
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
   return {
     tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units,
-    json: { fields: { findings } },
   };
 }

@@ -1,12 +1,32 @@
-import { placeText, type FindingLevel, type MarkdownBlock, type Report, type ReportFinding, type ReportMarkdown, type TextLine } from './model.js';
-import { clean } from './text.js';
+import { placeText, type FindingLevel, type Report, type ReportFinding } from './model.js';
+import { clean, type TextLine } from './text.js';
 
 /*
  * GitHub-flavoured markdown for a job summary ($GITHUB_STEP_SUMMARY) or a comment: a heading with
  * the verdict, then one table row per finding of a Report (the same findings, in the same order, as
  * its annotations and SARIF results), or the document the Report lays out itself (compat's
- * pull-request comment: Report.markdown). Text from input is escaped so that it stays inside its cell.
+ * pull-request comment: a MarkdownDocument its view lays out). Text from input is escaped so that it
+ * stays inside its cell.
  */
+
+/*
+ * A document a command lays out its own way (compat's pull-request comment: a table of changes or
+ * URNs with witnesses, remedy and rollout): the words come from its view (src/<command>/view-markdown.ts),
+ * as lines of spans; this renderer escapes them and lays out the blocks.
+ */
+
+/** A block of a markdown document: a paragraph (its lines joined by `<br>`), a bullet list, or a table (a cell's lines joined by `<br>`). */
+export type MarkdownBlock =
+  | { readonly lines: readonly TextLine[] }
+  | { readonly items: readonly TextLine[] }
+  | { readonly columns: readonly string[]; readonly rows: readonly (readonly (readonly TextLine[])[])[] };
+
+export interface MarkdownDocument {
+  /** The heading's words after `### bqschema <command>: `. */
+  heading: TextLine;
+  /** Under the heading, in order, a blank line between each. */
+  blocks: readonly MarkdownBlock[];
+}
 
 /** Backslash-escapes what markdown would read as markup; a table cell holds one line. */
 export function md(s: string): string {
@@ -90,7 +110,7 @@ function block(b: MarkdownBlock): string[] {
 }
 
 /** The document a Report lays out itself: its heading, then its blocks, a blank line between each. */
-function renderDocument(command: string, doc: ReportMarkdown): string {
+function renderDocument(command: string, doc: MarkdownDocument): string {
   const parts = [`### bqschema ${md(command)}: ${mdLine(doc.heading, false)}`];
   doc.blocks.forEach((b, i) => {
     // Two lists in a row would read as one: an HTML comment, which shows nothing, ends the first.
@@ -100,8 +120,9 @@ function renderDocument(command: string, doc: ReportMarkdown): string {
   return parts.join('\n\n') + '\n';
 }
 
-export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted' | 'markdown'>, maxRows = MAX_ROWS): string {
-  if (report.markdown !== undefined) return renderDocument(report.command, report.markdown);
+/** A Report as a job summary's table of findings, or, given one, the document its command's view laid out. */
+export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted'>, doc?: MarkdownDocument, maxRows = MAX_ROWS): string {
+  if (doc !== undefined) return renderDocument(report.command, doc);
   const lines = [`### bqschema ${md(report.command)}: ${md(report.summaryLine)}`, ''];
   const shown = report.findings.slice(0, maxRows);
   if (shown.length === 0) {

@@ -1,5 +1,5 @@
 /*
- * The one findings model (issue 23): what every gate (validate, check, compat, gdpr) hands to the
+ * The one findings model: what every gate (validate, check, compat, gdpr) hands to the
  * renderers of src/report (text, JSON, github annotations, markdown, SARIF, JUnit): the tool and
  * the rules it may cite, the units it judged (what its summary counts), its findings, each with a
  * rule, a level and a position where one is known, and its verdict. One Report feeds all six, so a
@@ -49,7 +49,13 @@ export interface ReportEvidence {
   corpus?: { checked: number; rejected: number };
 }
 
-export interface ReportFinding {
+/**
+ * One thing said about a run: data only. How a format lays it out (a line of text, a table row, a
+ * JSON entry) is the renderer's, or the command's view's (src/<command>/view-*.ts), never the model's.
+ * `S` is the domain object the finding is about (compat's change, check's issue), which a command's
+ * view reads to word it its own way; no renderer shows it and no format writes it.
+ */
+export interface ReportFinding<S = unknown> {
   /** A stable kebab-case rule id: SARIF's ruleId, JUnit's type. */
   rule: string;
   level: FindingLevel;
@@ -63,78 +69,15 @@ export interface ReportFinding {
   unit?: string;
   /** A few words on what kind of finding it is: the annotation's title (SARIF names the rule instead). */
   title?: string;
-  /** How the text output shows it; without it, its level, pointer and message (see renderText). */
-  text?: FindingText;
-}
-
-/*
- * What the text output shows, where the command words it its own way. The words come from the core
- * that computed the Report; renderText (src/report/text.ts) lays them out: their order, nesting
- * and indentation, the blank line and the summary line, colours and escaping.
- */
-
-/**
- * How a span of text output is shown: the text renderer colours it (or not, off a terminal);
- * markdown makes `bold` and `fail` strong and `code` a code span, and writes the others plain.
- * In a markdown layout (ReportMarkdown) a strong span stands between spaces or line ends, as
- * markdown wants it (`a**✗ removed**` is not strong text).
- */
-export type Tone = 'bold' | 'dim' | 'fail' | 'warn' | 'pass' | 'code';
-
-/** A piece of a line of text output: plain, or in a tone. Text from input in it is escaped when rendered. */
-export type Span = string | { readonly text: string; readonly tone: Tone };
-
-/** One line of text output: its spans, written one after the other. */
-export type TextLine = readonly Span[];
-
-export interface FindingText {
-  /** The finding's line; `null`: the text says it otherwise, in its unit's heading (compat: a URN added) or the units' notes (gdpr's inventory). */
-  line: TextLine | null;
-  /** Lines under it, as deep as it (they bring their own extra indentation): a witness, an excuse. */
-  details?: readonly TextLine[];
-}
-
-export interface UnitText {
-  /** The unit's heading; `null`: none, its findings are not indented (a run of one thing: compat on two files). */
-  heading: TextLine | null;
-  /** A heading the unit sits under (an NDJSON file): shown once over consecutive units, which are indented under it. */
-  group?: string;
-  /** What is said of the unit after its findings: a remedy, a rollout, corpus counts. */
-  notes?: readonly TextLine[];
-}
-
-export interface ReportText {
-  /** Lines before the units: what the run as a whole says first (compat: the registry is absent at the ref). */
-  lead?: readonly TextLine[];
-  /** Lines after the units, before the summary line: what the run as a whole adds. */
-  notes?: readonly TextLine[];
-}
-
-/*
- * What the markdown output shows, where the command lays it out its own way (compat's pull-request
- * comment: a table of changes or URNs with witnesses, remedy and rollout). The words come from the
- * core, as lines of spans; renderMarkdown (src/report/markdown.ts) escapes them and lays out the
- * blocks. Without it, markdown is a table of the Report's findings.
- */
-
-/** A block of a markdown document: a paragraph (its lines joined by `<br>`), a bullet list, or a table (a cell's lines joined by `<br>`). */
-export type MarkdownBlock =
-  | { readonly lines: readonly TextLine[] }
-  | { readonly items: readonly TextLine[] }
-  | { readonly columns: readonly string[]; readonly rows: readonly (readonly (readonly TextLine[])[])[] };
-
-export interface ReportMarkdown {
-  /** The heading's words after `### bqschema <command>: `. */
-  heading: TextLine;
-  /** Under the heading, in order, a blank line between each. */
-  blocks: readonly MarkdownBlock[];
+  /** What the finding is about, for the command's own views (see above). */
+  subject?: S;
 }
 
 /**
  * What a command judges (a message, a URN): its summary counts these, and JUnit has one test case
  * for each, so the report's tests, failures, errors and skipped are the summary's numbers.
  */
-export interface ReportUnit {
+export interface ReportUnit<S = unknown> {
   /** Unique in the report, shown as the test case's name (a file, `file:line` for NDJSON, a URN). */
   id: string;
   /** The file it was read from, as shown to the user: its JUnit test suite. */
@@ -144,10 +87,8 @@ export interface ReportUnit {
   outcome: Outcome;
   /** Milliseconds spent on it, where measured (JUnit `time`). */
   timeMs?: number;
-  /** How the text output shows it; without it, its mark and id, and its file. */
-  text?: UnitText;
-  /** Its entry in the JSON output's list of units (Report.json.units), where the command has one. */
-  data?: unknown;
+  /** What the unit is (compat's URN row, validate's message), for the command's own views; no format writes it. */
+  subject?: S;
 }
 
 /** The tool a report is by: its name, version and home (the rules come with the findings' core). */
@@ -157,18 +98,18 @@ export interface ToolInfo {
   informationUri?: string;
 }
 
-export interface ReportInput {
+export interface ReportInput<FS = unknown, US = unknown> {
   tool: ToolInfo & { rules?: readonly ReportRule[] };
   /** The verdict and its counts (a Report's), which SARIF carries in its run's property bag. */
   ok?: boolean;
   summary?: Readonly<Record<string, number>>;
-  findings: readonly ReportFinding[];
+  findings: readonly ReportFinding<FS>[];
   /** Every file checked; without `units`, those without a finding are passing test cases in JUnit. */
   artifacts?: readonly string[];
   /** The command, for JUnit's classname (`bqschema.validate`). */
   command?: string;
   /** The units judged, in order; without them JUnit falls back to a test case per finding. */
-  units?: readonly ReportUnit[];
+  units?: readonly ReportUnit<US>[];
   /** Milliseconds the whole run took (JUnit `time` of the report). */
   timeMs?: number;
   /**
@@ -181,8 +122,13 @@ export interface ReportInput {
   category?: string;
 }
 
-/** What a gate computed, whole: text.ts, json.ts, github.ts, markdown.ts, sarif.ts and junit.ts each render any Report. */
-export interface Report extends ReportInput {
+/**
+ * What a gate computed, whole, as data: text.ts, json.ts, github.ts, markdown.ts, sarif.ts and
+ * junit.ts each render any Report (the formats table: src/report/formats.ts). Where a command lays
+ * a format out its own way (compat's pull-request comment, check's lines), its view does, from this
+ * data and its verdict.
+ */
+export interface Report<FS = unknown, US = unknown> extends ReportInput<FS, US> {
   command: string;
   /** The gate passed: the exit code is 0. */
   ok: boolean;
@@ -193,28 +139,9 @@ export interface Report extends ReportInput {
   summary: Readonly<Record<string, number>>;
   /** The verdict, `OK: …` or `FAILED: …`, as the text output's last line says it. */
   summaryLine: string;
-  units: readonly ReportUnit[];
+  units: readonly ReportUnit<US>[];
   /** Findings left out of `findings` and only counted (markdown shows a bounded table): it says how many. */
   omitted?: number;
-  /** What the text output adds to the units and findings. */
-  text?: ReportText;
-  /** The markdown document, where the command lays it out its own way (see ReportMarkdown). */
-  markdown?: ReportMarkdown;
-  /** The JSON output's fields besides `ok` and `summary` (src/report/json.ts). */
-  json?: ReportJson;
-}
-
-/**
- * The command's own fields in its JSON output (each command's schema in schemas/output/ names
- * them): written after `ok` and `summary`, which are the Report's.
- */
-export interface ReportJson {
-  /** The fields, in order. */
-  fields?: Readonly<Record<string, unknown>>;
-  /** The key of the list of the units' `data` (validate's `results`, gdpr's `urns`), written after the fields. */
-  units?: string;
-  /** Fields after that list. */
-  after?: Readonly<Record<string, unknown>>;
 }
 
 /** A positive integer, or undefined. */

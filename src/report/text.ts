@@ -1,4 +1,4 @@
-import { placeText, type FindingLevel, type Outcome, type Report, type ReportFinding, type ReportUnit, type TextLine, type Tone } from './model.js';
+import { placeText, type FindingLevel, type Outcome, type Report, type ReportFinding, type ReportUnit } from './model.js';
 
 /*
  * Text from input made safe to print: shared by every renderer (src/report) and the CLI's own
@@ -48,6 +48,59 @@ export function quote(s: string): string {
 
 // ---- the text format: any Report, as a terminal or a CI log shows it ------------------------------
 
+/*
+ * Where a command words its text its own way (check's `✗ URN  file`, compat's
+ * `breaking  /pointer  message  [rule]` with its witness), its view (a TextView, in
+ * src/<command>/view-text.ts) gives the words as lines of spans, each in a tone, from the Report's
+ * data and its verdict; this renderer lays them out: their order, nesting and indentation, the blank
+ * line and the summary line, colours and escaping.
+ */
+
+/**
+ * How a span of text output is shown: the text renderer colours it (or not, off a terminal);
+ * markdown makes `bold` and `fail` strong and `code` a code span, and writes the others plain.
+ * In a markdown layout (MarkdownDocument) a strong span stands between spaces or line ends, as
+ * markdown wants it (`a**✗ removed**` is not strong text).
+ */
+export type Tone = 'bold' | 'dim' | 'fail' | 'warn' | 'pass' | 'code';
+
+/** A piece of a line of text output: plain, or in a tone. Text from input in it is escaped when rendered. */
+export type Span = string | { readonly text: string; readonly tone: Tone };
+
+/** One line of text output: its spans, written one after the other. */
+export type TextLine = readonly Span[];
+
+/** The words of spans, without their tones. */
+export const plainOf = (line: readonly Span[]): string => line.map((x) => (typeof x === 'string' ? x : x.text)).join('');
+
+export interface FindingText {
+  /** The finding's line; `null`: the text says it otherwise, in its unit's heading (compat: a URN added) or the notes (gdpr's inventory). */
+  line: TextLine | null;
+  /** Lines under it, as deep as it (they bring their own extra indentation): a witness, an excuse. */
+  details?: readonly TextLine[];
+}
+
+export interface UnitText {
+  /** The unit's heading; `null`: none, its findings are not indented (a run of one thing: compat on two files). */
+  heading: TextLine | null;
+  /** A heading the unit sits under (an NDJSON file): shown once over consecutive units, which are indented under it. */
+  group?: string;
+  /** What is said of the unit after its findings: a remedy, a rollout, corpus counts. */
+  notes?: readonly TextLine[];
+}
+
+/** A command's text layout of its Report: each part it words itself; what it leaves out, the defaults say. */
+export interface TextView<FS = unknown, US = unknown> {
+  /** Lines before the units: what the run as a whole says first (compat: the registry is absent at the ref). */
+  lead?: readonly TextLine[];
+  /** Lines after the units, before the summary line: what the run as a whole adds. */
+  notes?: readonly TextLine[];
+  /** A unit's heading, group and notes; undefined: its mark and id, and its file. */
+  unit?(u: ReportUnit<US>): UnitText | undefined;
+  /** A finding's line and details; undefined: its level, pointer and message. */
+  finding?(f: ReportFinding<FS>): FindingText | undefined;
+}
+
 /** The styles a terminal gives the tones (identity functions off a terminal). */
 export interface Tones {
   bold(s: string): string;
@@ -96,7 +149,7 @@ function defaultLine(f: ReportFinding, unitFile: string | undefined): TextLine {
  * details and its notes, then the findings about the run as a whole, the run's notes, a blank line
  * (when anything came before) and the summary line.
  */
-export class TextStream {
+export class TextStream<FS = unknown, US = unknown> {
   /** The group the last unit sat under: undefined for none, null when not known (a worker's first task). */
   group: string | undefined | null = undefined;
   /** Whether any line was written: the blank line before the summary line then separates it. */
@@ -104,20 +157,21 @@ export class TextStream {
   /** The header a stream that started in an unknown group wrote first (its line, with the newline). */
   leadingHeader: { group: string; length: number } | undefined;
 
-  constructor(private readonly c: Tones, private readonly quiet = false) {}
+  constructor(private readonly c: Tones, private readonly quiet = false, private readonly view: TextView<FS, US> = {}) {}
 
   /** A finding about the whole run (no unit), or a unit's when its unit is not in the report. */
-  finding(f: ReportFinding, indent = '', unitFile?: string): string[] {
-    const line = f.text === undefined ? defaultLine(f, unitFile) : f.text.line;
+  finding(f: ReportFinding<FS>, indent = '', unitFile?: string): string[] {
+    const t = this.view.finding?.(f);
+    const line = t === undefined ? defaultLine(f, unitFile) : t.line;
     const lines = line === null ? [] : [indent + renderLine(line, this.c)];
-    for (const d of f.text?.details ?? []) lines.push(indent + renderLine(d, this.c));
+    for (const d of t?.details ?? []) lines.push(indent + renderLine(d, this.c));
     if (lines.length > 0) this.wrote = true;
     return lines;
   }
 
   /** A unit and its findings; nothing for a passing unit with nothing said under --quiet. */
-  unit(u: ReportUnit, findings: readonly ReportFinding[]): string[] {
-    const t = u.text;
+  unit(u: ReportUnit<US>, findings: readonly ReportFinding<FS>[]): string[] {
+    const t = this.view.unit?.(u);
     if (this.quiet && u.outcome === 'pass' && findings.length === 0 && (t?.notes?.length ?? 0) === 0) return [];
     const lines: string[] = [];
     let indent = '';
@@ -145,8 +199,8 @@ export class TextStream {
   }
 
   /** The run's notes, the blank line and the summary line: its verdict word (`OK`, `FAILED`) in its tone. */
-  end(report: Pick<Report, 'ok' | 'summaryLine' | 'text'>): string[] {
-    const lines = (report.text?.notes ?? []).map((n) => renderLine(n, this.c));
+  end(report: Pick<Report, 'ok' | 'summaryLine'>): string[] {
+    const lines = (this.view.notes ?? []).map((n) => renderLine(n, this.c));
     if (this.wrote || lines.length > 0) lines.push('');
     const m = /^(OK|FAILED)(:.*)$/s.exec(report.summaryLine);
     const paint = report.ok ? this.c.green : this.c.red;
@@ -161,11 +215,11 @@ function pushAll(to: string[], more: readonly string[]): void {
 }
 
 /** Any Report as text: every finding, under its unit where it has one (see TextStream). */
-export function renderText(report: Report, c: Tones, options: { quiet?: boolean } = {}): string {
-  const stream = new TextStream(c, options.quiet);
-  const byUnit = new Map<string, ReportFinding[]>();
+export function renderText<FS, US>(report: Report<FS, US>, c: Tones, options: { quiet?: boolean } = {}, view: TextView<FS, US> = {}): string {
+  const stream = new TextStream(c, options.quiet, view);
+  const byUnit = new Map<string, ReportFinding<FS>[]>();
   const ids = new Set(report.units.map((u) => u.id));
-  const run: ReportFinding[] = [];
+  const run: ReportFinding<FS>[] = [];
   for (const f of report.findings) {
     if (f.unit !== undefined && ids.has(f.unit)) {
       const list = byUnit.get(f.unit);
@@ -175,7 +229,7 @@ export function renderText(report: Report, c: Tones, options: { quiet?: boolean 
       run.push(f);
     }
   }
-  const lines = (report.text?.lead ?? []).map((l) => renderLine(l, c));
+  const lines = (view.lead ?? []).map((l) => renderLine(l, c));
   if (lines.length > 0) stream.wrote = true;
   for (const u of report.units) pushAll(lines, stream.unit(u, byUnit.get(u.id) ?? []));
   for (const f of run) pushAll(lines, stream.finding(f));

@@ -1,12 +1,12 @@
 import { docsPage } from '../report/docs.js';
-import type { FindingText, Outcome, ReportFinding, ReportRule, ReportUnit, TextLine, Tone } from '../report/model.js';
+import type { Outcome, ReportFinding, ReportRule, ReportUnit } from '../report/model.js';
 import { quote } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
 
 /*
  * validate's verdicts as a Report's pieces (src/report renders them in every format): the rules it
- * cites, a unit per message (what its summary counts, with its heading in text and its entry in
- * the JSON results) and a finding per thing said about one. Pure: the CLI judges each message
+ * cites, a unit per message (what its summary counts) and a finding per thing said about one;
+ * its text words them in view-text.ts. Pure: the CLI judges each message
  * (src/cli/validate/judge.ts), places a violation in its file, and streams or keeps what this returns.
  */
 
@@ -130,25 +130,28 @@ export type Place = (p: MessageProblem) => { line?: number; col?: number; endLin
  * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed at
  * its file, line and column, with the JSON pointer of the violated value in the file.
  */
-export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined, withText = false): ReportFinding[] {
+/** What a finding of validate is about: its message, and the violation where it is one. */
+export interface MessageSubject {
+  verdict: MessageVerdict;
+  problem?: MessageProblem;
+}
+
+export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined): ReportFinding<MessageSubject>[] {
   const unit = unitOf(r);
-  const found: ReportFinding[] = [];
+  const found: ReportFinding<MessageSubject>[] = [];
   const urn = r.urn === undefined ? {} : { urn: r.urn };
-  // How text shows each (only the text format asks: SARIF of a million messages keeps no lines).
-  const text = (t: FindingText): { text?: FindingText } => (withText ? { text: t } : {});
+  const subject: MessageSubject = { verdict: r };
   if (r.status === 'error' && r.unregistered === true) {
-    found.push({ rule: 'no-schema', level: 'error', title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
+    found.push({ rule: 'no-schema', level: 'error', title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, subject });
   } else if (r.status === 'error') {
-    // Text: an input that is not a message is said by its heading; a message's schema problem under it.
-    const line: TextLine | null = r.urn === undefined ? null : [r.error ?? ''];
     // A schema problem is located where it is fixed, as check places it; an unreadable input at itself.
     const at = r.errorLocation;
     const location = at === undefined ? { file: r.file, line: r.errorLine ?? r.line, col: r.col }
       : { file: at.file, line: at.line, col: at.col, ...(at.pointer === '' ? {} : { pointer: at.pointer }) };
-    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location, unit, ...text({ line }) });
+    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location, unit, subject });
   } else if (r.status === 'skipped') {
     const level = r.suggestion !== undefined ? 'warning' : 'note';
-    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: null }) });
+    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, subject });
   } else if (r.status === 'invalid') {
     for (const v of r.violations ?? []) {
       const pos = place?.(v);
@@ -157,45 +160,23 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
       const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at, ...end };
       found.push({
         rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit,
-        ...text({ line: [{ text: problemLabel(v), tone: 'fail' }, '  ', v.message] }),
+        subject: { verdict: r, problem: v },
       });
     }
     if (r.moreViolations === true) {
-      found.push({ rule: 'invalid-data', level: 'note', title: 'more violations', message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: `… ${MORE_VIOLATIONS}`, tone: 'dim' }] }) });
+      found.push({ rule: 'invalid-data', level: 'note', title: 'more violations', message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`, ...urn, location: { file: r.file, line: r.line }, unit, subject });
     }
   }
   // What the envelope's identity leaves in doubt, whatever the verdict: after the verdict's findings.
   for (const w of r.warnings ?? []) {
-    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, ...text({ line: [{ text: 'warning:', tone: 'warn' }, ' ', w] }) });
+    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, subject });
   }
   return found;
 }
 
-const STATUS_MARK: Record<MessageStatus, { text: string; tone: Tone }> = {
-  valid: { text: '✓ valid', tone: 'pass' }, invalid: { text: '✗ invalid', tone: 'fail' }, skipped: { text: '- skipped', tone: 'warn' }, error: { text: '! error', tone: 'fail' },
-};
-
-/**
- * A message as a unit, with its text heading: its status, its file (or, in a stream, its line under
- * the file's name), its URN, and why it was skipped or could not be read.
- */
-export function messageUnit(r: MessageVerdict, strict: boolean): ReportUnit {
-  const mark = STATUS_MARK[r.status];
-  const stream = r.line !== undefined;
-  const head: TextLine = stream ? [mark, `  line ${r.line}`] : [mark, '  ', { text: r.file, tone: 'bold' }];
-  let heading: TextLine;
-  if (r.status === 'error' && r.unregistered === true) {
-    heading = [...head, '  ', { text: quote(r.urn ?? ''), tone: 'dim' }, { text: `  (no schema registered, --strict${hint(r)})`, tone: 'dim' }];
-  } else if (r.status === 'error' && r.urn === undefined) {
-    const where = r.errorLine === undefined ? '' : stream ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
-    heading = [...head, where, '  ', r.error ?? ''];
-  } else {
-    // A skipped URN matched no registered one: quoted, so a space or an invisible character shows.
-    const urn: TextLine = r.urn === undefined ? [] : ['  ', { text: r.status === 'skipped' ? quote(r.urn) : r.urn, tone: 'dim' }];
-    const why: TextLine = r.status === 'skipped' ? [{ text: `  (no schema registered${hint(r)})`, tone: 'dim' }] : [];
-    heading = [...head, ...urn, ...why];
-  }
-  return { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), text: { heading, ...(stream ? { group: r.file } : {}) } };
+/** A message as a unit: its file (`file:line` for a line of NDJSON) and outcome. */
+export function messageUnit(r: MessageVerdict): ReportUnit<MessageVerdict> {
+  return { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), subject: r };
 }
 
 /** A message's entry in the JSON output's results: its verdict, its violations placed in its file. */

@@ -8,7 +8,7 @@ import { compile, SchemaError, type CompiledSchema } from '../../validator/index
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
-import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
+import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/verdict.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { setCategory } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';

@@ -1,16 +1,22 @@
 import { rulesMarkdown, type CompatLevel, type CompatPolicy, type CompatRule } from '../../compat/index.js';
-import { pairReport, registryReport, type PairVerdict, type RegistryVerdict } from '../../compat/report.js';
+import { pairReport, registryReport } from '../../compat/report.js';
+import type { PairVerdict, RegistryVerdict } from '../../compat/verdict.js';
+import { pairJsonView, registryJsonView } from '../../compat/view-json.js';
+import { pairMarkdown, registryMarkdown } from '../../compat/view-markdown.js';
+import { pairTextView, registryTextView } from '../../compat/view-text.js';
+import type { GateFormat } from '../../report/formats.js';
 import type { Out } from '../output.js';
 import { about, reportFormats, type ViewFormatter } from './emit.js';
 
 /*
  * compat's formats. The command computes its verdict (PairVerdict for two schema files,
  * RegistryVerdict for --against) and renders it with the formatter of the format asked for
- * (PAIR_FORMATS, REGISTRY_FORMATS): the command never switches on the format itself. Every format,
- * the pull-request markdown too, renders the Report src/compat/report.ts builds.
+ * (PAIR_FORMATS, REGISTRY_FORMATS): the command never switches on the format itself. Every format
+ * renders the Report src/compat/report.ts builds; text, JSON and the pull-request markdown are laid
+ * out by compat's views (src/compat/view-*.ts).
  */
 
-export type CompatFormat = 'text' | 'json' | 'github' | 'markdown' | 'sarif' | 'junit';
+export type CompatFormat = GateFormat;
 
 export interface Settings {
   level: CompatLevel;
@@ -19,9 +25,13 @@ export interface Settings {
   allowKeywords: ReadonlySet<string>;
 }
 
-export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairVerdict>> = reportFormats((v: PairVerdict) => pairReport(v, about()));
+export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairVerdict>> = reportFormats((v: PairVerdict) => pairReport(v, about()), {
+  text: pairTextView, json: pairJsonView, markdown: pairMarkdown,
+});
 
-export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryVerdict>> = reportFormats((v: RegistryVerdict) => registryReport(v, about()));
+export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryVerdict>> = reportFormats((v: RegistryVerdict) => registryReport(v, about()), {
+  text: registryTextView, json: registryJsonView, markdown: registryMarkdown,
+});
 
 // ---- --list-rules ---------------------------------------------------------------------------------
 

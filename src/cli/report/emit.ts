@@ -1,15 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { OUTPUT_FORMATS, outputFormat, type FormatViews, type GateFormat } from '../../report/formats.js';
 import { repositoryPath, type Report, type ReportInput, type ReportRule, type ToolInfo } from '../../report/model.js';
 import { UsageError } from '../errors.js';
-import { clean, makeChalk, type Colours, type Format, type Out } from '../output.js';
+import { clean, makeChalk, type Colours, type Out } from '../output.js';
 
 const PLAIN = makeChalk(false);
 
-/** The CI formats every gate offers besides its own. */
-export type CiFormat = 'sarif' | 'junit';
-
-export const isCiFormat = (f: string): f is CiFormat => f === 'sarif' || f === 'junit';
+export { isCiFormat, isWholeDocument, type CiFormat, type GateFormat } from '../../report/formats.js';
 
 let cached: string | undefined;
 
@@ -36,15 +34,6 @@ export { DOCS, docsPage } from '../../report/docs.js';
 export const about = (): ToolInfo => ({ name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme' });
 
 export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({ ...about(), rules });
-
-/** The formats rendered from a gate's Report (src/report): the same findings in each. */
-export type ReportFormat = 'github' | 'markdown' | CiFormat;
-
-/** Every format a gate (validate, check, compat, gdpr) writes, each rendered from its Report. */
-export type GateFormat = Format | ReportFormat;
-
-/** The formats written whole when the run ends, from every finding kept until then. */
-export const isWholeDocument = (f: string): f is Exclude<ReportFormat, 'github'> => f === 'markdown' || isCiFormat(f);
 
 /**
  * The working directory's path from the root of the git repository it is in ('' at the root, or
@@ -100,31 +89,43 @@ export function ciContext(): { readonly base: string; categoryFor(command: strin
   };
 }
 
-/** Renders with the module of the format asked for (each is loaded only when it is used); no final newline. */
-export async function renderReport(format: GateFormat, report: Report, c?: Colours, options: { quiet?: boolean } = {}): Promise<string> {
-  if (format === 'text') return (await import('../../report/text.js')).renderText(report, c ?? PLAIN, options).replace(/\n$/, '');
-  if (format === 'json') return (await import('../../report/json.js')).renderJson(report).replace(/\n$/, '');
-  if (format === 'markdown') return (await import('../../report/markdown.js')).renderMarkdown(report).replace(/\n$/, '');
-  // What CI reads paths of names them from the repository's root; SARIF names its category.
-  const ci = ciContext();
-  const located: Report = { ...report, base: ci.base, category: ci.categoryFor(report.command) };
-  let text: string;
-  if (format === 'github') text = (await import('../../report/github.js')).renderGithub(located);
-  else if (format === 'junit') text = (await import('../../report/junit.js')).renderJunit(located);
-  else {
-    const sarif = await import('../../report/sarif.js');
-    text = sarif.renderSarif(located);
-    const results = report.findings.filter(sarif.isSarifResult).length;
-    if (results > sarif.MAX_RESULTS) process.stderr.write(`bqschema: warning: SARIF: ${results - sarif.MAX_RESULTS} of ${results} results left out: GitHub code scanning accepts at most ${sarif.MAX_RESULTS} per run (the run's notifications say which)\n`);
+/**
+ * Renders with the renderer of the format asked for (the formats table: each is loaded only when it
+ * is used), laid out by the command's views where it has them; no final newline.
+ */
+export async function renderReport<FS, US>(
+  format: GateFormat, report: Report<FS, US>, c?: Colours, options: { quiet?: boolean } = {}, views: FormatViews<FS, US> = {},
+): Promise<string> {
+  const row = outputFormat(format)!;
+  const render = await row.load();
+  let located: Report<FS, US> = report;
+  if (row.located) {
+    // What CI reads paths of names them from the repository's root; SARIF names its category.
+    const ci = ciContext();
+    located = { ...report, base: ci.base, category: ci.categoryFor(report.command) };
   }
-  return text.replace(/\n$/, '');
+  const warn = (message: string): void => void process.stderr.write(`bqschema: warning: ${message}\n`);
+  return render(located as Report, views as FormatViews, { colours: c ?? PLAIN, quiet: options.quiet, warn }).replace(/\n$/, '');
 }
 
 /** A gate's formatter: renders the view its command computed, in one format (see CHECK_FORMATS, PAIR_FORMATS, …). */
 export type ViewFormatter<V> = (view: V, out: Out, c: Colours) => Promise<void>;
 
-/** A gate's formatters, one per format: its view made into one Report, rendered in each. */
-export function reportFormats<V>(toReport: (view: V) => Report | Promise<Report>): Record<GateFormat, ViewFormatter<V>> {
-  const as = (format: GateFormat): ViewFormatter<V> => async (view, out, c) => out.line(await renderReport(format, await toReport(view), c));
-  return { text: as('text'), json: as('json'), github: as('github'), markdown: as('markdown'), sarif: as('sarif'), junit: as('junit') };
+/**
+ * How a command lays out the formats it words its own way, from its verdict and the Report built of
+ * it (src/<command>/view-*.ts); each is called only when its format is rendered.
+ */
+type CommandViews<V, FS, US> = { [K in keyof FormatViews<FS, US>]?: (verdict: V, report: Report<FS, US>) => FormatViews<FS, US>[K] };
+
+/** A gate's formatters, one per format of the table: its verdict made into one Report, rendered in each. */
+export function reportFormats<V, FS, US>(
+  toReport: (verdict: V) => Report<FS, US> | Promise<Report<FS, US>>, views: CommandViews<V, FS, US> = {},
+): Record<GateFormat, ViewFormatter<V>> {
+  const as = (format: GateFormat): ViewFormatter<V> => async (verdict, out, c) => {
+    const report = await toReport(verdict);
+    const make = Object.hasOwn(views, format) ? (views as Record<string, (verdict: V, report: Report<FS, US>) => unknown>)[format] : undefined;
+    const own = (make === undefined ? {} : { [format]: make(verdict, report) }) as FormatViews<FS, US>;
+    out.line(await renderReport(format, report, c, {}, own));
+  };
+  return Object.fromEntries(OUTPUT_FORMATS.map((f) => [f.name, as(f.name)])) as Record<GateFormat, ViewFormatter<V>>;
 }

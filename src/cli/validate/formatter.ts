@@ -1,6 +1,6 @@
 import { formatOf, type SourcePositions } from '../../registry/index.js';
 import { Out, type Colours } from '../output.js';
-import { ciContext, isWholeDocument, renderReport, tool } from '../report/emit.js';
+import { ciContext, isWholeDocument, renderReport, tool, type GateFormat } from '../report/emit.js';
 import { githubAnnotation } from '../../report/github.js';
 import { jsonClose, jsonItem, jsonOpen } from '../../report/json.js';
 import { MAX_ROWS } from '../../report/markdown.js';
@@ -8,8 +8,9 @@ import type { ReportFinding, ReportUnit } from '../../report/model.js';
 import type { JunitStream } from '../../report/junit.js';
 import type { SarifCap, SarifStream } from '../../report/sarif.js';
 import { TextStream } from '../../report/text.js';
+import { validateTextView } from '../../validate/view-text.js';
 import type { Spool } from '../spool.js';
-import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type Place } from '../../validate/report.js';
+import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type MessageSubject, type MessageVerdict, type Place } from '../../validate/report.js';
 import type { Result, ValidateOptions } from './judge.js';
 
 const SARIF_KEY = 'results';
@@ -26,7 +27,7 @@ const LEVEL_OF: readonly ReportFinding['level'][] = ['error', 'warning', 'note']
 export class Formatter {
   first: boolean;
   /** The text format's stream: it knows the NDJSON file the last message came from (null: not known yet). */
-  private readonly textStream: TextStream;
+  private readonly textStream: TextStream<MessageSubject, MessageVerdict>;
   /** `suggested`: skipped messages whose URN is close to a registered one (a warning). */
   readonly counts = { valid: 0, invalid: 0, skipped: 0, error: 0, suggested: 0 };
   /** How a result is written in the format asked for, chosen once. */
@@ -44,11 +45,12 @@ export class Formatter {
     readonly out: Out,
     partial = false,
   ) {
-    this.textStream = new TextStream(c, options.quiet === true);
+    this.textStream = new TextStream(c, options.quiet === true, validateTextView);
     if (partial) this.textStream.group = null;
     this.first = !partial;
-    const emitters = { json: this.json, github: this.github, markdown: this.row, sarif: this.sarifResults, junit: this.junitCase, text: this.text } as const;
-    this.emit = emitters[options.format].bind(this);
+    // The formats validate writes as it goes; any other (a whole document: markdown) keeps its findings for the end.
+    const streams: Partial<Record<GateFormat, (r: Result, text: string | undefined) => void>> = { json: this.json, github: this.github, sarif: this.sarifResults, junit: this.junitCase, text: this.text };
+    this.emit = ((Object.hasOwn(streams, options.format) ? streams[options.format] : undefined) ?? this.row).bind(this);
   }
 
   /** The NDJSON file a worker's task began in, when its text starts with that file's header (the main thread may have printed it already). */
@@ -255,6 +257,6 @@ export class Formatter {
     // --quiet: a valid message with nothing said about it costs no more than this test.
     if (this.options.quiet && r.status === 'valid' && r.warnings === undefined) return;
     const strict = this.options.strict === true;
-    for (const l of this.textStream.unit(messageUnit(r, strict), messageFindings(r, strict, undefined, true))) this.out.line(l);
+    for (const l of this.textStream.unit(messageUnit(r), messageFindings(r, strict, undefined))) this.out.line(l);
   }
 }
