@@ -14,6 +14,7 @@ import type {
   FindingText, MarkdownBlock, Report, ReportEvidence, ReportFinding, ReportMarkdown, ReportRule, ReportUnit, Span, TextLine, ToolInfo, Tone,
 } from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
+import { windowSentence, type TransitiveWindow } from './transitive.js';
 
 /*
  * compat's verdict as its outputs need it, and its Report (src/report renders it in every format):
@@ -183,6 +184,8 @@ export interface RegistryVerdict {
   counted: string;
   /** What the mode leaves out (level none), or ''. */
   note: string;
+  /** `--transitive`: the window of earlier versions checked. */
+  window?: TransitiveWindow;
 }
 
 const COMPAT_PAGE = docsPage('cli/compat.md');
@@ -463,7 +466,7 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked'>;
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window'>;
 
 /** How a moved manifest was found at the ref, in words. */
 const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
@@ -493,7 +496,7 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
   const invalidNote = summary.errors > 0 ? `, ${summary.errors} invalid` : '';
   const exceptedNote = summary.excepted ? `, ${summary.excepted} excepted` : '';
   const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
-  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}${found.window ? `; ${windowSentence(found.window, clean)}` : ''}`;
   const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
   const words = modeWords(mode, policy);
   const summaryLine = compatible
@@ -653,7 +656,7 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   return {
     tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units,
     text: { lead: [...(absent ? [[{ text: absent, tone: 'warn' as const }]] : []), ...(moved ? [[{ text: moved, tone: 'dim' as const }]] : [])], notes: note ? [[{ text: note, tone: 'dim' }]] : [] },
-    json: { fields: { compatible, mode, policy, against }, units: 'urns', after: { ...corpus, ...jsonExceptions(v) } },
+    json: { fields: { compatible, mode, policy, against, ...(view.window ? { transitive: view.window } : {}) }, units: 'urns', after: { ...corpus, ...jsonExceptions(v) } },
     markdown: registryMarkdown(view),
   };
 }

@@ -65,6 +65,11 @@ export interface HistoryOptions {
   manifestPath: string;
   /** The window's start: a ref whose commit is an ancestor of `tip`; read inclusive. Default: the whole history. */
   since?: string;
+  /**
+   * `since` is the base a branch is compared with (`compat --against`): when it is no ancestor of
+   * the tip (the base moved on), the window starts at their merge base.
+   */
+  sinceBase?: boolean;
   /** The newest commit read (default HEAD). */
   tip?: string;
   /** Walk every parent of a merge too (default: first parents only, the branch's own line). */
@@ -193,8 +198,15 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
   const tip = commitOf(top, options.tip ?? 'HEAD', 'history');
   let since: History['since'];
   if (options.since !== undefined) {
-    const commit = commitOf(top, options.since, '--since');
-    const ancestor = git(top, ['merge-base', '--is-ancestor', commit, tip]);
+    let commit = commitOf(top, options.since, options.sinceBase ? '--against' : '--since');
+    let ancestor = git(top, ['merge-base', '--is-ancestor', commit, tip]);
+    if (!ancestor.ok && options.sinceBase) {
+      const mergeBase = git(top, ['merge-base', commit, tip]);
+      if (mergeBase.ok && SHA.test(mergeBase.stdout)) {
+        commit = mergeBase.stdout;
+        ancestor = mergeBase;
+      }
+    }
     if (!ancestor.ok) throw new GitError(`--since ${options.since} (${commit.slice(0, 12)}) is not an ancestor of ${options.tip ?? 'HEAD'}: the window must start in its history`);
     const date = git(top, ['show', '-s', '--format=%cI', commit]).stdout;
     since = { ref: options.since, commit, date };
