@@ -1,8 +1,8 @@
-import { canonicalKey, SchemaError } from '../validator/index.js';
+import { canonicalKey, hasOwn, isSchemaObject, joinPointer, parsePointer, pointerLabel, SchemaError } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode } from './compare.js';
 import type { CompatLevel } from './levels.js';
 import { breakingFirst, malformedKeywords, nextUrn, type UrnReport } from './registry.js';
-import type { CompatPolicy } from './rules.js';
+import { ruleMessage, type CompatPolicy } from './rules.js';
 
 /*
  * compat --transitive: a change compatible with the version compared with can still break data
@@ -50,6 +50,36 @@ export interface TransitiveInput {
 
 const changeKey = (c: Change): string => `${c.rule}\u0000${c.path}\u0000${c.subject === undefined ? '' : canonicalKey(c.subject)}`;
 
+/** Whether `schema` has a value at the pointer's tokens (own properties only). */
+function has(schema: unknown, tokens: readonly string[]): boolean {
+  let at = schema;
+  for (const t of tokens) {
+    if (!isSchemaObject(at) || !hasOwn(at, t)) return false;
+    at = at[t];
+  }
+  return true;
+}
+
+/**
+ * The property a change is under (`/properties/note` for `/properties/note/type`), when an earlier
+ * version and the new schema declare it and a version between them (or the schema compared with)
+ * does not: the name was removed and came back. Walked keyword by keyword, so a property named
+ * "properties" is a name, not a keyword.
+ */
+export function resurrectedAt(path: string, old: unknown, now: unknown, between: readonly unknown[]): { pointer: string; name: string } | undefined {
+  const tokens = parsePointer(path);
+  for (let i = 0; i < tokens.length;) {
+    const keyword = tokens[i]!;
+    if (keyword === 'properties' && i + 1 < tokens.length) {
+      const prefix = tokens.slice(0, i + 2);
+      if (has(now, prefix) && has(old, prefix) && between.some((b) => !has(b, prefix))) return { pointer: joinPointer('', ...prefix), name: tokens[i + 1]! };
+      i += 2;
+    } else if (keyword === 'items' || keyword === 'additionalProperties') i += 1;
+    else return undefined;
+  }
+  return undefined;
+}
+
 /** "breaks version 2 (0123456789ab, 2026-01-02)", and the later ones it breaks too. */
 export function earlierWords(c: Change): string {
   const e = c.earlier;
@@ -94,8 +124,14 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
         counts.skipped++;
         continue;
       }
-      for (const c of changes) {
-        if (!c.breaking) continue;
+      for (const found0 of changes) {
+        if (!found0.breaking) continue;
+        // A break under a property the compared-with schema does not have, that this version did: a resurrected name.
+        const back = resurrectedAt(found0.path, v.value, now, [base, ...past.filter((w) => w.version > v.version).map((w) => w.value)]);
+        const c: Change = back === undefined ? found0 : {
+          ...found0, rule: 'property-resurrected', path: back.pointer, subject: back.name,
+          message: `${ruleMessage('property-resurrected', undefined, undefined, back.name)} (${found0.rule} at ${pointerLabel(found0.path)}: ${found0.message})`,
+        };
         const key = changeKey(c);
         if (already.has(key)) continue;
         const seen = found.get(key);
@@ -114,6 +150,8 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
       row.status = 'breaking';
       row.breaking = true;
       row.remedy = { kind: 'new-urn', urn: row.urn, next: nextUrn(row.urn, input.taken) };
+      // The rollout order was for the change from the base alone: with older data in flight, no order makes it safe.
+      delete row.rollout;
     }
   }
   return counts;
