@@ -188,6 +188,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
         .option('--verbose', 'log one line per request to stderr')
         .option('--catalog', 'also serve the HTML event catalog at /catalog')
+        .option('--history', 'each distinct schema of a URN in the registry\'s git history is a version (/versions lists them; ids stable per content)')
         .option('--max-connections <n>', 'most connections open at once; more are closed on arrival (default 512)')
         .option('--max-pending-bytes <n>', 'most bytes held by request bodies still arriving, over all connections; past it a body is answered 503 (default 67108864: 64 MiB)')
         .addOption(allowKeywordOption('a schema posted to /compatibility may introduce it (else 422, as compat fails it)'))
