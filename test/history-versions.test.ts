@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GitError } from '../src/registry/errors.js';
 import { readHistory, type History } from '../src/registry/versions.js';
-import { removeTempTrees, tempTree } from './helpers/cli.js';
+import { bq, expectExit, removeTempTrees, tempTree } from './helpers/cli.js';
 import { git, manifest, objectSchema, Repo } from './helpers/git-repo.js';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 
 /*
  * The registry's history read from real repositories: each distinct schema of each URN once, in
@@ -119,5 +121,30 @@ describe('readHistory', () => {
     r.commit({ 'x.txt': 'x' });
     r.git('checkout', '-q', 'main');
     await expect(readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'other' })).rejects.toThrow(/^--since other \([0-9a-f]{12}\) is not an ancestor of HEAD/);
+  });
+});
+
+describe('the cost of a history', () => {
+  it('one git cat-file process for every commit and blob, and a fixed number of other git runs, however many commits', async () => {
+    const r = new Repo();
+    r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json', 'urn:b': 'b.json' }), 'a.json': S('string'), 'b.json': S('string') });
+    const props: Record<string, unknown> = { id: { type: 'string' } };
+    for (let i = 0; i < 30; i++) {
+      props[`f${i}`] = { type: 'string' }; // optional properties added: compatible
+      r.commit({ [i % 2 ? 'a.json' : 'b.json']: objectSchema(props) });
+    }
+    // A git on PATH that logs each run's first arguments, then runs the real one.
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    const bin = tempTree({});
+    const log = join(bin, 'calls.log');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${realGit}' "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const run = await bq(['compat', '--transitive'], { cwd: r.dir, env: { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` } });
+    expectExit(run, 0);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    // The registry at HEAD and the history: a cat-file each, whatever the 31 commits and 33 blobs.
+    expect(calls.filter((c) => c.startsWith('cat-file')).length).toBe(2);
+    expect(calls.length).toBeLessThan(15);
+    expect(run.stdout).toMatch(/in 31 commit\(s\)/);
   });
 });
