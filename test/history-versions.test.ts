@@ -3,7 +3,7 @@ import { GitError } from '../src/registry/errors.js';
 import { readHistory, type History } from '../src/registry/versions.js';
 import { bq, expectExit, removeTempTrees, tempTree } from './helpers/cli.js';
 import { git, manifest, objectSchema, Repo } from './helpers/git-repo.js';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -48,6 +48,29 @@ describe('readHistory', () => {
     const h = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.yaml') });
     expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c3], [3, { type: 'boolean' }, c4]]);
     expect(summary(h, 'urn:b')).toEqual([[1, { type: 'string' }, c4]]);
+  });
+
+  it('a commit that leaves the registry\'s directory as it was is read from its tree id alone, and still dates the versions', async () => {
+    const r = new Repo();
+    const c1 = r.commit({ 'reg/registry.json': manifest({ 'urn:a': 'a.json' }), 'reg/a.json': S('string') });
+    r.commit({ 'other.txt': 'x' });
+    r.commit({ 'other.txt': 'y' });
+    const c4 = r.commit({ 'reg/a.json': S('integer') });
+    const h = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.json') });
+    expect(h.commits).toBe(4);
+    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c4]]);
+  });
+
+  it('a schema reached through a symbolic link out of the registry\'s directory is no version (as in the working tree)', async () => {
+    const r = new Repo();
+    r.commit({ 'outside.json': S('null'), 'reg/registry.json': manifest({ 'urn:a': 'a.json' }), 'reg/a.json': S('string') });
+    rmSync(join(r.dir, 'reg', 'a.json'));
+    symlinkSync('../outside.json', join(r.dir, 'reg', 'a.json'));
+    r.commit({});
+    const h = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.json') });
+    expect(summary(h, 'urn:a').map((v) => v[1])).toEqual([{ type: 'string' }]);
+    const allowed = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.json'), allowOutsidePaths: true });
+    expect(summary(allowed, 'urn:a').map((v) => v[1])).toEqual([{ type: 'string' }, { type: 'null' }]);
   });
 
   it('keeps the versions of a URN removed and added again, and of one the working tree no longer has', async () => {

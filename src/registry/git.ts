@@ -13,7 +13,8 @@ import { decodeUtf8 } from './text.js';
 export type TreeEntry =
   /** `path` is the real path (symlinks resolved) relative to the repository's top level. */
   | { kind: 'file'; path: string; oid: string }
-  | { kind: 'directory'; path: string }
+  /** `oid`: its tree, the same for the same contents. */
+  | { kind: 'directory'; path: string; oid: string }
   | { kind: 'missing' }
   /** A symlink that leads out of the repository: git holds nothing there. */
   | { kind: 'outside' }
@@ -355,6 +356,6 @@ export class GitSnapshot {
       if (item.mode === MODE_SUBMODULE) return { kind: 'submodule', path: here };
       return { kind: 'file', path: here, oid: item.oid };
     }
-    return { kind: 'directory', path: dirs.join('/') };
+    return { kind: 'directory', path: dirs.join('/'), oid: trees[trees.length - 1]! };
   }
 }

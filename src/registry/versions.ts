@@ -198,7 +198,8 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
   const tip = commitOf(top, options.tip ?? 'HEAD', 'history');
   let since: History['since'];
   if (options.since !== undefined) {
-    let commit = commitOf(top, options.since, options.sinceBase ? '--against' : '--since');
+    const what = options.sinceBase ? '--against' : '--since';
+    let commit = commitOf(top, options.since, what);
     let ancestor = git(top, ['merge-base', '--is-ancestor', commit, tip]);
     if (!ancestor.ok && options.sinceBase) {
       const mergeBase = git(top, ['merge-base', commit, tip]);
@@ -207,7 +208,7 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         ancestor = mergeBase;
       }
     }
-    if (!ancestor.ok) throw new GitError(`--since ${options.since} (${commit.slice(0, 12)}) is not an ancestor of ${options.tip ?? 'HEAD'}: the window must start in its history`);
+    if (!ancestor.ok) throw new GitError(`${what} ${options.since} (${commit.slice(0, 12)}) ${options.sinceBase ? 'shares no history with' : 'is not an ancestor of'} ${options.tip ?? 'HEAD'}: the transitive window must start in its history`);
     const date = git(top, ['show', '-s', '--format=%cI', commit]).stdout;
     since = { ref: options.since, commit, date };
   }
@@ -237,6 +238,7 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
   let manifestPath = inRepo(options.manifestPath, top);
   let urns = new Set((options.working ?? []).map((w) => w.urn));
   let manifestOid: string | undefined;
+  let lastDirOid: string | undefined;
   let entries: ManifestEntry[] = [];
   let newer: string | undefined;
   let walked = 0;
@@ -274,7 +276,8 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         found = await snap.lookup(manifestPath);
         if (found.kind !== 'file') break;
       }
-      if (found.oid !== manifestOid) {
+      const manifestChanged = found.oid !== manifestOid;
+      if (manifestChanged) {
         manifestOid = found.oid;
         try {
           entries = readManifest(parse(await snap.read(found.oid), manifestPath)).entries;
@@ -286,6 +289,21 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         urns = new Set(entries.map((e) => e.urn));
       }
       const dir = posix.dirname(manifestPath) === '.' ? '' : posix.dirname(manifestPath);
+      // The registry's directory as the newer commit had it (every schema inside it, the rule
+      // without allowOutsidePaths): the same versions, nothing to read.
+      const dirTree = options.allowOutsidePaths ? undefined : await snap.lookup(dir);
+      const dirOid = dirTree?.kind === 'directory' ? dirTree.oid : undefined;
+      if (dirOid !== undefined && dirOid === lastDirOid && !manifestChanged) {
+        for (const entry of entries) {
+          const t = trails.get(entry.urn);
+          if (t?.lastVersion !== undefined) touch(t.lastVersion, at, t.lastVersion.path, commit, date);
+        }
+        snap.close();
+        newer = commit;
+        if (boundary.has(commit) && commit !== since?.commit) throw shallow(commit, walked, since);
+        continue;
+      }
+      lastDirOid = dirOid;
       await Promise.all(entries.map(async (entry) => {
         const t = trail(entry.urn);
         const repoPath = isAbsolute(entry.schema) ? relative(top, entry.schema).split(sep).join('/') : posix.normalize(posix.join(dir || '.', entry.schema));
@@ -293,6 +311,8 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         if (!inside || (!options.allowOutsidePaths && dir !== '' && !(repoPath === dir || repoPath.startsWith(`${dir}/`)))) return;
         const file = await snap.lookup(repoPath);
         if (file.kind !== 'file') return;
+        // A symbolic link out of the registry's directory is refused, as in the working tree.
+        if (!options.allowOutsidePaths && dir !== '' && !(file.path === dir || file.path.startsWith(`${dir}/`))) return;
         if (file.oid === t.lastOid) {
           if (t.lastVersion !== undefined) touch(t.lastVersion, at, file.path, commit, date);
           return;
@@ -311,13 +331,7 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
       }));
       snap.close();
       newer = commit;
-      if (boundary.has(commit) && commit !== since?.commit) {
-        // The registry is here and the clone holds nothing older: what came before is unknown.
-        throw new GitError(
-          `history needs the full clone: this is a shallow clone, cut at ${commit.slice(0, 12)} (${walked} commit(s) back) where the registry still exists; ` +
-            `run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)${since ? `, or fetch at least to ${since.ref}` : ''}`,
-        );
-      }
+      if (boundary.has(commit) && commit !== since?.commit) throw shallow(commit, walked, since);
     }
   } finally {
     cat.close();
@@ -331,6 +345,14 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
     })));
   }
   return { top, commits: walked, ...(since ? { since } : {}), versions, unreadable };
+}
+
+/** The registry is at the clone's cut, and the clone holds nothing older: what came before is unknown. */
+function shallow(commit: string, walked: number, since: History['since']): GitError {
+  return new GitError(
+    `history needs the full clone: this is a shallow clone, cut at ${commit.slice(0, 12)} (${walked} commit(s) back) where the registry still exists; ` +
+      `run git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)${since ? `, or fetch at least to ${since.ref}` : ''}`,
+  );
 }
 
 /** The files of a commit (only read when a manifest moved: what is still there is another registry's). */
