@@ -6,8 +6,9 @@
 //   - `compat --transitive` alone (the whole history: every commit read),
 //   - `serve --history` from start to its "listening" line (every version of every URN served).
 // Each is timed from spawn to exit (or to the line), with the peak RSS of its process; the same
-// commands on a repository of 250 commits, in the same rounds, show what more commits cost: time
-// grows with commits read, memory with versions kept.
+// commands on a repository of 250 commits, and on one of 1,000 commits of which only those 250
+// change the registry (the rest touch README.md), in the same rounds, show what more commits cost:
+// time grows with commits read, memory with versions kept.
 //
 //   npm run bench:history [-- --rounds N --commits N --urns N]
 //
@@ -45,27 +46,32 @@ function must(args, cwd, input) {
  * A repository of `commits` commits over `urns` URNs, written with one `git fast-import` (a
  * process per commit would take longer than what is measured).
  */
-function generate(commits, urns, seed) {
+function generate(commits, urns, seed, quiet = 0) {
   const dir = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-history-'));
   must(['init', '-q', '-b', 'main'], dir);
   const rng = prng(seed);
   const names = Array.from({ length: urns }, (_, i) => `urn:bench:topic${String(i).padStart(3, '0')}:event`);
   const schemas = names.map(() => ({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }));
   const paths = names.map((_, i) => `schemas/s${i}.json`);
+  // The registry lives in registry/, beside the code (README.md) most commits change.
+  const at = (p) => `registry/${p}`;
   const manifest = () => JSON.stringify({ schemas: names.map((urn, i) => ({ urn, schema: paths[i] })) }, null, 2);
   const chunks = [];
   const blob = (path, text) => `M 100644 inline ${path}\ndata ${Buffer.byteLength(text)}\n${text}\n`;
   for (let c = 1; c <= commits; c++) {
     const files = [];
     if (c === 1) {
-      files.push(blob('registry.json', manifest()));
-      paths.forEach((p, i) => files.push(blob(p, JSON.stringify(schemas[i], null, 2))));
+      files.push(blob(at('registry.json'), manifest()), blob('README.md', 'a repository\n'));
+      paths.forEach((p, i) => files.push(blob(at(p), JSON.stringify(schemas[i], null, 2))));
+    } else if (c > commits - quiet) {
+      // A commit outside the registry.
+      files.push(blob('README.md', `a repository, commit ${c}\n`));
     } else if (c % 100 === 0) {
       // A schema file moves: the URN is followed through its manifest.
       const i = Math.floor(rng() * urns);
       const from = paths[i];
       paths[i] = `schemas/moved/${c}-s${i}.json`;
-      files.push(`D ${from}\n`, blob(paths[i], JSON.stringify(schemas[i], null, 2)), blob('registry.json', manifest()));
+      files.push(`D ${at(from)}\n`, blob(at(paths[i]), JSON.stringify(schemas[i], null, 2)), blob(at('registry.json'), manifest()));
     } else {
       const changes = 1 + Math.floor(rng() * 3);
       for (let k = 0; k < changes; k++) {
@@ -74,7 +80,7 @@ function generate(commits, urns, seed) {
         const keys = Object.keys(props);
         if (rng() < 0.02 && keys.length > 1) props[keys[keys.length - 1]] = { type: 'integer' }; // a break, accepted once
         else props[`f${c}_${k}`] = { type: rng() < 0.5 ? 'string' : 'number' };
-        files.push(blob(paths[i], JSON.stringify(schemas[i], null, 2)));
+        files.push(blob(at(paths[i]), JSON.stringify(schemas[i], null, 2)));
       }
     }
     const when = 1767225600 + c * 3600;
@@ -86,7 +92,7 @@ function generate(commits, urns, seed) {
   }
   must(['fast-import', '--quiet'], dir, chunks.join(''));
   must(['reset', '-q', '--hard', 'main'], dir);
-  return { dir, urns };
+  return { dir, urns, label: quiet > 0 ? `${commits} (${commits - quiet} in the registry)` : String(commits) };
 }
 
 /** Writes the process's peak RSS (KiB) to $BQ_RSS_FILE when it exits: required into the CLI's node. */
@@ -95,6 +101,7 @@ writeFileSync(RSS_HOOK, "process.on('exit', () => { if (process.env.BQ_RSS_FILE)
 
 /** Runs the CLI to exit: wall ms, peak RSS (MiB), exit code. */
 function timed(args, cwd) {
+  args = [...args, '--registry', 'registry/registry.json'];
   const rssFile = join(os.tmpdir(), `bqschema-bench-rss-${process.pid}.txt`);
   const t = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ['--require', RSS_HOOK, BIN, ...args], { cwd, env: { ...ENV, BQ_RSS_FILE: rssFile }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -108,7 +115,7 @@ function timed(args, cwd) {
 function serveStartup(cwd) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'serve', '--history', '--port', '0'], { cwd, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--history', '--port', '0', '--registry', 'registry/registry.json'], { cwd, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
@@ -137,8 +144,10 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const small = Math.max(2, Math.round(o.commits / 4));
   const t0 = Date.now();
-  const repos = [generate(small, o.urns, 7), generate(o.commits, o.urns, 7)];
-  console.log(`generated ${small} and ${o.commits} commits over ${o.urns} URNs in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  // A quarter of the commits; all of them; all of them with only the quarter's registry changes
+  // (the rest touch README.md): memory follows the versions kept, not the commits read.
+  const repos = [generate(small, o.urns, 7), generate(o.commits, o.urns, 7), generate(o.commits, o.urns, 7, o.commits - small)];
+  console.log(`generated ${repos.map((r) => r.label).join(', ')} commits over ${o.urns} URNs in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const cases = [
     ['compat --transitive --against HEAD~1', (dir) => timed(['compat', '--transitive', '--against', 'HEAD~1'], dir)],
     ['compat --transitive (whole history)', (dir) => timed(['compat', '--transitive'], dir)],
@@ -146,11 +155,11 @@ async function main() {
   ];
   const results = new Map();
   for (let round = 0; round < o.rounds; round++) {
-    // Alternate the repositories' order each round, so load drifts hit both alike.
-    const order = round % 2 === 0 ? repos : [...repos].reverse();
+    // Rotate the repositories' order each round, so load drifts hit all alike.
+    const order = repos.map((_, i) => repos[(i + round) % repos.length]);
     for (const [name, run] of cases) {
       for (const repo of order) {
-        const key = `${name}|${repo === repos[0] ? small : o.commits}`;
+        const key = `${name}|${repo.label}`;
         const r = await run(repo.dir);
         if (!results.has(key)) results.set(key, { ms: [], rss: [], last: r.last });
         results.get(key).ms.push(r.ms);
@@ -160,14 +169,14 @@ async function main() {
   }
   console.log(`\n${o.rounds} round(s), medians; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [name] of cases) {
-    for (const commits of [small, o.commits]) {
-      const r = results.get(`${name}|${commits}`);
-      console.log(`${name.padEnd(40)} ${String(commits).padStart(5)} commits  ${(median(r.ms) / 1000).toFixed(2).padStart(6)} s  peak RSS ${median(r.rss).toFixed(0).padStart(4)} MiB`);
+    for (const repo of repos) {
+      const r = results.get(`${name}|${repo.label}`);
+      console.log(`${name.padEnd(38)} ${repo.label.padStart(26)} commits  ${(median(r.ms) / 1000).toFixed(2).padStart(6)} s  peak RSS ${median(r.rss).toFixed(0).padStart(4)} MiB`);
     }
-    const a = results.get(`${name}|${small}`);
-    const b = results.get(`${name}|${o.commits}`);
-    console.log(`${''.padEnd(40)} ${o.commits}/${small} commits: time x${(median(b.ms) / median(a.ms)).toFixed(2)}, RSS x${(median(b.rss) / median(a.rss)).toFixed(2)}`);
-    console.log(`${''.padEnd(40)} said: ${b.last}`);
+    const [a, b, c] = repos.map((repo) => results.get(`${name}|${repo.label}`));
+    const ratio = (x, y, k) => (median(x[k]) / median(y[k])).toFixed(2);
+    console.log(`${''.padEnd(38)} vs ${small}: all ${o.commits} time x${ratio(b, a, 'ms')} RSS x${ratio(b, a, 'rss')}; ${o.commits} quiet time x${ratio(c, a, 'ms')} RSS x${ratio(c, a, 'rss')}`);
+    console.log(`${''.padEnd(38)} said: ${b.last}`);
   }
   for (const r of repos) rmSync(r.dir, { recursive: true, force: true });
   rmSync(RSS_HOOK, { force: true });
