@@ -14,7 +14,8 @@ import type {
   FindingText, MarkdownBlock, Report, ReportEvidence, ReportFinding, ReportMarkdown, ReportRule, ReportUnit, Span, TextLine, ToolInfo, Tone,
 } from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
-import { windowSentence, type TransitiveWindow } from './transitive.js';
+// Types only: the transitive check loads with --transitive alone.
+import type { TransitiveWindow } from './transitive.js';
 
 /*
  * compat's verdict as its outputs need it, and its Report (src/report renders it in every format):
@@ -72,6 +73,13 @@ function witnessSpans(c: Change): Span[] | undefined {
 function witnessLine(c: Change): string | undefined {
   const spans = witnessSpans(c);
   return spans === undefined ? undefined : plainOf(spans);
+}
+
+/** A transitive window's line in the summary; `clean` escapes what came from the command line (the ref). */
+export function windowSentence(w: TransitiveWindow, clean: (s: string) => string): string {
+  const where = w.since === undefined ? 'over the whole history' : `since ${clean(w.since.ref)} (${w.since.commit.slice(0, 12)})`;
+  const skipped = w.skipped > 0 ? `, ${w.skipped} unreadable skipped` : '';
+  return `transitive ${where}: ${w.versions} earlier version(s) of ${w.urns} URN(s) in ${w.commits} commit(s), ${w.breaking} URN(s) break one${skipped}`;
 }
 
 /** The level and policy as every summary line says them: `backward`, `full, policy confluent`. */

@@ -156,10 +156,3 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
   }
   return counts;
 }
-
-/** The window's line in the summary. `clean` escapes what came from the command line (the ref). */
-export function windowSentence(w: TransitiveWindow, clean: (s: string) => string): string {
-  const where = w.since === undefined ? 'over the whole history' : `since ${clean(w.since.ref)} (${w.since.commit.slice(0, 12)})`;
-  const skipped = w.skipped > 0 ? `, ${w.skipped} unreadable skipped` : '';
-  return `transitive ${where}: ${w.versions} earlier version(s) of ${w.urns} URN(s) in ${w.commits} commit(s), ${w.breaking} URN(s) break one${skipped}`;
-}

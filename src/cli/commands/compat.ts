@@ -3,7 +3,7 @@ import {
   type Change, type SchemaProblem, type UrnReport, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
-import { checkTransitive, type TransitiveWindow } from '../../compat/transitive.js';
+import type { TransitiveWindow } from '../../compat/transitive.js';
 import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
@@ -138,7 +138,9 @@ interface Transitive {
 
 /** Reads the history of the window and adds each URN's breaks against its earlier versions to its row. */
 async function transitiveWindow(rows: Row[], base: Registry | undefined, current: Registry, t: Transitive, s: Settings, allowOutsidePaths: boolean | undefined): Promise<TransitiveWindow> {
+  // Loaded with --transitive alone: most runs compare with one ref.
   const { readHistory } = await import('../../registry/versions.js');
+  const { checkTransitive } = await import('../../compat/transitive.js');
   const history = await readHistory({
     manifestPath: current.manifest.path, ...(t.since === undefined ? {} : { since: t.since, sinceBase: t.fromBase }),
     ...(allowOutsidePaths ? { allowOutsidePaths } : {}), parseOptions: current.parseOptions,
