@@ -273,6 +273,42 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
   });
 });
 
+describe('compat\'s transitive window from the action\'s inputs', () => {
+  it('transitive and since become --transitive and --since; the summary says the window; other commands refuse them', () => {
+    const repo = mkdtempSync(join(work, 'history-'));
+    const g = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    const schema = (props: object): string => JSON.stringify({ type: 'object', properties: props });
+    writeFileSync(join(repo, 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:bq:t:e', schema: 'e.json' }] }));
+    writeFileSync(join(repo, 'e.json'), schema({ a: { type: 'string' } }));
+    g('init', '-q');
+    g('add', '-A');
+    g('commit', '-qm', 'v1');
+    g('tag', 'v1');
+    writeFileSync(join(repo, 'e.json'), schema({}));
+    g('commit', '-qam', 'v2: a removed');
+    writeFileSync(join(repo, 'e.json'), schema({ a: { type: 'integer' } }));
+    g('commit', '-qam', 'v3: a is back');
+    const run = (inputs: Record<string, string>) => runAction({ command: 'compat', dir: repo, format: 'text', summary: 'false', ...inputs }, { actionPath: root, cwd: work });
+    expect(run({ args: '--against HEAD~1' }).code).toBe(0);
+    const since = run({ args: '--against HEAD~1', since: 'v1' });
+    expect(since.code, since.stderr).toBe(1);
+    expect(since.stdout).toMatch(/breaks version 1 \([0-9a-f]{12}, \d{4}-\d{2}-\d{2}\)/);
+    expect(since.stdout).toMatch(/; transitive since v1 \([0-9a-f]{12}\): 1 earlier version\(s\) of 1 URN\(s\) in 3 commit\(s\), 1 URN\(s\) break one/);
+    const all = run({ transitive: 'true' });
+    expect(all.code).toBe(1);
+    expect(all.stdout).toMatch(/transitive over the whole history/);
+    const bad = run({ transitive: 'yes' });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain("input 'transitive' must be true or false, got 'yes'");
+    const elsewhere = runAction({ command: 'check', dir: repo, since: 'v1' }, { actionPath: root, cwd: work });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stdout).toContain("inputs 'transitive' and 'since' apply to compat, not check");
+  });
+});
+
 describe('the run step, used from another repository at a ref that is not a release (uses: owner/bqschema@<branch or source commit>)', () => {
   let actionPath = '';
   let workspace = '';

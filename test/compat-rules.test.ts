@@ -20,7 +20,7 @@ const CONFLUENT_TYPES = new Set([
 /** Exhaustive over the union: adding a RuleId without a rule (or the reverse) fails to compile or here. */
 const EVERY_ID: Record<RuleId, true> = {
   'schema-became-false': true, 'schema-no-longer-false': true, 'type-narrowed': true, 'type-widened': true,
-  'required-added': true, 'required-removed': true, 'property-removed': true, 'property-added': true,
+  'required-added': true, 'required-removed': true, 'property-removed': true, 'property-added': true, 'property-resurrected': true,
   'additional-properties-closed': true, 'additional-properties-opened': true, 'enum-added': true, 'enum-removed': true,
   'enum-value-removed': true, 'enum-value-added': true, 'const-added': true, 'const-removed': true, 'const-changed': true,
   'min-length-raised': true, 'min-length-lowered': true, 'max-length-lowered': true, 'max-length-raised': true,

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSchemas, type Change, type CompatMode, type CompatPolicy } from '../src/compat/index.js';
+import { compareSchemas, type Change, type CompatMode, type CompatPolicy, type UrnReport } from '../src/compat/index.js';
+import { checkTransitive, type PastVersion } from '../src/compat/transitive.js';
+import { canonicalKey } from '../src/validator/equality.js';
 import { compile, hasOwn, isSchemaObject, parsePointer, parseSchema, type SchemaNode } from '../src/validator/index.js';
 import { preview } from '../src/validator/compile.js';
 import { interpret } from '../src/validator/interpret.js';
@@ -24,6 +26,13 @@ import { NAMES, TYPES, VALUES, applyEdits, editsArb, rootArb, type Schema } from
  *
  * BQ_COMPAT_RUNS=<n> runs more pairs per mode and policy; BQ_COMPAT_SEED=<n> another seed (a
  * failure prints the seed and the pair).
+ *
+ * Transitive windows (compat --transitive): a chain of versions, each a few edits of the one
+ * before, and a new schema; a payload valid under ANY earlier version of the window that the new
+ * schema rejects (backward; forward the other way round) must fail the URN, unless the comparison
+ * with that version names it a policy choice; and each break reported against an earlier version
+ * carries a witness the validators confirm against that version. BQ_COMPAT_TRANSITIVE_RUNS=<n>
+ * runs more windows.
  */
 
 const quiet = { onWarning: (): void => {} };
@@ -377,4 +386,79 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
     }), { numRuns: 50, seed: SEED });
     expect(found).toBeGreaterThan(10);
   });
+});
+
+// ---------------------------------------------------------------- transitive windows
+
+const TRANSITIVE_RUNS = Number(process.env['BQ_COMPAT_TRANSITIVE_RUNS'] ?? 300);
+
+function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number): { windows: number; refuted: number; reported: number } {
+  const policy: CompatPolicy = 'bqschema';
+  const tally = { windows: 0, refuted: 0, reported: 0 };
+  const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
+  const run = fc.check(
+    fc.property(rootArb, fc.array(editsArb, { minLength: 2, maxLength: 4 }), fc.gen(), (first, steps, g) => {
+      tally.windows++;
+      const chain: Schema[] = [first];
+      for (const edits of steps) chain.push(applyEdits(chain[chain.length - 1]!, edits));
+      const now = chain.pop()!;
+      const base = chain[chain.length - 1]!;
+      const history: PastVersion[] = [];
+      for (const value of chain) {
+        const key = canonicalKey(value);
+        if (!history.some((h) => h.key === key)) history.push({ version: history.length + 1, value, key, commit: `c${history.length + 1}`.padEnd(40, '0'), date: '2026-01-01T00:00:00Z' });
+      }
+      const direct = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const row: UrnReport = { urn: 'urn:t:u', status: direct.compatible ? 'compatible' : 'breaking', breaking: !direct.compatible, changes: direct.changes, problems: [] };
+      checkTransitive([row], { history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set() });
+      const rng = rngFrom(g);
+      const nowKey = canonicalKey(now);
+      const baseKey = canonicalKey(base);
+      for (const v of history) {
+        if (v.key === nowKey || v.key === baseKey) continue;
+        const [keep, other] = mode === 'backward' ? [v.value, now] : [now, v.value];
+        const found = refute(keep, other, rng, t);
+        if (found === undefined) continue;
+        tally.refuted++;
+        if (row.breaking) {
+          tally.reported++;
+          continue;
+        }
+        // Not failed: only a policy choice named by the comparison with that version may excuse it.
+        const named = compareSchemas(v.value, now, { mode, policy });
+        for (const violation of found.violations) {
+          const excuse = policyChoice(policy, mode, parseSchema(keep).root, parseSchema(other).root, other, found.data, violation);
+          if (excuse === undefined || namedChoice(named.changes, excuse, keep, other, mode === 'backward' ? 'old' : 'new') === undefined) {
+            throw new Error(`${JSON.stringify(found.data)} is valid under ${mode === 'backward' ? `version ${v.version}` : 'the new schema'} and rejected by ${mode === 'backward' ? 'the new schema' : `version ${v.version}`}, and the URN passed: versions ${JSON.stringify(chain)}, new ${JSON.stringify(now)}`);
+          }
+        }
+      }
+      // Each break against an earlier version: its witness is valid under that version and rejected by the new schema (backward), or the other way round.
+      for (const c of row.changes) {
+        if (c.earlier === undefined || !c.witness) continue;
+        const v = history.find((h) => h.version === c.earlier!.version)!;
+        const [valid, rejects] = c.witness.validUnder === 'old' ? [v.value, now] : [now, v.value];
+        expect(compile(valid as Schema, quiet).isValid(c.witness.payload)).toBe(true);
+        expect(compile(rejects as Schema, quiet).isValid(c.witness.payload)).toBe(false);
+      }
+    }),
+    { numRuns: runs, seed },
+  );
+  if (run.failed) {
+    const why = run.errorInstance instanceof Error ? run.errorInstance.message : String(run.errorInstance);
+    throw new Error(`seed ${run.seed}, path ${run.counterexamplePath}: ${why}`);
+  }
+  return tally;
+}
+
+describe('compat soundness over transitive windows (fast-check): a payload of any earlier version the new schema rejects fails the URN', () => {
+  for (const [mode, seed] of [['backward', SEED + 10], ['forward', SEED + 11]] as const) {
+    it(`${mode}: ${TRANSITIVE_RUNS} windows of 2 to 4 versions`, { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) }, () => {
+      const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS);
+      // Not vacuous: earlier versions are refuted, and reported.
+      expect(tally.refuted).toBeGreaterThan(TRANSITIVE_RUNS * 0.1);
+      expect(tally.reported).toBeGreaterThan(0);
+      console.log(`compat transitive soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
+    });
+  }
 });

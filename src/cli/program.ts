@@ -100,6 +100,8 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--against <ref>', 'compare the registry with the one at this git ref')
         .option('--against-registry <path>', 'with --against: the manifest\'s path at the ref, from the repository\'s top level (default: found as the working tree finds it, through renames and moves)')
         .option('--allow-new-registry', 'with --against: when no registry is found at the ref (the change creates it), every URN is added instead of an error')
+        .option('--transitive', 'also check each URN\'s new schema against every earlier version in git history: from the --against ref, or --since, or (alone) the whole history')
+        .option('--since <ref>', 'the transitive window\'s start, e.g. the last release\'s tag (implies --transitive)')
         .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
         .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
         .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
@@ -114,6 +116,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
           'bqschema compat --registry registry.json --against origin/main',
           'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
           'bqschema compat --against origin/main --format sarif > compat.sarif',
+          'bqschema compat --against origin/main --transitive --since v1.4.0',
           'bqschema compat --list-rules --format json',
         ]))
         .action(async (oldFile: string | undefined, newFile: string | undefined, opts) => {
@@ -186,6 +189,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
         .option('--verbose', 'log one line per request to stderr')
         .option('--catalog', 'also serve the HTML event catalog at /catalog')
+        .option('--history', 'each distinct schema of a URN in the registry\'s git history is a version (/versions lists them; ids stable per content)')
         .option('--max-connections <n>', 'most connections open at once; more are closed on arrival (default 512)')
         .option('--max-pending-bytes <n>', 'most bytes held by request bodies still arriving, over all connections; past it a body is answered 503 (default 67108864: 64 MiB)')
         .addOption(allowKeywordOption('a schema posted to /compatibility may introduce it (else 422, as compat fails it)'))

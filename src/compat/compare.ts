@@ -43,6 +43,19 @@ export interface Change {
   affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
+  /** `compat --transitive`: the earlier version of the URN the change breaks (not the one compared with). */
+  earlier?: EarlierVersion;
+}
+
+/** An earlier version of a URN's schema, from the registry's git history. */
+export interface EarlierVersion {
+  /** Its number in the URN's history (1 the oldest read). */
+  version: number;
+  /** The oldest commit of the window that has it, and that commit's date (ISO 8601). */
+  commit: string;
+  date: string;
+  /** The later versions the same change breaks too, by number. */
+  also?: number[];
 }
 
 export interface CompatResult {

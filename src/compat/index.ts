@@ -1,5 +1,5 @@
 export { compareSchemas } from './compare.js';
-export type { Change, CompatMode, CompatOptions, CompatResult } from './compare.js';
+export type { Change, CompatMode, CompatOptions, CompatResult, EarlierVersion } from './compare.js';
 export { RULES, isRuleId, listRules, rulesMarkdown } from './rules.js';
 export type { Breaks, CompatPolicy, CompatRule, RuleId } from './rules.js';
 export { assessChange, rolloutOrder } from './rollout.js';

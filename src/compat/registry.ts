@@ -3,6 +3,7 @@ import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMe
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
+import { retiredChanges } from './retired.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
@@ -227,12 +228,15 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const was = base?.has(urn) ? read(base, urn, 'old') : undefined;
     const problems = [...('value' in now ? malformedKeywords(now.value, 'new') : [now])];
     if (was !== undefined && !('value' in was)) problems.push(was);
+    const retired = (old: unknown): Change[] => ('value' in now ? retiredChanges(entry.retired, old, now.value, mode) : []);
     if (was === undefined) {
       // A new URN introduces every unknown keyword it has.
       // One by one: a schema may have more unknown keywords than a call takes arguments.
       if ('value' in now) for (const p of unknownKeywords(now.value, undefined, options.allowKeywords)) problems.push(p);
+      const back = retired(undefined);
       if (problems.length > 0) reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
-      else reports.push({ ...head, status: 'added', breaking: false, changes: [], problems });
+      else if (back.some((c) => c.breaking)) reports.push({ ...head, status: 'breaking', breaking: true, changes: back, problems, remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } });
+      else reports.push({ ...head, status: 'added', breaking: false, changes: back, problems });
       continue;
     }
     if (problems.length > 0 || !('value' in now) || !('value' in was)) {
@@ -245,7 +249,11 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const result = comparePair(was.value, now.value, mode, options);
+    const compared = comparePair(was.value, now.value, mode, options);
+    const back = retired(was.value);
+    const result = back.length === 0 ? compared : {
+      ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),
+    };
     if (result.problems.length > 0) {
       reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, ...(baseline ? { baseline } : {}) });
       continue;

@@ -8,7 +8,7 @@ export type RuleId =
   | 'schema-became-false' | 'schema-no-longer-false'
   | 'type-narrowed' | 'type-widened'
   | 'required-added' | 'required-removed'
-  | 'property-removed' | 'property-added'
+  | 'property-removed' | 'property-added' | 'property-resurrected'
   | 'additional-properties-closed' | 'additional-properties-opened'
   | 'enum-added' | 'enum-removed'
   | 'enum-value-removed' | 'enum-value-added'
@@ -132,6 +132,15 @@ const DEFS: readonly RuleDef[] = [
       'An optional property was added (registry policy, open schemas too); where `additionalProperties` was a schema, ' +
       'the new property is compared against it.',
     message: (_o, _n, name) => `property ${show(name)} added`,
+  },
+  {
+    id: 'property-resurrected', breaks: 'backward',
+    confluent: null,
+    note: 'Confluent has no tombstones: its checker compares with the previous version(s) only by content. bqschema finds the name in the registry\'s git history (`compat --transitive`, `--since`) or in the manifest\'s `retired` list of the URN.',
+    description:
+      'A property name an earlier version declared, and a later one removed (or the manifest lists as `retired`), is declared again ' +
+      'with a schema data written under that version does not satisfy: that data still exists.',
+    message: (_o, _n, name) => `property ${show(name)} declared again after it was removed, with a schema data written under an earlier version does not satisfy`,
   },
   {
     id: 'additional-properties-closed', breaks: 'backward',

@@ -4,7 +4,9 @@ import type { CompatLevel } from './levels.js';
 import { nextUrn, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
 import type { Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
-import { FOUND_BY, levelNote, modeWords } from './words.js';
+import { FOUND_BY, levelNote, modeWords, windowSentence } from './words.js';
+// Types only: the transitive check loads with --transitive alone.
+import type { TransitiveWindow } from './transitive.js';
 import type { FoundBy } from '../registry/manifest.js';
 import { clean } from '../report/text.js';
 
@@ -120,6 +122,8 @@ export interface RegistryVerdict {
   counted: string;
   /** What the mode leaves out (level none), or ''. */
   note: string;
+  /** `--transitive`: the window of earlier versions checked. */
+  window?: TransitiveWindow;
 }
 
 // ---- verdicts ---------------------------------------------------------------------------------------
@@ -164,7 +168,7 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked'>;
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window'>;
 /**
  * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
  * a corpus document is unreadable; the URNs counted by status, the summary line, why it fails.
@@ -185,7 +189,7 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
   const invalidNote = summary.errors > 0 ? `, ${summary.errors} invalid` : '';
   const exceptedNote = summary.excepted ? `, ${summary.excepted} excepted` : '';
   const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
-  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
+  const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}${found.window ? `; ${windowSentence(found.window, clean)}` : ''}`;
   const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
   const words = modeWords(mode, policy);
   const summaryLine = compatible

@@ -68,7 +68,7 @@ export function registryJsonView(view: RegistryVerdict): JsonView<CompatUnitSubj
   const { v, compatible, mode, policy, against } = view;
   const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
   return {
-    fields: { compatible, mode, policy, against }, units: 'urns', unit: (u) => (u.subject?.kind === 'urn' ? jsonRow(v, u.subject.row) : undefined),
+    fields: { compatible, mode, policy, against, ...(view.window ? { transitive: view.window } : {}) }, units: 'urns', unit: (u) => (u.subject?.kind === 'urn' ? jsonRow(v, u.subject.row) : undefined),
     after: { ...corpus, ...jsonExceptions(v) },
   };
 }

@@ -6,6 +6,8 @@ import { previewWitness, type Witness } from './witness.js';
 import type { FoundBy } from '../registry/manifest.js';
 import { plainOf, type Span } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
+// Types only: the transitive check loads with --transitive alone.
+import type { TransitiveWindow } from './transitive.js';
 
 /*
  * compat's words, which its Report's messages and its views (view-text.ts, view-markdown.ts) share:
@@ -69,3 +71,10 @@ export const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
 const MARK: Record<UrnReport['status'], string> = { breaking: '✗', invalid: '✗', removed: '-', compatible: '✓', added: '+', unchanged: '=' };
 export const rowMark = (r: UrnReport & { excepted?: boolean }, failing: boolean): string => (failing ? '✗' : r.excepted ? '!' : MARK[r.status]);
 export const rowStatus = (r: UrnReport & { excepted?: boolean }): string => (r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`);
+
+/** A transitive window's line in the summary; `clean` escapes what came from the command line (the ref). */
+export function windowSentence(w: TransitiveWindow, clean: (s: string) => string): string {
+  const where = w.since === undefined ? 'over the whole history' : `since ${clean(w.since.ref)} (${w.since.commit.slice(0, 12)})`;
+  const skipped = w.skipped > 0 ? `, ${w.skipped} unreadable skipped` : '';
+  return `transitive ${where}: ${w.versions} earlier version(s) of ${w.urns} URN(s) in ${w.commits} commit(s), ${w.breaking} URN(s) break one${skipped}`;
+}

@@ -51,6 +51,11 @@ export interface HttpProviderOptions extends ProviderOptions {
   onStale?: (urn: string, error: Error) => void;
   /** The fetch to use (default: the global fetch). */
   fetch?: FetchLike;
+  /**
+   * A version to read per URN instead of the latest (`{"urn:…": 2}`: `GET …/versions/2`), for a
+   * registry that keeps versions (`bqschema serve --history`); each an integer from 1 to 2^31-1.
+   */
+  versions?: Readonly<Record<string, number>>;
 }
 
 interface Entry {
@@ -109,6 +114,7 @@ export class HttpProvider implements AsyncProvider {
   /** Every credential sent, longest first, so none can reach a message (a registry may echo them). */
   private readonly secrets: string[];
   private readonly fetcher: FetchLike;
+  private readonly pinned = new Map<string, number>();
 
   constructor(
     baseUrl: string | { readonly href: string },
@@ -131,6 +137,16 @@ export class HttpProvider implements AsyncProvider {
     this.maxMisses = whole(options, 'maxMisses', 1_000, 0);
     for (const name of ['onStale', 'fetch', 'onWarning'] as const) {
       if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`HttpProvider: ${name} must be a function, got ${typeof options[name]}`);
+    }
+    if (options.versions !== undefined) {
+      if (typeof options.versions !== 'object' || options.versions === null) throw new TypeError('HttpProvider: versions must be an object of URN to version number');
+      for (const urn of Object.keys(options.versions)) {
+        const v = options.versions[urn];
+        if (!(Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 2 ** 31 - 1)) {
+          throw new RangeError(`HttpProvider: versions[${JSON.stringify(urn.slice(0, 200))}] must be an integer from 1 to 2147483647, got ${typeof v === 'number' ? v : typeof v}`);
+        }
+        this.pinned.set(urn, v as number);
+      }
     }
     const { headers, secrets } = requestHeaders(url, options.headers);
     url.username = '';
@@ -262,8 +278,13 @@ export class HttpProvider implements AsyncProvider {
       const named = typeof body.subject === 'string' ? `subject ${JSON.stringify(body.subject.slice(0, 200))}` : 'no subject';
       throw this.error('unreadable', urn, `the answer names ${named}, not the subject asked for`);
     }
+    const pinned = this.pinned.get(urn);
     if (body.version !== undefined && !(Number.isSafeInteger(body.version) && (body.version as number) >= 1)) {
-      throw this.error('unreadable', urn, `the answer's version is ${typeof body.version === 'number' ? body.version : typeof body.version}, not a version number (the latest was asked for)`);
+      throw this.error('unreadable', urn, `the answer's version is ${typeof body.version === 'number' ? body.version : typeof body.version}, not a version number (${pinned === undefined ? 'the latest' : `version ${pinned}`} was asked for)`);
+    }
+    // A pinned version must be the one answered: another would put that version's rules on this URN.
+    if (pinned !== undefined && body.version !== pinned) {
+      throw this.error('unreadable', urn, `the answer is version ${typeof body.version === 'number' ? body.version : 'unnamed'}, not version ${pinned} asked for`);
     }
     if (body.schemaType !== undefined && body.schemaType !== null && body.schemaType !== 'JSON') {
       throw this.error('unreadable', urn, `the schema type is ${typeof body.schemaType === 'string' ? body.schemaType.slice(0, 40) : typeof body.schemaType}, not JSON`);
@@ -307,10 +328,10 @@ export class HttpProvider implements AsyncProvider {
     return url;
   }
 
-  /** `{base}/subjects/{urn}/versions/latest`; `undefined` when the URN cannot be encoded (a lone surrogate). */
+  /** `{base}/subjects/{urn}/versions/latest` (or the version pinned); `undefined` when the URN cannot be encoded (a lone surrogate). */
   private pathFor(urn: string): string | undefined {
     try {
-      return `${this.base}/subjects/${encodeURIComponent(urn)}/versions/latest`;
+      return `${this.base}/subjects/${encodeURIComponent(urn)}/versions/${this.pinned.get(urn) ?? 'latest'}`;
     } catch {
       return undefined;
     }

@@ -29,6 +29,11 @@ export interface ManifestSearch {
    * not decode or parse). Given by the caller, which reads manifests: this module only searches.
    */
   urnsAt: (path: string) => Promise<readonly string[] | undefined>;
+  /**
+   * What became of the commit's files afterwards (default: in the working tree, `git.changes()`);
+   * a walk back through history gives the renames to the commit it came from.
+   */
+  changes?: () => TreeChanges;
 }
 
 export type ManifestAtRef =
@@ -86,7 +91,7 @@ export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch
 
   let changes: TreeChanges;
   try {
-    changes = git.changes();
+    changes = search.changes ? search.changes() : git.changes();
   } catch (err) {
     // Without git's account of renames, the other rules still apply; none found is still refused.
     if (!(err instanceof GitError)) throw err;

@@ -13,14 +13,15 @@ import { decodeUtf8 } from './text.js';
 export type TreeEntry =
   /** `path` is the real path (symlinks resolved) relative to the repository's top level. */
   | { kind: 'file'; path: string; oid: string }
-  | { kind: 'directory'; path: string }
+  /** `oid`: its tree, the same for the same contents. */
+  | { kind: 'directory'; path: string; oid: string }
   | { kind: 'missing' }
   /** A symlink that leads out of the repository: git holds nothing there. */
   | { kind: 'outside' }
   | { kind: 'loop' }
   | { kind: 'submodule'; path: string };
 
-interface GitObject {
+export interface GitObject {
   oid: string;
   type: string;
   data: Buffer;
@@ -40,7 +41,7 @@ const MAX_SYMLINKS = 40;
 /** A git that has not answered by then (a stalled file system, say) is killed: the command never hangs on it. */
 export const GIT_TIMEOUT_MS = 60_000;
 
-function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
+export function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
@@ -56,7 +57,7 @@ const firstLine = (s: string): string => s.split('\n')[0] ?? '';
 const MAX_LISTING = 256 * 1024 * 1024;
 
 /** A `-z` listing: the NUL-separated fields git prints; a git that fails or is cut off is a GitError. */
-function gitFields(cwd: string, args: string[]): string[] {
+export function gitFields(cwd: string, args: string[]): string[] {
   const r = spawnSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MAX_LISTING });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
@@ -80,7 +81,7 @@ export interface TreeChanges {
 }
 
 /** One `git cat-file --batch` process: requests are written as they come, answers read in order. */
-class CatFile {
+export class CatFile {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: Pending[] = [];
   private failure: Error | undefined;
@@ -163,6 +164,24 @@ class CatFile {
   }
 }
 
+/** `git diff --name-status -z --diff-filter=DR`'s fields as renames and deletions. */
+function parseChanges(fields: string[]): TreeChanges {
+  const renamedFrom = new Map<string, string>();
+  const gone: string[] = [];
+  for (let i = 0; i < fields.length;) {
+    const status = fields[i++]!;
+    if (status.startsWith('R')) {
+      const from = fields[i++]!;
+      const to = fields[i++]!;
+      renamedFrom.set(to, from);
+      gone.push(from);
+    } else {
+      gone.push(fields[i++]!);
+    }
+  }
+  return { renamedFrom, gone };
+}
+
 interface TreeItem {
   mode: string;
   oid: string;
@@ -197,6 +216,8 @@ export class GitSnapshot {
     readonly commit: string,
     private readonly rootTree: string,
     cat: CatFile,
+    /** Whether close() ends the cat-file process (a snapshot of a GitRepo shares the repository's). */
+    private readonly owned = true,
   ) {
     this.cat = cat;
     this.oidBytes = commit.length / 2; // 20 for SHA-1, 32 for SHA-256 repositories
@@ -237,7 +258,29 @@ export class GitSnapshot {
   }
 
   close(): void {
-    this.cat.close();
+    if (this.owned) this.cat.close();
+  }
+
+  /**
+   * The commit `commit` (an object id) read through `cat`, which stays open when this snapshot is
+   * closed: many commits, one process. Its trees are cached for this snapshot only.
+   */
+  static async shared(cat: CatFile, top: string, commit: string, ref: string = commit): Promise<GitSnapshot> {
+    const tree = await cat.request(`${commit}^{tree}`);
+    if (tree === undefined || tree.type !== 'tree') throw new GitError(`cannot read the tree of ${ref} (${commit})`);
+    const snapshot = new GitSnapshot(top, ref, commit, tree.oid, cat, false);
+    snapshot.trees.set(tree.oid, Promise.resolve(parseTree(tree.data, snapshot.oidBytes)));
+    return snapshot;
+  }
+
+  /**
+   * Renames and deletions from this commit to a later one `to`, as `git diff --find-renames`
+   * reports them (what a walk back through history follows a moved manifest by).
+   */
+  changesTo(to: string): TreeChanges {
+    return parseChanges(gitFields(this.top, [
+      'diff', '--no-ext-diff', '--no-textconv', '--find-renames', '--diff-filter=DR', '--name-status', '-z', this.commit, to, '--',
+    ]));
   }
 
   /** Every file of the commit (`/`-separated, from the top level) whose name `wanted` accepts: one `git ls-tree -r`. */
@@ -252,23 +295,9 @@ export class GitSnapshot {
    * only: no optional lock, so the index is never refreshed.
    */
   changes(): TreeChanges {
-    const fields = gitFields(this.top, [
+    return parseChanges(gitFields(this.top, [
       '--no-optional-locks', 'diff', '--no-ext-diff', '--no-textconv', '--find-renames', '--diff-filter=DR', '--name-status', '-z', this.commit, '--',
-    ]);
-    const renamedFrom = new Map<string, string>();
-    const gone: string[] = [];
-    for (let i = 0; i < fields.length;) {
-      const status = fields[i++]!;
-      if (status.startsWith('R')) {
-        const from = fields[i++]!;
-        const to = fields[i++]!;
-        renamedFrom.set(to, from);
-        gone.push(from);
-      } else {
-        gone.push(fields[i++]!);
-      }
-    }
-    return { renamedFrom, gone };
+    ]));
   }
 
   /** A file's contents as text. */
@@ -327,6 +356,6 @@ export class GitSnapshot {
       if (item.mode === MODE_SUBMODULE) return { kind: 'submodule', path: here };
       return { kind: 'file', path: here, oid: item.oid };
     }
-    return { kind: 'directory', path: dirs.join('/') };
+    return { kind: 'directory', path: dirs.join('/'), oid: trees[trees.length - 1]! };
   }
 }

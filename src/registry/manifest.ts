@@ -25,6 +25,8 @@ export interface ManifestEntry {
    * and no longer warn in text or annotations (`check --format json` keeps them, acknowledged).
    */
   unenforced?: readonly string[];
+  /** Property names removed from this URN's schema for good: declaring one again is `property-resurrected`. */
+  retired?: readonly string[];
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -42,7 +44,7 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced'];
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired'];
 export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
@@ -145,6 +147,11 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     for (const key of OPTIONAL_STRINGS) if (hasOwn(raw, key) && typeof raw[key] === 'string') entry[key] = raw[key] as string;
     if (id !== undefined) entry.id = id;
     if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+    if (hasOwn(raw, 'retired')) {
+      const r = raw.retired;
+      if (Array.isArray(r) && r.every((n) => typeof n === 'string')) entry.retired = r as string[];
+      else problem(`${at}/retired`, `entry ${index}: "retired" must be an array of property names, e.g. ["coupon"]`, true, name);
+    }
     entries.push(entry);
   });
   return { entries, problems, unenforced };

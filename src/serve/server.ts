@@ -8,7 +8,7 @@ import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, 
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
 import { postedBody, postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
-import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
+import { SCHEMA_TYPE, VERSION, type LoadedVersion, type Snapshot, type SubjectEntry } from './snapshot.js';
 
 export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
@@ -172,23 +172,29 @@ function subjectEntry(snapshot: Snapshot, name: string): SubjectEntry {
   return entry;
 }
 
-function versionEntry(snapshot: Snapshot, name: string, rawVersion: string): SubjectEntry {
+/** A subject's version (`latest`: its last); a broken subject answers as version 1, its error when read. */
+function versionEntry(snapshot: Snapshot, name: string, rawVersion: string): SubjectEntry | LoadedVersion {
   const version = parseVersion(rawVersion);
   const entry = subjectEntry(snapshot, name);
-  if (version !== LATEST && version !== VERSION) throw new ApiError('versionNotFound', `Version ${version} not found.`);
-  return entry;
+  if (version === LATEST) return entry;
+  const found = entry.ok ? versionsOf(entry).find((v) => v.version === version) : version === VERSION ? entry : undefined;
+  if (found === undefined) throw new ApiError('versionNotFound', `Version ${version} not found.`);
+  return found;
 }
 
-function idEntry(snapshot: Snapshot, raw: string): SubjectEntry {
+function idEntry(snapshot: Snapshot, raw: string): SubjectEntry | LoadedVersion {
   const entry = /^[0-9]{1,10}$/.test(raw) ? snapshot.byId.get(Number(raw)) : undefined;
   if (entry === undefined) throw new ApiError('schemaNotFound', `Schema ${raw} not found`);
   return entry;
 }
 
-function loaded(entry: SubjectEntry): LoadedSubject {
+function loaded(entry: SubjectEntry | LoadedVersion): LoadedVersion {
   if (!entry.ok) throw new ApiError('backend', `the schema of ${entry.name} could not be loaded: ${entry.error}`);
   return entry;
 }
+
+/** The subject's versions, oldest first (one, unless served with --history); the entry itself is the latest. */
+const versionsOf = (entry: SubjectEntry): readonly LoadedVersion[] => (entry.ok ? [...entry.versions.slice(0, -1), entry] : []);
 
 /** The read-only answer to a write on a subject, in Confluent's READONLY-mode words. */
 function subjectReadOnly(subject: string, what: string): ApiError {
@@ -211,15 +217,16 @@ function register(call: Call): Answer {
   const references = fields.references;
   const id = fields.id;
   const version = fields.version;
-  const same =
-    entry !== undefined &&
-    (absent('references') || (Array.isArray(references) && references.length === 0)) &&
-    absent('metadata') && absent('ruleSet') &&
-    (absent('id') || (typeof id === 'number' && (id < 0 || id === entry.id))) &&
-    (absent('version') || version === 0 || version === LATEST || (version === VERSION && id === entry.id));
-  if (same) {
-    const registered = loaded(entry);
-    if (jsonEqual(registered.document, schema)) return ok(registered.registerBody);
+  const plain = entry !== undefined &&
+    (absent('references') || (Array.isArray(references) && references.length === 0)) && absent('metadata') && absent('ruleSet');
+  if (plain) {
+    loaded(entry);
+    // Any version of the subject: Confluent answers a schema registered before with its id and version.
+    for (const v of versionsOf(entry)) {
+      const same = (absent('id') || (typeof id === 'number' && (id < 0 || id === v.id))) &&
+        (absent('version') || version === 0 || version === LATEST || (version === v.version && id === v.id));
+      if (same && jsonEqual(v.document, schema)) return ok(v.registerBody);
+    }
   }
   throw subjectReadOnly(subject, 'registering a schema other than the registered one');
 }
@@ -261,9 +268,11 @@ function listContexts(call: Call): Answer {
 /** The schema of a `{schema: "<JSON text>", schemaType?: "JSON"}` body, parsed. */
 function lookUp(call: Call): Answer {
   const schema = postedSchema(call.body);
-  const entry = loaded(subjectEntry(call.snapshot, call.params[0]!));
-  if (!jsonEqual(entry.document, schema)) throw new ApiError('schemaNotFound', 'Schema not found');
-  return ok(entry.versionBody);
+  const entry = subjectEntry(call.snapshot, call.params[0]!);
+  loaded(entry);
+  const found = versionsOf(entry).find((v) => jsonEqual(v.document, schema));
+  if (found === undefined) throw new ApiError('schemaNotFound', 'Schema not found');
+  return ok(found.versionBody);
 }
 
 function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Handler {
@@ -290,7 +299,7 @@ function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool
     { path: [], get: () => ok(EMPTY_OBJECT) },
     { path: ['subjects'], get: (c) => ok(c.snapshot.subjectsBody) },
     { path: ['subjects', S], post: lookUp },
-    { path: ['subjects', S, 'versions'], get: (c) => (subjectEntry(c.snapshot, c.params[0]!), ok(VERSIONS)), post: register },
+    { path: ['subjects', S, 'versions'], get: (c) => { const e = subjectEntry(c.snapshot, c.params[0]!); return ok(e.ok ? e.versionsBody : VERSIONS); }, post: register },
     { path: ['subjects', S, 'versions', V], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).versionBody) },
     { path: ['subjects', S, 'versions', V, 'schema'], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).schemaBody) },
     // A schema here refers to no other (Confluent's `references`), so none refers to it.
@@ -302,7 +311,7 @@ function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool
     { path: ['schemas', 'ids', I, 'versions'], get: (c) => ok(idEntry(c.snapshot, c.params[0]!).idVersionsBody) },
     { path: ['schemas', 'ids', I, 'subjects'], get: (c) => ok(idEntry(c.snapshot, c.params[0]!).idSubjectsBody) },
     { path: ['compatibility', 'subjects', S, 'versions', V], post: compatibility },
-    // Without a version Confluent checks against every version; a subject here has one.
+    // Without a version: against the latest (a level here is never transitive; compat --transitive is the CLI's).
     { path: ['compatibility', 'subjects', S, 'versions'], post: compatibility },
     { path: ['config'], get: () => ok(config) },
     {

@@ -3,7 +3,8 @@ import {
   type Change, type SchemaProblem, type UrnReport, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
-import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type SchemaDocument } from '../../registry/index.js';
+import type { TransitiveWindow } from '../../compat/transitive.js';
+import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
@@ -42,6 +43,10 @@ export interface CompatCliOptions extends RegistryCliOptions {
   listRules?: boolean;
   /** --report <format>=<file>, repeatable. */
   report?: ReportTarget[];
+  /** Each changed URN's new schema against every earlier version in the window too (git history). */
+  transitive?: boolean;
+  /** The window's start (implies --transitive): a ref, e.g. the last release's tag. */
+  since?: string;
 }
 
 function usage(message: string): never {
@@ -124,7 +129,42 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
 
 // ---- the registry against a git ref --------------------------------------------------------------
 
-async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings): Promise<number> {
+/** `--transitive`: the window's start (`--since`, else the base compared with; none: the whole history). */
+interface Transitive {
+  since?: string;
+  /** `since` is --against's ref: the window starts where the branch left it (their merge base). */
+  fromBase: boolean;
+}
+
+/** Reads the history of the window and adds each URN's breaks against its earlier versions to its row. */
+async function transitiveWindow(rows: Row[], base: Registry | undefined, current: Registry, t: Transitive, s: Settings, allowOutsidePaths: boolean | undefined): Promise<TransitiveWindow> {
+  // Loaded with --transitive alone: most runs compare with one ref.
+  const { readHistory } = await import('../../registry/versions.js');
+  const { checkTransitive } = await import('../../compat/transitive.js');
+  const history = await readHistory({
+    manifestPath: current.manifest.path, ...(t.since === undefined ? {} : { since: t.since, sinceBase: t.fromBase }),
+    ...(allowOutsidePaths ? { allowOutsidePaths } : {}), parseOptions: current.parseOptions,
+  });
+  const value = (registry: Registry | undefined, urn: string): unknown => {
+    if (registry === undefined || !registry.has(urn)) return undefined;
+    try {
+      return registry.document(urn).value;
+    } catch (err) {
+      if (err instanceof RegistryError) return undefined;
+      throw err;
+    }
+  };
+  const counts = checkTransitive(rows, {
+    history: history.versions, now: (urn) => value(current, urn), base: (urn) => value(base, urn), level: s.level, policy: s.policy,
+    taken: new Set([...(base?.urns() ?? []), ...current.urns(), ...history.versions.keys()]),
+  });
+  return {
+    ...(history.since ? { since: { ref: history.since.ref, commit: history.since.commit } } : {}),
+    commits: history.commits, ...counts, skipped: counts.skipped + history.unreadable.length,
+  };
+}
+
+async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings, transitive?: Transitive): Promise<number> {
   if (options.urn !== undefined) usage('--urn applies to two schema files; with --against every changed URN is checked');
   const current = openRegistry(options);
   // Found as openRegistry found it, so discovery at the ref starts where it started in the working tree.
@@ -147,6 +187,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
   checkReportTargets(options.report);
   const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords });
+  const window = transitive ? await transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths) : undefined;
 
   const v: Verdicts = {};
   if (exceptionsFile !== undefined) {
@@ -185,7 +226,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const verdict = registryVerdict({
     rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: s.level, policy: s.policy,
     against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
-    working: at.workingPath, looked: at.looked,
+    working: at.workingPath, looked: at.looked, ...(window ? { window } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
@@ -216,6 +257,14 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
   const s = settings(options);
   if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry)) {
     usage(`${options.againstRegistry !== undefined ? '--against-registry' : '--allow-new-registry'} applies to --against REF (the registry compared with a git ref)`);
+  }
+  const transitive = options.transitive === true || options.since !== undefined;
+  if (transitive) {
+    if (oldFile !== undefined) usage(`${options.since !== undefined ? '--since' : '--transitive'} reads the registry's git history: give it without schema files (with --against REF, or alone for every version in history)`);
+    // Alone: the working tree against HEAD, and against every earlier version in history.
+    const ref = options.against ?? 'HEAD';
+    const since = options.since ?? options.against;
+    return compareRegistry(ref, options, s, { ...(since === undefined ? {} : { since }), fromBase: options.since === undefined });
   }
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');

@@ -22,6 +22,8 @@ export interface ServeOptions extends RegistryCliOptions {
   catalog?: boolean;
   maxConnections?: string;
   maxPendingBytes?: string;
+  /** Each distinct schema of a URN in git history is a version (read at start and at each reload). */
+  history?: boolean;
 }
 
 const say = (line: string): void => {
@@ -42,12 +44,35 @@ function parseCount(raw: string | undefined, fallback: number, min: number, opti
   return n;
 }
 
+/**
+ * `--history`: each URN's earlier schemas from git, oldest first, none equal to today's (which is
+ * the last version). No git, no repository, a shallow clone: a one-line error, never fewer versions.
+ */
+async function earlierSchemas(registry: Registry, allowOutsidePaths: boolean | undefined): Promise<(urn: string) => unknown[]> {
+  const { readHistory } = await import('../../registry/versions.js');
+  const { canonicalKey } = await import('../../validator/index.js');
+  const history = await readHistory({ manifestPath: registry.manifest.path, parseOptions: registry.parseOptions, ...(allowOutsidePaths ? { allowOutsidePaths } : {}) });
+  for (const u of history.unreadable) say(`warning: ${u.urn || 'the manifest'} at ${u.commit.slice(0, 12)} (${u.path}) cannot be read, not a version: ${u.message}`);
+  return (urn) => {
+    let now: string | undefined;
+    try {
+      now = canonicalKey(registry.document(urn).value);
+    } catch {
+      now = undefined;
+    }
+    return (history.versions.get(urn) ?? []).filter((v) => v.key !== now).map((v) => v.value);
+  };
+}
+
 /** Reads the manifest and every schema file now; a manifest that cannot be used throws (a RegistryError). */
-function load(options: ServeOptions): { snapshot: Snapshot; registry: Registry } {
+async function load(options: ServeOptions): Promise<{ snapshot: Snapshot; registry: Registry }> {
   // Served as DirProvider reads it: a malformed keyword is a logged warning, not a broken subject, so
   // an HttpProvider client gets the runtime's verdicts; `check` is the gate that fails on it.
   const registry = openRegistry(options, { strict: false, onWarning: (_w, message) => say(`warning: ${message}`) });
-  const built = buildSnapshot({ urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id });
+  const earlier = options.history ? await earlierSchemas(registry, options.allowOutsidePaths) : undefined;
+  const built = buildSnapshot({
+    urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id, ...(earlier ? { earlier } : {}),
+  });
   if (!options.catalog) return { snapshot: built, registry };
   const entries: CatalogEntry[] = [];
   for (const e of registry.entries) {
@@ -98,7 +123,7 @@ async function settledLoad(options: ServeOptions): Promise<Snapshot> {
   const started = Date.now();
   for (;;) {
     const before = fingerprint(openRegistry(options));
-    const { snapshot, registry } = load(options);
+    const { snapshot, registry } = await load(options);
     await sleep(SETTLE_MS);
     if (fingerprint(registry) === before) return snapshot;
     if (Date.now() - started > SETTLE_LIMIT_MS) throw new Error(`the registry's files kept changing for ${SETTLE_LIMIT_MS / 1000} s`);
@@ -145,7 +170,7 @@ export async function run(options: ServeOptions): Promise<number> {
     if (err instanceof CompatNameError) throw new UsageError(err.message);
     throw err;
   }
-  const { snapshot, registry } = load(options);
+  const { snapshot, registry } = await load(options);
   // Discovery runs once, here: every reload reads the manifest found now, so one moved away (or
   // replaced by a directory) fails the reload instead of switching to a parent directory's registry.
   const reloadOptions: ServeOptions = { ...options, registry: registry.manifest.path };
@@ -215,6 +240,7 @@ export async function run(options: ServeOptions): Promise<number> {
     process.on('SIGHUP', reload);
   });
   // Printed once the signal handlers are in place: whoever waits for this line may signal at once.
-  say(`listening on http://${urlHost(address)}:${address.port} (${snapshot.subjects.length} subjects)`);
+  const versions = options.history ? `, ${[...snapshot.bySubject.values()].reduce((n, e) => n + (e.ok ? e.versions.length : 1), 0)} versions from git history` : '';
+  say(`listening on http://${urlHost(address)}:${address.port} (${snapshot.subjects.length} subjects${versions})`);
   return closed;
 }
