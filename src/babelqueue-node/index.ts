@@ -3,7 +3,7 @@
 // error class, backed by bqschema's validator, so the whole contract is enforced (unions,
 // maxLength, lengths in code points, key-order-free equality; docs/babelqueue-node.md lists where
 // verdicts differ from the SDK's and why). Violations are the SDK's strings, `<path>: <reason>`.
-import { sensitivePaths as pathsOf, type SensitivePath } from '../gdpr/index.js';
+import { sensitivePaths as pathsOf, type SensitivePath } from '../validator/sensitive-paths.js';
 import { compile, hasOwn, isSchemaObject, parsePointer, type CompiledSchema, type Violation } from '../validator/index.js';
 
 /** A parsed JSON Schema node. */
