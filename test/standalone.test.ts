@@ -1,5 +1,5 @@
 // Issue 24, item 3: precompiled validators. `bqschema compile` writes one ES module of every URN's
-// validator (src/cli/standalone-module.ts), which imports only `bqschema/standalone`. Here the
+// validator (src/compile/module.ts), which imports only `bqschema/standalone`. Here the
 // module is imported under `node --disallow-code-generation-from-strings` (a child node, through a
 // node_modules/bqschema link to this checkout, so the package's own exports resolve it) and must
 // give compile()'s verdicts, violations (instancePath, schemaPath, keyword, message, in order) and
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, SchemaError } from '../src/validator/index.js';
-import { standaloneModule } from '../src/cli/standalone-module.js';
+import { standaloneModule } from '../src/compile/module.js';
 import { valueLiteral } from '../src/validator/codegen.js';
 import { rootArb, VALUES } from './helpers/compat-arbitraries.js';
 import { contractPairs, suitePairs, type Pair } from './helpers/validator-cases.js';

@@ -17,10 +17,10 @@ export const LAYERS: readonly { name: string; folders: readonly string[]; job: s
     folders: ['.', 'babelqueue-node', 'conformance', 'standalone'],
     job: 'the package entries besides the CLI (`.` is src/index.ts, src/browser.ts and their twins)',
   },
-  { name: 'server', folders: ['serve'], job: 'the Confluent-compatible HTTP API; it judges compatibility with compat\'s core' },
+  { name: 'composites', folders: ['catalog', 'serve'], job: 'the cores built on another core: the HTML catalog and the HTTP API judge compatibility with compat' },
   {
     name: 'cores',
-    folders: ['asyncapi', 'catalog', 'check', 'compat', 'gdpr', 'types', 'validate'],
+    folders: ['asyncapi', 'check', 'compat', 'compile', 'gdpr', 'types', 'validate'],
     job: 'one pure core per command: from loaded registries and inputs to a verdict or a document',
   },
   { name: 'report', folders: ['report'], job: 'the Report and its renderers; imports nothing of ours' },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { SchemaError } from '../../validator/index.js';
-import { standaloneModule, type StandaloneEntry } from '../standalone-module.js';
+import { standaloneModule, type StandaloneEntry } from '../../compile/module.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
