@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Out, makeChalk, type Sink } from '../src/cli/output.js';
 import { Spool } from '../src/cli/spool.js';
 import { Formatter } from '../src/cli/validate/formatter.js';
-import type { Result } from '../src/cli/validate/judge.js';
+import type { Result } from '../src/validate/judge.js';
 import { JunitStream, renderJunit } from '../src/report/junit.js';
 import type { Outcome, ReportFinding, ReportInput, ReportUnit } from '../src/report/model.js';
 import { isSarifResult, renderSarif, SarifStream } from '../src/report/sarif.js';

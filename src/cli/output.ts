@@ -119,9 +119,6 @@ export class Out {
 
 export type Format = 'text' | 'json' | 'github';
 
-/** How the envelope is labelled in every output (the data root: pointerLabel). */
-export const ENVELOPE = '(envelope)';
-
 /**
  * Prints a whole generated document (ending in a newline) on stdout, waiting for the reader;
  * a reader that goes away ends the run quietly with success (the document was the whole job).

@@ -8,7 +8,8 @@ import { exitWhenStdoutCloses } from '../stdout.js';
 import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
-import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
+import type { Result } from '../../validate/judge.js';
+import { Judge, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
 import { openAtomic, type AtomicFile } from '../write.js';
 
 export type { ValidateOptions };
