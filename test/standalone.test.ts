@@ -241,10 +241,10 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
     expect([current.code, current.stdout, current.stderr]).toEqual([0, `${out} is up to date (4 validators)\n`, '']);
     writeFileSync(out, readFileSync(out, 'utf8').replace('maxLength', 'maxLengtH'));
     const stale = await bq(['compile', '--registry', registry, '-o', out, '--check']);
-    expect([stale.code, stale.stderr]).toEqual([1, `bqschema: ${out} is out of date; write it with bqschema compile --registry ${registry} -o ${out}\n`]);
+    expect([stale.code, stale.stderr]).toEqual([1, `bqschema: ${out} is out of date; regenerate it with bqschema compile --registry ${registry} -o ${out}\n`]);
     expect(readFileSync(out, 'utf8')).toContain('maxLengtH');
     const missing = await bq(['compile', '--registry', registry, '-o', join(work, 'none.js'), '--check']);
-    expect([missing.code, missing.stderr]).toEqual([1, `bqschema: ${join(work, 'none.js')} does not exist; write it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`]);
+    expect([missing.code, missing.stderr]).toEqual([1, `bqschema: ${join(work, 'none.js')} does not exist; generate it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`]);
     const noFile = await bq(['compile', '--registry', registry, '--check']);
     expect([noFile.code, noFile.stderr]).toEqual([2, 'bqschema: --check compares a file: give it with -o <file>\n']);
   });

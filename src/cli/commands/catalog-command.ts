@@ -4,7 +4,7 @@ import { historyEntries } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { protectInputs } from '../protect.js';
-import { claimTarget } from '../write.js';
+import { claimDocument } from '../document.js';
 import { run } from './catalog.js';
 
 type SchemaHistory = typeof SchemaHistoryFn;
@@ -46,7 +46,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
   const registry = openRegistry(options);
   // Checked before anything is read or built: the registry and the example messages are never the output.
   protectInputs(options.messages, 'an example message file', 'an example message directory');
-  if (options.output !== undefined) claimTarget(options.output, '-o');
+  claimDocument(options);
   // git is read, and schema changes judged, only for the history (not at all with --no-history).
   const [schemaHistory, comparePair] =
     options.history === false ? [undefined, undefined] : await Promise.all([

@@ -1,8 +1,7 @@
 import { buildCatalog, catalogEntries, catalogHandler, type CatalogRegistry } from '../../catalog/index.js';
 import { RegistryError } from '../../registry/index.js';
-import { EXIT_OK, UsageError } from '../errors.js';
-import { printDocument } from '../output.js';
-import { writeFileAtomic } from '../write.js';
+import { emitDocument } from '../document.js';
+import { UsageError } from '../errors.js';
 
 export { catalogHandler };
 
@@ -37,10 +36,7 @@ function readable(registry: CatalogRegistry): CatalogRegistry {
 export async function run(options: CatalogOptions): Promise<number> {
   const { entries, history } = catalogEntries(readable(options.registry));
   const text = buildCatalog({ title: options.title, entries, history: history.size > 0 ? history : undefined });
-  if (options.output === undefined) return printDocument(text);
-  writeFileAtomic(options.output, text);
   const n = entries.length;
   const kb = Math.ceil(Buffer.byteLength(text, 'utf8') / 1024);
-  process.stdout.write(`Wrote ${options.output}: ${n} event${n === 1 ? '' : 's'}, ${kb} KB\n`);
-  return EXIT_OK;
+  return emitDocument(text, { output: options.output }, { holds: `${n} event${n === 1 ? '' : 's'}, ${kb} KB` });
 }
