@@ -1,3 +1,4 @@
+import { DEFAULT_LANG, LANGUAGES, languageList } from '../types/languages.js';
 import { parseReport } from './report-option.js';
 import { Command, Option } from 'commander';
 
@@ -208,7 +209,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .addOption(registryOption())
       .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
       .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
-      .addOption(new Option('--lang <lang>', 'the language: ts (TypeScript), go (structs with json tags), python (TypedDict, 3.11), java (records, 17), csharp (C# 7 DataContract classes) or php (readonly classes, 8.2); standard library only').choices(['ts', 'go', 'python', 'java', 'csharp', 'php']).default('ts'))
+      .addOption(new Option('--lang <lang>', `the language: ${languageList()}; standard library only`).choices(LANGUAGES.map((l) => l.lang)).default(DEFAULT_LANG))
       .addOption(outsideOption())
       .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check', 'bqschema types --lang go -o bqtypes/bqtypes.go'])),
     handler: async (_, opts) => {

@@ -1,5 +1,7 @@
 import type { Registry } from '../../registry/index.js';
-import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../types/index.js';
+import { GENERATORS } from '../../types/generators.js';
+import type { TypesEntry } from '../../types/index.js';
+import { DEFAULT_LANG, type Lang } from '../../types/languages.js';
 import { SchemaError } from '../../validator/index.js';
 import { claimDocument, emitDocument, requireCheckedFile } from '../document.js';
 import { GateError } from '../errors.js';
@@ -19,8 +21,8 @@ export interface TypesOptions {
   output?: string;
   /** `--check`: exit 1 when `output` is not what would be written. */
   check?: boolean;
-  /** `--lang`: ts (default), go, python, java, csharp or php. */
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
+  /** `--lang`: a row of LANGUAGES (src/types/languages.ts); ts by default. */
+  lang?: Lang;
   /** The command that writes `output`, for `--check`'s hint; default: `bqschema types [--lang <lang>] -o <output>`. */
   rerun?: string;
 }
@@ -32,7 +34,7 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 }
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
-export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php' = 'ts'): string {
+export function renderTypes(source: TypesSource, lang: Lang = DEFAULT_LANG): string {
   const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
@@ -41,7 +43,7 @@ export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 
     return entry;
   });
   try {
-    return lang === 'go' ? generateGo(entries) : lang === 'python' ? generatePython(entries) : lang === 'java' ? generateJava(entries) : lang === 'php' ? generatePhp(entries) : lang === 'csharp' ? generateCsharp(entries) : generateTypes(entries);
+    return GENERATORS[lang](entries);
   } catch (err) {
     if (err instanceof SchemaError) throw new GateError(`types: ${err.message}`);
     throw err;
@@ -54,14 +56,14 @@ export async function run(options: TypesOptions): Promise<number> {
   const n = options.source.entries.length;
   return emitDocument(text, options, {
     holds: `${n} message type${n === 1 ? '' : 's'}`,
-    rerun: () => options.rerun ?? rerunCommand('types', { lang: options.lang, output: options.output! }, 'ts'),
+    rerun: () => options.rerun ?? rerunCommand('types', { lang: options.lang, output: options.output! }, DEFAULT_LANG),
   });
 }
 
 export interface TypesCommandOptions extends RegistryCliOptions {
   output?: string;
   check?: boolean;
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
+  lang?: Lang;
 }
 
 /** `bqschema types`: the registry's message types as a TypeScript module. */
@@ -69,6 +71,6 @@ export function runTypes(options: TypesCommandOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the types are generated: a file this run reads is never the output.
   claimDocument(options);
-  const rerun = options.output === undefined ? undefined : rerunCommand('types', { ...options, output: options.output }, 'ts');
+  const rerun = options.output === undefined ? undefined : rerunCommand('types', { ...options, output: options.output }, DEFAULT_LANG);
   return run({ source: sourceFromRegistry(registry), output: options.output, check: options.check, lang: options.lang, rerun });
 }
