@@ -43,7 +43,7 @@ const ANSI: Colours = {
 };
 
 /** The styles for a stream (stdout by default), or for an explicit choice (a worker is told). */
-export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout): Colours {
+export function coloursFor(stream: { isTTY?: boolean } | boolean = process.stdout): Colours {
   return (typeof stream === 'boolean' ? stream : colourWanted(stream)) ? ANSI : PLAIN;
 }
 

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents, documentsOf, planInputs, tasks, type InputLimits, type InputPlan } from '../inputs.js';
-import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, type InputLimits, type InputPlan } from '../inputs.js';
+import { tasks } from '../tasks.js';
+import { clean, colourWanted, coloursFor, Out, type Colours } from '../output.js';
 import { isWholeDocument, setCategory } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { protectInputs } from '../protect.js';
@@ -134,7 +135,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
-  const reporter = new Reporter(options, makeChalk(colour), positions);
+  const reporter = new Reporter(options, coloursFor(colour), positions);
   const extra = reports.length === 0 ? [] : await openReports(reports, options, positions);
   await reporter.begin();
   const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
@@ -199,7 +200,7 @@ async function openReports(reports: NonNullable<ValidateOptions['report']>, opti
   try {
     for (const r of reports) {
       const file = openAtomic(r.file);
-      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
+      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, coloursFor(false), positions, new Out(file)) });
     }
     for (const e of extra) await e.reporter.begin();
   } catch (err) {

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { repositoryPath, type Report, type ReportInput, type ReportRule, type ToolInfo } from '../../report/model.js';
 import { UsageError } from '../errors.js';
-import { clean, makeChalk, type Colours, type Format, type Out } from '../output.js';
+import { clean, coloursFor, type Colours, type Format, type Out } from '../output.js';
 
-const PLAIN = makeChalk(false);
+const PLAIN = coloursFor(false);
 
 /** The CI formats every gate offers besides its own. */
 export type CiFormat = 'sarif' | 'junit';

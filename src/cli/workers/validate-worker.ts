@@ -2,7 +2,7 @@
 // main thread sends, in the order sent, and answers each with its formatted text and counts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Judge, type WorkerInit } from '../validate/judge.js';
-import type { Task } from '../inputs.js';
+import type { Task } from '../tasks.js';
 import type { Reply } from './pool.js';
 import { TaskRunner } from './task.js';
 
