@@ -109,7 +109,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: (command) => command
       .argument('[old]', 'the old schema file')
       .argument('[new]', 'the new schema file')
-      .option('-m, --mode <mode>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+      .option('--compatibility <level>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
+      // The first name of the level; kept working, and documented as deprecated (docs/cli/compat.md).
+      .addOption(new Option('-m, --mode <level>', 'deprecated: the same as --compatibility').conflicts('compatibility'))
       .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
       .addOption(registryOption())
       .option('--against <ref>', 'compare the registry with the one at this git ref')

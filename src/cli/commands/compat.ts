@@ -20,7 +20,9 @@ export interface CompatCliOptions extends RegistryCliOptions {
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
   /** A compatibility level in any case: backward, forward, full or none. */
-  mode: string;
+  compatibility: string;
+  /** `--mode`: the deprecated name of `--compatibility`, which commander refuses beside it. */
+  mode?: string;
   /** bqschema (default) or confluent, in any case. */
   policy?: string;
   against?: string;
@@ -47,7 +49,7 @@ function usage(message: string): never {
 function settings(options: CompatCliOptions): Settings {
   try {
     return {
-      level: parseCompatLevel(options.mode ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
+      level: parseCompatLevel(options.mode ?? options.compatibility ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
       allowKeywords: new Set(options.allowKeyword ?? []),
     };
   } catch (err) {
