@@ -18,6 +18,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, sta
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, setupRegistry, writeFiles, writeNdjson } from './data.js';
+import { COMMANDS } from '../dist/cli/program.js';
 
 const BQ = join(ROOT, 'bin', 'bqschema.js');
 const AJV = join(ROOT, 'node_modules', 'ajv-cli', 'dist', 'index.js');
@@ -254,7 +255,7 @@ async function main() {
     writeFileSync(join(tmp, 'small.json'), JSON.stringify({ schemas: [{ urn: 'urn:babel:orders:created', schema: 'examples/schemas/orders-created.json' }] }));
     const reg1 = join(tmp, 'small.json');
     const one = join(dir, `msg-${'0'.padStart(String(o.files).length, '0')}.json`);
-    const commands = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'catalog', 'conformance'];
+    const commands = COMMANDS.map((c) => c.name);
     const sides = [
       ['node -e 0', () => run(process.execPath, ['-e', '0'])],
       ['bqschema --version', () => bq(['--version'])],

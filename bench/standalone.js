@@ -1,4 +1,4 @@
-// The standalone validators `bqschema compile` writes (src/cli/standalone-module.ts) against
+// The standalone validators `bqschema compile` writes (src/compile/module.ts) against
 // compile()'s generated code, on the conformance manifest's orders schema and the user fixture:
 // isValid on valid data, validate on invalid data. Alternating rounds in one process, medians;
 // the figure is standalone time / generated time (issue 24 item 3: the same code, written ahead
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from '../dist/validator/index.js';
-import { standaloneModule } from '../dist/cli/standalone-module.js';
+import { standaloneModule } from '../dist/compile/module.js';
 import { CASES, N, paired, ROUNDS, SCHEMAS } from './paired.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-bench-standalone-'));

@@ -16,7 +16,7 @@ import { join, resolve, sep } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../src/validator/index.js';
-import { standaloneModule } from '../src/cli/standalone-module.js';
+import { standaloneModule } from '../src/compile/module.js';
 import { ROOT } from './helpers/cli.js';
 import { contractPairs } from './helpers/validator-cases.js';
 

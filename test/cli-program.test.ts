@@ -1,11 +1,12 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS as COMMAND_TABLE } from '../src/cli/program.js';
 import { BOM, bq, CAN_TTY, expectCheckError, expectErrorResult, expectExit, expectOneLineError, FIXTURES, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
 
 // The program as a whole (help, version, exit codes, colour) and registry loading, shared by every command.
 
-const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'compile', 'catalog', 'init', 'conformance'];
+const COMMANDS = COMMAND_TABLE.map((c) => c.name);
 const ANSI = /\u001b\[/;
 
 afterAll(removeTempTrees);

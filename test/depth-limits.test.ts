@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import * as jsoncParser from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standaloneModule } from '../src/cli/standalone-module.js';
+import { standaloneModule } from '../src/compile/module.js';
 import { check, MapProvider } from '../src/index.js';
 import { scanJson } from '../src/registry/depth.js';
 import { parseText, ParseFailure } from '../src/registry/parse.js';

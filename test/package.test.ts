@@ -131,7 +131,7 @@ describe('the npm tarball', () => {
       // Modules only the CLI uses ship inside its bundle alone (docs/ARCHITECTURE.md): the unbundled
       // copies would be dead weight (issue 24 item 5). What the library entries and serve's worker
       // load from dist/ ships.
-      .filter((f) => !/^(cli|catalog|types|report|validate)\//.test(f) || f === 'cli/main')
+      .filter((f) => !/^(cli|catalog|compile|types|report|validate)\//.test(f) || f === 'cli/main')
       // Each gate's Report builder and views (check/compat/gdpr report.ts, view-*.ts, compat's
       // verdict.ts and words.ts) serve only the CLI's renderers, gdpr --mask's masker and splicer
       // only the CLI, and so do `bqschema conformance`'s runner and line-protocol adapter (the

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeCorpus } from '../src/compat/evidence.js';
-import { mask } from '../src/gdpr/mask.js';
+import { mask } from '../src/validator/mask.js';
 import { compile, InvalidPayloadError, MapProvider, validate as guardValidate } from '../src/index.js';
 import { parseSchema } from '../src/validator/index.js';
 import { preview } from '../src/validator/compile.js';

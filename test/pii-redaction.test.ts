@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../src/catalog/index.js';
 import { judgeCorpus } from '../src/compat/evidence.js';
-import { mask, maskAnnotations } from '../src/gdpr/mask.js';
+import { mask, maskAnnotations } from '../src/validator/mask.js';
 import { maskWith, MapProvider, validate as guardValidate, InvalidPayloadError } from '../src/index.js';
 import { parseText, SourcePositions } from '../src/registry/index.js';
 import { compile, parseSchema } from '../src/validator/index.js';

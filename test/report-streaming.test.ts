@@ -5,10 +5,10 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Out, makeChalk, type Sink } from '../src/cli/output.js';
+import { Out, coloursFor, type Sink } from '../src/cli/output.js';
 import { Spool } from '../src/cli/spool.js';
 import { Formatter } from '../src/cli/validate/formatter.js';
-import type { Result } from '../src/cli/validate/judge.js';
+import type { Result } from '../src/validate/judge.js';
 import { JunitStream, renderJunit } from '../src/report/junit.js';
 import type { Outcome, ReportFinding, ReportInput, ReportUnit } from '../src/report/model.js';
 import { isSarifResult, renderSarif, SarifStream } from '../src/report/sarif.js';
@@ -138,7 +138,7 @@ describe("validate's formatter writes SARIF and JUnit in bounded chunks", () => 
     it(`${format}: 20,000 messages reach the sink in many chunks of at most 64 KiB and one message, never as one string`, async () => {
       const sink = fakeSink();
       const out = new Out(sink);
-      const f = new Formatter({ format } as never, makeChalk(false), undefined, out);
+      const f = new Formatter({ format } as never, coloursFor(false), undefined, out);
       await f.begin();
       const n = 20_000;
       for (let i = 1; i <= n; i++) if (f.add(i % 2 === 0 ? { ...invalid(i), status: 'valid', violations: undefined } : invalid(i), undefined)) await out.flush();

@@ -1,5 +1,5 @@
 // Issue 24, item 3: precompiled validators. `bqschema compile` writes one ES module of every URN's
-// validator (src/cli/standalone-module.ts), which imports only `bqschema/standalone`. Here the
+// validator (src/compile/module.ts), which imports only `bqschema/standalone`. Here the
 // module is imported under `node --disallow-code-generation-from-strings` (a child node, through a
 // node_modules/bqschema link to this checkout, so the package's own exports resolve it) and must
 // give compile()'s verdicts, violations (instancePath, schemaPath, keyword, message, in order) and
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile, SchemaError } from '../src/validator/index.js';
-import { standaloneModule } from '../src/cli/standalone-module.js';
+import { standaloneModule } from '../src/compile/module.js';
 import { valueLiteral } from '../src/validator/codegen.js';
 import { rootArb, VALUES } from './helpers/compat-arbitraries.js';
 import { contractPairs, suitePairs, type Pair } from './helpers/validator-cases.js';
@@ -241,10 +241,10 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
     expect([current.code, current.stdout, current.stderr]).toEqual([0, `${out} is up to date (4 validators)\n`, '']);
     writeFileSync(out, readFileSync(out, 'utf8').replace('maxLength', 'maxLengtH'));
     const stale = await bq(['compile', '--registry', registry, '-o', out, '--check']);
-    expect([stale.code, stale.stderr]).toEqual([1, `bqschema: ${out} is out of date; write it with bqschema compile --registry ${registry} -o ${out}\n`]);
+    expect([stale.code, stale.stderr]).toEqual([1, `bqschema: ${out} is out of date; regenerate it with bqschema compile --registry ${registry} -o ${out}\n`]);
     expect(readFileSync(out, 'utf8')).toContain('maxLengtH');
     const missing = await bq(['compile', '--registry', registry, '-o', join(work, 'none.js'), '--check']);
-    expect([missing.code, missing.stderr]).toEqual([1, `bqschema: ${join(work, 'none.js')} does not exist; write it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`]);
+    expect([missing.code, missing.stderr]).toEqual([1, `bqschema: ${join(work, 'none.js')} does not exist; generate it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`]);
     const noFile = await bq(['compile', '--registry', registry, '--check']);
     expect([noFile.code, noFile.stderr]).toEqual([2, 'bqschema: --check compares a file: give it with -o <file>\n']);
   });

@@ -3,7 +3,8 @@
 // error class, backed by bqschema's validator, so the whole contract is enforced (unions,
 // maxLength, lengths in code points, key-order-free equality; docs/babelqueue-node.md lists where
 // verdicts differ from the SDK's and why). Violations are the SDK's strings, `<path>: <reason>`.
-import { sensitivePaths as pathsOf, type SensitivePath } from '../gdpr/index.js';
+import { sensitivePaths as pathsOf, type SensitivePath } from '../validator/sensitive-paths.js';
+import { InvalidPayloadError } from '../guard/guard.js';
 import { compile, hasOwn, isSchemaObject, parsePointer, type CompiledSchema, type Violation } from '../validator/index.js';
 
 /** A parsed JSON Schema node. */
@@ -56,16 +57,9 @@ export class MapProvider implements SchemaProvider {
   }
 }
 
-/** A message's data does not match its URN's schema; `violation` is the first one, `<path>: <reason>`. */
-export class InvalidPayloadError extends Error {
-  constructor(
-    readonly urn: string,
-    readonly violation: string,
-  ) {
-    super(`Message data for "${urn}" does not match its URN schema: ${violation}.`);
-    this.name = 'InvalidPayloadError';
-  }
-}
+// A message's data that does not match its URN's schema: the guard's error class, with the SDK's
+// `violation` (the first one, `<path>: <reason>`) and message.
+export { InvalidPayloadError };
 
 // Compiled once per schema object: the SDK takes raw schemas, compile() is the costly part. The
 // two boolean schemas are compiled once each (a WeakMap holds objects only).
@@ -156,10 +150,15 @@ function sdkViolation(schema: Schema, value: unknown, v: Violation, base: string
  * when there are several.
  */
 export function validateSchema(schema: Schema, value: unknown, path = ''): string | null {
+  return firstViolation(schema, value, path)?.text ?? null;
+}
+
+/** The first violation, as ours and as the SDK words it, or null. */
+function firstViolation(schema: Schema, value: unknown, path: string): { violation: Violation; text: string } | null {
   const c = compiledOf(schema);
   if (c.isValid(value)) return null;
   const first = c.validate(value, 1)[0]; // the walk stops at it
-  return first === undefined ? null : sdkViolation(schema, value, first, path);
+  return first === undefined ? null : { violation: first, text: sdkViolation(schema, value, first, path) };
 }
 
 /**
@@ -175,8 +174,14 @@ export async function check(provider: SchemaProvider, urn: string, data: Record<
 
 /** Validates `(urn, data)`, throwing InvalidPayloadError on a violation: the producer-side guard. */
 export async function validate(provider: SchemaProvider, urn: string, data: Record<string, unknown>): Promise<void> {
-  const violation = await check(provider, urn, data);
-  if (violation !== null) throw new InvalidPayloadError(urn, violation);
+  const node = await provider.schemaFor(urn);
+  if (node === undefined || node === null) return;
+  const first = firstViolation(node, data, '');
+  if (first !== null) {
+    throw new InvalidPayloadError(urn, [first.violation], {
+      violation: first.text, message: `Message data for "${urn}" does not match its URN schema: ${first.text}.`,
+    });
+  }
 }
 
 /** A consume handler that validates `env.data` by `env.job` first; invalid data throws, the handler does not run. */

@@ -2,7 +2,7 @@ import { compile, hasOwn, isSchemaObject, pointerLabel, SchemaError, type Violat
 import { CATALOG_CSP, SCRIPT_HTML, STYLE_HTML } from './assets.js';
 import { fieldsView, type FieldsView } from './fields.js';
 import { anchorId, fragment, html, join, jsonScript, type SafeHtml } from './html.js';
-import { maskAnnotations, maskMessage } from '../gdpr/mask.js';
+import { maskAnnotations, maskMessage } from '../validator/mask.js';
 import { prettyJson, unshowable } from './values.js';
 
 export interface CatalogEntry {
@@ -59,7 +59,7 @@ function prepare(entry: CatalogEntry, id: string): Prepared {
   let problem: string | undefined;
   let validate: ((data: unknown, limit?: number) => Violation[]) | undefined;
   // Personal data is shown masked, as `gdpr --mask` prints it: example values in the schema here,
-  // example messages where they are shown (src/gdpr/mask.ts).
+  // example messages where they are shown (src/validator/mask.ts).
   const shown = maskAnnotations(entry.schema);
   try {
     view = fieldsView(shown);

@@ -1,5 +1,4 @@
-import { sensitivePaths } from '../gdpr/inventory.js';
-import { additionalPath, itemsPath, propertyPath, sensitiveCategory } from '../gdpr/paths.js';
+import { additionalPath, itemsPath, propertyPath, sensitiveCategory, sensitivePaths } from '../validator/sensitive-paths.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type LintIssue, type SchemaNode } from '../validator/index.js';
 import { html, join, type SafeHtml } from './html.js';
 import { expandedSize, formatValue } from './values.js';

@@ -4,3 +4,4 @@ export { catalogHandler } from './handler.js';
 export type { CatalogResponse } from './handler.js';
 export { CATALOG_CSP, CATALOG_CSP_HEADER } from './assets.js';
 export { escapeHtml, html, anchorId, fragment } from './html.js';
+export { catalogEntries, historyEntries, type CatalogRegistry, type JudgeChange } from './entries.js';

@@ -43,7 +43,7 @@ const ANSI: Colours = {
 };
 
 /** The styles for a stream (stdout by default), or for an explicit choice (a worker is told). */
-export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout): Colours {
+export function coloursFor(stream: { isTTY?: boolean } | boolean = process.stdout): Colours {
   return (typeof stream === 'boolean' ? stream : colourWanted(stream)) ? ANSI : PLAIN;
 }
 
@@ -117,8 +117,6 @@ export class Out {
 }
 
 
-/** How the envelope is labelled in every output (the data root: pointerLabel). */
-export const ENVELOPE = '(envelope)';
 
 /**
  * Prints a whole generated document (ending in a newline) on stdout, waiting for the reader;

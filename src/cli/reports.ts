@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { display } from '../registry/index.js';
 import { UsageError } from './errors.js';
-import { makeChalk, Out, type Colours } from './output.js';
+import { coloursFor, Out, type Colours } from './output.js';
 import type { ReportTarget } from './report-option.js';
 import { claimOutput } from './protect.js';
 import { outputTarget, writeFileAtomic } from './write.js';
@@ -36,7 +36,7 @@ export function checkReportTargets(reports: readonly ReportTarget[] | undefined)
 }
 
 /** Reports get no colour, whatever stdout is. */
-const PLAIN = makeChalk(false);
+const PLAIN = coloursFor(false);
 
 /**
  * Renders to each report file (atomically), then to stdout. Files first: a reader of stdout that
@@ -53,6 +53,6 @@ export async function renderEverywhere<F extends string>(
     writeFileAtomic(r.file, out.take());
   }
   const out = new Out();
-  await render(format, out, makeChalk());
+  await render(format, out, coloursFor());
   await out.flush();
 }

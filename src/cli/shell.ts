@@ -1,7 +1,4 @@
-/** A word as the shell reads it back: bare when it is plainly safe, else single-quoted. */
-export function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { shellWord } from '../validate/diagnose.js';
 
 /** What a command that writes a file was given: what its `--check` hint repeats. */
 export interface RerunOptions {

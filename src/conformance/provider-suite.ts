@@ -104,8 +104,21 @@ function isCompiled(answer: unknown): answer is CompiledSchema {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** Builds the whole suite for one factory. */
-export function providerScenarios(factory: ProviderFactory, capabilities: ProviderCapabilities = {}, options: ProviderSuiteOptions = {}): ProviderScenario[] {
+/** What every scenario probes a provider with: the factory and its claims, bounded lookups, verdicts. */
+interface Probes {
+  factory: ProviderFactory;
+  capabilities: ProviderCapabilities;
+  timeoutMs: number;
+  open(name: string, registry: Readonly<Record<string, string>>, warnings?: SchemaWarning[]): Promise<ProviderHandle>;
+  within<T>(name: string, urn: string, what: string, work: PromiseLike<T> | T): Promise<T>;
+  lookup(name: string, provider: AsyncProvider, urn: string): Promise<unknown>;
+  expectNone(name: string, provider: AsyncProvider, urn: string): Promise<void>;
+  expectSchema(name: string, provider: AsyncProvider, urn: string): Promise<CompiledSchema>;
+  verdicts(name: string, provider: AsyncProvider, urn: string, c: VerdictCase): Promise<void>;
+  using(name: string, registry: Readonly<Record<string, string>>, body: (h: ProviderHandle) => Promise<void>, warnings?: SchemaWarning[]): Promise<void>;
+}
+
+function probes(factory: ProviderFactory, capabilities: ProviderCapabilities, options: ProviderSuiteOptions): Probes {
   const timeoutMs = options.timeoutMs ?? 2000;
   const isAsync = capabilities.async === true;
 
@@ -212,7 +225,13 @@ export function providerScenarios(factory: ProviderFactory, capabilities: Provid
     }
   }
 
-  const scenarios: ProviderScenario[] = [
+  return { factory, capabilities, timeoutMs, open, within, lookup, expectNone, expectSchema, verdicts, using };
+}
+
+/** The scenarios, in the order they run: each opens providers through the probes and judges them. */
+function scenarios(kit: Probes): ProviderScenario[] {
+  const { factory, capabilities, timeoutMs, within, lookup, expectNone, expectSchema, verdicts, using } = kit;
+  return [
     {
       name: SCENARIOS.unknown,
       run: () =>
@@ -382,7 +401,11 @@ export function providerScenarios(factory: ProviderFactory, capabilities: Provid
     });
   }
 
-  return scenarios;
+}
+
+/** Builds the whole suite for one factory. */
+export function providerScenarios(factory: ProviderFactory, capabilities: ProviderCapabilities = {}, options: ProviderSuiteOptions = {}): ProviderScenario[] {
+  return scenarios(probes(factory, capabilities, options));
 }
 
 function warningKey(w: SchemaWarning): string {

@@ -1,9 +1,9 @@
 import { isPiiName, piiMatcher, type PiiMatcher } from './pii.js';
-import { byCodeUnits, isReviewedNotSensitive, sensitiveCategory, SKIP, walkSchema } from './paths.js';
+import { byCodeUnits, isReviewedNotSensitive, sensitiveCategory, SKIP, walkSchema } from '../validator/sensitive-paths.js';
 
 export interface UnmarkedField {
   urn: string;
-  /** The leaf's path in the gdpr path syntax (see paths.ts). */
+  /** The leaf's path in the gdpr path syntax (src/validator/sensitive-paths.ts). */
   path: string;
 }
 

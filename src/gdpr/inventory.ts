@@ -1,26 +1,4 @@
-import { byCodeUnits, sensitiveCategory, walkSchema } from './paths.js';
-
-export interface SensitivePath {
-  /** The node's path in the gdpr path syntax (see paths.ts). */
-  path: string;
-  /** The marker's category string, `""` for `x-gdpr-sensitive: true`. */
-  category: string;
-}
-
-/**
- * Every node marked `x-gdpr-sensitive`, nested marks under a marked node included, sorted by path.
- * `categoryOf` reads a node's marker (`undefined`: not marked); by default masking's reading, in
- * which any marker but `false` marks.
- */
-export function sensitivePaths(schema: unknown, categoryOf: (node: unknown) => string | undefined = sensitiveCategory): SensitivePath[] {
-  const out: SensitivePath[] = [];
-  walkSchema(schema, undefined, ({ node, path }) => {
-    const category = categoryOf(node);
-    if (category !== undefined) out.push({ path, category });
-    return undefined;
-  });
-  return out.sort((a, b) => byCodeUnits(a.path, b.path));
-}
+import type { SensitivePath } from '../validator/sensitive-paths.js';
 
 /** One URN's inventory, as `gdpr` lists it. */
 export interface UrnInventory {

@@ -1,7 +1,7 @@
 import { EnvelopeError, readEnvelope } from '../guard/envelope.js';
 import { RegistryError, stripBom, type Registry } from '../registry/index.js';
 import { isSchemaObject } from '../validator/index.js';
-import { mask, withData } from './mask.js';
+import { mask, withData } from '../validator/mask.js';
 import { spliceMasked } from './splice.js';
 
 /*

@@ -2,8 +2,8 @@ import { SourcePositions } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
 import type { Report, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
 import type { UnmarkedField } from './audit.js';
-import { sensitivePaths, summaryNotice, type SensitivePath } from './inventory.js';
-import { schemaPointer } from './paths.js';
+import { schemaPointer, sensitivePaths, type SensitivePath } from '../validator/sensitive-paths.js';
+import { summaryNotice } from './inventory.js';
 
 /*
  * What `bqschema gdpr` concludes, and its Reports (src/report renders them): the inventory, one

@@ -4,15 +4,23 @@ import { emitWarning } from '../validator/warnings.js';
 import type { AsyncProvider, Provider } from '../providers/provider.js';
 import { EnvelopeError, readEnvelope, type Envelope, type ReadEnvelope } from './envelope.js';
 
-/** Data that fails its URN's schema. */
+/**
+ * Data that fails its URN's schema: the one error class for it, thrown by the guard and by the
+ * `bqschema/babelqueue-node` schema module, which words it as the BabelQueue SDK does (`violation`,
+ * the first violation as `<path>: <reason>`, and the SDK's message).
+ */
 export class InvalidPayloadError extends Error {
   override name = 'InvalidPayloadError';
   readonly code = 'BQ_INVALID_PAYLOAD';
+  /** The first violation in the BabelQueue SDKs' wording (`order_id: missing_required`); set by `bqschema/babelqueue-node`. */
+  readonly violation?: string;
   constructor(
     readonly urn: string,
     readonly violations: readonly Violation[],
+    sdk?: { violation: string; message: string },
   ) {
-    super(formatInvalid(urn, violations));
+    super(sdk?.message ?? formatInvalid(urn, violations));
+    if (sdk !== undefined) this.violation = sdk.violation;
   }
 }
 

@@ -1,10 +1,11 @@
-import { mask as maskBySchema, sensitivePaths as pathsOf, type SensitivePath } from '../gdpr/index.js';
+import { mask as maskBySchema } from '../validator/mask.js';
+import { sensitivePaths as pathsOf, type SensitivePath } from '../validator/sensitive-paths.js';
 import type { AsyncProvider, Provider } from '../providers/index.js';
 import type { CompiledSchema } from '../validator/index.js';
 import { schemaOf, UnknownUrnError } from './guard.js';
 
 /*
- * Masking for logs, in the service: the same core as `bqschema gdpr --mask` (src/gdpr/mask.ts), so
+ * Masking for logs, in the service: the same core as `bqschema gdpr --mask` (src/validator/mask.ts), so
  * the same values are redacted, and the same fail-closed rules. A URN without a schema throws
  * (UnknownUrnError): its data cannot be masked, so none of it may be logged.
  */

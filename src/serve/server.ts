@@ -415,6 +415,56 @@ function rawAnswer(kind: ErrorKind, message: string): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/** A request's answer from the routes table: its handler's, or why there is none (a write Confluent has, a path or method not served). */
+function dispatch(table: readonly Route[], method: string, url: string, call: Call): Answer | Promise<Answer> {
+  const q = url.indexOf('?');
+  const parts = segments(q === -1 ? url : url.slice(0, q));
+  const found = parts === undefined ? undefined : match(table, parts);
+  const read = method === 'GET' || method === 'HEAD';
+  const handler = found === undefined ? undefined : read ? found.route.get : method === 'POST' ? found.route.post : undefined;
+  if (handler === undefined) {
+    const write = parts === undefined ? undefined : confluentWrite(method, parts);
+    if (write !== undefined) return errorAnswer(write);
+    if (found === undefined) return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
+    return { ...apiError('methodNotAllowed', `${method} is not served on this endpoint (it answers ${allowed(found.route)}); ${READ_ONLY_MESSAGE}`), allow: allowed(found.route) };
+  }
+  call.params = found!.params;
+  call.query = q === -1 ? '' : url.slice(q + 1);
+  return handler(call);
+}
+
+/** Writes an answer; `closing`: the server is shutting down, so the connection ends with it. */
+function send(res: ServerResponse, answer: Answer, closing: boolean): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | number> = { 'content-type': CONTENT_TYPE, 'content-length': answer.body.length };
+  if (answer.allow !== undefined) headers.allow = answer.allow;
+  if (answer.headers !== undefined) Object.assign(headers, answer.headers, { 'content-length': answer.body.length });
+  if (answer.etag !== undefined) {
+    headers.etag = answer.etag;
+    if (answer.status === 304) {
+      // Not modified: no body, and no content headers describing one.
+      delete headers['content-type'];
+      delete headers['content-length'];
+    }
+  }
+  // Shutting down: the connection ends with this answer instead of idling until its keep-alive timeout.
+  if (closing) headers.connection = 'close';
+  res.writeHead(answer.status, headers);
+  if (answer.status === 304) res.end();
+  else res.end(answer.body);
+}
+
+/** Sends a handler's answer, a successful read with its entity tag (304 when the client holds it). */
+function finish(req: IncomingMessage, res: ServerResponse, method: string, answer: Answer, closing: boolean): void {
+  // A successful read carries its entity tag; a client that already holds it gets 304.
+  if (answer.status === 200 && (method === 'GET' || method === 'HEAD')) {
+    const etag = etagOf(answer.body);
+    const header = req.headers['if-none-match'];
+    answer = noneMatch(Array.isArray(header) ? header.join(',') : header, etag) ? { status: 304, body: EMPTY, etag } : { ...answer, etag };
+  }
+  send(res, answer, closing);
+}
+
 /** The read-only, Confluent-compatible API over a registry snapshot. */
 export function createServer(initial: Snapshot, options: ServerOptions = {}): RegistryServer {
   let level: CompatibilityLevel;
@@ -441,77 +491,30 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   let current = initial;
   let closing = false;
 
-  function route(method: string, url: string, call: Call): Answer | Promise<Answer> {
-    const q = url.indexOf('?');
-    const parts = segments(q === -1 ? url : url.slice(0, q));
-    const found = parts === undefined ? undefined : match(table, parts);
-    const read = method === 'GET' || method === 'HEAD';
-    const handler = found === undefined ? undefined : read ? found.route.get : method === 'POST' ? found.route.post : undefined;
-    if (handler === undefined) {
-      const write = parts === undefined ? undefined : confluentWrite(method, parts);
-      if (write !== undefined) return errorAnswer(write);
-      if (found === undefined) return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
-      return { ...apiError('methodNotAllowed', `${method} is not served on this endpoint (it answers ${allowed(found.route)}); ${READ_ONLY_MESSAGE}`), allow: allowed(found.route) };
-    }
-    call.params = found!.params;
-    call.query = q === -1 ? '' : url.slice(q + 1);
-    return handler(call);
-  }
-
-  function send(res: ServerResponse, answer: Answer): void {
-    if (res.headersSent || res.destroyed) return;
-    const headers: Record<string, string | number> = { 'content-type': CONTENT_TYPE, 'content-length': answer.body.length };
-    if (answer.allow !== undefined) headers.allow = answer.allow;
-    if (answer.headers !== undefined) Object.assign(headers, answer.headers, { 'content-length': answer.body.length });
-    if (answer.etag !== undefined) {
-      headers.etag = answer.etag;
-      if (answer.status === 304) {
-        // Not modified: no body, and no content headers describing one.
-        delete headers['content-type'];
-        delete headers['content-length'];
-      }
-    }
-    // Shutting down: the connection ends with this answer instead of idling until its keep-alive timeout.
-    if (closing) headers.connection = 'close';
-    res.writeHead(answer.status, headers);
-    if (answer.status === 304) res.end();
-    else res.end(answer.body);
-  }
-
   function respond(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, body: Buffer | undefined): void {
     let answer: Answer | Promise<Answer>;
     const method = req.method ?? 'GET';
     try {
-      answer = route(method, req.url ?? '/', { params: [], query: '', body, snapshot });
+      answer = dispatch(table, method, req.url ?? '/', { params: [], query: '', body, snapshot });
     } catch (err) {
       answer = errorAnswer(err);
     }
     if (answer instanceof Promise) {
-      answer.then((a) => finish(req, res, method, a), (err: unknown) => finish(req, res, method, errorAnswer(err)));
+      answer.then((a) => finish(req, res, method, a, closing), (err: unknown) => finish(req, res, method, errorAnswer(err), closing));
       return;
     }
-    finish(req, res, method, answer);
-  }
-
-  function finish(req: IncomingMessage, res: ServerResponse, method: string, answer: Answer): void {
-    // A successful read carries its entity tag; a client that already holds it gets 304.
-    if (answer.status === 200 && (method === 'GET' || method === 'HEAD')) {
-      const etag = etagOf(answer.body);
-      const header = req.headers['if-none-match'];
-      answer = noneMatch(Array.isArray(header) ? header.join(',') : header, etag) ? { status: 304, body: EMPTY, etag } : { ...answer, etag };
-    }
-    send(res, answer);
+    finish(req, res, method, answer, closing);
   }
 
   function refuseBody(req: IncomingMessage, res: ServerResponse): void {
     closeAfterResponse(req, res);
-    send(res, apiError('bodyTooLarge', `the request body is larger than ${limit} bytes`));
+    send(res, apiError('bodyTooLarge', `the request body is larger than ${limit} bytes`), closing);
   }
 
   function refuseBusy(req: IncomingMessage, res: ServerResponse): void {
     refusedBodies++;
     closeAfterResponse(req, res);
-    send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`));
+    send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`), closing);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -543,7 +546,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   /** The last resort: a 50001 answer, or, when even that cannot be written, a closed connection. */
   function fail(res: ServerResponse, err: unknown): void {
     try {
-      send(res, errorAnswer(err));
+      send(res, errorAnswer(err), closing);
     } catch {
       res.destroy();
     }
@@ -582,7 +585,7 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     closeAfterResponse(req, res);
-    send(res, apiError('expectationFailed', `unsupported Expect: ${String(req.headers.expect).slice(0, 100)}`));
+    send(res, apiError('expectationFailed', `unsupported Expect: ${String(req.headers.expect).slice(0, 100)}`), closing);
   });
   // Node answers these without a response object; the answers stay JSON all the same. Once the
   // parser has failed, every further chunk the client sends is reported again: answered once, the

@@ -1,4 +1,4 @@
-import { sensitiveCategory } from '../gdpr/index.js';
+import { sensitiveCategory } from '../validator/sensitive-paths.js';
 import {
   canonicalKey, compile, hasOwn, isSchemaObject, parseSchema, SchemaError,
   type LintIssue, type SchemaNode, type SchemaWarning,

@@ -1,4 +1,4 @@
-import { sensitiveCategory } from '../gdpr/index.js';
+import { sensitiveCategory } from '../validator/sensitive-paths.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
 import type { TypesEntry } from './generate.js';
 import { uniqueName } from './names.js';

@@ -7,7 +7,7 @@ import { pointerLabel } from '../validator/index.js';
  * validate's verdicts as a Report's pieces (src/report renders them in every format): the rules it
  * cites, a unit per message (what its summary counts) and a finding per thing said about one;
  * its text words them in view-text.ts. Pure: the CLI judges each message
- * (src/cli/validate/judge.ts), places a violation in its file, and streams or keeps what this returns.
+ * (src/validate/judge.ts), places a violation in its file, and streams or keeps what this returns.
  */
 
 export type MessageStatus = 'valid' | 'invalid' | 'skipped' | 'error';

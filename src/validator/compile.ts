@@ -491,7 +491,7 @@ return true;}`);
 /**
  * The body of a function of `(H, c)` (the helpers, the constants) that returns the validator:
  * `isValid` for mode 'valid', `validate` for 'all'. compile() runs it with `new Function`;
- * `bqschema compile` writes it into a module (src/cli/standalone-module.ts). `consts` may be
+ * `bqschema compile` writes it into a module (src/compile/module.ts). `consts` may be
  * shared by both modes of one schema; a constant is added to it once.
  */
 export function generate(root: SchemaNode, mode: Mode, keySets: Map<unknown[], Set<string>>, consts: unknown[] = []): Code {

@@ -2,7 +2,7 @@ import { joinPointer } from './pointer.js';
 
 /*
  * Where a schema's personal data is: the nodes marked `x-gdpr-sensitive` and the data they cover,
- * read the one way masking (src/gdpr/mask.ts) and the validator's messages both need, so that a
+ * read the one way masking (src/validator/mask.ts) and the validator's messages both need, so that a
  * value `gdpr --mask` hides is never quoted by a violation either.
  *
  * A marker is anything but absent or `false` (fail closed: `1`, `{}`, `"yes"` mask as `true`
@@ -425,7 +425,7 @@ export function markSensitive(root: FlaggedNode, schema: unknown, marked = hasMa
     const { node, set, hidden } = stack.pop()!;
     if (node.always !== undefined) continue;
     const whole = hidden || reach.marked(set);
-    // As mask treats a value of each shape at this node (src/gdpr/mask.ts); each flag is worked
+    // As mask treats a value of each shape at this node (src/validator/mask.ts); each flag is worked
     // out only where the node has something it changes (a minimum, properties, items).
     if (node.minimum !== undefined && (whole || (reach.marksUnder(set, 'any') && !reach.admits(set, 'number')))) node.hideNumber = true;
     const props = node.properties ?? [];

@@ -1,11 +1,10 @@
 import type { comparePair as ComparePairFn } from '../../compat/index.js';
 import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
-import { jsonEqual, pointerLabel } from '../../validator/index.js';
-import type { HistoryEntry } from '../../catalog/index.js';
+import { historyEntries } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { protectInputs } from '../protect.js';
-import { claimTarget } from '../write.js';
+import { claimDocument } from '../document.js';
 import { run } from './catalog.js';
 
 type SchemaHistory = typeof SchemaHistoryFn;
@@ -42,24 +41,12 @@ async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
   return byUrn;
 }
 
-/** Each commit that changed the URN's schema, with the backward-compat verdict of that change. */
-function history(registry: Registry, urn: string, schemaHistory: SchemaHistory, comparePair: ComparePair): HistoryEntry[] {
-  return schemaHistory(registry, urn).map((c) => {
-    const base = { commit: c.commit, date: c.date, subject: c.subject };
-    if (!c.existed) return { ...base, verdict: 'added' as const };
-    if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
-    const result = comparePair(c.before, c.after, 'backward');
-    const changes = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${pointerLabel(ch.path)}: ${ch.message}`)];
-    return { ...base, verdict: result.compatible ? 'compatible' as const : 'breaking' as const, ...(changes.length > 0 ? { changes } : {}) };
-  });
-}
-
 /** `bqschema catalog`: the registry (and its example messages and git history) as one HTML file. */
 export async function runCatalog(options: CatalogCommandOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before anything is read or built: the registry and the example messages are never the output.
   protectInputs(options.messages, 'an example message file', 'an example message directory');
-  if (options.output !== undefined) claimTarget(options.output, '-o');
+  claimDocument(options);
   // git is read, and schema changes judged, only for the history (not at all with --no-history).
   const [schemaHistory, comparePair] =
     options.history === false ? [undefined, undefined] : await Promise.all([
@@ -75,7 +62,8 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
       document: (urn) => registry.document(urn).value,
       file: (urn) => registry.fileFromRoot(urn),
       examples: (urn) => examples.get(urn) ?? [],
-      history: schemaHistory === undefined || comparePair === undefined ? undefined : (urn) => history(registry, urn, schemaHistory, comparePair),
+      history: schemaHistory === undefined || comparePair === undefined ? undefined
+        : (urn) => historyEntries(schemaHistory(registry, urn), (before, after) => comparePair(before, after, 'backward')),
     },
   });
 }

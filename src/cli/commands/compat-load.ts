@@ -1,8 +1,7 @@
 import { dirname, join, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import {
-  DEFAULT_EXCEPTIONS, ExceptionsError, judgeCorpus, readExceptions,
-  type CorpusReport, type CorpusTarget, type LoadedExceptions, type PositionOf,
+  DEFAULT_EXCEPTIONS, ExceptionsError, readExceptions, type CorpusDocument, type LoadedExceptions, type PositionOf,
 } from '../../compat/index.js';
 import { parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
 import { GateError, UsageError } from '../errors.js';
@@ -10,14 +9,17 @@ import { registryLimits } from '../registry.js';
 
 /*
  * What compat reads besides the schemas: the corpus files, the exceptions file and today's date.
- * Weighing them is src/compat/evidence.ts; this module only finds, reads and reports failure.
+ * Weighing them is src/compat (gate.ts, evidence.ts); this module only finds, reads and reports failure.
  */
 
-/** Reads every corpus document (files, directories, NDJSON; with validate's reader) and judges it. */
-export async function checkCorpus(paths: string[], target: CorpusTarget, keys: readonly string[]): Promise<CorpusReport> {
-  // The message reader loads only when there is a corpus to read.
-  const { DEFAULT_LIMITS, documents } = await import('../inputs.js');
-  return judgeCorpus(documents(paths, { limits: DEFAULT_LIMITS }), target, keys);
+/** The corpus's documents (files, directories, NDJSON; with validate's reader), read as they are judged; none without a corpus. */
+export function corpusDocuments(paths: readonly string[] | undefined): AsyncIterable<readonly CorpusDocument[]> | undefined {
+  if (paths === undefined || paths.length === 0) return undefined;
+  return (async function* () {
+    // The message reader loads only when there is a corpus to read.
+    const { DEFAULT_LIMITS, documents } = await import('../inputs.js');
+    yield* documents([...paths], { limits: DEFAULT_LIMITS });
+  })();
 }
 
 /**

@@ -1,31 +1,30 @@
-import {
-  CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, schemaFingerprint,
-  type Change, type SchemaProblem, type UrnReport, weighExceptions,
-} from '../../compat/index.js';
-import { compareRegistries, comparePair } from '../../compat/registry.js';
+import { CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, type SchemaProblem } from '../../compat/index.js';
+import { pairGate, registryGate } from '../../compat/gate.js';
+import type { Row } from '../../compat/verdict.js';
 import type { TransitiveWindow } from '../../compat/transitive.js';
 import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
-import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
-import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/verdict.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { setCategory } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 import { protectFile, protectInputs } from '../protect.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
-import { checkCorpus, clock, exceptionsPath, loadExceptions } from './compat-load.js';
+import { clock, corpusDocuments, exceptionsPath, loadExceptions } from './compat-load.js';
 
 /*
- * compat: loads the two schema files (or the registry at a git ref), computes the verdict with
- * src/compat (rules, exceptions, corpus), and renders its Report with ../report/compat.ts.
+ * compat: loads the two schema files (or the registry at a git ref), the exceptions file and the
+ * corpus's reader, computes the verdict with one call of src/compat's gate (pairGate,
+ * registryGate: rules, exceptions, corpus), and renders its Report with ../report/compat.ts.
  */
 export interface CompatCliOptions extends RegistryCliOptions {
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
   /** A compatibility level in any case: backward, forward, full or none. */
-  mode: string;
+  compatibility: string;
+  /** `--mode`: the deprecated name of `--compatibility`, which commander refuses beside it. */
+  mode?: string;
   /** bqschema (default) or confluent, in any case. */
   policy?: string;
   against?: string;
@@ -56,7 +55,7 @@ function usage(message: string): never {
 function settings(options: CompatCliOptions): Settings {
   try {
     return {
-      level: parseCompatLevel(options.mode ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
+      level: parseCompatLevel(options.mode ?? options.compatibility ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
       allowKeywords: new Set(options.allowKeyword ?? []),
     };
   } catch (err) {
@@ -90,37 +89,10 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   checkReportTargets(options.report);
   const older = load(oldFile, 'old');
   const newer = load(newFile, 'new');
-  const unread = [older, newer].filter((d): d is SchemaProblem => 'side' in d);
-  const result = unread.length > 0
-    ? { compatible: false, changes: [] as Change[], problems: unread, rollout: undefined }
-    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, s.level, { policy: s.policy, allowKeywords: s.allowKeywords });
-  const { problems, changes, rollout } = result;
-
-  const v: Verdicts = {};
-  if (options.exceptions !== undefined) {
-    const loaded = await loadExceptions(options.exceptions, options.exceptions);
-    const urn = options.urn!;
-    const fingerprints = new Map<string, string>('side' in older ? [] : [[urn, schemaFingerprint(older.value)]]);
-    v.exceptions = weighExceptions(loaded, new Map([[urn, changes]]), fingerprints, clock());
-  }
-  if (options.corpus !== undefined && options.corpus.length > 0) {
-    let schema: CompiledSchema | undefined;
-    if (!('side' in newer)) {
-      try {
-        schema = compile(newer.value, { onWarning: () => {} });
-      } catch (err) {
-        if (!(err instanceof SchemaError)) throw err;
-      }
-    }
-    if (schema !== undefined) {
-      const key = options.urn!;
-      const target = { key, schema };
-      v.corpus = await checkCorpus(options.corpus, (urn) => (urn === key ? target : undefined), [key]);
-    }
-  }
-
-  const newDoc = 'side' in newer ? undefined : { name: newer.file.shown, text: newer.text };
-  const verdict = pairVerdict({ oldFile, newFile, urn: options.urn, v, changes, problems, rollout, newDoc, mode: s.level, policy: s.policy });
+  const exceptions = options.exceptions !== undefined ? await loadExceptions(options.exceptions, options.exceptions) : undefined;
+  const verdict = await pairGate({
+    ...s, oldFile, newFile, urn: options.urn, older, newer, exceptions, corpus: corpusDocuments(options.corpus), now: clock(),
+  });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
   await renderEverywhere(s.format, options.report, (format, out, c) => PAIR_FORMATS[format](verdict, out, c));
@@ -181,52 +153,16 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     );
   }
   const base = at.registry?.requireUsable();
-  const manifestPath = at.manifestPath;
   const exceptionsFile = exceptionsPath(options.exceptions, current.manifest.path);
   if (exceptionsFile !== undefined) protectFile(exceptionsFile.path, `the exceptions file (${exceptionsFile.shown})`);
   protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
   checkReportTargets(options.report);
-  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords });
-  const window = transitive ? await transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths) : undefined;
-
-  const v: Verdicts = {};
-  if (exceptionsFile !== undefined) {
-    const loaded = await loadExceptions(exceptionsFile.path, exceptionsFile.shown);
-    const findings = new Map(rows.filter((r) => r.changes.length > 0).map((r) => [r.urn, r.changes] as const));
-    const fingerprints = new Map(rows.filter((r) => r.baseline !== undefined).map((r) => [r.urn, r.baseline!] as const));
-    v.exceptions = weighExceptions(loaded, findings, fingerprints, clock());
-    exceptRows(rows, v);
-  }
-  const changed = rows.filter((r) => r.status === 'compatible' || r.status === 'breaking');
-  if (options.corpus !== undefined && options.corpus.length > 0) {
-    const schemas = new Map<string, { key: string; schema: CompiledSchema }>();
-    const wanted = new Set(changed.map((r) => r.urn));
-    v.corpus = await checkCorpus(options.corpus, (urn) => {
-      if (!wanted.has(urn)) return undefined;
-      let t = schemas.get(urn);
-      if (t === undefined) {
-        t = { key: urn, schema: current.compiled(urn)! };
-        schemas.set(urn, t);
-      }
-      return t;
-    }, changed.map((r) => r.urn));
-    const byUrn = new Map(v.corpus.urns.map((u) => [u.urn, u]));
-    for (const r of changed) r.corpus = byUrn.get(r.urn);
-  }
-
-  const docOf = (r: UrnReport): Doc | undefined => {
-    if (r.file === undefined) return undefined;
-    try {
-      const d = current.document(r.urn);
-      return { name: d.file.shown, text: d.text };
-    } catch {
-      return undefined;
-    }
-  };
-  const verdict = registryVerdict({
-    rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: s.level, policy: s.policy,
-    against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
-    working: at.workingPath, looked: at.looked, ...(window ? { window } : {}),
+  const exceptions = exceptionsFile !== undefined ? await loadExceptions(exceptionsFile.path, exceptionsFile.shown) : undefined;
+  const verdict = await registryGate({
+    ...s, base, current, exceptions, corpus: corpusDocuments(options.corpus), now: clock(),
+    against: { ref, commit: at.commit, registry: at.manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
+    working: at.workingPath, looked: at.looked,
+    ...(transitive ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths) } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);

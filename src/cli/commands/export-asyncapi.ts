@@ -5,11 +5,11 @@ import {
 // yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
 import { ParseFailure, parseText, RegistryError, SourcePositions, yaml, type Registry } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
-import { EXIT_GATE, EXIT_OK } from '../errors.js';
-import { clean, printDocument } from '../output.js';
+import { claimDocument, emitDocument } from '../document.js';
+import { EXIT_GATE } from '../errors.js';
+import { clean } from '../output.js';
 import { protectFile } from '../protect.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
-import { claimTarget, writeFileAtomic } from '../write.js';
 
 export interface ExportOptions extends RegistryCliOptions {
   output?: string;
@@ -182,7 +182,7 @@ const DOCUMENT_FORMATS: Record<'json' | 'yaml', (doc: unknown) => string> = { js
 export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the document is built: a file this run reads is never the output.
-  if (options.output !== undefined) claimTarget(options.output, '-o');
+  claimDocument(options);
   const entries = catalog(registry);
   const read = new Map<string, ReadFile>();
   const files = registryFiles(registry, read);
@@ -204,12 +204,9 @@ export async function run(options: ExportOptions): Promise<number> {
   const output = options.output;
   const format = options.docFormat ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
   const text = DOCUMENT_FORMATS[format](doc);
-  if (output === undefined) return printDocument(text);
-  writeFileAtomic(output, text);
   const n = entries.length;
   const components = (doc.components as { schemas?: object } | undefined)?.schemas;
   const shared = components === undefined ? 0 : Object.keys(components).length;
   const more = shared === 0 ? '' : `, ${shared} shared schema${shared === 1 ? '' : 's'} in components`;
-  process.stdout.write(`Wrote ${output}: AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}${more}\n`);
-  return EXIT_OK;
+  return emitDocument(text, { output }, { holds: `AsyncAPI 3.0.0, ${format.toUpperCase()}, ${n} channel${n === 1 ? '' : 's'}${more}` });
 }

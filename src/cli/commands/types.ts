@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type { Registry } from '../../registry/index.js';
-import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../types/index.js';
+import { GENERATORS } from '../../types/generators.js';
+import type { TypesEntry } from '../../types/index.js';
+import { DEFAULT_LANG, type Lang } from '../../types/languages.js';
 import { SchemaError } from '../../validator/index.js';
-import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
-import { printDocument } from '../output.js';
+import { claimDocument, emitDocument, requireCheckedFile } from '../document.js';
+import { GateError } from '../errors.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { rerunCommand } from '../shell.js';
-import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
 export interface TypesSource {
@@ -21,8 +21,8 @@ export interface TypesOptions {
   output?: string;
   /** `--check`: exit 1 when `output` is not what would be written. */
   check?: boolean;
-  /** `--lang`: ts (default), go, python, java, csharp or php. */
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
+  /** `--lang`: a row of LANGUAGES (src/types/languages.ts); ts by default. */
+  lang?: Lang;
   /** The command that writes `output`, for `--check`'s hint; default: `bqschema types [--lang <lang>] -o <output>`. */
   rerun?: string;
 }
@@ -34,7 +34,7 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 }
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
-export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php' = 'ts'): string {
+export function renderTypes(source: TypesSource, lang: Lang = DEFAULT_LANG): string {
   const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
@@ -43,7 +43,7 @@ export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 
     return entry;
   });
   try {
-    return lang === 'go' ? generateGo(entries) : lang === 'python' ? generatePython(entries) : lang === 'java' ? generateJava(entries) : lang === 'php' ? generatePhp(entries) : lang === 'csharp' ? generateCsharp(entries) : generateTypes(entries);
+    return GENERATORS[lang](entries);
   } catch (err) {
     if (err instanceof SchemaError) throw new GateError(`types: ${err.message}`);
     throw err;
@@ -51,50 +51,26 @@ export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 
 }
 
 export async function run(options: TypesOptions): Promise<number> {
-  const { output } = options;
-  if (options.check && output === undefined) throw new UsageError('--check compares a file: give it with -o <file>');
+  requireCheckedFile(options);
   const text = renderTypes(options.source, options.lang);
   const n = options.source.entries.length;
-
-  if (output === undefined) return printDocument(text);
-
-  const exists = existsSync(outputTarget(output));
-  if (options.check) {
-    const rerun = options.rerun ?? rerunCommand('types', { lang: options.lang, output }, 'ts');
-    if (!exists) {
-      process.stderr.write(`bqschema: ${output} does not exist; generate it with ${rerun}\n`);
-      return EXIT_GATE;
-    }
-    let current: Buffer;
-    try {
-      current = readFileSync(output);
-    } catch (err) {
-      throw new UsageError(`cannot read ${output}: ${(err as Error).message}`);
-    }
-    if (!current.equals(Buffer.from(text, 'utf8'))) {
-      process.stderr.write(`bqschema: ${output} is out of date; regenerate it with ${rerun}\n`);
-      return EXIT_GATE;
-    }
-    process.stdout.write(`${output} is up to date (${n} message type${n === 1 ? '' : 's'})\n`);
-    return EXIT_OK;
-  }
-
-  writeFileAtomic(output, text);
-  process.stdout.write(`Wrote ${output}: ${n} message type${n === 1 ? '' : 's'}\n`);
-  return EXIT_OK;
+  return emitDocument(text, options, {
+    holds: `${n} message type${n === 1 ? '' : 's'}`,
+    rerun: () => options.rerun ?? rerunCommand('types', { lang: options.lang, output: options.output! }, DEFAULT_LANG),
+  });
 }
 
 export interface TypesCommandOptions extends RegistryCliOptions {
   output?: string;
   check?: boolean;
-  lang?: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php';
+  lang?: Lang;
 }
 
 /** `bqschema types`: the registry's message types as a TypeScript module. */
 export function runTypes(options: TypesCommandOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the types are generated: a file this run reads is never the output.
-  if (options.output !== undefined && !options.check) claimTarget(options.output, '-o');
-  const rerun = options.output === undefined ? undefined : rerunCommand('types', { ...options, output: options.output }, 'ts');
+  claimDocument(options);
+  const rerun = options.output === undefined ? undefined : rerunCommand('types', { ...options, output: options.output }, DEFAULT_LANG);
   return run({ source: sourceFromRegistry(registry), output: options.output, check: options.check, lang: options.lang, rerun });
 }

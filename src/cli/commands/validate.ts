@@ -1,13 +1,15 @@
 import type { SourcePositions } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
-import { DEFAULT_LIMITS, documents, documentsOf, planInputs, recycle, tasks, type InputLimits, type InputPlan } from '../inputs.js';
-import { clean, colourWanted, makeChalk, Out, type Colours } from '../output.js';
+import { DEFAULT_LIMITS, documents, documentsOf, planInputs, type InputLimits, type InputPlan } from '../inputs.js';
+import { recycle, tasks } from '../tasks.js';
+import { clean, colourWanted, coloursFor, Out, type Colours } from '../output.js';
 import { isWholeDocument, setCategory } from '../report/emit.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { protectInputs } from '../protect.js';
 import { checkReportTargets } from '../reports.js';
 import { Formatter } from '../validate/formatter.js';
-import { Judge, type Result, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
+import type { Result } from '../../validate/judge.js';
+import { Judge, type TaskAnswer, type ValidateOptions, type WorkerInit } from '../validate/judge.js';
 import type { Pending } from '../workers/pool.js';
 import { defaultJobs } from '../workers/default-jobs.js';
 import { openAtomic, type AtomicFile } from '../write.js';
@@ -128,7 +130,7 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const placed = [options.format, ...reports.map((r) => r.format)].some((f) => f !== 'text');
   const positions = placed ? (await import('../../registry/positions.js')).SourcePositions : undefined;
   const colour = colourWanted();
-  const reporter = new Reporter(options, makeChalk(colour), positions);
+  const reporter = new Reporter(options, coloursFor(colour), positions);
   const extra = reports.length === 0 ? [] : await openReports(reports, options, positions);
   await reporter.begin();
   const finishAll = async (ok: boolean, write: boolean): Promise<void> => {
@@ -193,7 +195,7 @@ async function openReports(reports: NonNullable<ValidateOptions['report']>, opti
   try {
     for (const r of reports) {
       const file = openAtomic(r.file);
-      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, makeChalk(false), positions, new Out(file)) });
+      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, coloursFor(false), positions, new Out(file)) });
     }
     for (const e of extra) await e.reporter.begin();
   } catch (err) {

@@ -3,9 +3,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { OUTPUT_FORMATS, outputFormat, type FormatViews, type GateFormat } from '../../report/formats.js';
 import { repositoryPath, type Report, type ReportInput, type ReportRule, type ToolInfo } from '../../report/model.js';
 import { UsageError } from '../errors.js';
-import { clean, makeChalk, type Colours, type Out } from '../output.js';
+import { clean, coloursFor, type Colours, type Out } from '../output.js';
 
-const PLAIN = makeChalk(false);
+const PLAIN = coloursFor(false);
 
 export { isCiFormat, isWholeDocument, type CiFormat, type GateFormat } from '../../report/formats.js';
 

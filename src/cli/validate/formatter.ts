@@ -11,7 +11,8 @@ import { TextStream } from '../../report/text.js';
 import { validateTextView } from '../../validate/view-text.js';
 import type { Spool } from '../spool.js';
 import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type MessageSubject, type MessageVerdict, type Place } from '../../validate/report.js';
-import type { Result, ValidateOptions } from './judge.js';
+import type { Result } from '../../validate/judge.js';
+import type { ValidateOptions } from './judge.js';
 
 const SARIF_KEY = 'results';
 const PIECE_END = '\u0000';

@@ -1,19 +1,20 @@
 import { getHeapStatistics } from 'node:v8';
-import { readEnvelope, EnvelopeError } from '../../guard/index.js';
-import { closest, formatOf, ParseFailure, parseJsonLine, parseText, RegistryError, type Registry } from '../../registry/index.js';
+import { formatOf, ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
 import { warningMessage, type SchemaWarning } from '../../validator/index.js';
-import { envelopeAsData, envelopeMessage, parseHint } from '../diagnose.js';
+import { parseHint } from '../../validate/diagnose.js';
+import { MessageJudge, result, type Result } from '../../validate/judge.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_LIMITS, HEAP_PER_BYTE, YAML_SHARE, type Doc, type InputLimits } from '../inputs.js';
-import { clean, ENVELOPE } from '../output.js';
+import { clean } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
-import { MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
 
 /*
- * validate's judging: one parsed document in, one Result out. The command and its worker threads
- * (src/cli/workers) both use it; neither imports the other.
+ * validate's loading around its core (src/validate/judge.ts): a document read from the inputs is
+ * held to the heap it needs, parsed (YAML only where JSON failed), and judged; schema warnings are
+ * printed once. The command and its worker threads (src/cli/workers) both use it; neither
+ * imports the other.
  */
 
 export interface ValidateOptions extends RegistryCliOptions {
@@ -31,24 +32,6 @@ export interface ValidateOptions extends RegistryCliOptions {
   category?: string;
 }
 
-/** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
-export type Status = MessageStatus;
-
-export interface Problem extends MessageProblem {
-  schemaPath?: string;
-  keyword: string;
-}
-
-/** One message's verdict. Built field by field (no spreads): this runs once per message. The lists are the judge's to fill. */
-export interface Result extends MessageVerdict {
-  violations: Problem[] | undefined;
-  warnings: string[] | undefined;
-}
-
-function result(file: string, line: number | undefined, urn: string | undefined, status: Status): Result {
-  return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined, moreViolations: undefined };
-}
-
 const printWarning = (w: SchemaWarning): void => {
   process.stderr.write(`bqschema: warning: ${clean(warningMessage(w))}\n`);
 };
@@ -60,10 +43,7 @@ const printWarning = (w: SchemaWarning): void => {
 export class Judge {
   private readonly pending: SchemaWarning[] = [];
   readonly registry: Registry;
-  /** Each unregistered URN's suggestion, worked out once: a stream repeats its URNs. */
-  private readonly suggestions = new Map<string, string | undefined>();
-  /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
-  private folded: Map<string, string> | undefined;
+  private readonly core: MessageJudge;
   /**
    * Per task (`newTask`): the URNs whose warnings went to `warn` in this task, each URN's warnings
    * kept to be handed on again in every task that meets it, and the last URN met (a stream repeats
@@ -81,85 +61,10 @@ export class Judge {
   ) {
     this.registry = openRegistry(options, { onWarning: (w) => this.pending.push(w) });
     if (options.urn !== undefined) requireUrn(this.registry, options.urn);
-  }
-
-  /** One parsed document: an envelope, or bare data when `--urn` is given. */
-  judge(value: unknown, file: string, line: number | undefined): Result {
-    let urn: string;
-    let data: unknown;
-    let warnings: string[] | undefined;
-    let dataAt = '';
-    if (this.options.urn !== undefined) {
-      urn = this.options.urn;
-      data = value;
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        const r = result(file, line, urn, 'invalid');
-        r.violations = [{ instancePath: '', keyword: 'type', message: 'data must be a JSON object', at: '' }];
-        return r;
-      }
-    } else {
-      try {
-        const envelope = readEnvelope(value);
-        urn = envelope.urn;
-        data = envelope.data;
-        if (envelope.warnings.length > 0) warnings = envelope.warnings;
-        dataAt = '/data';
-      } catch (err) {
-        if (!(err instanceof EnvelopeError)) throw err;
-        const at = err.reason === 'data is not an object' ? '/data' : err.reason === 'unknown schema_version' ? '/meta/schema_version' : '';
-        const r = result(file, line, err.urn, 'invalid');
-        r.violations = [{ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeMessage(value, err.reason, err.message, file), at }];
-        if (err.warnings.length > 0) r.warnings = [...err.warnings];
-        return r;
-      }
-    }
-    let schema;
-    try {
-      schema = this.registry.compiled(urn);
-    } catch (err) {
-      if (!(err instanceof RegistryError)) throw err;
-      // A URN whose schema cannot be used fails each of its messages; the run goes on.
-      const r = result(file, line, urn, 'error');
-      r.error = err.message;
-      r.errorLocation = this.registry.problemSite(urn, err);
-      r.warnings = warnings;
-      return r;
-    } finally {
+    this.core = new MessageJudge(this.registry, options, (urn) => {
       if (this.pending.length > 0) this.warnNew(urn);
       if (this.warnedInTask !== undefined && urn !== this.lastUrn) this.warnAgain(urn);
-    }
-    if (schema === undefined) {
-      // Under --strict a URN with no schema is an error: the message cannot be judged, and fails the run.
-      const strict = this.options.strict === true;
-      const r = result(file, line, urn, strict ? 'error' : 'skipped');
-      r.warnings = warnings;
-      r.suggestion = this.suggestion(urn);
-      if (strict) {
-        r.unregistered = true;
-        r.error = noSchemaMessage(r);
-      }
-      return r;
-    }
-    // With --urn, a whole envelope naming that very URN is a message given as data: its `data` was
-    // never checked, so it must not pass as valid (an open schema accepts the envelope's keys).
-    const envelopeHint = this.options.urn !== undefined ? envelopeAsData(data) : undefined;
-    const namesUrn = envelopeHint !== undefined && [(data as Record<string, unknown>).job, (data as Record<string, unknown>).urn].some((u) => typeof u === 'string' && u.trim() === urn);
-    if (schema.isValid(data) && !namesUrn) {
-      const r = result(file, line, urn, 'valid');
-      r.warnings = warnings;
-      return r;
-    }
-    const r = result(file, line, urn, 'invalid');
-    r.warnings = warnings;
-    // One more than is listed tells whether there are more; the walk stops there.
-    const found = schema.validate(data, MAX_VIOLATIONS + 1);
-    if (found.length > MAX_VIOLATIONS) {
-      found.length = MAX_VIOLATIONS;
-      r.moreViolations = true;
-    }
-    r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
-    if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
-    return r;
+    });
   }
 
   /**
@@ -192,23 +97,9 @@ export class Judge {
     if (ws !== undefined) for (const w of ws) this.warn(w);
   }
 
-  /** The registered URN an unregistered one is likely a typo of. */
-  private suggestion(urn: string): string | undefined {
-    const known = this.suggestions.get(urn);
-    if (known !== undefined || this.suggestions.has(urn)) return known;
-    // Registered URNs are short: a long one is no typo of them, and is not worth the edit distance.
-    let found: string | undefined;
-    if (urn.length <= MAX_SUGGESTED_URN) {
-      // Case and surrounding whitespace first (any number of them is one slip), then the edit distance.
-      if (this.folded === undefined) {
-        this.folded = new Map();
-        for (const u of this.registry.urns()) if (!this.folded.has(fold(u))) this.folded.set(fold(u), u);
-      }
-      found = this.folded.get(fold(urn)) ?? closest(urn, this.registry.urns());
-    }
-    if (this.suggestions.size >= MAX_SUGGESTIONS) this.suggestions.clear(); // many distinct URNs: memory stays bounded
-    this.suggestions.set(urn, found);
-    return found;
+  /** One parsed document: an envelope, or bare data when `--urn` is given. */
+  judge(value: unknown, file: string, line: number | undefined): Result {
+    return this.core.judge(value, file, line);
   }
 
   document(doc: Doc): Result {
@@ -263,8 +154,6 @@ export class Judge {
   }
 }
 
-const fold = (urn: string): string => urn.trim().toLowerCase();
-
 // Heap the process needs besides the message (the runtime, the registry, the output), in bytes.
 const HEAP_BESIDES = 64 * 1024 * 1024;
 // A message that needs less than this is judged without asking V8.
@@ -288,10 +177,6 @@ function askHeap(text: string, need: number, where: string): void {
   const mib = (n: number): number => Math.ceil(n / (1024 * 1024));
   throw new UsageError(`${clean(where)}: this message of ${Buffer.byteLength(text)} bytes may need ${mib(need)} MiB of heap to judge, more than node's heap of ${mib(heap)} MiB holds; run with NODE_OPTIONS=--max-old-space-size=${mib(need + HEAP_BESIDES)}`);
 }
-
-// Suggestions: URNs longer than this get none; at most this many remembered.
-const MAX_SUGGESTED_URN = 512;
-const MAX_SUGGESTIONS = 10_000;
 
 /** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */
 export interface TaskAnswer {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { TaskAnswer, WorkerInit } from '../validate/judge.js';
-import type { Task } from '../inputs.js';
+import type { Task } from '../tasks.js';
 import type { TaskRunner } from './task.js';
 
 /**

@@ -5,8 +5,9 @@ import { warningMessage, type SchemaWarning } from '../../validator/index.js';
 import { Formatter } from '../validate/formatter.js';
 import type { Judge, TaskAnswer, WorkerInit } from '../validate/judge.js';
 import { UsageError } from '../errors.js';
-import { lines, wholeFile, type Doc, type Task } from '../inputs.js';
-import { clean, makeChalk, Out, type Colours } from '../output.js';
+import { lines, wholeFile, type Doc } from '../inputs.js';
+import type { Task } from '../tasks.js';
+import { clean, coloursFor, Out, type Colours } from '../output.js';
 
 export class TaskRunner {
   private warnings: Array<[string, string]> = [];
@@ -17,7 +18,7 @@ export class TaskRunner {
     private readonly init: WorkerInit,
     private readonly judge: Judge,
   ) {
-    this.colours = makeChalk(init.colour);
+    this.colours = coloursFor(init.colour);
     // Warnings travel with the task that met them; the main thread prints each URN's once, in order.
     judge.warn = (w: SchemaWarning) => this.warnings.push([w.urn ?? '', `bqschema: warning: ${clean(warningMessage(w))}\n`]);
   }

@@ -1,5 +1,5 @@
-import { hasOwn, isSchemaObject, joinPointer } from '../validator/index.js';
-import { GDPR_MARKER, markerCategory } from '../validator/sensitive.js';
+import { hasOwn, isSchemaObject, joinPointer } from './index.js';
+import { GDPR_MARKER, markerCategory } from './sensitive.js';
 
 /*
  * The one path syntax every gdpr output uses (it names schema nodes, not data):
@@ -173,4 +173,26 @@ export function walkSchema<S>(root: unknown, state: S, visit: (v: Visit<S>) => S
 /** Plain UTF-16 code-unit order (not localeCompare): the same bytes on every machine. */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface SensitivePath {
+  /** The node's path in the gdpr path syntax (above). */
+  path: string;
+  /** The marker's category string, `""` for `x-gdpr-sensitive: true`. */
+  category: string;
+}
+
+/**
+ * Every node marked `x-gdpr-sensitive`, nested marks under a marked node included, sorted by path.
+ * `categoryOf` reads a node's marker (`undefined`: not marked); by default masking's reading, in
+ * which any marker but `false` marks.
+ */
+export function sensitivePaths(schema: unknown, categoryOf: (node: unknown) => string | undefined = sensitiveCategory): SensitivePath[] {
+  const out: SensitivePath[] = [];
+  walkSchema(schema, undefined, ({ node, path }) => {
+    const category = categoryOf(node);
+    if (category !== undefined) out.push({ path, category });
+    return undefined;
+  });
+  return out.sort((a, b) => byCodeUnits(a.path, b.path));
 }

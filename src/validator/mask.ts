@@ -1,5 +1,5 @@
-import { firstCodePoint, hasOwn, isSchemaObject } from '../validator/index.js';
-import { hasMarker, Reach, type Shape } from '../validator/sensitive.js';
+import { firstCodePoint, hasOwn, isSchemaObject } from './index.js';
+import { hasMarker, Reach, type Shape } from './sensitive.js';
 
 const REDACTED = '***';
 

@@ -4,8 +4,7 @@
 import type { EnvelopeProblem } from '../guard/index.js';
 import { stripBom } from '../registry/index.js';
 import { hasOwn, isSchemaObject } from '../validator/index.js';
-import { STDIN } from './inputs.js';
-import { shellWord } from './shell.js';
+import { STDIN } from '../report/model.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => isSchemaObject(v);
 const hasUrn = (v: Record<string, unknown>): boolean => (hasOwn(v, 'job') && typeof v.job === 'string') || (hasOwn(v, 'urn') && typeof v.urn === 'string');
@@ -73,4 +72,12 @@ export function envelopeAsData(value: unknown): string | undefined {
   if (!isObject(value) || !hasOwn(value, 'data') || !isObject(value.data) || !hasUrn(value)) return undefined;
   const key = hasOwn(value, 'job') && typeof value.job === 'string' ? 'job' : 'urn';
   return `this looks like an envelope (it has "${key}" and "data"), not bare data: drop --urn, and its URN is read from the envelope`;
+}
+
+/**
+ * A word as the shell reads it back: bare when it is plainly safe, else single-quoted. Every hint
+ * that repeats a command (these, and the CLI's `--check` hints) quotes its words with it.
+ */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
