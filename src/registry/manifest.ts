@@ -1,5 +1,6 @@
 import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
 import { didYouMean } from './suggest.js';
+import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './services.js';
 
 /**
  * The keywords a manifest's `unenforced` may list: every keyword of a JSON Schema draft that the
@@ -25,6 +26,10 @@ export interface ManifestEntry {
    * and no longer warn in text or annotations (`check --format json` keeps them, acknowledged).
    */
   unenforced?: readonly string[];
+  /** The services (names in the manifest's `services`) that send this URN's messages. */
+  producers?: readonly string[];
+  /** The services that read them. */
+  consumers?: readonly string[];
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -42,8 +47,8 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced'];
-export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced'];
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'producers', 'consumers'];
+export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
@@ -60,7 +65,7 @@ const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
  * Reads a parsed manifest without throwing: the usable entries and every problem. Entries with a
  * missing or duplicate URN are reported and left out.
  */
-export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[] } {
+export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[]; services: ServiceEntry[] } {
   const problems: ManifestProblem[] = [];
   const entries: ManifestEntry[] = [];
   const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
@@ -68,9 +73,10 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   };
   if (!isSchemaObject(value)) {
     problem('', 'the manifest must be a JSON object with a "schemas" array', true);
-    return { entries, problems, unenforced: [] };
+    return { entries, problems, unenforced: [], services: [] };
   }
   const unenforced = hasOwn(value, 'unenforced') ? unenforcedList(value.unenforced, '/unenforced', 'the manifest', problem) : [];
+  const services = hasOwn(value, 'services') ? readServices(value.services, problem) : [];
   for (const key of Object.keys(value)) {
     if (!MANIFEST_KEYS.includes(key) && !key.startsWith('x-')) {
       problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
@@ -80,7 +86,7 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);
-    return { entries, problems, unenforced };
+    return { entries, problems, unenforced, services };
   }
   const seen = new Map<string, number>();
   const ids = new Map<number, number>();
@@ -145,9 +151,12 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     for (const key of OPTIONAL_STRINGS) if (hasOwn(raw, key) && typeof raw[key] === 'string') entry[key] = raw[key] as string;
     if (id !== undefined) entry.id = id;
     if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+    for (const key of PEER_KEYS) {
+      if (hasOwn(raw, key)) entry[key] = readPeers(raw[key], `${at}/${key}`, `entry ${index}`, key, (p, m, f) => problem(p, m, f, name));
+    }
     entries.push(entry);
   });
-  return { entries, problems, unenforced };
+  return { entries, problems, unenforced, services };
 }
 
 /**
