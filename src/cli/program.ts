@@ -99,6 +99,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--against <ref>', 'compare the registry with the one at this git ref')
         .option('--against-registry <path>', 'with --against: the manifest\'s path at the ref, from the repository\'s top level (default: found as the working tree finds it, through renames and moves)')
         .option('--allow-new-registry', 'with --against: when no registry is found at the ref (the change creates it), every URN is added instead of an error')
+        .option('--mention', 'with --against: the markdown comment mentions the teams (@org/team) of the services the failing changes reach')
         .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
         .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
         .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')

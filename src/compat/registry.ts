@@ -5,6 +5,7 @@ import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
+import { changeReach, rolloutWithServices, urnServices, type UrnServices } from '../services/reach.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
 import type { Span } from '../report/model.js';
 
@@ -60,6 +61,8 @@ export interface UrnReport {
   rollout?: Rollout;
   /** With `fingerprints`: `schemaFingerprint` of the old schema, for URNs present on both sides (what exceptions are scoped to). */
   baseline?: string;
+  /** The URN's producers and consumers as the manifest names them (the old manifest's for a removed URN). */
+  services?: UrnServices;
 }
 
 /** Breaking changes first, each group in the engine's order (by path, then rule). */
@@ -217,7 +220,7 @@ function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: un
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
  */
-export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
+export function compareRegistries(base: Registry | undefined, current: Registry, level: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
   const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
   const reports: UrnReport[] = [];
   for (const entry of current.entries) {
@@ -245,15 +248,22 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const result = comparePair(was.value, now.value, mode, options);
+    const result = comparePair(was.value, now.value, level, options);
     if (result.problems.length > 0) {
       reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
     const breaking = !result.compatible;
+    const services = urnServices(entry);
+    // Level none breaks nothing, so reaches no one.
+    const changes = services === undefined || level === 'none' ? result.changes : result.changes.map((c) => {
+      const reach = changeReach(c, level, options.policy ?? 'bqschema', services);
+      return reach === undefined ? c : { ...c, reach };
+    });
     reports.push({
-      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems, ...(baseline ? { baseline } : {}),
-      ...(result.rollout ? { rollout: result.rollout } : {}),
+      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes, problems, ...(baseline ? { baseline } : {}),
+      ...(services === undefined ? {} : { services }),
+      ...(result.rollout ? { rollout: rolloutWithServices(result.rollout, services) } : {}),
       ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
     });
   }
@@ -261,8 +271,9 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const urn = entry.urn;
     if (current.has(urn)) continue;
     const deprecated = entry.status === 'deprecated';
+    const services = urnServices(entry);
     reports.push({
-      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [],
+      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [], ...(services === undefined ? {} : { services }),
       ...(deprecated ? { deprecated } : { remedy: { kind: 'deprecate', urn } as Remedy }),
     });
   }

@@ -14,6 +14,7 @@ import type {
   FindingText, MarkdownBlock, Report, ReportEvidence, ReportFinding, ReportMarkdown, ReportRule, ReportUnit, Span, TextLine, ToolInfo, Tone,
 } from '../report/model.js';
 import { pointerLabel } from '../validator/index.js';
+import { reachWords, sideWords } from '../services/reach.js';
 
 /*
  * compat's verdict as its outputs need it, and its Report (src/report renders it in every format):
@@ -152,6 +153,20 @@ export interface PairVerdict {
   note: string;
 }
 
+/**
+ * The services the failing URNs reach: each unexcused breaking change's, a live URN's consumers
+ * when it is removed, and the consumers of a URN whose new schema rejects captured messages.
+ */
+export function reachedServices(rows: readonly Row[], v: Verdicts): string[] {
+  const out = new Set<string>();
+  for (const r of rows) {
+    if (!rowFails(r)) continue;
+    for (const c of r.changes) if (fails(v, c)) for (const name of [...(c.reach?.consumers ?? []), ...(c.reach?.producers ?? [])]) out.add(name);
+    if ((r.status === 'removed' || (r.corpus?.rejected ?? 0) > 0) && r.services) for (const name of r.services.consumers) out.add(name);
+  }
+  return [...out];
+}
+
 /** The registry compared with a git ref: what its Report is made of. */
 export interface RegistryVerdict {
   rows: readonly Row[];
@@ -183,6 +198,8 @@ export interface RegistryVerdict {
   counted: string;
   /** What the mode leaves out (level none), or ''. */
   note: string;
+  /** `--mention`: the teams of the services the failing changes reach, mentioned in the pull-request comment. */
+  mention?: readonly string[];
 }
 
 const COMPAT_PAGE = docsPage('cli/compat.md');
@@ -228,6 +245,7 @@ function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidenc
   const e: ReportEvidence = {
     ...(witness ? { witness: { payload: witness.payload, validUnder: witness.validUnder } } : {}),
     ...(corpus ? { corpus: { checked: corpus.checked, rejected: corpus.rejected } } : {}),
+    ...(c.breaking && c.reach ? { reach: c.reach } : {}),
   };
   return Object.keys(e).length === 0 ? undefined : e;
 }
@@ -237,7 +255,8 @@ function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string,
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
   const w = witnessLine(c);
-  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  const reach = c.breaking && c.reach ? `. Reach: ${reachWords(c.reach)}` : '';
+  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + reach + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
   const evidence = changeEvidence(c, site.corpus);
   return {
     rule: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`,
@@ -260,6 +279,7 @@ function changeText(v: Verdicts, c: Change): FindingText {
   if (e) details.push([DETAIL, { text: exceptedText(e), tone: 'warn' }]);
   const w = witnessLine(c);
   if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
+  if (c.breaking && c.reach) details.push([DETAIL, { text: reachWords(c.reach), tone: label === 'breaking' ? 'fail' : 'warn' }]);
   return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
 }
 
@@ -281,7 +301,7 @@ function jsonChange(v: Verdicts, c: Change): object {
 }
 
 const jsonProblems = (problems: readonly SchemaProblem[]): object[] => problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion }));
-const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence } });
+const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence, ...(r.deploy ? { deploy: r.deploy } : {}) } });
 
 function jsonExceptions(v: Verdicts): object {
   const s = v.exceptions;
@@ -381,6 +401,7 @@ function mdChange(v: Verdicts, ch: Change): TextLine[] {
   if (e) lines.push([exceptedText(e)]);
   const w = witnessSpans(ch);
   if (w !== undefined) lines.push(w);
+  if (ch.breaking && ch.reach) lines.push([strong('Reach:'), ` ${reachWords(ch.reach)}`]);
   return lines;
 }
 
@@ -463,7 +484,7 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked'>;
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'mention'>;
 
 /** How a moved manifest was found at the ref, in words. */
 const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
@@ -560,10 +581,18 @@ function rowHeading(r: Row, file: string | undefined): TextLine | null {
   return [tone === undefined ? mark : { text: mark, tone }, ' ', { text: r.urn, tone: 'bold' }, '  ', rowStatus(r), ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }])];
 }
 
+/** Whom removing a live URN breaks: its consumers, as the old manifest named them. */
+function removedReach(r: Row): string | undefined {
+  const consumers = r.services?.consumers ?? [];
+  return r.status === 'removed' && r.breaking && consumers.length > 0 ? `breaks ${sideWords('consumers', consumers)}` : undefined;
+}
+
 /** What text says of a URN after its findings: that only annotations changed, the remedy, the rollout, the corpus counts. */
 function rowNotes(r: Row): TextLine[] {
   const notes: TextLine[] = [];
   if (r.status === 'compatible' && r.changes.length === 0) notes.push([{ text: 'annotations only: no change that affects validation', tone: 'dim' }]);
+  const gone = removedReach(r);
+  if (gone) notes.push([{ text: gone, tone: 'fail' }]);
   if (r.remedy) notes.push(remedyLine(r.remedy));
   notes.push(...rolloutLines(r.rollout, r.changes.length), ...corpusLines(r.corpus));
   return notes;
@@ -580,6 +609,8 @@ function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
     }),
   ];
   if (r.status === 'compatible' && r.changes.length === 0) lines.push(['annotations only: no change that affects validation']);
+  const gone = removedReach(r);
+  if (gone) lines.push([strong('Reach:'), ` ${gone}`]);
   if (r.remedy) lines.push(mdRemedy(r.remedy));
   if (r.rollout) lines.push(mdRollout(r.rollout));
   if (r.corpus) lines.push(...mdCorpus(r.corpus));
@@ -598,6 +629,7 @@ function registryMarkdown(view: RegistryVerdict): ReportMarkdown {
   if (listed.length > 0) blocks.push({ columns: ['URN', 'status', 'changes'], rows: listed.map((r) => mdRow(v, r)) });
   else blocks.push({ lines: [['No URN changed.']] });
   blocks.push(...mdNotices(v), ...mdNote(note));
+  if (view.mention !== undefined && view.mention.length > 0) blocks.push({ lines: [['Teams of the services reached: ', view.mention.join(' ')]] });
   blocks.push({ lines: [[`${counted}; mode ${modeWords(mode, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']] });
   return { heading: [compatible ? 'no breaking change' : why, ' against ', ref], blocks };
 }
@@ -610,6 +642,7 @@ function jsonRow(v: Verdicts, r: Row): object {
     ...(r.excepted ? { excepted: true } : {}),
     ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
     ...jsonRollout(r.rollout),
+    ...(r.services ? { services: r.services } : {}),
     ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
   };
 }
@@ -632,9 +665,11 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
       // Both are about the manifest: the new entry, or the list the entry was removed from.
       const pointer = r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas';
       const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-      const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
+      const gone = removedReach(r);
+      const rem = (gone ? `. Reach: ${gone}` : '') + (r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '');
       // Text: the URN's heading says it.
-      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn, text: { line: null } });
+      const evidence = gone ? { evidence: { reach: { consumers: r.services!.consumers } } } : {};
+      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn, ...evidence, text: { line: null } });
       continue;
     }
     const doc = docOf(r);

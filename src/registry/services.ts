@@ -38,11 +38,25 @@ export function isServiceName(name: string): boolean {
 /** Two names the same service by: compared with case folded (`Billing` and `billing` are one service). */
 export const serviceKey = (name: string): string => name.normalize('NFC').toLowerCase();
 
-/** A name as messages quote it: JSON-quoted and cut short, so a hostile name stays one short line. */
+// What JSON.stringify leaves as it is but a reader cannot see: controls, format characters (zero-width,
+// bidi), separators and spaces other than U+0020, unassigned and private-use code points, lone surrogates.
+const INVISIBLE = /(?! )[\p{C}\p{Z}]/gu;
+
+/**
+ * A name as messages quote it: JSON-quoted, every character a reader could not see escaped (a bidi
+ * override cannot reorder the line), and cut short, so a hostile name stays one short line.
+ */
 export function quoteName(name: string): string {
   const cut = name.length > 60 ? `${name.slice(0, 60)}…` : name;
-  return JSON.stringify(cut);
+  return JSON.stringify(cut).replace(INVISIBLE, (ch) => {
+    let out = '';
+    for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }
+
+/** A service name as reports list it: as it is when in service syntax, else quoted (quoteName). */
+export const shownName = (name: string): string => (isServiceName(name) ? name : quoteName(name));
 
 type Problem = (pointer: string, message: string, fatal: boolean, urn?: string) => void;
 

@@ -8,7 +8,8 @@ import { compile, SchemaError, type CompiledSchema } from '../../validator/index
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
-import { exceptRows, pairVerdict, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
+import { exceptRows, pairVerdict, reachedServices, registryVerdict, type Doc, type Row, type Verdicts } from '../../compat/report.js';
+import { teamsOf } from '../../services/reach.js';
 import { PAIR_FORMATS, REGISTRY_FORMATS, RULES_FORMATS, type CompatFormat, type Settings } from '../report/compat.js';
 import { setCategory } from '../report/emit.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
@@ -42,6 +43,8 @@ export interface CompatCliOptions extends RegistryCliOptions {
   listRules?: boolean;
   /** --report <format>=<file>, repeatable. */
   report?: ReportTarget[];
+  /** With --against: the pull-request comment mentions the teams of the services the failing changes reach. */
+  mention?: boolean;
 }
 
 function usage(message: string): never {
@@ -186,6 +189,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: s.level, policy: s.policy,
     against: { ref, commit: at.commit, registry: manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
     working: at.workingPath, looked: at.looked,
+    ...(options.mention ? { mention: teamsOf(reachedServices(rows, v), [...current.services, ...(base?.services ?? [])]) } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
@@ -214,8 +218,9 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
   }
   setCategory(options.category);
   const s = settings(options);
-  if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry)) {
-    usage(`${options.againstRegistry !== undefined ? '--against-registry' : '--allow-new-registry'} applies to --against REF (the registry compared with a git ref)`);
+  if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry || options.mention)) {
+    const name = options.againstRegistry !== undefined ? '--against-registry' : options.allowNewRegistry ? '--allow-new-registry' : '--mention';
+    usage(`${name} applies to --against REF (the registry compared with a git ref)`);
   }
   if (options.against !== undefined) {
     if (oldFile !== undefined) usage('give either two schema files (OLD NEW) or --against REF for the registry, not both');
