@@ -5,7 +5,7 @@ import { buildProgram } from '../src/cli/program.js';
 // Whatever such a run prints — help, commander's errors and their suggestions — must be what the
 // program with every command prints for the same argv.
 
-const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'compile', 'catalog', 'init', 'conformance'];
+const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'services', 'export-asyncapi', 'serve', 'types', 'compile', 'catalog', 'init', 'conformance'];
 
 /** Parses argv with a program built for `built` (the argv, or [] for every command); what it printed and threw. */
 async function parse(argv: string[], built: string[]): Promise<{ out: string; err: string; thrown: string; ran: number[] }> {

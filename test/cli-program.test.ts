@@ -5,7 +5,7 @@ import { BOM, bq, CAN_TTY, expectCheckError, expectErrorResult, expectExit, expe
 
 // The program as a whole (help, version, exit codes, colour) and registry loading, shared by every command.
 
-const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'export-asyncapi', 'serve', 'types', 'compile', 'catalog', 'init', 'conformance'];
+const COMMANDS = ['validate', 'check', 'compat', 'gdpr', 'services', 'export-asyncapi', 'serve', 'types', 'compile', 'catalog', 'init', 'conformance'];
 const ANSI = /\u001b\[/;
 
 afterAll(removeTempTrees);

@@ -151,6 +151,28 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
     },
   ],
   [
+    'services',
+    (program, setCode) => {
+      program
+        .command('services')
+        .description('per service: the URNs it produces and consumes and the personal data it handles; or CODEOWNERS lines for the schema files')
+        .addOption(registryOption())
+        .addOption(formatOption(['text', 'json', 'markdown', 'codeowners'], 'text'))
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--consumers-review', 'with --format codeowners: the consumers\' teams own each schema file too, beside its producers\'')
+        .addOption(outsideOption())
+        .addHelpText('after', examples([
+          'bqschema services --registry registry.json',
+          'bqschema services --format codeowners -o .github/CODEOWNERS',
+          'bqschema services --format codeowners --consumers-review -o .github/CODEOWNERS',
+        ]))
+        .action(async (opts) => {
+          const { run } = await import('./commands/services.js');
+          setCode(await run(opts));
+        });
+    },
+  ],
+  [
     'export-asyncapi',
     (program, setCode) => {
       program

@@ -47,8 +47,12 @@ const INVISIBLE = /(?! )[\p{C}\p{Z}]/gu;
  * override cannot reorder the line), and cut short, so a hostile name stays one short line.
  */
 export function quoteName(name: string): string {
-  const cut = name.length > 60 ? `${name.slice(0, 60)}…` : name;
-  return JSON.stringify(cut).replace(INVISIBLE, (ch) => {
+  return visibleText(JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name));
+}
+
+/** Text from the manifest with every character a reader could not see written as `\uXXXX` (controls, bidi, zero-width). */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, (ch) => {
     let out = '';
     for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
     return out;
