@@ -136,6 +136,8 @@ describe('the npm tarball', () => {
       // gdpr --mask's masker and splicer only the CLI, and so do `bqschema conformance`'s runner and
       // line-protocol adapter (the `bqschema/conformance` entry is the provider kit).
       .filter((f) => !/^(check|compat|gdpr)\/report$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
+      // `bqschema services` and check's service rules (src/services/index.ts, check.ts) are the CLI's alone.
+      .filter((f) => !/^services\/(index|check)$/.test(f))
       // Reading a git ref (compat --against, the catalog's history) is the CLI's alone.
       .filter((f) => !/^registry\/(git|at-ref|history)$/.test(f))
       .filter((f) => !/^asyncapi\/[^/]+$/.test(f));

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Registry } from '../src/registry/index.js';
 import { compareRegistries } from '../src/compat/registry.js';
 import { rolloutOrder } from '../src/compat/rollout.js';
+import { RULES } from '../src/compat/rules.js';
 import { changeReach, directions, rolloutWithServices, teamsOf } from '../src/services/reach.js';
 import type { Change } from '../src/compat/compare.js';
 import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
@@ -23,13 +24,15 @@ const change = (rule: Change['rule'], breaking = true): Change => ({ rule, break
 
 describe('reach of one change', () => {
   it('backward breaks reach consumers, forward breaks producers; full goes by the rule', () => {
-    expect(changeReach(change('required-added'), 'backward', 'bqschema', services)).toEqual({ consumers: ['billing', 'shipping'] });
-    expect(changeReach(change('required-added'), 'forward', 'bqschema', services)).toEqual({ producers: ['orders'] });
-    // required-added breaks backward only; type-widened forward only.
-    expect(directions(change('required-added'), 'full', 'bqschema')).toEqual({ backward: true, forward: false });
-    expect(changeReach(change('type-widened'), 'full', 'bqschema', services)).toEqual({ producers: ['orders'] });
-    expect(changeReach(change('required-added', false), 'backward', 'bqschema', services)).toBeUndefined();
-    expect(changeReach(change('required-added'), 'backward', 'bqschema', { producers: ['orders'], consumers: [] })).toBeUndefined();
+    const breaks = (id: string) => RULES.find((r) => r.id === id)!.breaks;
+    expect(changeReach(change('required-added'), 'backward', breaks('required-added'), services)).toEqual({ consumers: ['billing', 'shipping'] });
+    expect(changeReach(change('required-added'), 'forward', breaks('required-added'), services)).toEqual({ producers: ['orders'] });
+    // required-added breaks backward only; type-widened forward only; a rule that breaks both ways reaches both.
+    expect(directions('full', breaks('required-added'))).toEqual({ backward: true, forward: false });
+    expect(changeReach(change('type-widened'), 'full', breaks('type-widened'), services)).toEqual({ producers: ['orders'] });
+    expect(changeReach(change('type-widened'), 'full', 'both', services)).toEqual({ consumers: ['billing', 'shipping'], producers: ['orders'] });
+    expect(changeReach(change('required-added', false), 'backward', 'backward', services)).toBeUndefined();
+    expect(changeReach(change('required-added'), 'backward', 'backward', { producers: ['orders'], consumers: [] })).toBeUndefined();
   });
 
   it('the rollout names the services in the order it allows', () => {

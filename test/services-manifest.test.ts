@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readManifest, Registry } from '../src/registry/index.js';
 import { checkRegistry, verdictOf } from '../src/check/index.js';
+import { serviceIssues } from '../src/services/check.js';
 import { CHECK_RULES } from '../src/check/report.js';
 import { bq, expectExit, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
 
@@ -64,14 +65,15 @@ function registryOf(manifest: object): Registry {
 }
 
 const rulesOf = (manifest: object): Array<[string, string, string | undefined]> => {
-  const v = verdictOf(checkRegistry(registryOf(manifest)), 'registry.json');
+  const r = registryOf(manifest);
+  const v = verdictOf(checkRegistry(r, { serviceIssues: serviceIssues(r) }), 'registry.json');
   return [...v.errors, ...v.warnings].map((i) => [i.rule, i.pointer, i.urn]);
 };
 
 describe('check: the service rules', () => {
   it('an unknown service is an error with the nearest declared name, case first', () => {
     const r = registryOf({ services: [{ name: 'billing' }, { name: 'orders' }], schemas: [{ ...entry, producers: ['Orders'], consumers: ['biling', 'zzz'] }] });
-    const v = verdictOf(checkRegistry(r), 'registry.json');
+    const v = verdictOf(checkRegistry(r, { serviceIssues: serviceIssues(r) }), 'registry.json');
     expect(v.ok).toBe(false);
     expect(v.errors.map((i) => [i.rule, i.pointer, i.suggestion])).toEqual([
       ['unknown-service', '/schemas/0/producers/0', 'orders'],

@@ -2,7 +2,7 @@ import { RegistryError, type Registry, type SchemaDocument } from '../registry/i
 import { assignIds } from '../registry/ids.js';
 import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
 import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
-import { serviceIssues, type ServiceRule } from '../services/check.js';
+import type { ServiceIssue, ServiceRule } from '../services/check.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -51,7 +51,16 @@ export interface CheckOptions {
   failOnUnsupported?: boolean;
   /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
   allowKeywords?: readonly string[];
+  /**
+   * What src/services/check.ts says of the manifest's services, producers and consumers (the CLI
+   * loads it only for a manifest that names services: `namesServices`).
+   */
+  serviceIssues?: { errors: readonly ServiceIssue[]; warnings: readonly ServiceIssue[] };
 }
+
+/** Whether the manifest declares services or names a URN's producers or consumers: then check has service rules to apply. */
+export const namesServices = (registry: Registry): boolean =>
+  registry.services.length > 0 || registry.entries.some((e) => e.producers !== undefined || e.consumers !== undefined);
 
 export interface RegistryCheck {
   /** The manifest's own issues (errors): malformed entries, duplicate URNs, clashing schema ids. */
@@ -193,9 +202,9 @@ export function checkRegistry(registry: Registry, options: CheckOptions = {}): R
     const pointer = `/schemas/${entry.index}/${entry.id === undefined ? 'urn' : 'id'}`;
     manifestErrors.push({ rule: 'manifest', urn: p.urn, file, pointer, message: p.message, ...registry.manifestPosition(pointer) });
   }
-  const services = serviceIssues(registry);
+  const services = options.serviceIssues ?? { errors: [], warnings: [] };
   manifestErrors.push(...services.errors);
-  return { manifestErrors, manifestWarnings: services.warnings, entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
+  return { manifestErrors, manifestWarnings: [...services.warnings], entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
 }
 
 /** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it); `shown`: its file as shown. */

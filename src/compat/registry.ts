@@ -4,7 +4,7 @@ import { compareSchemas, type Change, type CompatMode, type CompatResult } from 
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
-import type { CompatPolicy } from './rules.js';
+import { RULES, type CompatPolicy } from './rules.js';
 import { changeReach, rolloutWithServices, urnServices, type UrnServices } from '../services/reach.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
 import type { Span } from '../report/model.js';
@@ -201,6 +201,8 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
   return { ...result, changes: breakingFirst(result.changes), problems, rollout };
 }
 
+const RULES_BY_ID = new Map(RULES.map((r) => [r.id, r]));
+
 const STATUS_RANK: Record<UrnStatus, number> = { invalid: 0, breaking: 1, compatible: 2, added: 3, removed: 4, unchanged: 5 };
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -257,7 +259,8 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const services = urnServices(entry);
     // Level none breaks nothing, so reaches no one.
     const changes = services === undefined || level === 'none' ? result.changes : result.changes.map((c) => {
-      const reach = changeReach(c, level, options.policy ?? 'bqschema', services);
+      const rule = RULES_BY_ID.get(c.rule);
+      const reach = changeReach(c, level, rule === undefined ? undefined : options.policy === 'confluent' ? rule.confluentBreaks : rule.breaks, services);
       return reach === undefined ? c : { ...c, reach };
     });
     reports.push({

@@ -1,4 +1,6 @@
-import { closest, quoteName, serviceKey, PEER_KEYS, type Registry } from '../registry/index.js';
+import type { Registry } from '../registry/registry.js';
+import { closest } from '../registry/suggest.js';
+import { quoteName, serviceKey, PEER_KEYS } from '../registry/services.js';
 
 /*
  * What `check` says about the manifest's services and each URN's producers and consumers: a name

@@ -1,6 +1,5 @@
-import type { Registry } from '../registry/index.js';
+import type { Registry } from '../registry/registry.js';
 import { sensitivePaths, type SensitivePath } from '../gdpr/inventory.js';
-import { isTeamHandle } from './reach.js';
 
 /*
  * The registry seen from its services (`bqschema services`): per service what it produces and
@@ -71,9 +70,9 @@ function pick(s: { team?: string; contact?: string; repository?: string }): Pick
   };
 }
 
-/** An owner CODEOWNERS takes: a code-host handle (`@org/team`, `@user`) or an e-mail address. */
+/** An owner CODEOWNERS takes: a code-host handle (`@org/team`, `@user`: compat's isTeamHandle) or an e-mail address. */
 export function isCodeOwner(owner: string): boolean {
-  return isTeamHandle(owner) || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(owner);
+  return /^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/.test(owner) || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(owner);
 }
 
 /** A CODEOWNERS line's path can hold it: no control character, no `#`, `!`, `[`, `]` or `\`, no leading or trailing space. */

@@ -1,6 +1,7 @@
-import { shownName, type ManifestEntry, type ServiceEntry } from '../registry/index.js';
+import { shownName, type ServiceEntry } from '../registry/services.js';
+import type { ManifestEntry } from '../registry/manifest.js';
 import type { Change, CompatMode } from '../compat/compare.js';
-import { RULES, type CompatPolicy } from '../compat/rules.js';
+import type { Breaks } from '../compat/rules.js';
 import type { Rollout } from '../compat/rollout.js';
 
 /*
@@ -23,8 +24,6 @@ export interface UrnServices {
 /** One step of a deployment: a side and its services, in the order to deploy. */
 export type DeployStep = NonNullable<Rollout['deploy']>[number];
 
-const BREAKS = new Map(RULES.map((r) => [r.id, r]));
-
 /** A URN's producers and consumers, or undefined when its entry names none. */
 export function urnServices(entry: ManifestEntry | undefined): UrnServices | undefined {
   if (entry === undefined || (entry.producers === undefined && entry.consumers === undefined)) return undefined;
@@ -33,22 +32,20 @@ export function urnServices(entry: ManifestEntry | undefined): UrnServices | und
 
 /**
  * In which directions a breaking change breaks under `mode`: the mode's own for `backward` and
- * `forward`; for `full`, the rule's (under the policy), both when the rule does not say.
+ * `forward`; for `full`, its rule's (`breaks`, under the policy in force), both when unknown.
  */
-export function directions(change: Change, mode: CompatMode, policy: CompatPolicy): { backward: boolean; forward: boolean } {
+export function directions(mode: CompatMode, breaks: Breaks | undefined): { backward: boolean; forward: boolean } {
   if (mode === 'backward') return { backward: true, forward: false };
   if (mode === 'forward') return { backward: false, forward: true };
-  const rule = BREAKS.get(change.rule);
-  const breaks = rule === undefined ? 'both' : policy === 'confluent' ? rule.confluentBreaks : rule.breaks;
   if (breaks === 'backward') return { backward: true, forward: false };
   if (breaks === 'forward') return { backward: false, forward: true };
   return { backward: true, forward: true };
 }
 
-/** The services a breaking change reaches (undefined for a compatible one, or when it reaches none). */
-export function changeReach(change: Change, mode: CompatMode, policy: CompatPolicy, services: UrnServices): ChangeReach | undefined {
+/** The services a breaking change reaches, `breaks` its rule's directions (undefined for a compatible one, or when it reaches none). */
+export function changeReach(change: Change, mode: CompatMode, breaks: Breaks | undefined, services: UrnServices): ChangeReach | undefined {
   if (!change.breaking) return undefined;
-  const d = directions(change, mode, policy);
+  const d = directions(mode, breaks);
   const reach: ChangeReach = {
     ...(d.backward && services.consumers.length > 0 ? { consumers: services.consumers } : {}),
     ...(d.forward && services.producers.length > 0 ? { producers: services.producers } : {}),

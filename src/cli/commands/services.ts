@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { shownName, visibleText, type Registry } from '../../registry/index.js';
+import { shownName, visibleText } from '../../registry/services.js';
+import type { Registry } from '../../registry/registry.js';
 import { codeownersLines, codeownersText, CodeownersError, servicesView, type ServiceView } from '../../services/index.js';
 import { md, mdCode } from '../../report/markdown.js';
 import { GateError, UsageError } from '../errors.js';
