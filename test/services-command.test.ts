@@ -118,3 +118,29 @@ describe('bqschema services', () => {
     expectOneLineError(await bq(['services', '--format', 'codeowners'], { cwd: dir }), /is not a code-host handle/, 1);
   });
 });
+
+describe('bqschema gdpr --by-service', () => {
+  it('lists the services that handle personal data, with team and contact, and counts those that do not', async () => {
+    const dir = tree(base);
+    const r = await bq(['gdpr', '--by-service'], { cwd: dir });
+    expectExit(r, 0);
+    expect(r.stdout).toBe([
+      'identity  @acme/identity  id@acme.example', '    urn:a:user  email (email)',
+      'mailer  @acme/growth  (no contact)', '    urn:a:user  email (email)',
+      'ghost  (no team)  (no contact)', '    urn:a:user  email (email)',
+      '', '3 of 4 service(s) handle personal data', '',
+    ].join('\n'));
+    const json = await bq(['gdpr', '--by-service', '--format', 'json'], { cwd: dir });
+    expectExit(json, 0);
+    expect((JSON.parse(json.stdout) as { services: Array<{ name: string; declared: boolean }> }).services.map((s) => [s.name, s.declared])).toEqual([['identity', true], ['mailer', true], ['ghost', false]]);
+    const md = await bq(['gdpr', '--by-service', '--format', 'markdown'], { cwd: dir });
+    expectExit(md, 0);
+    expect(new MarkdownIt().parse(md.stdout, {}).filter((t) => t.type === 'tr_open')).toHaveLength(4);
+  });
+
+  it('refuses what it cannot do, in one line', async () => {
+    const dir = tree(base);
+    expectOneLineError(await bq(['gdpr', '--by-service', '--format', 'sarif'], { cwd: dir }), /^bqschema: --by-service prints text, json or markdown, not sarif$/);
+    expectOneLineError(await bq(['gdpr', '--by-service', '--require'], { cwd: dir }), /^bqschema: --by-service lists the inventory by service/);
+  });
+});

@@ -134,6 +134,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
         .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
         .option('--ndjson', 'with --mask -: stdin holds one message per line')
+        .option('--by-service', 'the inventory by service: which services (the manifest\'s producers and consumers) handle which personal fields; text, json or markdown')
         .addOption(formatOption(GATE_FORMATS, 'text'))
         .addOption(reportOption(GATE_FORMATS))
         .addOption(categoryOption())

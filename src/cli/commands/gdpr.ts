@@ -22,6 +22,8 @@ export interface GdprOptions extends RegistryCliOptions {
   report?: ReportTarget[];
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
+  /** The inventory by service: which services handle which personal fields. */
+  byService?: boolean;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -31,6 +33,11 @@ function checkCombination(o: GdprOptions): void {
   const usage = (message: string): never => {
     throw new UsageError(message);
   };
+  if (o.byService) {
+    if (o.mask !== undefined || o.require) usage('--by-service lists the inventory by service: it does not combine with --mask or --require');
+    if (!['text', 'json', 'markdown'].includes(o.format)) usage(`--by-service prints text, json or markdown, not ${o.format}`);
+    if (o.report !== undefined) usage('--report does not apply to --by-service');
+  }
   if (o.mask !== undefined) {
     if (o.require) usage('--mask and --require cannot be combined');
     if (o.pattern !== undefined) usage('--pattern applies to --require, not to --mask');
@@ -171,6 +178,7 @@ export async function run(options: GdprOptions): Promise<number> {
   exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));
   if (options.mask !== undefined) return maskInput(options.mask, registry, options, state);
   const schemas = loadAll(registry);
+  if (options.byService) return (await import('./services.js')).byService(registry, schemas, options.format);
   if (!options.require) return inventory(schemas, options.format, options.report);
   const findings = audit(schemas, re);
   state.failed = findings.length > 0;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { shownName, visibleText } from '../../registry/services.js';
 import type { Registry } from '../../registry/registry.js';
-import { codeownersLines, codeownersText, CodeownersError, servicesView, type ServiceView } from '../../services/index.js';
+import { codeownersLines, codeownersText, CodeownersError, servicesView, type SchemaOf, type ServiceView } from '../../services/index.js';
 import { md, mdCode } from '../../report/markdown.js';
 import { GateError, UsageError } from '../errors.js';
 import { clean, printDocument } from '../output.js';
@@ -88,6 +88,31 @@ function codeowners(registry: Registry, options: ServicesOptions): string {
     if (err instanceof CodeownersError) throw new GateError(clean(`${registry.manifest.shown}: ${err.message}`));
     throw err;
   }
+}
+
+/**
+ * `gdpr --by-service`: which services handle which personal fields (those of the URNs they produce
+ * or consume), in text, JSON or markdown; a service that handles none is left out, and counted.
+ */
+export async function byService(registry: Registry, schemas: readonly SchemaOf[], format: string): Promise<number> {
+  const all = servicesView(registry, schemas);
+  const handling = all.filter((v) => v.pii.length > 0);
+  let text: string;
+  if (format === 'json') text = JSON.stringify({ services: handling.map(({ name, team, contact, declared, pii }) => ({ name, team, contact, declared, pii })) }, null, 2) + '\n';
+  else if (format === 'markdown') {
+    const rows = handling.map((v) => `| ${mdCode(shownName(v.name))} | ${md(visibleText(v.team ?? ''))} | ${md(visibleText(v.contact ?? ''))} | ${piiByUrn(v).map((g) => `${mdCode(g.urn)}: ${md(g.fields)}`).join('<br>')} |`);
+    text = ['### bqschema gdpr --by-service', '', '| service | team | contact | personal data |', '| --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+  } else {
+    const lines: string[] = [];
+    for (const v of handling) {
+      const about = [v.team ?? '(no team)', v.contact ?? '(no contact)'].map(visibleText);
+      lines.push([clean(shownName(v.name)), ...about].join('  '));
+      for (const g of piiByUrn(v)) lines.push(`    ${clean(g.urn)}  ${clean(g.fields)}`);
+    }
+    lines.push('', `${handling.length} of ${all.length} service(s) handle personal data`);
+    text = lines.join('\n') + '\n';
+  }
+  return printDocument(text);
 }
 
 export async function run(options: ServicesOptions): Promise<number> {
