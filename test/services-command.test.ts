@@ -2,9 +2,10 @@ import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
+import { Ajv } from 'ajv';
 import { Registry } from '../src/registry/index.js';
 import { codeownersLines, codeownersText, servicesView } from '../src/services/index.js';
-import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree } from './helpers/cli.js';
+import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree } from './helpers/cli.js';
 
 /*
  * `bqschema services`: what each service produces and consumes and the personal data it handles,
@@ -144,3 +145,38 @@ describe('bqschema gdpr --by-service', () => {
     expectOneLineError(await bq(['gdpr', '--by-service', '--require'], { cwd: dir }), /^bqschema: --by-service lists the inventory by service/);
   });
 });
+
+describe('bqschema gdpr --require: services handling personal data need a team and a contact', () => {
+  const gdprSchema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'output', 'gdpr.json'), 'utf8')) as object;
+
+  it('fails on each such service, at its manifest entry, in every format; passes once they have both', async () => {
+    const dir = tree(base); // identity has both; mailer no contact; orders handles no personal data; ghost is not declared
+    const text = await bq(['gdpr', '--require'], { cwd: dir });
+    expectExit(text, 1);
+    expect(text.stdout).toContain('✗ error  service "mailer" handles personal data (urn:a:user) but has no contact in the manifest');
+    expect(text.stdout).not.toContain('"identity"');
+    expect(text.stdout).not.toContain('"orders"');
+    expect(text.stdout).toMatch(/^FAILED: 1 service\(s\) handling personal data without a team or contact; 3 URN\(s\) checked$/m);
+    const json = await bq(['gdpr', '--require', '--format', 'json'], { cwd: dir });
+    expectExit(json, 1);
+    const doc = JSON.parse(json.stdout) as { services: unknown };
+    expect(new Ajv({ strict: false }).validate(gdprSchema, doc)).toBe(true);
+    expect(doc.services).toEqual([{ service: 'mailer', missing: ['contact'], urns: ['urn:a:user'] }]);
+    const github = await bq(['gdpr', '--require', '--format', 'github'], { cwd: dir });
+    expectExit(github, 1);
+    const line = readFileSync(join(dir, 'registry.json'), 'utf8').split('\n').findIndex((l) => l.includes('"mailer"')) + 1;
+    expect(github.stdout).toMatch(new RegExp(`^::error file=registry\\.json,line=${line},col=\\d+,title=service without owner::service "mailer"`, 'm'));
+    const sarif = JSON.parse((await bq(['gdpr', '--require', '--format', 'sarif'], { cwd: dir })).stdout) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toEqual(['gdpr-service-without-owner']);
+    const fixed = tree({ ...base, services: base.services.map((x) => ({ contact: 'x@acme.example', ...x })) });
+    expectExit(await bq(['gdpr', '--require'], { cwd: fixed }), 0);
+  });
+
+  it('a manifest without services is gated as before', async () => {
+    const dir = tree({ schemas: [{ urn: 'urn:a:user', schema: 'user.json' }] });
+    const r = await bq(['gdpr', '--require', '--format', 'json'], { cwd: dir });
+    expectExit(r, 0);
+    expect(JSON.parse(r.stdout)).not.toHaveProperty('services');
+  });
+});
+

@@ -7,7 +7,7 @@ import { clean, Out } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, setCategory, type GateFormat } from '../report/emit.js';
 import { INVENTORY_FORMATS, REQUIRE_FORMATS } from '../report/gdpr.js';
-import { inventoryOf, requireVerdict, type LoadedSchema } from '../../gdpr/report.js';
+import { inventoryOf, requireVerdict, type LoadedSchema, type OwnerlessService } from '../../gdpr/report.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -79,8 +79,8 @@ async function inventory(schemas: LoadedSchema[], format: GateFormat, reports: r
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
-  const verdict = requireVerdict(schemas, findings);
+async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], ownerless: OwnerlessService[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+  const verdict = requireVerdict(schemas, findings, ownerless);
   await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](verdict, out, c));
   return verdict.ok ? EXIT_OK : EXIT_GATE;
 }
@@ -181,6 +181,8 @@ export async function run(options: GdprOptions): Promise<number> {
   if (options.byService) return (await import('./services.js')).byService(registry, schemas, options.format);
   if (!options.require) return inventory(schemas, options.format, options.report);
   const findings = audit(schemas, re);
-  state.failed = findings.length > 0;
-  return requireMarked(schemas, findings, options.format, options.report);
+  // Once the manifest declares services, each one handling personal data needs a team and a contact.
+  const ownerless = registry.services.length === 0 ? [] : (await import('./services.js')).ownerless(registry, schemas);
+  state.failed = findings.length > 0 || ownerless.length > 0;
+  return requireMarked(schemas, findings, ownerless, options.format, options.report);
 }

@@ -5,6 +5,7 @@ import type { Registry } from '../../registry/registry.js';
 import { codeownersLines, codeownersText, CodeownersError, servicesView, type SchemaOf, type ServiceView } from '../../services/index.js';
 import { md, mdCode } from '../../report/markdown.js';
 import { GateError, UsageError } from '../errors.js';
+import type { OwnerlessService } from '../../gdpr/report.js';
 import { clean, printDocument } from '../output.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { claimTarget, writeFileAtomic } from '../write.js';
@@ -88,6 +89,18 @@ function codeowners(registry: Registry, options: ServicesOptions): string {
     if (err instanceof CodeownersError) throw new GateError(clean(`${registry.manifest.shown}: ${err.message}`));
     throw err;
   }
+}
+
+/** `gdpr --require`'s services that handle personal data without a team or a contact, at their manifest entries. */
+export function ownerless(registry: Registry, schemas: readonly SchemaOf[]): OwnerlessService[] {
+  return servicesView(registry, schemas)
+    .filter((v) => v.declared && v.pii.length > 0 && (v.team === undefined || v.contact === undefined))
+    .map((v) => {
+      const index = registry.services.find((s) => s.name === v.name)!.index;
+      const pointer = `/services/${index}/name`;
+      const missing = [...(v.team === undefined ? ['team' as const] : []), ...(v.contact === undefined ? ['contact' as const] : [])];
+      return { service: v.name, missing, urns: [...new Set(v.pii.map((f) => f.urn))], file: registry.manifest.shown, pointer, ...registry.manifestPosition(pointer) };
+    });
 }
 
 /**
