@@ -183,6 +183,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
         .option('--title <title>', 'info.title of the document')
         .option('--doc-version <version>', 'info.version of the document')
+        .option('--service <name>', 'one service\'s document: a send operation for each URN it produces, a receive operation for each it consumes (the manifest\'s services)')
         // Not -f/--format, which names the output style (text, json, github, …) in every other command.
         .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
         .addOption(outsideOption())
