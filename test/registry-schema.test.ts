@@ -34,6 +34,10 @@ describe('registry.schema.json', () => {
       $schema: './node_modules/bqschema/registry.schema.json',
       schemas: [{ ...entry, owner: 'orders', status: 'deprecated', description: 'An order was placed.', id: 42 }],
     },
+    'services, producers and consumers': {
+      services: [{ name: 'orders', team: '@acme/orders', contact: 'orders@acme.example', repository: 'https://github.com/acme/orders', 'x-tier': 1 }, { name: 'billing' }],
+      schemas: [{ ...entry, producers: ['orders'], consumers: ['billing'] }],
+    },
     'x- extension keys on the manifest and on entries': { 'x-team': { a: 1 }, schemas: [{ ...entry, 'x-since': 3 }] },
   };
   for (const [name, manifest] of Object.entries(good)) {
@@ -63,6 +67,11 @@ describe('registry.schema.json', () => {
     'an id of 0': { schemas: [{ ...entry, id: 0 }] },
     'an id beyond 2^31-1': { schemas: [{ ...entry, id: 2147483648 }] },
     'an id given as a string': { schemas: [{ ...entry, id: '7' }] },
+    'services that is not an array': { services: { orders: {} }, schemas: [entry] },
+    'a service without a name': { services: [{ team: '@acme/orders' }], schemas: [entry] },
+    'a service team that is not a string': { services: [{ name: 'orders', team: ['@a/b'] }], schemas: [entry] },
+    'producers that is not an array of strings': { schemas: [{ ...entry, producers: 'orders' }] },
+    'consumers with a number': { schemas: [{ ...entry, consumers: [7] }] },
   };
   for (const [name, manifest] of Object.entries(refusedByBoth)) {
     it(`refuses ${name}`, () => {
@@ -78,6 +87,10 @@ describe('registry.schema.json', () => {
     '$schema that is not a string': { $schema: true, schemas: [entry] },
     'an unknown status': { schemas: [{ ...entry, status: 'retired' }] },
     'a URN not in URN syntax': { schemas: [{ ...entry, urn: 'orders created' }] },
+    'a service name with markup': { services: [{ name: '<b>orders</b>' }], schemas: [entry] },
+    'a service name of 101 characters': { services: [{ name: 'a'.repeat(101) }], schemas: [entry] },
+    'an unknown key on a service': { services: [{ name: 'orders', tema: '@acme/orders' }], schemas: [entry] },
+    'a consumer listed twice': { schemas: [{ ...entry, consumers: ['billing', 'billing'] }] },
   };
   for (const [name, manifest] of Object.entries(flaggedByBoth)) {
     it(`flags ${name}`, () => {
@@ -110,8 +123,9 @@ describe('registry.schema.json', () => {
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'description', 'id', 'owner', 'retired', 'schema', 'schemas', 'status', 'unenforced', 'urn']);
-    for (const [key, p] of Object.entries(props)) {
+    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
+    expect(Object.keys(defs.service!.properties).sort()).toEqual(['contact', 'name', 'repository', 'team']);
+    for (const [key, p] of Object.entries({ ...props, ...defs.service!.properties })) {
       expect(p.title, key).toBeTruthy();
       expect(p.description, key).toBeTruthy();
     }

@@ -2,6 +2,7 @@ import { RegistryError, type Registry, type SchemaDocument } from '../registry/i
 import { assignIds } from '../registry/ids.js';
 import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
 import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
+import type { ServiceIssue, ServiceRule } from './services.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -11,7 +12,9 @@ import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../valida
  */
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
-export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker';
+export type CheckRule =
+  | 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker'
+  | ServiceRule;
 
 export interface CheckIssue {
   rule: CheckRule;
@@ -22,7 +25,7 @@ export interface CheckIssue {
   pointer: string;
   keyword?: string;
   message: string;
-  /** For an unknown keyword: the supported keyword it is nearest to. */
+  /** For an unknown keyword: the supported keyword it is nearest to; for an unknown service, the declared one. */
   suggestion?: string;
   line?: number;
   col?: number;
@@ -48,11 +51,22 @@ export interface CheckOptions {
   failOnUnsupported?: boolean;
   /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
   allowKeywords?: readonly string[];
+  /**
+   * What src/check/services.ts says of the manifest's services, producers and consumers (the CLI
+   * loads it only for a manifest that names services: `namesServices`).
+   */
+  serviceIssues?: { errors: readonly ServiceIssue[]; warnings: readonly ServiceIssue[] };
 }
+
+/** Whether the manifest declares services or names a URN's producers or consumers: then check has service rules to apply. */
+export const namesServices = (registry: Registry): boolean =>
+  registry.services.length > 0 || registry.entries.some((e) => e.producers !== undefined || e.consumers !== undefined);
 
 export interface RegistryCheck {
   /** The manifest's own issues (errors): malformed entries, duplicate URNs, clashing schema ids. */
   manifestErrors: CheckIssue[];
+  /** The manifest's warnings: its services and the URNs' producers and consumers (src/check/services.ts). */
+  manifestWarnings?: CheckIssue[];
   entries: EntryCheck[];
 }
 
@@ -188,7 +202,9 @@ export function checkRegistry(registry: Registry, options: CheckOptions = {}): R
     const pointer = `/schemas/${entry.index}/${entry.id === undefined ? 'urn' : 'id'}`;
     manifestErrors.push({ rule: 'manifest', urn: p.urn, file, pointer, message: p.message, ...registry.manifestPosition(pointer) });
   }
-  return { manifestErrors, entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
+  const services = options.serviceIssues ?? { errors: [], warnings: [] };
+  manifestErrors.push(...services.errors);
+  return { manifestErrors, manifestWarnings: [...services.warnings], entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
 }
 
 /** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it); `shown`: its file as shown. */
@@ -236,9 +252,9 @@ export interface CheckVerdict {
   counts: string;
 }
 
-export function verdictOf({ manifestErrors, entries }: RegistryCheck, manifest: string): CheckVerdict {
+export function verdictOf({ manifestErrors, manifestWarnings = [], entries }: RegistryCheck, manifest: string): CheckVerdict {
   const errors = [...manifestErrors, ...entries.flatMap((r) => r.errors)];
-  const warnings = entries.flatMap((r) => r.warnings);
+  const warnings = [...manifestWarnings, ...entries.flatMap((r) => r.warnings)];
   const acknowledged = entries.flatMap((r) => r.acknowledged ?? []);
   // failed: the URN entries with an error, their own or their manifest entry's.
   const failing = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);

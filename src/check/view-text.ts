@@ -32,9 +32,9 @@ function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
  */
 function issueLine(level: 'error' | 'warning', i: CheckIssue, schemaFile: string | undefined): TextLine {
   const tone = level === 'error' ? 'fail' : 'warn';
-  if (schemaFile === undefined) return [{ text: `✗ ${level}`, tone }, '  ', `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`];
+  if (schemaFile === undefined) return [{ text: `${level === 'error' ? '✗' : '!'} ${level}`, tone }, '  ', `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`];
   const other = i.file === schemaFile ? '' : `${i.file}${i.line === undefined ? '' : `:${i.line}`} `;
-  const what = level === 'warning' && i.rule !== 'unknown-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
+  const what = level === 'warning' && i.rule === 'unsupported-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
   return [{ text: level, tone }, '  ', other, pointerLabel(i.pointer), '  ', what];
 }
 

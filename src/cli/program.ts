@@ -118,6 +118,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .option('--against <ref>', 'compare the registry with the one at this git ref')
       .option('--against-registry <path>', 'with --against: the manifest\'s path at the ref, from the repository\'s top level (default: found as the working tree finds it, through renames and moves)')
       .option('--allow-new-registry', 'with --against: when no registry is found at the ref (the change creates it), every URN is added instead of an error')
+      .option('--mention', 'with --against: the markdown comment mentions the teams (@org/team) of the services the failing changes reach')
       .option('--transitive', 'also check each URN\'s new schema against every earlier version in git history: from the --against ref, or --since, or (alone) the whole history')
       .option('--since <ref>', 'the transitive window\'s start, e.g. the last release\'s tag (implies --transitive)')
       .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
@@ -152,6 +153,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
       .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
       .option('--ndjson', 'with --mask -: stdin holds one message per line')
+      .option('--by-service', 'the inventory by service: which services (the manifest\'s producers and consumers) handle which personal fields; text, json or markdown')
       .addOption(formatOption(GATE_FORMATS, 'text'))
       .addOption(reportOption(GATE_FORMATS))
       .addOption(categoryOption())
@@ -168,6 +170,25 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   {
+    name: 'services',
+    summary: 'per service: the URNs it produces and consumes and the personal data it handles; or CODEOWNERS lines for the schema files',
+    options: (command) => command
+      .addOption(registryOption())
+      .addOption(formatOption(['text', 'json', 'markdown', 'codeowners'], 'text'))
+      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+      .option('--consumers-review', 'with --format codeowners: the consumers\' teams own each schema file too, beside its producers\'')
+      .addOption(outsideOption())
+      .addHelpText('after', examples([
+        'bqschema services --registry registry.json',
+        'bqschema services --format codeowners -o .github/CODEOWNERS',
+        'bqschema services --format codeowners --consumers-review -o .github/CODEOWNERS',
+      ])),
+    handler: async (_, opts) => {
+      const { run } = await import('./commands/services.js');
+      return run(opts);
+    },
+  },
+  {
     name: 'export-asyncapi',
     summary: 'write an AsyncAPI 3.0 event catalog of the registry',
     options: (command) => command
@@ -175,6 +196,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
       .option('--title <title>', 'info.title of the document')
       .option('--doc-version <version>', 'info.version of the document')
+      .option('--service <name>', 'one service\'s document: a send operation for each URN it produces, a receive operation for each it consumes (the manifest\'s services)')
         // Not -f/--format, which names the output style (text, json, github, …) in every other command.
       .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
       .addOption(outsideOption())

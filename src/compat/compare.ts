@@ -43,6 +43,11 @@ export interface Change {
   affected?: Witness;
   /** What the change is about where `path` does not name it: the property (`required-*`) or the value (`enum-value-*`). */
   subject?: unknown;
+  /**
+   * Breaking changes of a registry that names the URN's services: the consumers the change breaks
+   * (it breaks backward) and the producers whose new data old consumers reject (it breaks forward).
+   */
+  reach?: { consumers?: readonly string[]; producers?: readonly string[] };
   /** `compat --transitive`: the earlier version of the URN the change breaks (not the one compared with). */
   earlier?: EarlierVersion;
 }

@@ -5,7 +5,8 @@ import { judgeCorpus, weighExceptions, type CorpusDocument, type LoadedException
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { compareRegistries, comparePair, type SchemaProblem, type UrnReport } from './registry.js';
-import { exceptRows, pairVerdict, registryVerdict, type Doc, type PairVerdict, type RegistryFindings, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
+import { exceptRows, pairVerdict, reachedServices, registryVerdict, type Doc, type PairVerdict, type RegistryFindings, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
+import { teamsOf } from './reach.js';
 // Types only: the transitive check loads with --transitive alone.
 import type { TransitiveWindow } from './transitive.js';
 import type { CompatPolicy } from './rules.js';
@@ -91,6 +92,8 @@ export interface RegistryGate extends CompatSettings, CompatEvidence {
    * against its earlier versions to its row (before exceptions and the corpus weigh them).
    */
   transitive?: (rows: Row[]) => Promise<TransitiveWindow>;
+  /** `--mention`: name the teams of the services the failing changes reach (the pull-request comment mentions them). */
+  mention?: boolean;
 }
 
 /** The working registry's verdict against the one at a git ref: a row per URN, weighed with the exceptions and the corpus. */
@@ -135,5 +138,6 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
   return registryVerdict({
     rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: gate.level, policy: gate.policy,
     against: gate.against, working: gate.working, looked: gate.looked, ...(window ? { window } : {}),
+    ...(gate.mention ? { mention: teamsOf(reachedServices(rows, v), [...current.services, ...(gate.base?.services ?? [])]) } : {}),
   });
 }

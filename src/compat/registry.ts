@@ -5,7 +5,8 @@ import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { retiredChanges } from './retired.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
-import type { CompatPolicy } from './rules.js';
+import { RULES, type CompatPolicy } from './rules.js';
+import { changeReach, rolloutWithServices, urnServices, type UrnServices } from './reach.js';
 // Types only: serve's compat worker loads this module from dist/, where src/report does not ship.
 import type { Span } from '../report/text.js';
 
@@ -61,6 +62,8 @@ export interface UrnReport {
   rollout?: Rollout;
   /** With `fingerprints`: `schemaFingerprint` of the old schema, for URNs present on both sides (what exceptions are scoped to). */
   baseline?: string;
+  /** The URN's producers and consumers as the manifest names them (the old manifest's for a removed URN). */
+  services?: UrnServices;
 }
 
 /** Breaking changes first, each group in the engine's order (by path, then rule). */
@@ -199,6 +202,8 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
   return { ...result, changes: breakingFirst(result.changes), problems, rollout };
 }
 
+const RULES_BY_ID = new Map(RULES.map((r) => [r.id, r]));
+
 const STATUS_RANK: Record<UrnStatus, number> = { invalid: 0, breaking: 1, compatible: 2, added: 3, removed: 4, unchanged: 5 };
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -218,7 +223,7 @@ function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: un
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
  */
-export function compareRegistries(base: Registry | undefined, current: Registry, mode: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
+export function compareRegistries(base: Registry | undefined, current: Registry, level: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
   const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
   const reports: UrnReport[] = [];
   for (const entry of current.entries) {
@@ -228,7 +233,7 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const was = base?.has(urn) ? read(base, urn, 'old') : undefined;
     const problems = [...('value' in now ? malformedKeywords(now.value, 'new') : [now])];
     if (was !== undefined && !('value' in was)) problems.push(was);
-    const retired = (old: unknown): Change[] => ('value' in now ? retiredChanges(entry.retired, old, now.value, mode) : []);
+    const retired = (old: unknown): Change[] => ('value' in now ? retiredChanges(entry.retired, old, now.value, level) : []);
     if (was === undefined) {
       // A new URN introduces every unknown keyword it has.
       // One by one: a schema may have more unknown keywords than a call takes arguments.
@@ -249,7 +254,7 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const compared = comparePair(was.value, now.value, mode, options);
+    const compared = comparePair(was.value, now.value, level, options);
     const back = retired(was.value);
     const result = back.length === 0 ? compared : {
       ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),
@@ -259,9 +264,17 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       continue;
     }
     const breaking = !result.compatible;
+    const services = urnServices(entry);
+    // Level none breaks nothing, so reaches no one.
+    const changes = services === undefined || level === 'none' ? result.changes : result.changes.map((c) => {
+      const rule = RULES_BY_ID.get(c.rule);
+      const reach = changeReach(c, level, rule === undefined ? undefined : options.policy === 'confluent' ? rule.confluentBreaks : rule.breaks, services);
+      return reach === undefined ? c : { ...c, reach };
+    });
     reports.push({
-      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes: result.changes, problems, ...(baseline ? { baseline } : {}),
-      ...(result.rollout ? { rollout: result.rollout } : {}),
+      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes, problems, ...(baseline ? { baseline } : {}),
+      ...(services === undefined ? {} : { services }),
+      ...(result.rollout ? { rollout: rolloutWithServices(result.rollout, services) } : {}),
       ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
     });
   }
@@ -269,8 +282,9 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const urn = entry.urn;
     if (current.has(urn)) continue;
     const deprecated = entry.status === 'deprecated';
+    const services = urnServices(entry);
     reports.push({
-      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [],
+      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [], ...(services === undefined ? {} : { services }),
       ...(deprecated ? { deprecated } : { remedy: { kind: 'deprecate', urn } as Remedy }),
     });
   }

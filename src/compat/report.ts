@@ -4,7 +4,8 @@ import { remedyText, type Remedy, type SchemaProblem } from './registry.js';
 import type { Rollout } from './rollout.js';
 import { corpusSentence, exceptedText, type CorpusReport, type CorpusUrn } from './evidence.js';
 import { changeLabel, excusedBy, fails, rowFails, type Doc, type PairVerdict, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
-import { changeMessage, problemLine, where, witnessLine } from './words.js';
+import { changeMessage, problemLine, removedReach, where, witnessLine } from './words.js';
+import { reachWords } from './reach.js';
 import type { Position } from '../registry/positions.js';
 import { docsPage } from '../report/docs.js';
 import type { Report, ReportEvidence, ReportFinding, ReportRule, ReportUnit, ToolInfo } from '../report/model.js';
@@ -91,6 +92,7 @@ function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidenc
   const e: ReportEvidence = {
     ...(witness ? { witness: { payload: witness.payload, validUnder: witness.validUnder } } : {}),
     ...(corpus ? { corpus: { checked: corpus.checked, rejected: corpus.rejected } } : {}),
+    ...(c.breaking && c.reach ? { reach: c.reach } : {}),
   };
   return Object.keys(e).length === 0 ? undefined : e;
 }
@@ -101,7 +103,8 @@ function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string,
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
   const w = witnessLine(c);
-  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  const reach = c.breaking && c.reach ? `. Reach: ${reachWords(c.reach)}` : '';
+  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + reach + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
   const evidence = changeEvidence(c, site.corpus);
   return {
     rule: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`,
@@ -202,8 +205,10 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
       // Both are about the manifest: the new entry, or the list the entry was removed from.
       const pointer = r.status === 'added' ? `/schemas/${r.index}/urn` : '/schemas';
       const what = r.status === 'added' ? 'added' : r.deprecated ? 'removed (it was deprecated)' : 'removed';
-      const rem = r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '';
-      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn });
+      const gone = removedReach(r);
+      const rem = (gone ? `. Reach: ${gone}` : '') + (r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '');
+      const evidence = gone ? { evidence: { reach: { consumers: r.services!.consumers } } } : {};
+      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn, ...evidence });
       continue;
     }
     const doc = docOf(r);

@@ -7,6 +7,8 @@ export interface Rollout {
   order: RolloutOrder;
   /** One sentence for reports. */
   sentence: string;
+  /** With a registry that names the URN's services: each side's services, in the order to deploy them (src/compat/reach.ts). */
+  deploy?: ReadonlyArray<{ role: 'consumers' | 'producers'; services: readonly string[] }>;
 }
 
 const ROLLOUTS: Record<RolloutOrder, string> = {

@@ -124,6 +124,22 @@ export interface RegistryVerdict {
   note: string;
   /** `--transitive`: the window of earlier versions checked. */
   window?: TransitiveWindow;
+  /** `--mention`: the teams of the services the failing changes reach, mentioned in the pull-request comment. */
+  mention?: readonly string[];
+}
+
+/**
+ * The services the failing URNs reach: each unexcused breaking change's, a live URN's consumers
+ * when it is removed, and the consumers of a URN whose new schema rejects captured messages.
+ */
+export function reachedServices(rows: readonly Row[], v: Verdicts): string[] {
+  const out = new Set<string>();
+  for (const r of rows) {
+    if (!rowFails(r)) continue;
+    for (const c of r.changes) if (fails(v, c)) for (const name of [...(c.reach?.consumers ?? []), ...(c.reach?.producers ?? [])]) out.add(name);
+    if ((r.status === 'removed' || (r.corpus?.rejected ?? 0) > 0) && r.services) for (const name of r.services.consumers) out.add(name);
+  }
+  return [...out];
 }
 
 // ---- verdicts ---------------------------------------------------------------------------------------
@@ -168,7 +184,7 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window'>;
+export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window' | 'mention'>;
 /**
  * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
  * a corpus document is unreadable; the URNs counted by status, the summary line, why it fails.

@@ -19,7 +19,7 @@ function jsonChange(v: Verdicts, c: Change): object {
 }
 
 const jsonProblems = (problems: readonly SchemaProblem[]): object[] => problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion }));
-const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence } });
+const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence, ...(r.deploy ? { deploy: r.deploy } : {}) } });
 
 function jsonExceptions(v: Verdicts): object {
   const s = v.exceptions;
@@ -46,6 +46,7 @@ function jsonRow(v: Verdicts, r: Row): object {
     ...(r.excepted ? { excepted: true } : {}),
     ...(r.remedy ? { remedy: remedyText(r.remedy) } : {}),
     ...jsonRollout(r.rollout),
+    ...(r.services ? { services: r.services } : {}),
     ...(r.corpus ? { corpus: { checked: r.corpus.checked, rejected: r.corpus.rejected, examples: r.corpus.examples } } : {}),
   };
 }

@@ -3,7 +3,8 @@ import { corpusSentence, corpusWhere, exceptedText, type CorpusUrn } from './evi
 import { remedySpans, type Remedy } from './registry.js';
 import type { Rollout } from './rollout.js';
 import { changeLabel, excusedBy, rowFails, type PairVerdict, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
-import { code, FOUND_BY, modeWords, problemLine, rowMark, rowStatus, strong, where, witnessSpans } from './words.js';
+import { code, FOUND_BY, modeWords, problemLine, removedReach, rowMark, rowStatus, strong, where, witnessSpans } from './words.js';
+import { reachWords } from './reach.js';
 import type { MarkdownBlock, MarkdownDocument } from '../report/markdown.js';
 import type { Span, TextLine } from '../report/text.js';
 
@@ -33,6 +34,7 @@ function mdChange(v: Verdicts, ch: Change): TextLine[] {
   if (e) lines.push([exceptedText(e)]);
   const w = witnessSpans(ch);
   if (w !== undefined) lines.push(w);
+  if (ch.breaking && ch.reach) lines.push([strong('Reach:'), ` ${reachWords(ch.reach)}`]);
   return lines;
 }
 
@@ -86,6 +88,8 @@ function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
     }),
   ];
   if (r.status === 'compatible' && r.changes.length === 0) lines.push(['annotations only: no change that affects validation']);
+  const gone = removedReach(r);
+  if (gone) lines.push([strong('Reach:'), ` ${gone}`]);
   if (r.remedy) lines.push(mdRemedy(r.remedy));
   if (r.rollout) lines.push(mdRollout(r.rollout));
   if (r.corpus) lines.push(...mdCorpus(r.corpus));
@@ -104,6 +108,7 @@ export function registryMarkdown(view: RegistryVerdict): MarkdownDocument {
   if (listed.length > 0) blocks.push({ columns: ['URN', 'status', 'changes'], rows: listed.map((r) => mdRow(v, r)) });
   else blocks.push({ lines: [['No URN changed.']] });
   blocks.push(...mdNotices(v), ...mdNote(note));
+  if (view.mention !== undefined && view.mention.length > 0) blocks.push({ lines: [['Teams of the services reached: ', view.mention.join(' ')]] });
   blocks.push({ lines: [[`${counted}; mode ${modeWords(mode, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']] });
   return { heading: [compatible ? 'no breaking change' : why, ' against ', ref], blocks };
 }

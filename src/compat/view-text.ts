@@ -4,7 +4,8 @@ import { remedyText, type Remedy, type SchemaProblem } from './registry.js';
 import type { CompatReport, CompatSubject, CompatUnitSubject } from './report.js';
 import type { Rollout } from './rollout.js';
 import { changeLabel, excusedBy, rowFails, type PairVerdict, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
-import { problemLine, rowMark, rowStatus, where, witnessLine } from './words.js';
+import { problemLine, removedReach, rowMark, rowStatus, where, witnessLine } from './words.js';
+import { reachWords } from './reach.js';
 import type { ReportFinding } from '../report/model.js';
 import type { FindingText, TextLine, TextView, Tone, UnitText } from '../report/text.js';
 
@@ -26,6 +27,7 @@ function changeText(v: Verdicts, c: Change): FindingText {
   if (e) details.push([DETAIL, { text: exceptedText(e), tone: 'warn' }]);
   const w = witnessLine(c);
   if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
+  if (c.breaking && c.reach) details.push([DETAIL, { text: reachWords(c.reach), tone: label === 'breaking' ? 'fail' : 'warn' }]);
   return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
 }
 
@@ -100,6 +102,8 @@ function rowNotes(r: Row): TextLine[] {
   if (r.status === 'unchanged') return [];
   const notes: TextLine[] = [];
   if (r.status === 'compatible' && r.changes.length === 0) notes.push([{ text: 'annotations only: no change that affects validation', tone: 'dim' }]);
+  const gone = removedReach(r);
+  if (gone) notes.push([{ text: gone, tone: 'fail' }]);
   if (r.remedy) notes.push(remedyLine(r.remedy));
   notes.push(...rolloutLines(r.rollout, r.changes.length), ...corpusLines(r.corpus));
   return notes;

@@ -6,6 +6,7 @@ import { previewWitness, type Witness } from './witness.js';
 import type { FoundBy } from '../registry/manifest.js';
 import { plainOf, type Span } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
+import { sideWords } from './reach.js';
 // Types only: the transitive check loads with --transitive alone.
 import type { TransitiveWindow } from './transitive.js';
 
@@ -77,4 +78,10 @@ export function windowSentence(w: TransitiveWindow, clean: (s: string) => string
   const where = w.since === undefined ? 'over the whole history' : `since ${clean(w.since.ref)} (${w.since.commit.slice(0, 12)})`;
   const skipped = w.skipped > 0 ? `, ${w.skipped} unreadable skipped` : '';
   return `transitive ${where}: ${w.versions} earlier version(s) of ${w.urns} URN(s) in ${w.commits} commit(s), ${w.breaking} URN(s) break one${skipped}`;
+}
+
+/** Whom removing a live URN breaks: its consumers, as the old manifest named them. */
+export function removedReach(r: UrnReport): string | undefined {
+  const consumers = r.services?.consumers ?? [];
+  return r.status === 'removed' && r.breaking && consumers.length > 0 ? `breaks ${sideWords('consumers', consumers)}` : undefined;
 }

@@ -27,9 +27,28 @@ export interface Inventory {
   summaryLine: string;
 }
 
+/**
+ * A service that handles personal data (produces or consumes a URN with a marked field) without a
+ * team or a contact in the manifest: nobody to ask about the data. Only once the manifest declares
+ * `services` (src/services/index.ts finds them).
+ */
+export interface OwnerlessService {
+  service: string;
+  missing: ReadonlyArray<'team' | 'contact'>;
+  /** The URNs with personal fields it produces or consumes. */
+  urns: readonly string[];
+  /** Where its entry is: the manifest as shown, and the position of its name (`/services/<index>/name`). */
+  file: string;
+  pointer: string;
+  line?: number;
+  col?: number;
+}
+
 export interface RequireVerdict {
   schemas: readonly LoadedSchema[];
   findings: readonly UnmarkedField[];
+  /** Services handling personal data without a team or contact (empty when the manifest declares no services). */
+  ownerless: readonly OwnerlessService[];
   ok: boolean;
   /** The URNs checked, those with an unmarked field (JUnit's failures), and the fields (errors). */
   summary: { urns: number; failed: number; errors: number };
@@ -46,6 +65,12 @@ const UNMARKED_RULE: ReportRule = {
   helpUri: GDPR_PAGE,
 };
 
+export const OWNERLESS_RULE: ReportRule = {
+  id: 'gdpr-service-without-owner', description: 'A service that produces or consumes personal data has no team or no contact in the manifest.',
+  help: 'Give the service a "team" (who owns it) and a "contact" (whom to ask) in the manifest\'s "services" (docs/registry.md).',
+  helpUri: GDPR_PAGE,
+};
+
 const INVENTORY_RULE: ReportRule = {
   id: 'gdpr-inventory', description: 'The personal data the registry declares: the fields marked x-gdpr-sensitive, per URN.',
   help: 'Nothing to do: review the list; bqschema gdpr --require fails on fields that look personal but are not marked.',
@@ -58,12 +83,14 @@ export function inventoryOf(schemas: readonly LoadedSchema[]): Inventory {
   return { urns, summary, summaryLine: `${summary.urns} URN(s), ${summary.fields} sensitive field(s)` };
 }
 
-export function requireVerdict(schemas: readonly LoadedSchema[], findings: readonly UnmarkedField[]): RequireVerdict {
-  const ok = findings.length === 0;
+export function requireVerdict(schemas: readonly LoadedSchema[], findings: readonly UnmarkedField[], ownerless: readonly OwnerlessService[] = []): RequireVerdict {
+  const ok = findings.length === 0 && ownerless.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
-  const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${findings.length} PII-named field(s) not marked x-gdpr-sensitive; ${checked}`;
-  const summary = { urns: schemas.length, failed: new Set(findings.map((f) => f.urn)).size, errors: findings.length };
-  return { schemas, findings, ok, summary, summaryLine: verdict };
+  const owners = ownerless.length === 0 ? '' : `${ownerless.length} service(s) handling personal data without a team or contact`;
+  const what = [findings.length === 0 ? '' : `${findings.length} PII-named field(s) not marked x-gdpr-sensitive`, owners].filter((x) => x !== '').join(', ');
+  const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${what}; ${checked}`;
+  const summary = { urns: schemas.length, failed: new Set(findings.map((f) => f.urn)).size, errors: findings.length + ownerless.length };
+  return { schemas, findings, ownerless, ok, summary, summaryLine: verdict };
 }
 
 /**
@@ -101,9 +128,18 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report<U
       message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn, subject: field,
     };
   });
+  for (const o of verdict.ownerless) {
+    // A name from the manifest: JSON-quoted, so markup and control characters stay inert in every format.
+    const what = `service ${JSON.stringify(o.service)} handles personal data (${o.urns.join(', ')}) but has no ${o.missing.join(' and no ')} in the manifest`;
+    results.push({
+      rule: OWNERLESS_RULE.id, level: 'error', title: 'service without owner', message: what,
+      location: { file: o.file, pointer: o.pointer, ...(o.line === undefined ? {} : { line: o.line, col: o.col }) },
+    });
+  }
   const unmarked = new Set(findings.map((f) => f.urn));
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
+  const rules = verdict.ownerless.length === 0 ? [UNMARKED_RULE] : [UNMARKED_RULE, OWNERLESS_RULE];
   return {
-    tool: { ...tool, rules: [UNMARKED_RULE] }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units,
+    tool: { ...tool, rules }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units,
   };
 }

@@ -5,4 +5,7 @@ import type { InventoryUrn, RequireVerdict } from './report.js';
 
 export const inventoryJsonView: JsonView<InventoryUrn> = { units: 'urns', unit: (u) => (u.subject === undefined ? undefined : { urn: u.subject.urn, fields: u.subject.fields }) };
 
-export const requireJsonView = (verdict: RequireVerdict): JsonView => ({ fields: { findings: verdict.findings } });
+export function requireJsonView(verdict: RequireVerdict): JsonView {
+  const services = verdict.ownerless.map(({ service, missing, urns }) => ({ service, missing, urns }));
+  return { fields: { findings: verdict.findings, ...(services.length === 0 ? {} : { services }) } };
+}

@@ -1,7 +1,7 @@
 import type { TextLine, TextView } from '../report/text.js';
 import { pointerLabel } from '../validator/index.js';
 import type { UnmarkedField } from './audit.js';
-import type { InventoryUrn } from './report.js';
+import { OWNERLESS_RULE, type InventoryUrn } from './report.js';
 
 /* gdpr's text: the inventory's fields under each URN, the --require gate's unmarked fields. */
 
@@ -22,7 +22,10 @@ export const inventoryTextView: TextView<never, InventoryUrn> = {
 
 /** The --require gate: an unmarked field under its URN, by its path. */
 export const requireTextView: TextView<UnmarkedField> = {
-  finding: (f) => (f.subject === undefined ? undefined : {
-    line: [{ text: 'error', tone: 'fail' }, '  ', { text: pointerLabel(f.subject.path), tone: 'fail' }, '  looks like personal data but is not marked x-gdpr-sensitive'],
-  }),
+  finding: (f) => {
+    if (f.subject !== undefined) return { line: [{ text: 'error', tone: 'fail' }, '  ', { text: pointerLabel(f.subject.path), tone: 'fail' }, '  looks like personal data but is not marked x-gdpr-sensitive'] };
+    // A service handling personal data with no owner: its message names it (JSON-quoted, inert).
+    if (f.rule === OWNERLESS_RULE.id) return { line: [{ text: '✗ error', tone: 'fail' }, '  ', f.message] };
+    return undefined;
+  },
 };

@@ -1,5 +1,6 @@
 import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
 import { didYouMean } from './suggest.js';
+import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './services.js';
 
 /**
  * The keywords a manifest's `unenforced` may list: every keyword of a JSON Schema draft that the
@@ -27,6 +28,10 @@ export interface ManifestEntry {
   unenforced?: readonly string[];
   /** Property names removed from this URN's schema for good: declaring one again is `property-resurrected`. */
   retired?: readonly string[];
+  /** The services (names in the manifest's `services`) that send this URN's messages. */
+  producers?: readonly string[];
+  /** The services that read them. */
+  consumers?: readonly string[];
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -44,8 +49,8 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired'];
-export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced'];
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers'];
+export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
@@ -62,7 +67,7 @@ const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
  * Reads a parsed manifest without throwing: the usable entries and every problem. Entries with a
  * missing or duplicate URN are reported and left out.
  */
-export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[] } {
+export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[]; services: ServiceEntry[] } {
   const problems: ManifestProblem[] = [];
   const entries: ManifestEntry[] = [];
   const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
@@ -70,9 +75,10 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   };
   if (!isSchemaObject(value)) {
     problem('', 'the manifest must be a JSON object with a "schemas" array', true);
-    return { entries, problems, unenforced: [] };
+    return { entries, problems, unenforced: [], services: [] };
   }
   const unenforced = hasOwn(value, 'unenforced') ? unenforcedList(value.unenforced, '/unenforced', 'the manifest', problem) : [];
+  const services = hasOwn(value, 'services') ? readServices(value.services, problem) : [];
   for (const key of Object.keys(value)) {
     if (!MANIFEST_KEYS.includes(key) && !key.startsWith('x-')) {
       problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
@@ -82,7 +88,7 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);
-    return { entries, problems, unenforced };
+    return { entries, problems, unenforced, services };
   }
   const seen = new Map<string, number>();
   const ids = new Map<number, number>();
@@ -152,9 +158,12 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
       if (Array.isArray(r) && r.every((n) => typeof n === 'string')) entry.retired = r as string[];
       else problem(`${at}/retired`, `entry ${index}: "retired" must be an array of property names, e.g. ["coupon"]`, true, name);
     }
+    for (const key of PEER_KEYS) {
+      if (hasOwn(raw, key)) entry[key] = readPeers(raw[key], `${at}/${key}`, `entry ${index}`, key, (p, m, f) => problem(p, m, f, name));
+    }
     entries.push(entry);
   });
-  return { entries, problems, unenforced };
+  return { entries, problems, unenforced, services };
 }
 
 /**

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, reportWarnings, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
+import type { ServiceEntry } from './services.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
 import { SourcePositions, type Position, type Span } from './positions.js';
 import { EncodingError } from './text.js';
@@ -59,6 +60,8 @@ export interface LocatedProblem extends ManifestProblem {
  */
 export class Registry {
   readonly entries: readonly ManifestEntry[];
+  /** The manifest's `services`, in its order (src/registry/services.ts). */
+  readonly services: readonly ServiceEntry[];
   /** Every manifest problem (`check` reports them all; other commands refuse a fatal one). */
   readonly problems: readonly LocatedProblem[];
   readonly manifestText: string;
@@ -87,9 +90,10 @@ export class Registry {
       if (err instanceof ParseFailure) throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
       throw err;
     }
-    const { entries, problems, unenforced } = readManifest(value);
+    const { entries, problems, unenforced, services } = readManifest(value);
     this.unenforced = new Set(unenforced);
     this.entries = entries;
+    this.services = services;
     this.problems = problems.map((p) => ({ ...p, ...this.manifestPosition(p.pointer) }));
     for (const entry of entries) this.byUrn.set(entry.urn, entry);
   }

@@ -47,6 +47,8 @@ export interface ReportEvidence {
   witness?: { payload: unknown; validUnder: 'old' | 'new' };
   /** The URN's captured messages checked against its new schema. */
   corpus?: { checked: number; rejected: number };
+  /** The services a breaking change reaches: the consumers it breaks, the producers whose data old consumers reject. */
+  reach?: { consumers?: readonly string[]; producers?: readonly string[] };
 }
 
 /**

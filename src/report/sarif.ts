@@ -78,6 +78,7 @@ function propertiesOf(f: ReportFinding): Record<string, unknown> | undefined {
   if (f.location?.pointer !== undefined) bag.pointer = f.location.pointer;
   if (f.evidence?.witness !== undefined) bag.witness = f.evidence.witness;
   if (f.evidence?.corpus !== undefined) bag.corpus = f.evidence.corpus;
+  if (f.evidence?.reach !== undefined) bag.reach = f.evidence.reach;
   return Object.keys(bag).length === 0 ? undefined : bag;
 }
 

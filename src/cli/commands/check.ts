@@ -1,4 +1,4 @@
-import { checkRegistry, unreadableManifest, verdictOf, type CheckIssue, type RegistryCheck } from '../../check/index.js';
+import { checkRegistry, namesServices, unreadableManifest, verdictOf, type CheckIssue, type RegistryCheck } from '../../check/index.js';
 import { display, RegistryError } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK } from '../errors.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -33,7 +33,9 @@ export async function run(options: CheckOptions): Promise<number> {
   try {
     const registry = openRegistry(options, { lenient: true });
     manifestShown = registry.manifest.shown;
-    result = checkRegistry(registry, { failOnUnsupported: options.failOnUnsupported, allowKeywords: options.allowKeyword });
+    // The service rules load only for a manifest that names services (most run check without any).
+    const serviceIssues = namesServices(registry) ? (await import('../../check/services.js')).serviceIssues(registry) : undefined;
+    result = checkRegistry(registry, { failOnUnsupported: options.failOnUnsupported, allowKeywords: options.allowKeyword, ...(serviceIssues ? { serviceIssues } : {}) });
   } catch (err) {
     // A manifest that does not parse is check's finding, reported in the chosen format.
     if (!(err instanceof RegistryError) || err.kind !== 'manifest') throw err;

@@ -46,6 +46,8 @@ export interface CompatCliOptions extends RegistryCliOptions {
   transitive?: boolean;
   /** The window's start (implies --transitive): a ref, e.g. the last release's tag. */
   since?: string;
+  /** With --against: the pull-request comment mentions the teams of the services the failing changes reach. */
+  mention?: boolean;
 }
 
 function usage(message: string): never {
@@ -163,6 +165,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     against: { ref, commit: at.commit, registry: at.manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
     working: at.workingPath, looked: at.looked,
     ...(transitive ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths) } : {}),
+    ...(options.mention ? { mention: true } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
@@ -191,8 +194,9 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
   }
   setCategory(options.category);
   const s = settings(options);
-  if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry)) {
-    usage(`${options.againstRegistry !== undefined ? '--against-registry' : '--allow-new-registry'} applies to --against REF (the registry compared with a git ref)`);
+  if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry || options.mention)) {
+    const name = options.againstRegistry !== undefined ? '--against-registry' : options.allowNewRegistry ? '--allow-new-registry' : '--mention';
+    usage(`${name} applies to --against REF (the registry compared with a git ref)`);
   }
   const transitive = options.transitive === true || options.since !== undefined;
   if (transitive) {

@@ -3,10 +3,10 @@ import {
   assembleAsyncApi, originOf, validateAsyncApi, type AsyncApiIssue, type CatalogEntry, type Origin, type SchemaFile, type SchemaFiles,
 } from '../../asyncapi/index.js';
 // yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
-import { ParseFailure, parseText, RegistryError, SourcePositions, yaml, type Registry } from '../../registry/index.js';
+import { didYouMean, ParseFailure, parseText, RegistryError, SourcePositions, yaml, type Registry } from '../../registry/index.js';
 import { pointerLabel } from '../../validator/index.js';
 import { claimDocument, emitDocument } from '../document.js';
-import { EXIT_GATE } from '../errors.js';
+import { EXIT_GATE, UsageError } from '../errors.js';
 import { clean } from '../output.js';
 import { protectFile } from '../protect.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
@@ -16,6 +16,8 @@ export interface ExportOptions extends RegistryCliOptions {
   title?: string;
   docVersion?: string;
   docFormat?: 'json' | 'yaml';
+  /** One service's document: what it sends and reads. */
+  service?: string;
 }
 
 /** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
@@ -27,6 +29,8 @@ function catalog(registry: Registry): CatalogEntry[] {
     if (entry.owner !== undefined) out.owner = entry.owner;
     if (entry.status !== undefined) out.status = entry.status;
     if (entry.description !== undefined) out.description = entry.description;
+    if (entry.producers !== undefined) out.producers = entry.producers;
+    if (entry.consumers !== undefined) out.consumers = entry.consumers;
     return out;
   });
 }
@@ -186,7 +190,16 @@ export async function run(options: ExportOptions): Promise<number> {
   const entries = catalog(registry);
   const read = new Map<string, ReadFile>();
   const files = registryFiles(registry, read);
-  const { document: doc, issues: bundling, origins } = assembleAsyncApi(entries, { title: options.title, version: options.docVersion, files });
+  const applications = registry.services.map(({ name, team, contact, repository }) => ({
+    name, ...(team === undefined ? {} : { team }), ...(contact === undefined ? {} : { contact }), ...(repository === undefined ? {} : { repository }),
+  }));
+  if (options.service !== undefined && !applications.some((a) => a.name === options.service)) {
+    const names = applications.map((a) => a.name);
+    throw new UsageError(`--service: no service ${JSON.stringify(options.service.slice(0, 60))} in ${registry.manifest.shown}${didYouMean(options.service, names)}${names.length === 0 ? '; the manifest declares no "services"' : ''}`);
+  }
+  const { document: doc, issues: bundling, origins } = assembleAsyncApi(entries, {
+    title: options.title, version: options.docVersion, files, applications, ...(options.service === undefined ? {} : { service: options.service }),
+  });
   // Our own output is gated like any other: a document AsyncAPI tools would misread, or that is
   // invalid, is never written. References that cannot be bundled come first: checking a document
   // that still holds them would only repeat them.
@@ -204,7 +217,7 @@ export async function run(options: ExportOptions): Promise<number> {
   const output = options.output;
   const format = options.docFormat ?? (output !== undefined && /\.ya?ml$/i.test(output) ? 'yaml' : 'json');
   const text = DOCUMENT_FORMATS[format](doc);
-  const n = entries.length;
+  const n = Object.keys(doc.channels as object).length; // a service's document has its own URNs only
   const components = (doc.components as { schemas?: object } | undefined)?.schemas;
   const shared = components === undefined ? 0 : Object.keys(components).length;
   const more = shared === 0 ? '' : `, ${shared} shared schema${shared === 1 ? '' : 's'} in components`;

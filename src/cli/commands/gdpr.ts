@@ -7,7 +7,7 @@ import { clean, Out } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import { isCiFormat, setCategory, type GateFormat } from '../report/emit.js';
 import { INVENTORY_FORMATS, REQUIRE_FORMATS } from '../report/gdpr.js';
-import { inventoryOf, requireVerdict, type LoadedSchema } from '../../gdpr/report.js';
+import { inventoryOf, requireVerdict, type LoadedSchema, type OwnerlessService } from '../../gdpr/report.js';
 import { exitWhenStdoutCloses } from '../stdout.js';
 import { checkReportTargets, renderEverywhere, type ReportTarget } from '../reports.js';
 
@@ -22,6 +22,8 @@ export interface GdprOptions extends RegistryCliOptions {
   report?: ReportTarget[];
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
+  /** The inventory by service: which services handle which personal fields. */
+  byService?: boolean;
 }
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -31,6 +33,11 @@ function checkCombination(o: GdprOptions): void {
   const usage = (message: string): never => {
     throw new UsageError(message);
   };
+  if (o.byService) {
+    if (o.mask !== undefined || o.require) usage('--by-service lists the inventory by service: it does not combine with --mask or --require');
+    if (!['text', 'json', 'markdown'].includes(o.format)) usage(`--by-service prints text, json or markdown, not ${o.format}`);
+    if (o.report !== undefined) usage('--report does not apply to --by-service');
+  }
   if (o.mask !== undefined) {
     if (o.require) usage('--mask and --require cannot be combined');
     if (o.pattern !== undefined) usage('--pattern applies to --require, not to --mask');
@@ -72,8 +79,8 @@ async function inventory(schemas: LoadedSchema[], format: GateFormat, reports: r
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
-  const verdict = requireVerdict(schemas, findings);
+async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], ownerless: OwnerlessService[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+  const verdict = requireVerdict(schemas, findings, ownerless);
   await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](verdict, out, c));
   return verdict.ok ? EXIT_OK : EXIT_GATE;
 }
@@ -171,8 +178,11 @@ export async function run(options: GdprOptions): Promise<number> {
   exitWhenStdoutCloses(() => (state.failed ? EXIT_GATE : EXIT_OK));
   if (options.mask !== undefined) return maskInput(options.mask, registry, options, state);
   const schemas = loadAll(registry);
+  if (options.byService) return (await import('./services.js')).byService(registry, schemas, options.format);
   if (!options.require) return inventory(schemas, options.format, options.report);
   const findings = audit(schemas, re);
-  state.failed = findings.length > 0;
-  return requireMarked(schemas, findings, options.format, options.report);
+  // Once the manifest declares services, each one handling personal data needs a team and a contact.
+  const ownerless = registry.services.length === 0 ? [] : (await import('./services.js')).ownerless(registry, schemas);
+  state.failed = findings.length > 0 || ownerless.length > 0;
+  return requireMarked(schemas, findings, ownerless, options.format, options.report);
 }
