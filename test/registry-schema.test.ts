@@ -110,7 +110,7 @@ describe('registry.schema.json', () => {
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'description', 'id', 'owner', 'schema', 'schemas', 'status', 'unenforced', 'urn']);
+    expect(Object.keys(props).sort()).toEqual(['$schema', 'deprecated', 'description', 'id', 'owner', 'schema', 'schemas', 'status', 'unenforced', 'urn']);
     for (const [key, p] of Object.entries(props)) {
       expect(p.title, key).toBeTruthy();
       expect(p.description, key).toBeTruthy();

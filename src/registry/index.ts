@@ -13,3 +13,4 @@ export { SourcePositions, locateJson, type Position } from './positions.js';
 export { decodeUtf8, EncodingError, firstInvalidUtf8 } from './text.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
 // git.ts and history.ts (child_process) are imported directly by the few modules that read git.
+export { dayNumber, dayOf, dayText, daysUntil, DEPRECATION_KEYS, type Deprecation } from './deprecation.js';

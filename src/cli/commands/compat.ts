@@ -3,7 +3,7 @@ import {
   type Change, type SchemaProblem, type UrnReport, weighExceptions,
 } from '../../compat/index.js';
 import { compareRegistries, comparePair } from '../../compat/registry.js';
-import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type SchemaDocument } from '../../registry/index.js';
+import { dayOf, loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type SchemaDocument } from '../../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
@@ -146,7 +146,7 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   if (exceptionsFile !== undefined) protectFile(exceptionsFile.path, `the exceptions file (${exceptionsFile.shown})`);
   protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
   checkReportTargets(options.report);
-  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords });
+  const rows: Row[] = compareRegistries(base, current, s.level, { policy: s.policy, fingerprints: exceptionsFile !== undefined, allowKeywords: s.allowKeywords, today: dayOf(clock().getTime()) });
 
   const v: Verdicts = {};
   if (exceptionsFile !== undefined) {

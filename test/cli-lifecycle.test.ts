@@ -1,0 +1,118 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readGithub, readJunit, junitCases, readSarif } from './helpers/ci-formats.js';
+import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree } from './helpers/cli.js';
+
+// A URN's lifecycle end to end: check reads `deprecated`, compat --against lets a deprecated URN go
+// only on or after its sunset (BQSCHEMA_NOW sets today), and every format says so.
+
+afterAll(removeTempTrees);
+
+const OLD = 'urn:t:orders:placed';
+const NEW = 'urn:t:orders:placed.v2';
+const OBJECT = '{ "type": "object" }\n';
+
+function git(dir: string, ...args: string[]): string {
+  const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+const manifest = (entries: object[]): string => `${JSON.stringify({ schemas: entries }, null, 2)}\n`;
+
+/** `main` registers OLD (deprecated, sunset 2026-06-30, replaced by NEW) and NEW; the working tree removes OLD. */
+function removalRepo(): string {
+  const dir = tempTree({
+    'registry.json': manifest([
+      { urn: OLD, schema: 'schemas/old.json', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' } },
+      { urn: NEW, schema: 'schemas/new.json' },
+    ]),
+    'schemas/old.json': OBJECT,
+    'schemas/new.json': OBJECT,
+  });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 'Lifecycle Test');
+  git(dir, 'config', 'user.email', 'lifecycle@example.invalid');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  writeFileSync(join(dir, 'registry.json'), manifest([{ urn: NEW, schema: 'schemas/new.json' }]));
+  return dir;
+}
+
+const REMEDY = `keep ${OLD} registered until its sunset 2026-06-30 (29 days from now), then remove it; its consumers move to ${NEW}`;
+
+describe('compat --against: removing a deprecated URN before and after its sunset', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = removalRepo();
+  });
+  const early = (format: string) => bq(['compat', '--against', 'main', '--format', format], { cwd: dir, env: { BQSCHEMA_NOW: '2026-06-01' } });
+
+  it('text: the URN fails, with the days left and the replacement', async () => {
+    const r = await early('text');
+    expectExit(r, 1);
+    expect(r.stdout).toContain(`✗ ${OLD}  removed (deprecated)\n    → ${REMEDY}\n`);
+    expect(r.stdout).toMatch(/^FAILED: 1 URN\(s\) fail against main/m);
+  });
+
+  it('json, github, markdown, sarif and junit say the same', async () => {
+    const json = JSON.parse((await early('json')).stdout) as { ok: boolean; urns: Array<{ urn: string; breaking: boolean; remedy?: string; deprecated?: boolean }> };
+    expect(json.ok).toBe(false);
+    expect(json.urns.find((u) => u.urn === OLD)).toMatchObject({ breaking: true, deprecated: true, remedy: REMEDY });
+
+    const gh = readGithub((await early('github')).stdout);
+    expect(gh.annotations).toContainEqual(expect.objectContaining({ level: 'error', message: `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}` }));
+
+    const md = (await early('markdown')).stdout;
+    expect(md).toContain(`| \`${OLD}\` | **✗ removed** | **Remedy:** keep \`${OLD}\` registered until its sunset 2026-06-30 (29 days from now), then remove it; its consumers move to \`${NEW}\` |`);
+
+    const sarif = readSarif((await early('sarif')).stdout);
+    expect(sarif.runs[0]!.results.filter((x) => x.ruleId === 'urn-removed').map((x) => [x.level, x.message.text])).toEqual([['error', `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}`]]);
+
+    const junit = junitCases(readJunit((await early('junit')).stdout)).find((c) => c.name === OLD);
+    expect(junit?.failure?.message).toBe(`${OLD}: removed (it was deprecated). Remedy: ${REMEDY}`);
+  });
+
+  it('on the sunset day the removal passes', async () => {
+    const r = await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2026-06-30' } });
+    expectExit(r, 0);
+    expect(r.stdout).toContain(`- ${OLD}  removed (deprecated)\n`);
+  });
+
+  it('a BQSCHEMA_NOW that is no day is a usage error, not a verdict', async () => {
+    const before = readdirSync(dir);
+    const r = await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2026-02-30' } });
+    expectOneLineError(r, /^bqschema: BQSCHEMA_NOW must be a date YYYY-MM-DD, got "2026-02-30"$/, 2);
+    expect(readdirSync(dir)).toEqual(before);
+  });
+});
+
+describe('check and the other commands read `deprecated`', () => {
+  it('check names each problem at its place; other commands refuse a sunset that is no day, in one line', async () => {
+    const dir = tempTree({
+      'registry.json': manifest([
+        { urn: OLD, schema: 'schemas/old.json', status: 'active', deprecated: { since: '2026-07-01', sunset: '2026-06-30', replacement: 'urn:t:nowhere' } },
+        { urn: NEW, schema: 'schemas/new.json', deprecated: { sunset: '2026-02-30' } },
+      ]),
+      'schemas/old.json': OBJECT,
+      'schemas/new.json': OBJECT,
+      'msg.json': JSON.stringify({ job: NEW, data: {} }),
+    });
+    const text = readFileSync(join(dir, 'registry.json'), 'utf8');
+    const check = await bq(['check', '--format', 'json'], { cwd: dir });
+    expectExit(check, 1);
+    const issues = (JSON.parse(check.stdout) as { errors: Array<{ rule: string; pointer: string; line: number }> }).errors.filter((e) => e.rule === 'manifest');
+    expect(issues?.map((i) => i.pointer).sort()).toEqual([
+      '/schemas/0/deprecated/replacement', '/schemas/0/deprecated/sunset', '/schemas/0/status', '/schemas/1/deprecated/sunset',
+    ]);
+    const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length;
+    expect(issues?.find((i) => i.pointer === '/schemas/1/deprecated/sunset')?.line).toBe(lineOf('"2026-02-30"'));
+
+    const validate = await bq(['validate', 'msg.json'], { cwd: dir });
+    expectOneLineError(validate, new RegExp(`^bqschema: registry\\.json:${lineOf('"2026-02-30"')}:\\d+: entry 1: "deprecated\\.sunset" is "2026-02-30", not a real calendar day; write it as YYYY-MM-DD, e.g\\. "2026-06-30"$`), 1);
+    expect(readFileSync(join(dir, 'registry.json'), 'utf8')).toBe(text);
+  });
+});
