@@ -116,3 +116,69 @@ describe('check and the other commands read `deprecated`', () => {
     expect(readFileSync(join(dir, 'registry.json'), 'utf8')).toBe(text);
   });
 });
+
+describe('validate warns on a message of a deprecated URN, and never changes a verdict', () => {
+  let dir: string;
+  const WARNING = `${OLD} is deprecated (since 2026-01-31, sunset 2026-06-30): split by region; move its producers and consumers to ${NEW}`;
+  beforeAll(() => {
+    dir = tempTree({
+      'registry.json': manifest([
+        { urn: OLD, schema: 'schemas/old.json', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' } },
+        { urn: NEW, schema: 'schemas/new.json' },
+        { urn: 'urn:t:bare', schema: 'schemas/new.json', status: 'deprecated' },
+      ]),
+      'schemas/old.json': '{ "type": "object", "properties": { "n": { "type": "integer" } } }\n',
+      'schemas/new.json': OBJECT,
+      'm/1-old.json': JSON.stringify({ job: OLD, data: {} }),
+      'm/2-new.json': JSON.stringify({ job: NEW, data: {} }),
+      'm/3-bare.json': JSON.stringify({ job: 'urn:t:bare', data: {} }),
+      'bad.json': JSON.stringify({ job: OLD, data: { n: 'x' } }),
+      'stream.ndjson': Array.from({ length: 40 }, (_, i) => JSON.stringify({ job: i % 2 === 0 ? OLD : NEW, data: {} })).join('\n') + '\n',
+    });
+  });
+
+  it('every format says it; the run still passes (exit 0)', async () => {
+    const text = await bq(['validate', 'm'], { cwd: dir });
+    expectExit(text, 0);
+    expect(text.stdout).toContain(`✓ valid  m/1-old.json  ${OLD}\n    warning: ${WARNING}\n✓ valid  m/2-new.json  ${NEW}\n✓ valid  m/3-bare.json  urn:t:bare\n    warning: urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it\n`);
+    expect(text.stdout).toMatch(/^OK: 3 messages: 3 valid/m);
+
+    const json = await bq(['validate', 'm', '--format', 'json'], { cwd: dir });
+    expectExit(json, 0);
+    const results = (JSON.parse(json.stdout) as { results: Array<{ urn: string; deprecation?: string }> }).results;
+    expect(results.map((r) => r.deprecation)).toEqual([WARNING, undefined, 'urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it']);
+
+    const gh = await bq(['validate', 'm/1-old.json', '--format', 'github'], { cwd: dir });
+    expectExit(gh, 0);
+    expect(readGithub(gh.stdout).annotations).toEqual([{ level: 'warning', file: 'm/1-old.json', title: 'deprecated URN', message: WARNING }]);
+
+    const sarif = await bq(['validate', 'm/1-old.json', '--format', 'sarif'], { cwd: dir });
+    expectExit(sarif, 0);
+    expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level, x.message.text])).toEqual([['deprecated-urn', 'warning', WARNING]]);
+
+    const md = await bq(['validate', 'm/1-old.json', '--format', 'markdown'], { cwd: dir });
+    expect(md.stdout).toContain(`| warning | \`m/1-old.json\` | \`deprecated-urn\` | ${WARNING} |`);
+
+    const junit = await bq(['validate', 'm/1-old.json', '--format', 'junit'], { cwd: dir });
+    expectExit(junit, 0);
+    const tc = junitCases(readJunit(junit.stdout))[0]!;
+    expect(tc.failure).toBeUndefined();
+    expect(tc['system-out']).toBe(`warning: m/1-old.json: ${WARNING}`);
+  });
+
+  it('an invalid message of a deprecated URN fails as before, warned too', async () => {
+    const r = await bq(['validate', 'bad.json'], { cwd: dir });
+    expectExit(r, 1);
+    expect(r.stdout).toContain(`✗ invalid  bad.json  ${OLD}\n    /n  must be integer, got string\n    warning: ${WARNING}\n`);
+  });
+
+  it('--no-deprecation-warnings hides it; worker threads say what one thread says', async () => {
+    const hidden = await bq(['validate', 'm', '--format', 'json', '--no-deprecation-warnings'], { cwd: dir });
+    expectExit(hidden, 0);
+    expect(hidden.stdout).not.toContain('deprecat');
+    const one = await bq(['validate', 'stream.ndjson', '--format', 'json', '--jobs', '1'], { cwd: dir });
+    const two = await bq(['validate', 'stream.ndjson', '--format', 'json', '--jobs', '2'], { cwd: dir });
+    expect(two.stdout).toBe(one.stdout);
+    expect(one.stdout.split(WARNING).length - 1).toBe(20);
+  });
+});

@@ -45,6 +45,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
         .option('--ndjson', 'read stdin as one envelope per line')
         .option('--strict', 'fail when a URN has no registered schema')
+        .option('--no-deprecation-warnings', 'no warning on messages of a URN the registry deprecates')
         .option('-q, --quiet', 'print only problems and the summary (text format)')
         .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 16777216: 16 MiB; a YAML message: 1/16 of it); more needs more heap, see docs/cli/validate.md')
         .option('--max-line-bytes <n>', 'longest NDJSON line read (default 16777216: 16 MiB)')

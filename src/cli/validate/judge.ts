@@ -9,7 +9,7 @@ import { clean, ENVELOPE } from '../output.js';
 import { openRegistry, requireUrn, type RegistryCliOptions } from '../registry.js';
 import type { GateFormat } from '../report/emit.js';
 import type { ReportTarget } from '../reports.js';
-import { MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
+import { deprecationText, MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from '../../validate/report.js';
 
 /*
  * validate's judging: one parsed document in, one Result out. The command and its worker threads
@@ -29,6 +29,8 @@ export interface ValidateOptions extends RegistryCliOptions {
   report?: ReportTarget[];
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
+  /** false with --no-deprecation-warnings: no warning on a message of a deprecated URN. */
+  deprecationWarnings?: boolean;
 }
 
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
@@ -62,6 +64,8 @@ export class Judge {
   readonly registry: Registry;
   /** Each unregistered URN's suggestion, worked out once: a stream repeats its URNs. */
   private readonly suggestions = new Map<string, string | undefined>();
+  /** Each deprecated URN's warning, worked out once (URNs are registered ones: bounded by the manifest). */
+  private readonly deprecations = new Map<string, string>();
   /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
   private folded: Map<string, string> | undefined;
 
@@ -138,10 +142,12 @@ export class Judge {
     if (schema.isValid(data) && !namesUrn) {
       const r = result(file, line, urn, 'valid');
       r.warnings = warnings;
+      this.deprecated(r, urn);
       return r;
     }
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
+    this.deprecated(r, urn);
     // One more than is listed tells whether there are more; the walk stops there.
     const found = schema.validate(data, MAX_VIOLATIONS + 1);
     if (found.length > MAX_VIOLATIONS) {
@@ -151,6 +157,19 @@ export class Judge {
     r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
     if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
+  }
+
+  /** Marks a judged message of a deprecated URN (unless --no-deprecation-warnings). */
+  private deprecated(r: Result, urn: string): void {
+    if (this.options.deprecationWarnings === false) return;
+    let said = this.deprecations.get(urn);
+    if (said === undefined) {
+      const entry = this.registry.entry(urn);
+      if (entry?.status !== 'deprecated') return;
+      said = deprecationText(urn, entry.deprecated);
+      this.deprecations.set(urn, said);
+    }
+    r.deprecation = said;
   }
 
   /** The registered URN an unregistered one is likely a typo of. */
