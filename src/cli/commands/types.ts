@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { Registry } from '../../registry/index.js';
+import type { Deprecation, Registry } from '../../registry/index.js';
 import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../types/index.js';
 import { SchemaError } from '../../validator/index.js';
 import { EXIT_GATE, EXIT_OK, GateError, UsageError } from '../errors.js';
@@ -10,7 +10,7 @@ import { claimTarget, outputTarget, writeFileAtomic } from '../write.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
 export interface TypesSource {
-  readonly entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
+  readonly entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation }>;
   /** The parsed schema document of a URN; a file that cannot be read throws a one-line error. */
   document(urn: string): unknown;
 }
@@ -35,11 +35,12 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
 export function renderTypes(source: TypesSource, lang: 'ts' | 'go' | 'python' | 'java' | 'csharp' | 'php' = 'ts'): string {
-  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
+  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description, deprecated }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
     if (status !== undefined) entry.status = status;
     if (description !== undefined) entry.description = description;
+    if (deprecated !== undefined) entry.deprecated = deprecated;
     return entry;
   });
   try {
