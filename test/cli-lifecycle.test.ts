@@ -182,3 +182,39 @@ describe('validate warns on a message of a deprecated URN, and never changes a v
     expect(one.stdout.split(WARNING).length - 1).toBe(20);
   });
 });
+
+describe('catalog: the changelog from git, and deprecation', () => {
+  it('each version: date, commit, author, the rules that fired and the modes they break, the deprecation state; a deprecated property is marked', async () => {
+    const dir = tempTree({
+      'registry.json': manifest([
+        { urn: OLD, schema: 'schemas/old.json', deprecated: { since: '2000-01-01', replacement: NEW } },
+        { urn: NEW, schema: 'schemas/new.json' },
+      ]),
+      'schemas/old.json': '{ "type": "object", "properties": { "a": { "type": "string" } } }\n',
+      'schemas/new.json': OBJECT,
+    });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'commit.gpgsign', 'false');
+    const commit = (author: string, subject: string): string => {
+      git(dir, 'add', '-A');
+      git(dir, '-c', `user.name=${author}`, '-c', 'user.email=a@example.invalid', 'commit', '-q', '-m', subject);
+      return git(dir, 'rev-parse', 'HEAD');
+    };
+    const first = commit('Ada "<b>"', 'first <img src=x>');
+    writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "required": ["n"], "properties": { "a": { "type": ["string", "null"], "deprecated": true }, "n": { "type": "integer" } } }\n');
+    const second = commit('Bob', 'a may be null; n required');
+    const r = await bq(['catalog', '-o', 'catalog.html'], { cwd: dir });
+    expectExit(r, 0);
+    const page = readFileSync(join(dir, 'catalog.html'), 'utf8');
+    const section = page.slice(page.indexOf(`<section class="event" id="${OLD}"`), page.indexOf('</section>', page.indexOf(`<section class="event" id="${OLD}"`)));
+    expect(section).toContain('<th>Author</th>');
+    expect(section).toContain(`<code title="${second}">${second.slice(0, 12)}</code></td><td>Bob</td><td class="nw"><span class="badge v-breaking">breaking</span> <span class="badge st-deprecated">deprecated</span></td><td>a may be null; n required<ul>`);
+    expect(section).toContain('<li><span class="badge v-breaking">breaks backward</span> <code>required-added</code> <code>/required</code>: property &quot;n&quot; is now required</li>');
+    expect(section).toContain('<li><span class="badge v-breaking">breaks forward</span> <code>type-widened</code> <code>/properties/a/type</code>: ');
+    // git drops < and > from a name; the rest is escaped.
+    expect(section).toContain(`<code title="${first}">${first.slice(0, 12)}</code></td><td>Ada &quot;b</td><td class="nw"><span class="badge v-added">added</span> <span class="badge st-deprecated">deprecated</span></td><td>first &lt;img src=x&gt;</td>`);
+    expect(section).toContain('<span class="badge st-deprecated" title="deprecated: true">deprecated</span>');
+    expect(section).toContain(`use <a href="#${NEW}"><code>${NEW}</code></a> instead`);
+    expect(section).not.toContain('not enforced</strong>');
+  });
+});

@@ -1,7 +1,7 @@
 import type { comparePair as ComparePairFn } from '../../compat/index.js';
 import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
-import { jsonEqual, pointerLabel } from '../../validator/index.js';
-import type { HistoryEntry } from '../../catalog/index.js';
+import { jsonEqual } from '../../validator/index.js';
+import type { HistoryEntry, RuleChange } from '../../catalog/index.js';
 import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { protectInputs } from '../protect.js';
@@ -42,15 +42,30 @@ async function examplesByUrn(paths: string[]): Promise<Map<string, unknown[]>> {
   return byUrn;
 }
 
-/** Each commit that changed the URN's schema, with the backward-compat verdict of that change. */
+/**
+ * Each commit that changed the URN's schema (its changelog): who and when, the backward verdict, every
+ * rule that fired from the version before with the modes it breaks, and whether the URN was
+ * deprecated by then (its `since` on or before the commit's date).
+ */
 function history(registry: Registry, urn: string, schemaHistory: SchemaHistory, comparePair: ComparePair): HistoryEntry[] {
+  const since = registry.entry(urn)?.deprecated?.since;
   return schemaHistory(registry, urn).map((c) => {
-    const base = { commit: c.commit, date: c.date, subject: c.subject };
+    const base = { commit: c.commit, date: c.date, author: c.author, subject: c.subject, ...(since !== undefined && c.date >= since ? { deprecated: true } : {}) };
     if (!c.existed) return { ...base, verdict: 'added' as const };
     if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
-    const result = comparePair(c.before, c.after, 'backward');
-    const changes = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${pointerLabel(ch.path)}: ${ch.message}`)];
-    return { ...base, verdict: result.compatible ? 'compatible' as const : 'breaking' as const, ...(changes.length > 0 ? { changes } : {}) };
+    const backward = comparePair(c.before, c.after, 'backward', { witnesses: false });
+    const forward = comparePair(c.before, c.after, 'forward', { witnesses: false });
+    // The same change in both directions is one rule; one a direction alone lists is kept too.
+    const rules = new Map<string, RuleChange>();
+    for (const ch of backward.changes) rules.set(`${ch.rule} ${ch.path}`, { rule: ch.rule, path: ch.path, message: ch.message, backward: ch.breaking, forward: false });
+    for (const ch of forward.changes) {
+      const key = `${ch.rule} ${ch.path}`;
+      const known = rules.get(key);
+      if (known !== undefined) known.forward = ch.breaking;
+      else rules.set(key, { rule: ch.rule, path: ch.path, message: ch.message, backward: false, forward: ch.breaking });
+    }
+    const changes = backward.problems.map((p) => p.message);
+    return { ...base, verdict: backward.compatible ? 'compatible' as const : 'breaking' as const, ...(changes.length > 0 ? { changes } : {}), ...(rules.size > 0 ? { rules: [...rules.values()] } : {}) };
   });
 }
 

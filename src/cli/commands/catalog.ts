@@ -1,5 +1,5 @@
 import { buildCatalog, catalogHandler, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
-import { RegistryError } from '../../registry/index.js';
+import { RegistryError, type Deprecation } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { writeFileAtomic } from '../write.js';
@@ -8,7 +8,7 @@ export { catalogHandler };
 
 /** What the catalog needs from a registry; the registry layer provides it. */
 export interface CatalogRegistry {
-  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
+  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation }>;
   /** The parsed schema of a URN; throws (a UsageError, ideally) when it cannot be read. */
   document(urn: string): unknown;
   /** The schema file of a URN, as it should be shown. */
@@ -40,6 +40,7 @@ function entriesOf(registry: CatalogRegistry): { entries: CatalogEntry[]; histor
     const entry: CatalogEntry = { urn: e.urn, schema, file: registry.file(e.urn) };
     if (e.owner !== undefined) entry.owner = e.owner;
     if (e.status !== undefined) entry.status = e.status;
+    if (e.deprecated !== undefined) entry.deprecated = e.deprecated;
     if (e.description !== undefined) entry.description = e.description;
     const examples = registry.examples?.(e.urn);
     if (examples !== undefined && examples.length > 0) entry.examples = examples;
