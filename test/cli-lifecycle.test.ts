@@ -218,3 +218,45 @@ describe('catalog: the changelog from git, and deprecation', () => {
     expect(section).not.toContain('not enforced</strong>');
   });
 });
+
+describe('export-asyncapi: deprecation and, with --versions, the version count', () => {
+  it('the message carries deprecated: true, x-bqschema-deprecation, and x-bqschema-versions counted from git', async () => {
+    const dir = tempTree({
+      'registry.json': manifest([
+        { urn: OLD, schema: 'schemas/old.json', deprecated: { reason: 'split "by" region', sunset: '2026-06-30', replacement: NEW, since: '2026-01-31' } },
+        { urn: NEW, schema: 'schemas/new.json' },
+      ]),
+      'schemas/old.json': '{ "type": "object", "properties": { "a": { "type": "string" } } }\n',
+      'schemas/new.json': OBJECT,
+    });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'config', 'user.name', 'Lifecycle Test');
+    git(dir, 'config', 'user.email', 'lifecycle@example.invalid');
+    git(dir, 'config', 'commit.gpgsign', 'false');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'one');
+    writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "properties": { "a": { "type": "string", "deprecated": true } } }\n');
+    git(dir, 'commit', '-q', '-am', 'two');
+    // The working tree's change is a third version.
+    writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "properties": { "a": { "type": ["string", "null"], "deprecated": true } } }\n');
+    type Message = { deprecated?: boolean; 'x-bqschema-deprecation'?: unknown; 'x-bqschema-versions'?: number; payload: { schema: { properties: { a: { deprecated?: boolean } } } } };
+    const messages = (out: string): Message[] => Object.values((JSON.parse(out) as { channels: Record<string, { messages: Record<string, Message> }> }).channels).flatMap((c) => Object.values(c.messages));
+
+    const counted = await bq(['export-asyncapi', '--versions'], { cwd: dir });
+    expectExit(counted, 0);
+    const [old, next] = messages(counted.stdout);
+    expect(old).toMatchObject({
+      deprecated: true, 'x-bqschema-versions': 3,
+      'x-bqschema-deprecation': { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split "by" region' },
+    });
+    expect(Object.keys(old!['x-bqschema-deprecation'] as object)).toEqual(['since', 'sunset', 'replacement', 'reason']);
+    expect(old!.payload.schema.properties.a.deprecated).toBe(true);
+    expect(next!.deprecated).toBeUndefined();
+    expect(next!['x-bqschema-versions']).toBe(1);
+
+    const plain = await bq(['export-asyncapi'], { cwd: dir });
+    expectExit(plain, 0);
+    expect(plain.stdout).not.toContain('x-bqschema-versions');
+    expect(plain.stdout).toContain('x-bqschema-deprecation');
+  });
+});

@@ -162,6 +162,7 @@ const COMMANDS: Array<[string, (program: Command, setCode: SetCode) => void]> = 
         .option('--doc-version <version>', 'info.version of the document')
         // Not -f/--format, which names the output style (text, json, github, …) in every other command.
         .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+        .option('--versions', "give each message x-bqschema-versions: how many distinct versions its schema file has had in git")
         .addOption(outsideOption())
         .addHelpText('after', examples([
           'bqschema export-asyncapi --registry registry.json -o asyncapi.json',

@@ -16,10 +16,12 @@ export interface ExportOptions extends RegistryCliOptions {
   title?: string;
   docVersion?: string;
   docFormat?: 'json' | 'yaml';
+  /** Count each schema's distinct versions in git (`x-bqschema-versions`). */
+  versions?: boolean;
 }
 
 /** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
-function catalog(registry: Registry): CatalogEntry[] {
+function catalog(registry: Registry, versions?: (urn: string) => number | undefined): CatalogEntry[] {
   return registry.entries.map((entry) => {
     // The registry is strict: a malformed keyword is refused here, not published as if enforced.
     registry.compiled(entry.urn);
@@ -27,6 +29,9 @@ function catalog(registry: Registry): CatalogEntry[] {
     if (entry.owner !== undefined) out.owner = entry.owner;
     if (entry.status !== undefined) out.status = entry.status;
     if (entry.description !== undefined) out.description = entry.description;
+    if (entry.deprecated !== undefined) out.deprecated = entry.deprecated;
+    const count = versions?.(entry.urn);
+    if (count !== undefined) out.versions = count;
     return out;
   });
 }
@@ -183,7 +188,9 @@ export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the document is built: a file this run reads is never the output.
   if (options.output !== undefined) claimTarget(options.output, '-o');
-  const entries = catalog(registry);
+  // git is read only when asked: a count that moves with every commit is no default of a published document.
+  const versionCount = options.versions === true ? (await import('../../registry/history.js')).versionCount : undefined;
+  const entries = catalog(registry, versionCount === undefined ? undefined : (urn) => versionCount(registry, urn));
   const read = new Map<string, ReadFile>();
   const files = registryFiles(registry, read);
   const { document: doc, issues: bundling, origins } = assembleAsyncApi(entries, { title: options.title, version: options.docVersion, files });
