@@ -260,3 +260,24 @@ describe('export-asyncapi: deprecation and, with --versions, the version count',
     expect(plain.stdout).toContain('x-bqschema-deprecation');
   });
 });
+
+describe('hostile deprecation text', () => {
+  it('a reason with a control character and a line break stays one escaped line in text, annotations and markdown', async () => {
+    const reason = 'x\u001b[31mRED\nnext line <b>&';
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: OLD, schema: 'a.json', deprecated: { reason, replacement: NEW } }, { urn: NEW, schema: 'a.json' }] }),
+      'a.json': OBJECT,
+      'm.json': JSON.stringify({ job: OLD, data: {} }),
+    });
+    const before = readdirSync(dir).sort();
+    const text = await bq(['validate', 'm.json'], { cwd: dir });
+    expectExit(text, 0);
+    expect(text.stdout).not.toContain('\u001b');
+    expect(text.stdout.split('\n').filter((l) => l.includes('is deprecated'))).toEqual([`    warning: ${OLD} is deprecated: x\\x1b[31mRED\\nnext line <b>&; move its producers and consumers to ${NEW}`]);
+    const gh = await bq(['validate', 'm.json', '--format', 'github'], { cwd: dir });
+    expect(gh.stdout.split('\n')[0]).toBe(`::warning file=m.json,title=deprecated URN::${OLD} is deprecated: x\\x1b[31mRED%0Anext line <b>&; move its producers and consumers to ${NEW}`);
+    const md = await bq(['validate', 'm.json', '--format', 'markdown'], { cwd: dir });
+    expect(md.stdout).toContain('x\\\\x1b\\[31mRED<br>next line \\<b\\>\\&;');
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+});
