@@ -12,6 +12,6 @@ export {
 export {
   check, checkAsync, validate, validateAsync, validateSchema, validateEnvelope, validateEnvelopeAsync, wrap, readEnvelope,
   InvalidPayloadError, EnvelopeError, IDENTITY_WARNING_CODE, typed, UnknownUrnError,
-  type Envelope, type ReadEnvelope, type EnvelopeProblem, type GuardOptions, type TypedGuard, type TypedEnvelope, type UrnOf,
+  type Envelope, type ReadEnvelope, type EnvelopeProblem, type GuardOptions, type CheckOptions, type Deprecation, type TypedGuard, type TypedEnvelope, type UrnOf,
   mask, maskAsync, maskWith, sensitivePaths, type SensitivePath,
 } from './guard/index.js';

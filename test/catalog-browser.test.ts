@@ -190,6 +190,33 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     }
   });
 
+  it('shows a deprecation (dates, reason, a link to its replacement) and a changelog whose hostile subjects, authors and rule messages stay text', async () => {
+    const [orders, ...rest] = exampleEntries();
+    const replacement = rest[0]!.urn;
+    const entries = [{ ...orders!, status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement, reason: HOSTILE[1]! } }, ...rest];
+    const changelog = HOSTILE.slice(0, 5).map((h, i) => ({
+      commit: `${i}`.repeat(40), date: `2026-11-0${i + 1}`, author: h, subject: h, verdict: 'compatible' as const, deprecated: i < 2,
+      rules: [{ rule: 'property-added', path: `/properties/${h}`, message: h, backward: false, forward: i % 2 === 0 }],
+    }));
+    const page = buildCatalog({ title: 'Changelog', entries, history: new Map([[orders!.urn, changelog]]) });
+    writeFileSync(join(ARTIFACTS, 'catalog-changelog.html'), page);
+    const o = await open(pathToFileURL(join(ARTIFACTS, 'catalog-changelog.html')).href);
+    const section = o.page.locator(`section[id="${anchorId(orders!.urn)}"]`);
+    const notice = section.locator('[data-bq="deprecation"]');
+    expect(await notice.textContent()).toBe(`Deprecated (since 2026-01-31; sunset 2026-06-30: it may be removed from that day): do not start producing or consuming this event; use ${replacement} instead. Why: ${HOSTILE[1]}.`);
+    await notice.locator('a').click();
+    expect(await o.page.evaluate(() => document.querySelector(':target')?.id)).toBe(anchorId(replacement));
+    // Each changelog row: its author, subject and rule as text, the modes it breaks, the deprecation state.
+    const rows = await section.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rows).toEqual(changelog.map((h, i) => [
+      h.date, h.commit.slice(0, 12), h.author, `compatible${i < 2 ? ' deprecated' : ''}`, `${h.subject}${i % 2 === 0 ? 'breaks forward' : 'compatible'} property-added /properties/${h.author}: ${h.author}`,
+    ]));
+    expect(await section.locator('table th').allTextContents()).toEqual(['Date', 'Commit', 'Author', 'Compat', 'Change']);
+    expect(await o.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await o.page.locator('img, svg').count()).toBe(0);
+    await close(o);
+  });
+
   it('follows the dark colour scheme and fits a 360 px phone', async () => {
     const light = await open(exampleUrl);
     const dark = await open(exampleUrl, { colorScheme: 'dark' });

@@ -123,7 +123,7 @@ describe('registry.schema.json', () => {
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
+    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'deprecated', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
     expect(Object.keys(defs.service!.properties).sort()).toEqual(['contact', 'name', 'repository', 'team']);
     for (const [key, p] of Object.entries({ ...props, ...defs.service!.properties })) {
       expect(p.title, key).toBeTruthy();

@@ -148,8 +148,27 @@ describe('generateTypes', () => {
 
   it('marks a deprecated URN @deprecated, after its text', () => {
     const text = generateTypes([{ urn: 'urn:x:old', status: 'deprecated', schema: { type: 'null', 'x-gdpr-sensitive': true } }]);
-    expect(text).toContain('/**\n * Data of urn:x:old.\n *\n * @deprecated The registry marks this URN deprecated.\n * @sensitive\n */\nexport type Old = null;');
+    expect(text).toContain('/**\n * Data of urn:x:old.\n *\n * @deprecated The registry deprecates this URN.\n * @sensitive\n */\nexport type Old = null;');
     expect(generateTypes([{ urn: 'urn:x:old', status: 'active', schema: true }])).not.toContain('@deprecated');
+  });
+
+  it('says a deprecation\'s dates, reason and replacement, escaped, and marks a property the schema deprecates', () => {
+    const text = generateTypes([{
+      urn: 'urn:x:old', status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:new */', reason: 'split @see x\nnow' },
+      schema: { type: 'object', properties: { gone: { type: 'string', deprecated: true }, kept: { type: 'string' } } },
+    }]);
+    const sf = ts.createSourceFile('t.ts', text, ts.ScriptTarget.ES2022, true);
+    const alias = sf.statements.find(ts.isTypeAliasDeclaration)!;
+    expect(ts.getJSDocTags(alias).map((t) => `${t.tagName.text} ${String(t.comment)}`)).toEqual([
+      'deprecated The registry deprecates this URN (since 2026-01-31, sunset 2026-06-30): split \\@see x now; use urn:x:new *\\/.',
+    ]);
+    const members = (alias.type as ts.TypeLiteralNode).members;
+    const tagsOf = (name: string): string[] => ts.getJSDocTags(members.find((m) => m.name?.getText(sf) === name)!).map((t) => t.tagName.text);
+    expect(tagsOf('gone')).toEqual(['deprecated']);
+    expect(tagsOf('kept')).toEqual([]);
+    // An annotation, not an unsupported constraint: no "not enforced" line.
+    expect(text).not.toContain('not enforced');
+    expect(typeCheck({ 'test/__types_deprecated.ts': text })).toEqual([]);
   });
 
   it('is deterministic', () => {

@@ -2,6 +2,7 @@ import { escapePointerToken, isSchemaObject } from '../validator/index.js';
 import { bundleSchemas, PAYLOAD_SCHEMA_FORMAT, type Origin, type SchemaFiles } from './bundle.js';
 import { byCodeUnits, RESERVED_KEYS, sanitizeKey, VALID_KEY } from './keys.js';
 import type { AsyncApiIssue } from './validate.js';
+import type { Deprecation } from '../registry/deprecation.js';
 
 /** A registry entry as the export receives it (structural: the manifest module produces these). */
 export interface CatalogEntry {
@@ -9,6 +10,10 @@ export interface CatalogEntry {
   schema: unknown;
   owner?: string;
   status?: string;
+  /** The manifest's deprecation (since, sunset, replacement, reason): the message's `x-bqschema-deprecation`. */
+  deprecated?: Deprecation;
+  /** How many distinct versions the schema has had in git (`--versions`): the message's `x-bqschema-versions`. */
+  versions?: number;
   description?: string;
   /** The file the schema was read from: references to other files resolve against it. */
   file?: string;
@@ -96,6 +101,15 @@ function message(entry: CatalogEntry, payload: unknown): Record<string, unknown>
   // Tags are for people browsing the catalog; x- fields keep the raw values for tools.
   if (nonEmpty(entry.owner)) msg['x-owner'] = entry.owner;
   if (nonEmpty(entry.status)) msg['x-status'] = entry.status;
+  if (entry.status === 'deprecated' && entry.deprecated !== undefined && Object.keys(entry.deprecated).length > 0) {
+    // The fields in a fixed order, whatever the manifest's: the same registry, the same bytes.
+    const d = entry.deprecated;
+    msg['x-bqschema-deprecation'] = {
+      ...(d.since === undefined ? {} : { since: d.since }), ...(d.sunset === undefined ? {} : { sunset: d.sunset }),
+      ...(d.replacement === undefined ? {} : { replacement: d.replacement }), ...(d.reason === undefined ? {} : { reason: d.reason }),
+    };
+  }
+  if (entry.versions !== undefined) msg['x-bqschema-versions'] = entry.versions;
   return msg;
 }
 

@@ -4,11 +4,14 @@ import { fieldsView, type FieldsView } from './fields.js';
 import { anchorId, fragment, html, join, jsonScript, type SafeHtml } from './html.js';
 import { maskAnnotations, maskMessage } from '../validator/mask.js';
 import { prettyJson, unshowable } from './values.js';
+import type { Deprecation } from '../registry/deprecation.js';
 
 export interface CatalogEntry {
   urn: string;
   owner?: string;
   status?: string;
+  /** The manifest's deprecation of the URN (since, sunset, replacement, reason). */
+  deprecated?: Deprecation;
   description?: string;
   /** The parsed schema document. */
   schema: unknown;
@@ -20,13 +23,32 @@ export interface CatalogEntry {
 
 export type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
 
+/** A compat rule that fired between two consecutive versions, and the modes it breaks. */
+export interface RuleChange {
+  rule: string;
+  /** Where in the schema (a JSON pointer). */
+  path: string;
+  message: string;
+  /** Whether the change breaks backward (old data, new schema) and forward (new data, old schema) compatibility. */
+  backward: boolean;
+  forward: boolean;
+}
+
 /** One commit that touched a URN's schema, with the compat verdict of that change. */
 export interface HistoryEntry {
   commit: string;
   date: string;
+  /** The commit's author. */
+  author?: string;
   subject: string;
+  /** The backward verdict. */
   verdict: CompatVerdict;
+  /** Problems that kept the versions from being compared, and other notes. */
   changes?: readonly string[];
+  /** Every rule that fired from the previous version, breaking or not. */
+  rules?: readonly RuleChange[];
+  /** Whether the URN was deprecated at this version (its deprecation's `since` on or before the commit's date). */
+  deprecated?: boolean;
 }
 
 export interface CatalogInput {
@@ -85,8 +107,12 @@ function piiSummary(view: FieldsView | undefined): SafeHtml {
 function notices(p: Prepared): SafeHtml {
   const parts: SafeHtml[] = [];
   if (p.entry.status === 'deprecated') {
+    const d = p.entry.deprecated ?? {};
     const ask = p.entry.owner !== undefined ? html`ask ${p.entry.owner}` : 'ask its owner';
-    parts.push(html`<div class="notice warn"><strong>Deprecated:</strong> do not start producing or consuming this event; ${ask} what replaces it.</div>`);
+    const dates = [d.since === undefined ? '' : `since ${d.since}`, d.sunset === undefined ? '' : `sunset ${d.sunset}: it may be removed from that day`].filter((x) => x !== '').join('; ');
+    const instead = d.replacement === undefined ? html`${ask} what replaces it`
+      : html`use <a href="${fragment(anchorId(d.replacement))}"><code>${d.replacement}</code></a> instead`;
+    parts.push(html`<div class="notice warn" data-bq="deprecation"><strong>Deprecated${dates === '' ? '' : ` (${dates})`}:</strong> do not start producing or consuming this event; ${instead}.${d.reason === undefined ? '' : html` Why: ${d.reason}.`}</div>`);
   }
   if (p.problem !== undefined) {
     parts.push(html`<div class="notice bad"><strong>This schema cannot be read:</strong> ${p.problem}. Its fields are not shown.</div>`);
@@ -97,8 +123,10 @@ function notices(p: Prepared): SafeHtml {
       (m) => html`<li><code>${pointerLabel(m.pointer)}</code> <code>${m.keyword}</code>: ${m.message}</li>`,
     )}</ul></div>`);
   }
-  if (v !== undefined && v.unsupported.length > 0) {
-    parts.push(html`<div class="notice warn"><strong>${plural(v.unsupported.length, 'keyword')} not enforced</strong> by the validator (outside the supported subset):<ul>${v.unsupported.map(
+  // `deprecated` is documentation (its field's badge says it), not a constraint left unenforced.
+  const unsupported = v?.unsupported.filter((w) => w.keyword !== 'deprecated') ?? [];
+  if (unsupported.length > 0) {
+    parts.push(html`<div class="notice warn"><strong>${plural(unsupported.length, 'keyword')} not enforced</strong> by the validator (outside the supported subset):<ul>${unsupported.map(
       (w) => html`<li><code>${pointerLabel(w.pointer)}</code> <code>${w.keyword}</code></li>`,
     )}</ul></div>`);
   }
@@ -148,14 +176,30 @@ function examples(p: Prepared): SafeHtml {
   return out.length === 0 ? html`<p class="empty">No examples.</p>` : html`<div class="examples">${out}</div>`;
 }
 
+/** What a rule's change breaks, in words and as a badge class. */
+function breaks(r: RuleChange): { text: string; cls: string } {
+  if (r.backward && r.forward) return { text: 'breaks backward and forward', cls: 'v-breaking' };
+  if (r.backward) return { text: 'breaks backward', cls: 'v-breaking' };
+  if (r.forward) return { text: 'breaks forward', cls: 'v-breaking' };
+  return { text: 'compatible', cls: 'v-compatible' };
+}
+
 function history(entries: readonly HistoryEntry[]): SafeHtml {
   if (entries.length === 0) return html`<p class="empty">No recorded changes.</p>`;
+  const authors = entries.some((h) => h.author !== undefined);
   const rows = entries.map((h) => {
     const cls = VERDICTS.has(h.verdict) ? `v-${h.verdict}` : 'v-other';
-    const changes = h.changes !== undefined && h.changes.length > 0 ? html`<ul>${h.changes.map((c) => html`<li>${c}</li>`)}</ul>` : '';
-    return html`<tr><td class="nw">${h.date}</td><td class="nw"><code title="${h.commit}">${h.commit.slice(0, 12)}</code></td><td class="nw"><span class="badge ${cls}">${h.verdict}</span></td><td>${h.subject}${changes}</td></tr>`;
+    const rules = (h.rules ?? []).map((r) => {
+      const b = breaks(r);
+      return html`<li><span class="badge ${b.cls}">${b.text}</span> <code>${r.rule}</code> <code>${pointerLabel(r.path)}</code>: ${r.message}</li>`;
+    });
+    const notes = (h.changes ?? []).map((c) => html`<li>${c}</li>`);
+    const list = rules.length + notes.length > 0 ? html`<ul>${notes}${rules}</ul>` : '';
+    const state = h.deprecated === true ? html` <span class="badge st-deprecated">deprecated</span>` : '';
+    const author = authors ? html`<td>${h.author ?? ''}</td>` : '';
+    return html`<tr><td class="nw">${h.date}</td><td class="nw"><code title="${h.commit}">${h.commit.slice(0, 12)}</code></td>${author}<td class="nw"><span class="badge ${cls}">${h.verdict}</span>${state}</td><td>${h.subject}${list}</td></tr>`;
   });
-  return html`<table><thead><tr><th>Date</th><th>Commit</th><th>Compat</th><th>Change</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table><thead><tr><th>Date</th><th>Commit</th>${authors ? html`<th>Author</th>` : ''}<th>Compat</th><th>Change</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function section(p: Prepared, hist: readonly HistoryEntry[] | undefined): SafeHtml {

@@ -1,6 +1,7 @@
 import type { SchemaChange } from '../registry/history.js';
-import { jsonEqual, pointerLabel } from '../validator/index.js';
-import type { CatalogEntry, HistoryEntry } from './build.js';
+import type { Deprecation } from '../registry/index.js';
+import { jsonEqual } from '../validator/index.js';
+import type { CatalogEntry, HistoryEntry, RuleChange } from './build.js';
 
 /*
  * From a registry to what the catalog shows: its entries with their examples, and each URN's
@@ -10,7 +11,7 @@ import type { CatalogEntry, HistoryEntry } from './build.js';
 
 /** What the catalog needs from a registry. */
 export interface CatalogRegistry {
-  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
+  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation }>;
   /** The parsed schema of a URN; throws when it cannot be read. */
   document(urn: string): unknown;
   /** The schema file of a URN, as it should be shown. */
@@ -29,6 +30,7 @@ export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEnt
     const entry: CatalogEntry = { urn: e.urn, schema: registry.document(e.urn), file: registry.file(e.urn) };
     if (e.owner !== undefined) entry.owner = e.owner;
     if (e.status !== undefined) entry.status = e.status;
+    if (e.deprecated !== undefined) entry.deprecated = e.deprecated;
     if (e.description !== undefined) entry.description = e.description;
     const examples = registry.examples?.(e.urn);
     if (examples !== undefined && examples.length > 0) entry.examples = examples;
@@ -39,21 +41,35 @@ export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEnt
   return { entries, history };
 }
 
-/** A backward-compatibility judgement of two schemas (compat's `comparePair` for `backward`, which the CLI loads only for a history). */
-export type JudgeChange = (before: unknown, after: unknown) => {
+/** A compatibility judgement of two schemas in one direction (compat's `comparePair`, which the CLI loads only for a history). */
+export type JudgeChange = (before: unknown, after: unknown, mode: 'backward' | 'forward') => {
   compatible: boolean;
   problems: readonly { message: string }[];
-  changes: readonly { breaking: boolean; path: string; message: string }[];
+  changes: readonly { rule: string; breaking: boolean; path: string; message: string }[];
 };
 
-/** Each commit that changed a URN's schema, with the backward-compat verdict of that change. */
-export function historyEntries(changes: readonly SchemaChange[], judge: JudgeChange): HistoryEntry[] {
+/**
+ * Each commit that changed a URN's schema (its changelog): who and when, the backward verdict, every
+ * rule that fired from the version before with the modes it breaks, and whether the URN was
+ * deprecated by then (its `since`, given, on or before the commit's date).
+ */
+export function historyEntries(changes: readonly SchemaChange[], judge: JudgeChange, since?: string): HistoryEntry[] {
   return changes.map((c) => {
-    const base = { commit: c.commit, date: c.date, subject: c.subject };
+    const base = { commit: c.commit, date: c.date, author: c.author, subject: c.subject, ...(since !== undefined && c.date >= since ? { deprecated: true } : {}) };
     if (!c.existed) return { ...base, verdict: 'added' as const };
     if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
-    const result = judge(c.before, c.after);
-    const list = [...result.problems.map((p) => p.message), ...result.changes.filter((ch) => ch.breaking).map((ch) => `${pointerLabel(ch.path)}: ${ch.message}`)];
-    return { ...base, verdict: result.compatible ? 'compatible' as const : 'breaking' as const, ...(list.length > 0 ? { changes: list } : {}) };
+    const backward = judge(c.before, c.after, 'backward');
+    const forward = judge(c.before, c.after, 'forward');
+    // The same change in both directions is one rule; one a direction alone lists is kept too.
+    const rules = new Map<string, RuleChange>();
+    for (const ch of backward.changes) rules.set(`${ch.rule} ${ch.path}`, { rule: ch.rule, path: ch.path, message: ch.message, backward: ch.breaking, forward: false });
+    for (const ch of forward.changes) {
+      const key = `${ch.rule} ${ch.path}`;
+      const known = rules.get(key);
+      if (known !== undefined) known.forward = ch.breaking;
+      else rules.set(key, { rule: ch.rule, path: ch.path, message: ch.message, backward: false, forward: ch.breaking });
+    }
+    const problems = backward.problems.map((p) => p.message);
+    return { ...base, verdict: backward.compatible ? 'compatible' as const : 'breaking' as const, ...(problems.length > 0 ? { changes: problems } : {}), ...(rules.size > 0 ? { rules: [...rules.values()] } : {}) };
   });
 }

@@ -148,9 +148,12 @@ export function fieldsView(schema: unknown): FieldsView {
     const badges: SafeHtml[] = type === undefined ? [] : [html`<span class="type">${type}</span>`];
     if (item.required && depth > 0) badges.push(html`<span class="badge req">required</span>`);
     if (category !== undefined) badges.push(html`<span class="badge pii" title="x-gdpr-sensitive">PII${category === '' ? '' : ` · ${category}`}</span>`);
+    // The 2019-09 annotation: documentation, validated as before (so not listed as "not enforced").
+    if (raw !== undefined && hasOwn(raw, 'deprecated') && raw.deprecated === true) badges.push(html`<span class="badge st-deprecated" title="deprecated: true">deprecated</span>`);
     const words = rules(node, raw);
     const notes: SafeHtml[] = [];
     for (const keyword of unsupportedAt.get(node.pointer) ?? []) {
+      if (keyword === 'deprecated') continue;
       const value = raw !== undefined && hasOwn(raw, keyword) ? raw[keyword] : undefined;
       const shown = keyword === 'items' ? 'items (tuple form)' : `${keyword}: ${formatValue(value)}`;
       notes.push(html`<li class="warn"><code>${shown}</code> <span class="badge noenf">not enforced</span></li>`);

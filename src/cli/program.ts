@@ -68,6 +68,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
       .option('--ndjson', 'read stdin as one envelope per line')
       .option('--strict', 'fail when a URN has no registered schema')
+      .option('--no-deprecation-warnings', 'no warning on messages of a URN the registry deprecates')
       .option('-q, --quiet', 'print only problems and the summary (text format)')
       .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 16777216: 16 MiB; a YAML message: 1/16 of it); more needs more heap, see docs/cli/validate.md')
       .option('--max-line-bytes <n>', 'longest NDJSON line read (default 16777216: 16 MiB)')
@@ -199,6 +200,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       .option('--service <name>', 'one service\'s document: a send operation for each URN it produces, a receive operation for each it consumes (the manifest\'s services)')
         // Not -f/--format, which names the output style (text, json, github, …) in every other command.
       .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+      .option('--versions', "give each message x-bqschema-versions: how many distinct versions its schema file has had in git")
       .addOption(outsideOption())
       .addHelpText('after', examples([
         'bqschema export-asyncapi --registry registry.json -o asyncapi.json',

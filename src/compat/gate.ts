@@ -1,4 +1,4 @@
-import type { Registry, SchemaDocument } from '../registry/index.js';
+import { dayOf, type Registry, type SchemaDocument } from '../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../validator/index.js';
 import type { Change } from './compare.js';
 import { judgeCorpus, weighExceptions, type CorpusDocument, type LoadedExceptions } from './evidence.js';
@@ -100,7 +100,7 @@ export interface RegistryGate extends CompatSettings, CompatEvidence {
 export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict> {
   const { current } = gate;
   const rows: Row[] = compareRegistries(gate.base, current, gate.level, {
-    policy: gate.policy, fingerprints: gate.exceptions !== undefined, allowKeywords: gate.allowKeywords,
+    policy: gate.policy, fingerprints: gate.exceptions !== undefined, allowKeywords: gate.allowKeywords, today: dayOf(gate.now.getTime()),
   });
   const window = gate.transitive ? await gate.transitive(rows) : undefined;
   const v: Verdicts = {};

@@ -1,4 +1,4 @@
-import { RegistryError, type FileRef, type Registry } from '../registry/index.js';
+import { daysUntil, RegistryError, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
 import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
@@ -23,13 +23,20 @@ export interface PairOptions {
 export interface RegistriesOptions extends PairOptions {
   /** Give each URN present on both sides its `baseline` fingerprint (for exceptions; it hashes every old schema). */
   fingerprints?: boolean;
+  /**
+   * Today, as days since 1970-01-01 (`dayOf`): a deprecated URN with a `sunset` may be removed on
+   * that day or later. Without it, no sunset has passed (a removal before one is breaking).
+   */
+  today?: number;
 }
 
 /** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
 export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
 
 /** What to do about a breaking change. */
-export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string };
+export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string }
+  /** A deprecated URN removed before its sunset: `days` remain (undefined: today is not known). */
+  | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string };
 
 /** A schema that cannot be compared: unreadable, unparseable, or with a malformed keyword. */
 export interface SchemaProblem {
@@ -81,6 +88,11 @@ export function nextUrn(urn: string, taken: ReadonlySet<string>): string {
 /** The remedy's words, the URNs and suffixes it names as code (markdown puts them in code spans). */
 export function remedySpans(r: Remedy): Array<string | Code> {
   const code = (text: string): Code => ({ text, tone: 'code' });
+  if (r.kind === 'sunset') {
+    const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
+    const to: Array<string | Code> = r.replacement === undefined ? [] : ['; its consumers move to ', code(r.replacement)];
+    return ['keep ', code(r.urn), ` registered until its sunset ${r.sunset}${left}, then remove it`, ...to];
+  }
   if (r.kind === 'deprecate') {
     return ['keep ', code(r.urn), ' registered with "status": "deprecated" until its consumers have moved off it, then remove it'];
   }
@@ -219,6 +231,20 @@ function read(registry: Registry, urn: string, side: 'old' | 'new'): { value: un
 }
 
 /**
+ * Why a URN may not be removed yet, or undefined when it may: an active URN must be deprecated
+ * first; a deprecated one with a sunset stays until that day (today unknown: it has not come).
+ */
+function removalRemedy(entry: ManifestEntry, today: number | undefined): Remedy | undefined {
+  if (entry.status !== 'deprecated') return { kind: 'deprecate', urn: entry.urn };
+  const sunset = entry.deprecated?.sunset;
+  if (sunset === undefined) return undefined;
+  const days = today === undefined ? undefined : daysUntil(sunset, today);
+  if (days !== undefined && days <= 0) return undefined;
+  const replacement = entry.deprecated?.replacement;
+  return { kind: 'sunset', urn: entry.urn, sunset, ...(days === undefined ? {} : { days }), ...(replacement === undefined ? {} : { replacement }) };
+}
+
+/**
  * Each URN of either registry, failing ones first, then by status and URN. `base` undefined: the
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
@@ -283,9 +309,10 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     if (current.has(urn)) continue;
     const deprecated = entry.status === 'deprecated';
     const services = urnServices(entry);
+    const remedy = removalRemedy(entry, options.today);
     reports.push({
-      urn, status: 'removed', breaking: !deprecated, changes: [], problems: [], ...(services === undefined ? {} : { services }),
-      ...(deprecated ? { deprecated } : { remedy: { kind: 'deprecate', urn } as Remedy }),
+      urn, status: 'removed', breaking: remedy !== undefined, changes: [], problems: [], ...(services === undefined ? {} : { services }),
+      ...(deprecated ? { deprecated } : {}), ...(remedy ? { remedy } : {}),
     });
   }
   return reports.sort((a, b) => Number(b.breaking) - Number(a.breaking) || STATUS_RANK[a.status] - STATUS_RANK[b.status] || byCodeUnits(a.urn, b.urn));

@@ -52,7 +52,7 @@ async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
 const COMPAT_PAGE = docsPage('cli/compat.md');
 const EXTRA_RULES: readonly ReportRule[] = [
   { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.', help: 'Fix the schema (bqschema check names the keyword and the nearest valid one); an unknown keyword used on purpose is named x-… or allowed with --allow-keyword.', helpUri: COMPAT_PAGE },
-  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first.', help: 'Keep the URN registered with "status": "deprecated" until its consumers have moved off it, then remove it.', helpUri: COMPAT_PAGE },
+  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first, or before its deprecation\'s sunset.', help: 'Keep the URN registered with "status": "deprecated" (or "deprecated": {"sunset": …}) until its consumers have moved off it, and remove it on or after its sunset.', helpUri: COMPAT_PAGE },
   { id: 'urn-added', description: 'A URN was added to the registry.', help: 'Nothing to do: a new URN breaks no consumer.', helpUri: COMPAT_PAGE },
   { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.', help: 'The new schema rejects traffic that exists: mint a new URN for it, or change it so that the captured messages stay valid.', helpUri: COMPAT_PAGE },
   { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.', help: 'Fix or remove the corpus file at the position given (NDJSON: one envelope per line).', helpUri: COMPAT_PAGE },

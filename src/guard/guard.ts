@@ -1,4 +1,5 @@
 import type { CompiledSchema, Violation } from '../validator/index.js';
+import type { Deprecation } from '../registry/deprecation.js';
 import { RegistryError } from '../registry/errors.js';
 import { emitWarning } from '../validator/warnings.js';
 import type { AsyncProvider, Provider } from '../providers/provider.js';
@@ -44,8 +45,19 @@ export class UnknownUrnError extends Error {
   }
 }
 
+/** Options of `check`, `checkAsync`, `validate` and `validateAsync`. */
+export interface CheckOptions {
+  /**
+   * Called for each message whose URN the provider says is deprecated (`provider.deprecation`, as
+   * DirProvider answers from the manifest), before it is judged, with the URN and its deprecation
+   * (`since`, `sunset`, `replacement`, `reason`, each when the registry gives it). Opt-in: without
+   * it nothing is looked up. It never changes a verdict.
+   */
+  onDeprecated?: (urn: string, deprecation: Deprecation) => void;
+}
+
 /** Options of `validateEnvelope`, `validateEnvelopeAsync` and `wrap`. */
-export interface GuardOptions {
+export interface GuardOptions extends CheckOptions {
   /**
    * Receives each identity warning of an envelope (a non-string `job`, a `urn` dropped because
    * `job` wins), with the URN when one was read. Without it, warnings go to process.emitWarning
@@ -66,6 +78,21 @@ export function rejectsUnknownUrn(options: GuardOptions): boolean {
   if (value === undefined || value === 'pass') return false;
   if (value === 'reject') return true;
   throw new TypeError(`unknownUrn must be 'pass' or 'reject', got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+}
+
+/** An `onDeprecated` that is not a function is a TypeError (at `wrap`'s start-up), not a silent no-op. */
+function deprecatedCallback(options: CheckOptions): CheckOptions['onDeprecated'] {
+  const f: unknown = options.onDeprecated;
+  if (f === undefined || typeof f === 'function') return f as CheckOptions['onDeprecated'];
+  throw new TypeError(`onDeprecated must be a function (urn, deprecation) => void, got ${f === null ? 'null' : typeof f}`);
+}
+
+/** Tells `options.onDeprecated` when the provider deprecates the URN. */
+function noticeDeprecated(provider: Provider | AsyncProvider, urn: string, options: CheckOptions): void {
+  const onDeprecated = deprecatedCallback(options);
+  if (onDeprecated === undefined || typeof provider.deprecation !== 'function') return;
+  const d = provider.deprecation(urn);
+  if (d !== undefined) onDeprecated(urn, d);
 }
 
 export const IDENTITY_WARNING_CODE = 'BABELQUEUE_ENVELOPE_IDENTITY';
@@ -131,18 +158,20 @@ function judge(schema: CompiledSchema | undefined, read: ReadEnvelope, rejectUnk
  * @throws RegistryError when the provider answers something that is not a compiled schema; a
  *   provider's own load error propagates unchanged.
  */
-export function check(provider: Provider, urn: string, data: unknown): Violation[] {
+export function check(provider: Provider, urn: string, data: unknown, options: CheckOptions = {}): Violation[] {
+  noticeDeprecated(provider, urn, options);
   return violationsOf(schemaOf(provider.schemaFor(urn), urn, true), data);
 }
 
 /** `check` for a provider that may answer with a promise. */
-export async function checkAsync(provider: AsyncProvider, urn: string, data: unknown): Promise<Violation[]> {
+export async function checkAsync(provider: AsyncProvider, urn: string, data: unknown, options: CheckOptions = {}): Promise<Violation[]> {
+  noticeDeprecated(provider, urn, options);
   return violationsOf(schemaOf(await provider.schemaFor(urn), urn, false), data);
 }
 
 /** Producer guard: throws InvalidPayloadError when `data` fails the URN's schema. */
-export function validate(provider: Provider, urn: string, data: unknown): void {
-  const violations = check(provider, urn, data);
+export function validate(provider: Provider, urn: string, data: unknown, options: CheckOptions = {}): void {
+  const violations = check(provider, urn, data, options);
   if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
@@ -150,8 +179,8 @@ export function validate(provider: Provider, urn: string, data: unknown): void {
 export const validateSchema: typeof validate = validate;
 
 /** `validate` for a provider that may answer with a promise: rejects with InvalidPayloadError. */
-export async function validateAsync(provider: AsyncProvider, urn: string, data: unknown): Promise<void> {
-  const violations = await checkAsync(provider, urn, data);
+export async function validateAsync(provider: AsyncProvider, urn: string, data: unknown, options: CheckOptions = {}): Promise<void> {
+  const violations = await checkAsync(provider, urn, data, options);
   if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
@@ -165,6 +194,7 @@ export async function validateAsync(provider: AsyncProvider, urn: string, data: 
 export function validateEnvelope<D extends object>(provider: Provider, envelope: Envelope<D>, options: GuardOptions = {}): ReadEnvelope {
   const rejectUnknown = rejectsUnknownUrn(options);
   const read = readReported(envelope, options);
+  noticeDeprecated(provider, read.urn, options);
   judge(schemaOf(provider.schemaFor(read.urn), read.urn, true), read, rejectUnknown);
   return read;
 }
@@ -177,6 +207,7 @@ export async function validateEnvelopeAsync<D extends object>(
 ): Promise<ReadEnvelope> {
   const rejectUnknown = rejectsUnknownUrn(options);
   const read = readReported(envelope, options);
+  noticeDeprecated(provider, read.urn, options);
   judge(schemaOf(await provider.schemaFor(read.urn), read.urn, false), read, rejectUnknown);
   return read;
 }
@@ -197,7 +228,9 @@ export function wrap<D extends object = Record<string, unknown>, R extends unkno
   handler: (envelope: Envelope<D>, ...rest: R) => T | Promise<T>,
   options: GuardOptions = {},
 ): (envelope: Envelope<D>, ...rest: R) => Promise<T> {
-  rejectsUnknownUrn(options); // a mistyped option fails here, at start-up, not on the first message
+  // A mistyped option fails here, at start-up, not on the first message.
+  rejectsUnknownUrn(options);
+  deprecatedCallback(options);
   return async (envelope: Envelope<D>, ...rest: R): Promise<T> => {
     await validateEnvelopeAsync(provider, envelope, options);
     return handler(envelope, ...rest);

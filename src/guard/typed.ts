@@ -39,7 +39,7 @@ export interface TypedGuard<M> {
 
 /**
  * The guard functions bound to a provider and typed by a message map: `typed<BqMessages>(provider)`.
- * `options` are wrap's (`onWarning`); `unknownUrn` can only be 'reject', the typed wrap's rule.
+ * `options` are wrap's (`onWarning`; `onDeprecated` for check and validate too); `unknownUrn` can only be 'reject', the typed wrap's rule.
  */
 export function typed<M extends object>(provider: Provider, options: GuardOptions & { unknownUrn?: 'reject' } = {}): TypedGuard<M> {
   if (options.unknownUrn !== undefined && !rejectsUnknownUrn(options)) {
@@ -47,8 +47,8 @@ export function typed<M extends object>(provider: Provider, options: GuardOption
   }
   const wrapOptions: GuardOptions = { ...options, unknownUrn: 'reject' };
   return {
-    check: (urn, data) => check(provider, urn, data),
-    validate: (urn, data) => validate(provider, urn, data),
+    check: (urn, data) => check(provider, urn, data, options),
+    validate: (urn, data) => validate(provider, urn, data, options),
     wrap: (handler) => async (envelope, ...rest) => {
       const { urn } = validateEnvelope(provider, envelope as Envelope, wrapOptions);
       const wire = envelope as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import type { Deprecation } from '../registry/deprecation.js';
 import type { ManifestEntry } from '../registry/manifest.js';
 import { Registry } from '../registry/registry.js';
 import type { CompiledSchema, SchemaWarning } from '../validator/index.js';
@@ -53,5 +54,11 @@ export class DirProvider implements Provider {
 
   entry(urn: string): ManifestEntry | undefined {
     return this.registry.entry(urn);
+  }
+
+  /** The manifest's deprecation of the URN (`{}` for `"status": "deprecated"` alone), else undefined. */
+  deprecation(urn: string): Deprecation | undefined {
+    const entry = this.registry.entry(urn);
+    return entry?.status === 'deprecated' ? { ...entry.deprecated } : undefined;
   }
 }

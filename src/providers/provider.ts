@@ -1,3 +1,4 @@
+import type { Deprecation } from '../registry/deprecation.js';
 import type { CompiledSchema } from '../validator/index.js';
 
 /** What a provider answers for one URN: the compiled schema, or `undefined`/`null` for "none registered". */
@@ -9,6 +10,8 @@ export type SchemaAnswer = CompiledSchema | null | undefined;
  */
 export interface Provider {
   schemaFor(urn: string): SchemaAnswer;
+  /** Whether the registry deprecates the URN: its deprecation (`{}` when it gives no dates), else undefined. Optional. */
+  deprecation?(urn: string): Deprecation | undefined;
 }
 
 /**
@@ -18,4 +21,6 @@ export interface Provider {
  */
 export interface AsyncProvider {
   schemaFor(urn: string): SchemaAnswer | PromiseLike<SchemaAnswer>;
+  /** As `Provider.deprecation`: answered from what the provider holds, never fetched. */
+  deprecation?(urn: string): Deprecation | undefined;
 }

@@ -14,3 +14,4 @@ export { decodeUtf8, EncodingError, firstInvalidUtf8 } from './text.js';
 export { isServiceName, serviceKey, quoteName, shownName, visibleText, MAX_SERVICE_NAME, PEER_KEYS, SERVICE_KEYS, type PeerKey, type ServiceEntry } from './services.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
 // git.ts and history.ts (child_process) are imported directly by the few modules that read git.
+export { dayNumber, dayOf, dayText, daysUntil, DEPRECATION_KEYS, type Deprecation } from './deprecation.js';

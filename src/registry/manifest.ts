@@ -1,4 +1,5 @@
 import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
+import { readDeprecation, type Deprecation } from './deprecation.js';
 import { didYouMean } from './suggest.js';
 import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './services.js';
 
@@ -32,6 +33,11 @@ export interface ManifestEntry {
   producers?: readonly string[];
   /** The services that read them. */
   consumers?: readonly string[];
+  /**
+   * The URN's deprecation (`since`, `sunset`, `replacement`, `reason`). An entry with one is
+   * deprecated: its `status` reads `deprecated` when the manifest gives none.
+   */
+  deprecated?: Deprecation;
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -49,7 +55,7 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers'];
+export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated'];
 export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
@@ -152,6 +158,17 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     const entry: ManifestEntry = { urn: name!, schema: schema as string, index };
     for (const key of OPTIONAL_STRINGS) if (hasOwn(raw, key) && typeof raw[key] === 'string') entry[key] = raw[key] as string;
     if (id !== undefined) entry.id = id;
+    if (hasOwn(raw, 'deprecated')) {
+      const deprecation = readDeprecation(raw.deprecated, `${at}/deprecated`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+      if (deprecation !== undefined) {
+        entry.deprecated = deprecation;
+        if (entry.status === undefined) entry.status = 'deprecated';
+        else if (entry.status !== 'deprecated') {
+          problem(`${at}/status`, `entry ${index}: "status" is ${JSON.stringify(entry.status)} but the entry has "deprecated"; set "status": "deprecated" or leave "status" out`, false, name);
+          entry.status = 'deprecated';
+        }
+      }
+    }
     if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
     if (hasOwn(raw, 'retired')) {
       const r = raw.retired;
@@ -163,7 +180,25 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     }
     entries.push(entry);
   });
+  replacements(entries, problem);
   return { entries, problems, unenforced, services };
+}
+
+/**
+ * Each deprecation's `replacement` names a URN this manifest registers, not the URN itself, and
+ * not one that is deprecated too (its consumers would move to a URN that is going away).
+ */
+function replacements(entries: readonly ManifestEntry[], problem: (pointer: string, message: string, fatal: boolean, urn?: string) => void): void {
+  const byUrn = new Map(entries.map((e) => [e.urn, e]));
+  for (const e of entries) {
+    const to = e.deprecated?.replacement;
+    if (to === undefined) continue;
+    const at = `/schemas/${e.index}/deprecated/replacement`;
+    const target = byUrn.get(to);
+    if (to === e.urn) problem(at, `entry ${e.index}: ${e.urn} names itself as its replacement; name the URN its consumers move to`, false, e.urn);
+    else if (target === undefined) problem(at, `entry ${e.index}: the replacement ${JSON.stringify(to)} is not registered in this manifest${didYouMean(to, [...byUrn.keys()].filter((u) => u !== e.urn))}; register it, or name a registered URN`, false, e.urn);
+    else if (target.status === 'deprecated') problem(at, `entry ${e.index}: the replacement ${to} is itself deprecated; name the URN its consumers should move to in the end${target.deprecated?.replacement ? ` (${target.deprecated.replacement}?)` : ''}`, false, e.urn);
+  }
 }
 
 /**

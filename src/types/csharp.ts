@@ -1,4 +1,5 @@
 import type { SchemaNode } from '../validator/index.js';
+import { urnDeprecation } from './deprecation.js';
 import { constraintNotes, ownValue, rootOf, stringEnum, uniqueName } from './notes.js';
 import { identifier, pascalName, urnTypeNames } from './words.js';
 import type { TypesEntry } from './generate.js';
@@ -268,7 +269,8 @@ export function generateCsharp(entries: readonly TypesEntry[]): string {
     const c = uniqueName(constNames, base);
     const about = [`The URN of ${base}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`];
     if (entry.description !== undefined && entry.description !== '') about.push('', entry.description);
-    consts.push(`${csDoc(about, '        ')}${entry.status === 'deprecated' ? '        [Obsolete("The registry marks this URN deprecated.")]\n' : ''}        public const string ${c} = ${csString(entry.urn)};\n`);
+    const deprecation = urnDeprecation(entry);
+    consts.push(`${csDoc(about, '        ')}${deprecation !== undefined ? `        [Obsolete(${csString(deprecation[0]!.toUpperCase() + deprecation.slice(1))})]\n` : ''}        public const string ${c} = ${csString(entry.urn)};\n`);
     cases.push(`                case ${c}: return typeof(${base});\n`);
     shapeCases.push(`                case ${c}: return Shapes.${base};\n`);
   }

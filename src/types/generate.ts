@@ -4,7 +4,9 @@ import {
   type LintIssue, type SchemaNode, type SchemaWarning,
 } from '../validator/index.js';
 import { typeNames } from './names.js';
+import { deprecatedInSchema, SCHEMA_DEPRECATED, urnDeprecation } from './deprecation.js';
 import { docBlock, docText, propertyKey, stringLiteral } from './text.js';
+import type { Deprecation } from '../registry/deprecation.js';
 
 /** One registry entry, its schema already parsed. */
 export interface TypesEntry {
@@ -13,6 +15,8 @@ export interface TypesEntry {
   owner?: string;
   /** `deprecated` adds a `@deprecated` tag (as the AsyncAPI catalog marks the message deprecated). */
   status?: string;
+  /** The manifest's deprecation (since, sunset, replacement, reason): said with the deprecation marker. */
+  deprecated?: Deprecation;
   description?: string;
 }
 
@@ -279,6 +283,7 @@ function nodeDoc(node: SchemaNode, raw: unknown, label: string, ctx: Context, li
   for (const issue of ctx.lint.get(node.pointer) ?? []) {
     lines.push(say(`not enforced (malformed ${docText(issue.keyword).join(' ')}): ${docText(issue.message).join(' ')}.`));
   }
+  if (label === '' && deprecatedInSchema(raw)) tags.push(`@deprecated ${docText(SCHEMA_DEPRECATED[0]!.toUpperCase() + SCHEMA_DEPRECATED.slice(1)).join(' ')}`);
   const category = sensitiveCategory(raw);
   if (category !== undefined) {
     const what = docText(category).join(' ');
@@ -304,7 +309,7 @@ export function schemaType(schema: unknown, indent = ''): string {
 function declare(schema: unknown, indent: string): { type: string; doc: Doc } {
   const { root, warnings, lint } = parseSchema(schema);
   const ctx: Context = {
-    warnings: new Map([...byPointer<SchemaWarning>(warnings.filter((w) => w.kind !== 'malformed'))].map(([p, ws]) => [p, ws.map((w) => w.keyword)])),
+    warnings: new Map([...byPointer<SchemaWarning>(warnings.filter((w) => w.kind !== 'malformed' && w.keyword !== 'deprecated'))].map(([p, ws]) => [p, ws.map((w) => w.keyword)])),
     lint: byPointer(lint),
   };
   try {
@@ -338,7 +343,12 @@ export function generateTypes(entries: readonly TypesEntry[]): string {
     }
     const about = [`Data of ${entry.urn}${entry.owner === undefined ? '' : ` (owner: ${entry.owner})`}.`];
     if (entry.description !== undefined && entry.description !== '') about.push(entry.description);
-    if (entry.status === 'deprecated') declared.doc.tags.unshift('@deprecated The registry marks this URN deprecated.');
+    const deprecation = urnDeprecation(entry);
+    if (deprecation !== undefined) {
+      // One @deprecated tag: the URN's says more than its schema's own annotation.
+      declared.doc.tags = declared.doc.tags.filter((t) => !t.startsWith('@deprecated '));
+      declared.doc.tags.unshift(`@deprecated ${docText(deprecation[0]!.toUpperCase() + deprecation.slice(1)).join(' ')}`);
+    }
     const doc = joinDoc(declared.doc, about.flatMap(docText));
     out += `\n${docBlock(doc, '')}export type ${names.get(entry.urn)} = ${declared.type};\n`;
   }

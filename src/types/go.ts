@@ -1,4 +1,5 @@
 import type { SchemaNode } from '../validator/index.js';
+import { urnDeprecation } from './deprecation.js';
 import { constraintNotes, ownValue, rootOf, stringEnum, uniqueName } from './notes.js';
 import { GO_INITIALISMS, identifier, pascalName, urnTypeNames } from './words.js';
 import type { TypesEntry } from './generate.js';
@@ -329,7 +330,8 @@ export function generateGo(entries: readonly TypesEntry[]): string {
     let text = `// ${constName} is the URN of ${base}.\nconst ${constName} = ${goString(entry.urn)}\n\n`;
     const about = [`${base} is the data of ${entry.urn}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`];
     if (entry.description !== undefined && entry.description !== '') about.push(entry.description);
-    if (entry.status === 'deprecated') about.push('', 'Deprecated: the registry marks this URN deprecated.');
+    const deprecation = urnDeprecation(entry);
+    if (deprecation !== undefined) about.push('', `Deprecated: ${deprecation}`);
     const aboutDoc = about.map((l) => goComment(l, '')).join('');
     if (t.type !== base) text += `${aboutDoc}type ${base} = ${t.type}\n\n`;
     const decls = ctx.decls.map((d, i) => (i === ctx.decls.length - 1 && t.type === base ? aboutDoc + d : d));

@@ -1,4 +1,5 @@
 import type { SchemaNode } from '../validator/index.js';
+import { urnDeprecation } from './deprecation.js';
 import { constraintNotes, ownValue, rootOf, stringEnum, uniqueName } from './notes.js';
 import { camelName, identifier, nameWords, pascalName, urnTypeNames } from './words.js';
 import type { TypesEntry } from './generate.js';
@@ -324,8 +325,9 @@ export function generateJava(entries: readonly TypesEntry[]): string {
     const c = uniqueName(fields, identifier(`URN_${nameWords(base).map((w) => w.toUpperCase()).join('_')}`, 'URN_'));
     const about = [`The URN of {@link ${base}}${entry.owner ? ` (owner: ${javadocText(entry.owner).join(' ')})` : ''}.`];
     if (entry.description !== undefined && entry.description !== '') about.push('', ...javadocText(entry.description));
-    if (entry.status === 'deprecated') about.push('', '@deprecated The registry marks this URN deprecated.');
-    constants.push(`${javadoc(about, '    ')}${entry.status === 'deprecated' ? '    @Deprecated\n' : ''}    public static final String ${c} = ${javaString(entry.urn)};\n`);
+    const deprecation = urnDeprecation(entry);
+    if (deprecation !== undefined) about.push('', `@deprecated ${javadocText(deprecation[0]!.toUpperCase() + deprecation.slice(1)).join(' ')}`);
+    constants.push(`${javadoc(about, '    ')}${deprecation !== undefined ? '    @Deprecated\n' : ''}    public static final String ${c} = ${javaString(entry.urn)};\n`);
     cases.push(`            case ${c} -> ${base}.class;\n`);
   }
   const permits = ctx.records.length === 0 ? '' : ` permits ${ctx.records.join(', ')}`;

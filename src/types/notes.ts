@@ -1,5 +1,6 @@
 import { sensitiveCategory } from '../validator/sensitive-paths.js';
 import { hasOwn, isSchemaObject, parseSchema, SchemaError, type SchemaNode } from '../validator/index.js';
+import { deprecatedInSchema, SCHEMA_DEPRECATED } from './deprecation.js';
 import type { TypesEntry } from './generate.js';
 import { uniqueName } from './names.js';
 
@@ -24,6 +25,8 @@ export const ownValue = (o: unknown, key: string): unknown => (isSchemaObject(o)
  */
 export function constraintNotes(n: SchemaNode, raw: unknown, values: boolean): string[] {
   const out: string[] = [];
+  // First, so that Go's doc reads it as its Deprecated: paragraph.
+  if (deprecatedInSchema(raw)) out.push(`Deprecated: ${SCHEMA_DEPRECATED}`);
   const d = ownValue(raw, 'description');
   if (typeof d === 'string' && d !== '') out.push(d);
   const checks: string[] = [];

@@ -1,5 +1,6 @@
 import { compile, type SchemaNode } from '../validator/index.js';
 import { camelName, FoldedNames, pascalName, readableTypeNames } from './names-python-php.js';
+import { urnDeprecation } from './deprecation.js';
 import { constraintNotes, memberNames, ownValue, rootOf, stringEnum } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
@@ -364,7 +365,8 @@ export function generatePhp(entries: readonly TypesEntry[]): string {
     const base = names.get(entry.urn)!;
     ctx.rootDoc = [`The data of ${entry.urn}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`];
     if (entry.description) ctx.rootDoc.push('', entry.description);
-    if (entry.status === 'deprecated') ctx.rootDoc.push('', '@deprecated The registry marks this URN deprecated.');
+    const deprecation = urnDeprecation(entry);
+    if (deprecation !== undefined) ctx.rootDoc.push('', `@deprecated ${deprecation[0]!.toUpperCase()}${deprecation.slice(1)}`);
     const t = phpType(rootOf(entry), entry.schema, base, ctx, true);
     const upper = base.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
     // `class` is no constant name (it is `Urns::class`).

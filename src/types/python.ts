@@ -1,5 +1,6 @@
 import { compile, isSchemaObject, type SchemaNode } from '../validator/index.js';
 import { readableTypeNames, pascalName } from './names-python-php.js';
+import { urnDeprecation } from './deprecation.js';
 import { constraintNotes, ownValue, rootOf, uniqueName } from './notes.js';
 import type { TypesEntry } from './generate.js';
 
@@ -211,7 +212,8 @@ export function generatePython(entries: readonly TypesEntry[]): string {
     const base = names.get(entry.urn)!;
     const about = [`The data of ${entry.urn}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`];
     if (entry.description) about.push('', entry.description);
-    if (entry.status === 'deprecated') about.push('', 'Deprecated: the registry marks this URN deprecated.');
+    const deprecation = urnDeprecation(entry);
+    if (deprecation !== undefined) about.push('', `Deprecated: ${deprecation}`);
     const ctx: Ctx = { decls: [], taken, rootDoc: about };
     const t = pyType(rootOf(entry), entry.schema, base, ctx, true);
     const constName = unique(ctx, `URN_${base.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`);

@@ -1,7 +1,7 @@
 import { EnvelopeError, readEnvelope } from '../guard/envelope.js';
 import { closest, RegistryError, type Registry } from '../registry/index.js';
 import { envelopeAsData, envelopeMessage } from './diagnose.js';
-import { MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from './report.js';
+import { deprecationText, MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from './report.js';
 
 /*
  * validate's core: one parsed message in, one Result out, judged against an open registry. The CLI
@@ -16,6 +16,8 @@ export const ENVELOPE = '(envelope)';
 export interface JudgeOptions {
   urn?: string;
   strict?: boolean;
+  /** false: no warning on a message of a deprecated URN. */
+  deprecationWarnings?: boolean;
 }
 
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
@@ -47,6 +49,8 @@ export class MessageJudge {
   private readonly suggestions = new Map<string, string | undefined>();
   /** Registered URNs by their folded form (`fold`), made on the first unregistered URN. */
   private folded: Map<string, string> | undefined;
+  /** Each deprecated URN's warning, worked out once (URNs are registered ones: bounded by the manifest). */
+  private readonly deprecations = new Map<string, string>();
 
   constructor(
     readonly registry: Registry,
@@ -118,10 +122,12 @@ export class MessageJudge {
     if (schema.isValid(data) && !namesUrn) {
       const r = result(file, line, urn, 'valid');
       r.warnings = warnings;
+      this.deprecated(r, urn);
       return r;
     }
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
+    this.deprecated(r, urn);
     // One more than is listed tells whether there are more; the walk stops there.
     const found = schema.validate(data, MAX_VIOLATIONS + 1);
     if (found.length > MAX_VIOLATIONS) {
@@ -131,6 +137,19 @@ export class MessageJudge {
     r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
     if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
+  }
+
+  /** Marks a judged message of a deprecated URN (unless deprecation warnings are off). */
+  private deprecated(r: Result, urn: string): void {
+    if (this.options.deprecationWarnings === false) return;
+    let said = this.deprecations.get(urn);
+    if (said === undefined) {
+      const entry = this.registry.entry(urn);
+      if (entry?.status !== 'deprecated') return;
+      said = deprecationText(urn, entry.deprecated);
+      this.deprecations.set(urn, said);
+    }
+    r.deprecation = said;
   }
 
   /** The registered URN an unregistered one is likely a typo of. */

@@ -48,6 +48,15 @@ export interface MessageVerdict {
   moreViolations?: boolean;
   /** Status `error` because no schema is registered for the URN (validate --strict): its finding is `no-schema`. */
   unregistered?: boolean;
+  /** The registry deprecates the message's URN: what `deprecationText` says of it (a warning, never a verdict). */
+  deprecation?: string;
+}
+
+/** What validate says of a message whose URN the registry deprecates: since when, its sunset, what replaces it and why. */
+export function deprecationText(urn: string, d: { since?: string; sunset?: string; replacement?: string; reason?: string } | undefined): string {
+  const dates = [d?.since === undefined ? '' : `since ${d.since}`, d?.sunset === undefined ? '' : `sunset ${d.sunset}`].filter((x) => x !== '').join(', ');
+  const move = d?.replacement === undefined ? 'move its producers and consumers to the URN that replaces it' : `move its producers and consumers to ${d.replacement}`;
+  return `${urn} is deprecated${dates === '' ? '' : ` (${dates})`}${d?.reason === undefined ? '' : `: ${d.reason}`}; ${move}`;
 }
 
 /**
@@ -83,6 +92,11 @@ export const VALIDATE_RULES: readonly ReportRule[] = [
     id: 'envelope-identity', description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
     fullDescription: 'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
     help: 'Send the URN in job only, as a string; drop the urn alias.', helpUri: VALIDATE_PAGE,
+  },
+  {
+    id: 'deprecated-urn', description: 'The registry deprecates the message\'s URN (a warning: the verdict is unchanged).',
+    fullDescription: 'The manifest marks the URN deprecated ("status": "deprecated", or "deprecated" with its since, sunset, replacement and reason): it may be removed on its sunset, and its producers and consumers should move to its replacement.',
+    help: 'Move the producer to the replacement URN before the sunset; --no-deprecation-warnings hides these warnings.', helpUri: VALIDATE_PAGE,
   },
 ];
 
@@ -167,6 +181,9 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
       found.push({ rule: 'invalid-data', level: 'note', title: 'more violations', message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`, ...urn, location: { file: r.file, line: r.line }, unit, subject });
     }
   }
+  if (r.deprecation !== undefined) {
+    found.push({ rule: 'deprecated-urn', level: 'warning', title: 'deprecated URN', message: r.deprecation, ...urn, location: { file: r.file, line: r.line }, unit, subject });
+  }
   // What the envelope's identity leaves in doubt, whatever the verdict: after the verdict's findings.
   for (const w of r.warnings ?? []) {
     found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, subject });
@@ -191,6 +208,7 @@ export function messageData(r: MessageVerdict, place: Place | undefined): Record
   });
   if (r.moreViolations === true) body.moreViolations = true;
   body.warnings = r.warnings ?? [];
+  if (r.deprecation !== undefined) body.deprecation = r.deprecation;
   if (r.suggestion !== undefined) body.suggestion = r.suggestion;
   if (r.status === 'error') {
     body.error = r.error;

@@ -44,7 +44,8 @@ function findingText(f: ReportFinding<MessageSubject>): FindingText | undefined 
     // An input that is not a message is said by its heading; a message's schema problem under it.
     case 'unreadable-input': return { line: r.urn === undefined ? null : [r.error ?? ''] };
     case 'invalid-data': return { line: [{ text: `… ${MORE_VIOLATIONS}`, tone: 'dim' }] };
-    case 'envelope-identity': return { line: [{ text: 'warning:', tone: 'warn' }, ' ', f.message] };
+    case 'envelope-identity':
+    case 'deprecated-urn': return { line: [{ text: 'warning:', tone: 'warn' }, ' ', f.message] };
     default: return undefined;
   }
 }

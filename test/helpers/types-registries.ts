@@ -12,7 +12,9 @@
  * ones: each language's reserved words and the member names its types may not use, names that
  * collide after mangling (`a-b`, `a_b`, `A_B`, `aB`), differ only in case, are empty, non-ASCII,
  * start with a digit, hold quotes and comment ends, a BOM or a line separator, or are hundreds of
- * characters long; URNs and enum values that differ only in a lone surrogate.
+ * characters long; URNs and enum values that differ only in a lone surrogate. The first URN is
+ * deprecated (HOSTILE_DEPRECATION: a reason and replacement with comment ends and line breaks), and
+ * its first declared property is marked `"deprecated": true`.
  *
  * For each URN: valid data (each checked by our validator, `compile()`), some of it written with
  * integers as `1.0` or `1e2` (RawJson), and wrong data: a valid message with one declared
@@ -293,11 +295,28 @@ const urnsArb = fc.oneof(
   { arbitrary: fc.constantFrom(...COLLIDING_URNS), weight: 1 },
 );
 
+/** The first URN of every registry is deprecated with these, each field hostile where text is free. */
+export const HOSTILE_DEPRECATION = {
+  since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:next */ ?> """ \\', reason: 'line one\nline two */ <?php ?> """ \\ @see "q" \u2028',
+};
+
+/** The schema with `"deprecated": true` (an annotation) on its first declared property that is a schema object. */
+function deprecateFirstProperty(schema: unknown): unknown {
+  if (!isSchemaObject(schema) || !isSchemaObject(schema.properties)) return schema;
+  const props = schema.properties;
+  const first = Object.keys(props).find((k) => isSchemaObject(props[k]));
+  if (first === undefined) return schema;
+  const properties = objectOf(Object.keys(props).map((k) => [k, k === first ? { ...(props[k] as object), deprecated: true } : props[k]] as const));
+  return { ...schema, properties };
+}
+
 export const registryArb: fc.Arbitrary<GeneratedRegistry> = urnsArb
   .chain((urns) => fc.tuple(...urns.map((urn) => fc.tuple(fc.constant(urn), rootSchema))))
   .chain((pairs) => fc.tuple(...pairs.map(([urn, schema]) => urnData(urn, schema))))
   .map((urns) => ({
-    entries: urns.map(({ urn, schema }) => ({ urn, schema, owner: 'team */ ?>' })),
+    entries: urns.map(({ urn, schema }, i) => (i === 0
+      ? { urn, schema: deprecateFirstProperty(schema), owner: 'team */ ?>', status: 'deprecated', deprecated: HOSTILE_DEPRECATION }
+      : { urn, schema, owner: 'team */ ?>' })),
     // A URN with a lone surrogate cannot travel as UTF-8: its module compiles, no message is read.
     urns: urns.map((u) => (LONE.test(u.urn) ? { ...u, valid: [], wrong: [] } : u)),
   }));

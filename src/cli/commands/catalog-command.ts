@@ -63,7 +63,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
       file: (urn) => registry.fileFromRoot(urn),
       examples: (urn) => examples.get(urn) ?? [],
       history: schemaHistory === undefined || comparePair === undefined ? undefined
-        : (urn) => historyEntries(schemaHistory(registry, urn), (before, after) => comparePair(before, after, 'backward')),
+        : (urn) => historyEntries(schemaHistory(registry, urn), (before, after, mode) => comparePair(before, after, mode, { witnesses: false }), registry.entry(urn)?.deprecated?.since),
     },
   });
 }

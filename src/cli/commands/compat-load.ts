@@ -57,7 +57,7 @@ export function exceptionsPath(option: string | undefined, manifestPath: string 
   return { path, shown: rel === '' || rel.startsWith('..') ? path : rel };
 }
 
-/** Today for exceptions: the real date, or BQSCHEMA_NOW=YYYY-MM-DD (for tests and for trying a date out). */
+/** Today for exceptions and sunsets: the real date, or BQSCHEMA_NOW=YYYY-MM-DD (for tests and for trying a date out). */
 export function clock(): Date {
   const env = process.env['BQSCHEMA_NOW'];
   if (env === undefined || env === '') return new Date();

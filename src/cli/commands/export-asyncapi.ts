@@ -18,10 +18,12 @@ export interface ExportOptions extends RegistryCliOptions {
   docFormat?: 'json' | 'yaml';
   /** One service's document: what it sends and reads. */
   service?: string;
+  /** Count each schema's distinct versions in git (`x-bqschema-versions`). */
+  versions?: boolean;
 }
 
 /** Every registered schema; one that cannot be loaded is a RegistryError (one line, exit 1). */
-function catalog(registry: Registry): CatalogEntry[] {
+function catalog(registry: Registry, versions?: (urn: string) => number | undefined): CatalogEntry[] {
   return registry.entries.map((entry) => {
     // The registry is strict: a malformed keyword is refused here, not published as if enforced.
     registry.compiled(entry.urn);
@@ -31,6 +33,9 @@ function catalog(registry: Registry): CatalogEntry[] {
     if (entry.description !== undefined) out.description = entry.description;
     if (entry.producers !== undefined) out.producers = entry.producers;
     if (entry.consumers !== undefined) out.consumers = entry.consumers;
+    if (entry.deprecated !== undefined) out.deprecated = entry.deprecated;
+    const count = versions?.(entry.urn);
+    if (count !== undefined) out.versions = count;
     return out;
   });
 }
@@ -187,7 +192,9 @@ export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
   // Checked before the document is built: a file this run reads is never the output.
   claimDocument(options);
-  const entries = catalog(registry);
+  // git is read only when asked: a count that moves with every commit is no default of a published document.
+  const versionCount = options.versions === true ? (await import('../../registry/history.js')).versionCount : undefined;
+  const entries = catalog(registry, versionCount === undefined ? undefined : (urn) => versionCount(registry, urn));
   const read = new Map<string, ReadFile>();
   const files = registryFiles(registry, read);
   const applications = registry.services.map(({ name, team, contact, repository }) => ({

@@ -1,4 +1,4 @@
-import type { Registry } from '../../registry/index.js';
+import type { Deprecation, Registry } from '../../registry/index.js';
 import { GENERATORS } from '../../types/generators.js';
 import type { TypesEntry } from '../../types/index.js';
 import { DEFAULT_LANG, type Lang } from '../../types/languages.js';
@@ -10,7 +10,7 @@ import { rerunCommand } from '../shell.js';
 
 /** What `types` needs from a registry: its entries, in manifest order, and each one's parsed schema. */
 export interface TypesSource {
-  readonly entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string }>;
+  readonly entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation }>;
   /** The parsed schema document of a URN; a file that cannot be read throws a one-line error. */
   document(urn: string): unknown;
 }
@@ -35,10 +35,11 @@ export function sourceFromRegistry(registry: Registry): TypesSource {
 
 /** The generated module; a schema the validator cannot read is a one-line error naming its URN. */
 export function renderTypes(source: TypesSource, lang: Lang = DEFAULT_LANG): string {
-  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description }) => {
+  const entries: TypesEntry[] = source.entries.map(({ urn, owner, status, description, deprecated }) => {
     const entry: TypesEntry = { urn, schema: source.document(urn) };
     if (owner !== undefined) entry.owner = owner;
     if (status !== undefined) entry.status = status;
+    if (deprecated !== undefined) entry.deprecated = deprecated;
     if (description !== undefined) entry.description = description;
     return entry;
   });

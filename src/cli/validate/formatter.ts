@@ -203,7 +203,7 @@ export class Formatter {
   }
 
   private sarifResults(r: Result, text: string | undefined): void {
-    if (r.status === 'valid' && r.warnings === undefined) return;
+    if (saysNothing(r)) return;
     for (const f of this.findingsOf(r, text)) {
       // Each result is held with its level (a digit) and ended by a NUL, which JSON text never holds raw.
       if (this.sarifCap!.offer(f.level)) this.spool!.add(SARIF_KEY, `${LEVEL_OF.indexOf(f.level)}${this.sarif!.resultText(f)}${PIECE_END}`);
@@ -214,14 +214,14 @@ export class Formatter {
     const now = performance.now();
     const unit: ReportUnit = { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), timeMs: now - this.lastAt };
     this.lastAt = now;
-    const own = r.status === 'valid' && r.warnings === undefined ? [] : this.findingsOf(r, text);
+    const own = saysNothing(r) ? [] : this.findingsOf(r, text);
     const { suite, xml } = this.junit!.add(unit, own);
     this.spool!.add(suite, xml);
   }
 
   /** Markdown shows at most MAX_ROWS findings: only those are kept, the rest counted, so memory stays bounded. */
   private row(r: Result, text: string | undefined): void {
-    if (r.status === 'valid' && r.warnings === undefined) return;
+    if (saysNothing(r)) return;
     for (const f of this.findingsOf(r, text)) {
       if (this.findings.length < MAX_ROWS) this.findings.push(f);
       else this.omitted++;
@@ -250,14 +250,17 @@ export class Formatter {
   }
 
   private github(r: Result, text: string | undefined): void {
-    if (r.status === 'valid' && r.warnings === undefined) return;
+    if (saysNothing(r)) return;
     for (const f of this.findingsOf(r, text)) this.out.line(githubAnnotation(f, this.base));
   }
 
   private text(r: Result): void {
     // --quiet: a valid message with nothing said about it costs no more than this test.
-    if (this.options.quiet && r.status === 'valid' && r.warnings === undefined) return;
+    if (this.options.quiet && saysNothing(r)) return;
     const strict = this.options.strict === true;
     for (const l of this.textStream.unit(messageUnit(r), messageFindings(r, strict, undefined))) this.out.line(l);
   }
 }
+
+/** A valid message with no warning: the formats that list findings have nothing to say of it. */
+const saysNothing = (r: Result): boolean => r.status === 'valid' && r.warnings === undefined && r.deprecation === undefined;

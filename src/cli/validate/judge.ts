@@ -30,6 +30,8 @@ export interface ValidateOptions extends RegistryCliOptions {
   report?: ReportTarget[];
   /** --category: the SARIF run's analysis category (automationDetails.id). */
   category?: string;
+  /** false with --no-deprecation-warnings: no warning on a message of a deprecated URN. */
+  deprecationWarnings?: boolean;
 }
 
 const printWarning = (w: SchemaWarning): void => {
