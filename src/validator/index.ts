@@ -1,4 +1,5 @@
 export { compile } from './compile.js';
+export { accepts } from './interpret.js';
 export { MAX_DEPTH } from './limits.js';
 export { lintSchema } from './lint.js';
 export { canonicalKey, jsonEqual } from './equality.js';
