@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compareSchemas } from '../src/compat/compare.js';
 import { fits } from '../src/compat/witness.js';
 import { compile, parsePointer, parseSchema, SUPPORTED_KEYWORDS, type SchemaNode } from '../src/validator/index.js';
 import { KEYWORDS } from '../src/validator/keywords/index.js';
@@ -55,6 +56,39 @@ describe('the keyword table', () => {
       expect(v, name).toMatchObject({ keyword: name, message: k.falseSchema });
     }
     expect(compile(false).validate(1)).toEqual([{ instancePath: '', schemaPath: '', keyword: 'false', message: 'is not allowed (the schema is false)' }]);
+  });
+});
+
+/**
+ * A schema each keyword tightens (from `{}`, or from the old schema given), with a value the
+ * tightened schema rejects. A keyword added to the
+ * table needs a row here, and compat must then call its tightening breaking: a supported keyword
+ * is no longer an unsupported change to compat, so one it does not compare would pass silently.
+ */
+const TIGHTENED: Record<string, [schema: unknown, rejected: unknown, old?: unknown]> = {
+  type: [{ type: 'string' }, 1],
+  required: [{ required: ['a'] }, {}],
+  // Adding a declared property is allowed by registry policy: the tightening is of one declared.
+  properties: [{ properties: { a: { type: 'string' } } }, { a: 1 }, { properties: { a: {} } }],
+  additionalProperties: [{ additionalProperties: false }, { a: 1 }],
+  items: [{ items: { type: 'string' } }, [1]],
+  enum: [{ enum: [1] }, 2],
+  const: [{ const: 1 }, 2],
+  minLength: [{ minLength: 2 }, 'a'],
+  maxLength: [{ maxLength: 2 }, 'abc'],
+  minimum: [{ minimum: 2 }, 1],
+};
+
+describe('compat knows every keyword of the table', () => {
+  it('calls tightening each one breaking', () => {
+    expect(Object.keys(TIGHTENED).sort()).toEqual(KEYWORDS.map((k) => k.name).sort());
+    for (const k of KEYWORDS) {
+      const [schema, rejected, old = {}] = TIGHTENED[k.name]!;
+      expect(compile(schema, { onWarning: () => {} }).isValid(rejected), k.name).toBe(false);
+      const result = compareSchemas(old, schema);
+      expect(result.compatible, k.name).toBe(false);
+      expect(result.changes.some((c) => c.breaking), k.name).toBe(true);
+    }
   });
 });
 
