@@ -14,9 +14,6 @@ import type { Violation } from './types.js';
  * over every contract case, the JSON-Schema-Test-Suite groups and a generated corpus.
  */
 
-export type { Preview };
-export { HIDDEN_KEY, NUMBER_KINDS, numberKind } from './schema-node.js';
-
 type TypeBlock = (typeof TYPE_BLOCKS)[number];
 const guard: Record<TypeBlock, (d: unknown) => boolean> = {
   string: (d) => typeof d === 'string', number: (d) => typeof d === 'number', object: isSchemaObject, array: Array.isArray,

@@ -32,4 +32,4 @@ export const CHECKS: Readonly<Record<Block, readonly Check[]>> = (() => {
   return out;
 })();
 
-export type { Block, Check, Gen, Keyword, KeySets, Mode, ParseScope, Preview, Walk } from './keyword.js';
+export type { Check, Gen, KeySets, Mode, Preview, Walk } from './keyword.js';

@@ -18,7 +18,7 @@ import { requiredMessage } from './required.js';
  * function made a frame larger than the stack, and V8 compiles one huge function in time worse
  * than linear. An object whose checks weigh more is split into functions of this size.
  */
-export const FUNCTION_BUDGET = 512;
+const FUNCTION_BUDGET = 512;
 const NAME_INLINE_MAX = 8;
 
 const NL = code`
