@@ -4,23 +4,16 @@
  * schema into them.
  */
 
-/** The parsed form of one schema (or sub-schema): only the constraints that take effect. */
+/**
+ * The parsed form of one schema (or sub-schema): only the constraints that take effect. Each
+ * keyword's file declares the fields it sets (`declare module '../schema-node.js'`), beside the
+ * parse that sets them.
+ */
 export interface SchemaNode {
   /** RFC 6901 pointer of this node inside the root schema. */
   pointer: string;
   /** `false` for the `false` schema; `true` for `true`, `{}` and non-schemas (no constraint). */
   always?: boolean;
-  types?: string[];
-  required?: string[];
-  properties?: Array<[name: string, node: SchemaNode]>;
-  additional?: SchemaNode;
-  items?: SchemaNode;
-  enum?: unknown[];
-  hasConst?: boolean;
-  constValue?: unknown;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
   /**
    * Personal data (src/validator/sensitive.ts, docs/contract.md §9): a number failing `minimum`
    * here is said by its kind, not quoted, because `gdpr --mask` would hide it.

@@ -10,6 +10,13 @@ import type { Keyword } from './keyword.js';
 /** What an undeclared property is told where `additionalProperties` is false (a constant: the instance path names it). */
 export const NOT_ALLOWED = 'is not allowed (additionalProperties is false)';
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The schema of undeclared properties. */
+    additional?: SchemaNode;
+  }
+}
+
 export const additionalProperties: Keyword = {
   name: 'additionalProperties',
   summary: '`false` rejects properties not named in `properties`; a schema validates each of them (§3).',

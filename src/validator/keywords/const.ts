@@ -5,6 +5,14 @@ import { joinPointer } from '../pointer.js';
 import { isPrimitive, preview } from '../schema-node.js';
 import { NAN_MESSAGE, type Keyword, type Preview } from './keyword.js';
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** Whether there is a `const`: its value may be `null` or `false`, so presence is its own field. */
+    hasConst?: boolean;
+    constValue?: unknown;
+  }
+}
+
 /** The violation's words (the value is the schema's, never data). */
 export const constMessage = (value: unknown, show: Preview): string => `must be equal to ${show([value])}`;
 

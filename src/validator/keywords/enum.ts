@@ -16,6 +16,12 @@ const ENUM_INLINE_MAX = 8;
 export const enumMessage = (values: unknown[], preview: Preview): string =>
   values.length === 0 ? 'no value is allowed (enum is empty)' : `must be one of ${preview(values)}`;
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    enum?: unknown[];
+  }
+}
+
 interface Sets {
   prims: ReadonlySet<unknown>;
   objs: unknown[];

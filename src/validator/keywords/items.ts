@@ -4,6 +4,13 @@ import { joinPointer } from '../pointer.js';
 import { describe, isSchemaObject } from '../schema-node.js';
 import { NAN_MESSAGE, type Keyword } from './keyword.js';
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The schema of every element (the one-schema form). */
+    items?: SchemaNode;
+  }
+}
+
 /** `items` in its one-schema form: every element of an array matches it. */
 export const items: Keyword = {
   name: 'items',

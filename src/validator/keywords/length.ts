@@ -9,6 +9,14 @@ import type { Check, Gen, ParseScope } from './keyword.js';
  * bounds, with UTF-16 length shortcuts (cp ≤ length ≤ 2·cp). Their check is one, listed under both.
  */
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The bounds as applied (lengthBound). */
+    minLength?: number;
+    maxLength?: number;
+  }
+}
+
 /**
  * A `minLength`/`maxLength` bound as every SDK applies it: truncated toward zero; a non-number or
  * non-finite bound is ignored (`undefined`).

@@ -3,6 +3,13 @@ import { joinPointer } from '../pointer.js';
 import { describe, numberKind } from '../schema-node.js';
 import type { Keyword } from './keyword.js';
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The bound as applied (minimumBound). */
+    minimum?: number;
+  }
+}
+
 /**
  * A `minimum` as applied: any number but NaN, `±Infinity` included (docs/contract.md §13: compared
  * literally, so `Infinity` admits no finite number); anything else is ignored.

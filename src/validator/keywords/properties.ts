@@ -213,6 +213,13 @@ function scannedObjectCode(g: Gen, node: SchemaNode, extra: SchemaNode, names: s
   return join(out, NL);
 }
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** Each declared property's schema, in the schema's order. */
+    properties?: Array<[name: string, node: SchemaNode]>;
+  }
+}
+
 /** The object walk: required, properties and additionalProperties of one object. */
 const objectCheck: Check<ReadonlySet<string>> = {
   block: 'object',

@@ -6,6 +6,13 @@ import type { Keyword } from './keyword.js';
  * required name that is also declared is read once there.
  */
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The required names, without repeats. */
+    required?: string[];
+  }
+}
+
 export const required: Keyword = {
   name: 'required',
   summary: 'the listed properties are present.',

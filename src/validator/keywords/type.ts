@@ -8,6 +8,13 @@ import type { Keyword } from './keyword.js';
  * speak in validate (docs/contract.md §1); this file holds what a type name means.
  */
 
+declare module '../schema-node.js' {
+  interface SchemaNode {
+    /** The type names, without repeats. */
+    types?: string[];
+  }
+}
+
 export const type: Keyword = {
   name: 'type',
   summary: 'one type name or a list (a union: `["string", "null"]`). `integer` accepts every integral number (`1`, `1.0`, `1e2`; not `1.5`); `number` accepts integers; a boolean never matches `number` or `integer`.',
