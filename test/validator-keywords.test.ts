@@ -34,13 +34,14 @@ describe('the keyword table', () => {
     }
   });
 
-  it('says what each keyword checks in docs/contract.md\'s words', () => {
+  it('is the list docs/contract.md says what each keyword checks for, row by row', () => {
     const contract = readFileSync(join(ROOT, 'docs', 'contract.md'), 'utf8');
-    const rows = new Map<string, string>();
-    for (const m of contract.matchAll(/^\| ((?:`[^`|]+`(?:, )?)+) \| (.*) \|$/gm)) {
-      for (const name of m[1]!.matchAll(/`([^`]+)`/g)) rows.set(name[1]!, m[2]!);
+    const section = contract.slice(contract.indexOf('## The ten keywords'), contract.indexOf('### Unsupported keywords'));
+    const documented: string[] = [];
+    for (const m of section.matchAll(/^\| ((?:`[^`|]+`(?:, )?)+) \| .+ \|$/gm)) {
+      for (const name of m[1]!.matchAll(/`([^`]+)`/g)) documented.push(name[1]!);
     }
-    for (const k of KEYWORDS) expect(rows.get(k.name), k.name).toBe(k.summary);
+    expect(documented).toEqual(KEYWORDS.map((k) => k.name));
   });
 
   it('tells data under a false sub-schema which keyword led there, as each keyword words it', () => {

@@ -1,4 +1,5 @@
-import { accepts, hasOwn, type SchemaNode } from '../validator/index.js';
+import { hasOwn, type SchemaNode } from '../validator/index.js';
+import { accepts } from '../validator/interpret.js';
 import { ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING, typeKinds } from './kinds.js';
 import type { RuleId } from './rules.js';
 import { ANY, governing, type Side } from './side.js';

@@ -1,6 +1,6 @@
-import { Code, EMPTY, ROOT_PATH, code, ident, join, pathCode, sourceUrl, type Path } from './codegen.js';
+import { Code, EMPTY, ROOT_PATH, code, ident, join, pathCode, sourceUrl, type KeySets, type Mode, type Path } from './codegen.js';
 import { helpers } from './helpers.js';
-import { CHECKS, KEYWORD_BY_NAME, KEYWORDS, TYPE_BLOCKS, type Gen, type KeySets, type Mode } from './keywords/index.js';
+import { CHECKS, KEYWORD_BY_NAME, KEYWORDS, TYPE_BLOCKS, type Gen } from './keywords/index.js';
 import { typeMessage, typeTestCode } from './keywords/type.js';
 import { parseSchema, SchemaError } from './keywords.js';
 import { joinPointer } from './pointer.js';

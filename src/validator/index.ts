@@ -1,5 +1,4 @@
 export { compile } from './compile.js';
-export { accepts } from './interpret.js';
 export { MAX_DEPTH } from './limits.js';
 export { lintSchema } from './lint.js';
 export { canonicalKey, jsonEqual } from './equality.js';

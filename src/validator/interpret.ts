@@ -19,8 +19,11 @@ const guard: Record<TypeBlock, (d: unknown) => boolean> = {
   string: (d) => typeof d === 'string', number: (d) => typeof d === 'number', object: isSchemaObject, array: Array.isArray,
 };
 
-/** A check that applies at a node, with what it worked out for it once. */
-type Active = readonly [check: Check, prepared: unknown];
+/** The checks that apply at a node, each with what it worked out for it once (`prepared[i]` is `checks[i]`'s). */
+interface Active {
+  readonly checks: readonly Check[];
+  readonly prepared: readonly unknown[];
+}
 
 /** What a node's checks need that does not depend on the data: worked out once per node. */
 interface Plan {
@@ -30,18 +33,22 @@ interface Plan {
   exact: boolean;
   allowed: ReadonlySet<string>;
   /** The checks of each type block and of any value, those that apply here. */
-  checks: Readonly<Record<TypeBlock | 'value', readonly Active[]>>;
+  checks: Readonly<Record<TypeBlock | 'value', Active>>;
 }
 
-function active(checks: readonly Check[], n: SchemaNode): Active[] {
-  return checks.filter((c) => c.applies(n)).map((c) => [c, c.prepare?.(n)] as const);
+function active(all: readonly Check[], n: SchemaNode): Active {
+  const checks = all.filter((c) => c.applies(n));
+  return { checks, prepared: checks.map((c) => c.prepare?.(n)) };
+}
+
+/** Where plans are kept: a Map for one compiled schema, a WeakMap where one interpreter serves every tree. */
+interface Plans {
+  get(n: SchemaNode): Plan | undefined;
+  set(n: SchemaNode, p: Plan): unknown;
 }
 
 class Interpreter implements Walk {
-  // Plans by node; a WeakMap, so one interpreter may serve every tree it is given (accepts()).
-  private readonly plans = new WeakMap<SchemaNode, Plan>();
-
-  constructor(readonly preview: Preview, readonly keySets: KeySets) {}
+  constructor(readonly preview: Preview, readonly keySets: KeySets, private readonly plans: Plans = new Map()) {}
 
   private plan(n: SchemaNode): Plan {
     let p = this.plans.get(n);
@@ -106,8 +113,9 @@ class Interpreter implements Walk {
     return this.run(p.checks.value, n, d, path, e);
   }
 
-  private run(checks: readonly Active[], n: SchemaNode, d: unknown, path: string, e: Violation[] | null): boolean {
-    for (const [c, prepared] of checks) if (!c.run(this, n, d, path, e, prepared)) return false;
+  private run(active: Active, n: SchemaNode, d: unknown, path: string, e: Violation[] | null): boolean {
+    const { checks, prepared } = active;
+    for (let i = 0; i < checks.length; i++) if (!checks[i]!.run(this, n, d, path, e, prepared[i])) return false;
     return true;
   }
 }
@@ -135,7 +143,7 @@ let shared: Interpreter | undefined;
  * compiling each part would cost more than the walk.
  */
 export function accepts(node: SchemaNode, d: unknown): boolean {
-  shared ??= new Interpreter(defaultPreview, new WeakMap<unknown[], Set<string>>());
+  shared ??= new Interpreter(defaultPreview, new WeakMap<unknown[], Set<string>>(), new WeakMap<SchemaNode, Plan>());
   return shared.node(node, d, '', '', null);
 }
 

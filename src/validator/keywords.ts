@@ -136,6 +136,4 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
 }
 
 export { SchemaError };
-export { describe, hasOwn, isSchemaObject, jsonType, TYPE_NAMES, type SchemaNode } from './schema-node.js';
-export { lengthBound } from './keywords/length.js';
-export { minimumBound } from './keywords/minimum.js';
+export { describe, hasOwn, isSchemaObject, jsonType, lengthBound, minimumBound, TYPE_NAMES, type SchemaNode } from './schema-node.js';

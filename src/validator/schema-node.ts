@@ -93,3 +93,20 @@ export function preview(values: unknown[]): string {
   }
   return parts.join(', ');
 }
+
+/**
+ * A `minLength`/`maxLength` bound as every SDK applies it: truncated toward zero; a non-number or
+ * non-finite bound is ignored (`undefined`).
+ */
+export function lengthBound(v: unknown): number | undefined {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+  return Math.trunc(v) + 0; // + 0 folds -0 into 0
+}
+
+/**
+ * A `minimum` as applied: any number but NaN, `±Infinity` included (docs/contract.md §13: compared
+ * literally, so `Infinity` admits no finite number); anything else is ignored.
+ */
+export function minimumBound(v: unknown): number | undefined {
+  return typeof v === 'number' && !Number.isNaN(v) ? v + 0 : undefined;
+}

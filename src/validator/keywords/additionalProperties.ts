@@ -2,10 +2,7 @@ import { describe, isSchemaObject } from '../schema-node.js';
 import { joinPointer } from '../pointer.js';
 import type { Keyword } from './keyword.js';
 
-/*
- * `additionalProperties`: the schema of every own property `properties` does not declare. Checked
- * in the object walk (properties.ts), which finds the undeclared names in the same pass.
- */
+// Checked in the object walk (properties.ts), which finds the undeclared names in its pass.
 
 /** What an undeclared property is told where `additionalProperties` is false (a constant: the instance path names it). */
 export const NOT_ALLOWED = 'is not allowed (additionalProperties is false)';
@@ -19,7 +16,6 @@ declare module '../schema-node.js' {
 
 export const additionalProperties: Keyword = {
   name: 'additionalProperties',
-  summary: '`false` rejects properties not named in `properties`; a schema validates each of them (§3).',
   parse(value, node, at) {
     if (typeof value !== 'boolean' && !isSchemaObject(value)) {
       at.bad('additionalProperties', `must be a schema (object or boolean), got ${describe(value)}`);

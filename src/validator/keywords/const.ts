@@ -19,7 +19,6 @@ export const constMessage = (value: unknown, show: Preview): string => `must be 
 /** `const`: the value equals this one (JSON equality: docs/contract.md §7). */
 export const constKeyword: Keyword = {
   name: 'const',
-  summary: 'the value equals the given value.',
   parse(value, node, at) {
     if (at.nan && containsNaN(value)) {
       at.bad('const', NAN_MESSAGE);

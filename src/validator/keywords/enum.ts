@@ -29,7 +29,6 @@ interface Sets {
 
 export const enumKeyword: Keyword = {
   name: 'enum',
-  summary: 'the value equals one of the listed values.',
   parse(value, node, at) {
     if (!Array.isArray(value)) {
       at.bad('enum', `must be an array, got ${describe(value)}`);

@@ -14,7 +14,6 @@ declare module '../schema-node.js' {
 /** `items` in its one-schema form: every element of an array matches it. */
 export const items: Keyword = {
   name: 'items',
-  summary: 'every array element matches the sub-schema (the tuple form is unsupported, §4).',
   parse(value, node, at) {
     if (Array.isArray(value)) {
       // The tuple form is outside the subset (docs/contract.md §4): warned, never enforced.

@@ -1,11 +1,13 @@
-import type { Code, Path } from '../codegen.js';
+import type { Code, KeySets, Mode, Path } from '../codegen.js';
+
+export type { KeySets, Mode };
 import type { SchemaNode } from '../schema-node.js';
 import type { Violation } from '../types.js';
 
 /*
  * What one supported keyword is, in one place: how its value is read into a SchemaNode (and when
  * it is malformed), its violation messages (plain and, where personal data would show, redacted),
- * what it enforces in words, the code it contributes to a generated validator and the check the
+ * the code it contributes to a generated validator and the check the
  * interpreter runs. compile.ts, interpret.ts, parseSchema and the catalog iterate the table in
  * keywords/index.ts; adding a keyword is a file of this shape and a row there (docs/ARCHITECTURE.md).
  */
@@ -33,13 +35,6 @@ export const NAN_MESSAGE = 'contains NaN, which is not a JSON number';
  */
 export type Block = 'string' | 'number' | 'object' | 'array' | 'value';
 
-export type Mode = 'valid' | 'all';
-
-/** Enum hash sets, by the enum's array: built on first use, shared by isValid and validate. */
-export interface KeySets {
-  get(values: unknown[]): Set<string> | undefined;
-  set(values: unknown[], keys: Set<string>): unknown;
-}
 
 /**
  * What a check's generated code is built with (compile.ts's Generator). The code is a `Code`
@@ -96,8 +91,6 @@ export interface Check<P = unknown> {
 
 export interface Keyword {
   readonly name: string;
-  /** What it enforces, in one sentence (docs/contract.md's words). */
-  readonly summary: string;
   /**
    * Reads the keyword's value into `node`; true when it takes effect there. A value of the wrong
    * shape is `at.bad(…)` and sets nothing.

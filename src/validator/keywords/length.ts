@@ -1,7 +1,7 @@
 import { code, EMPTY, join, type Code, type Path } from '../codegen.js';
 import { codePointLength } from '../codepoints.js';
 import { joinPointer } from '../pointer.js';
-import { describe, type SchemaNode } from '../schema-node.js';
+import { describe, lengthBound, type SchemaNode } from '../schema-node.js';
 import type { Check, Gen, ParseScope } from './keyword.js';
 
 /*
@@ -15,15 +15,6 @@ declare module '../schema-node.js' {
     minLength?: number;
     maxLength?: number;
   }
-}
-
-/**
- * A `minLength`/`maxLength` bound as every SDK applies it: truncated toward zero; a non-number or
- * non-finite bound is ignored (`undefined`).
- */
-export function lengthBound(v: unknown): number | undefined {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  return Math.trunc(v) + 0; // + 0 folds -0 into 0
 }
 
 /** Reads a bound; a non-finite one is ignored (the contract) and reported (docs/contract.md §8). */

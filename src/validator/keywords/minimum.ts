@@ -1,6 +1,6 @@
 import { code, EMPTY } from '../codegen.js';
 import { joinPointer } from '../pointer.js';
-import { describe, numberKind } from '../schema-node.js';
+import { describe, minimumBound, numberKind } from '../schema-node.js';
 import type { Keyword } from './keyword.js';
 
 declare module '../schema-node.js' {
@@ -10,21 +10,12 @@ declare module '../schema-node.js' {
   }
 }
 
-/**
- * A `minimum` as applied: any number but NaN, `±Infinity` included (docs/contract.md §13: compared
- * literally, so `Infinity` admits no finite number); anything else is ignored.
- */
-export function minimumBound(v: unknown): number | undefined {
-  return typeof v === 'number' && !Number.isNaN(v) ? v + 0 : undefined;
-}
-
 /** The violation's words before the number, or before its kind where the number is personal data (`hideNumber`). */
 const minimumMessage = (min: number): string => `must be >= ${min}, got `;
 
 /** `minimum`: a number is at least this (inclusive). */
 export const minimum: Keyword = {
   name: 'minimum',
-  summary: 'the number is ≥ the bound.',
   parse(value, node, at) {
     if (typeof value !== 'number' || Number.isNaN(value)) {
       at.bad('minimum', `must be a number, got ${describe(value)}`);

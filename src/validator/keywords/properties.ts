@@ -259,7 +259,6 @@ const objectCheck: Check<ReadonlySet<string>> = {
 
 export const properties: Keyword = {
   name: 'properties',
-  summary: 'each named property matches its sub-schema.',
   parse(value, node, at) {
     if (!isSchemaObject(value)) {
       at.bad('properties', `must be an object mapping names to schemas, got ${describe(value)}`);

@@ -1,10 +1,7 @@
 import { describe } from '../schema-node.js';
 import type { Keyword } from './keyword.js';
 
-/*
- * `required`. Checked in the object walk (properties.ts), which knows which names are own: a
- * required name that is also declared is read once there.
- */
+// Checked in the object walk (properties.ts), which knows which names are own.
 
 declare module '../schema-node.js' {
   interface SchemaNode {
@@ -15,7 +12,6 @@ declare module '../schema-node.js' {
 
 export const required: Keyword = {
   name: 'required',
-  summary: 'the listed properties are present.',
   parse(value, node, at) {
     if (!Array.isArray(value) || value.some((n) => typeof n !== 'string')) {
       at.bad('required', `must be an array of strings, got ${describe(value)}`);

@@ -2,11 +2,7 @@ import { code, type Code } from '../codegen.js';
 import { describe, isSchemaObject, TYPE_NAMES } from '../schema-node.js';
 import type { Keyword } from './keyword.js';
 
-/*
- * `type`. Its check is the frame the others run in (compile.ts's and interpret.ts's `node`): a
- * keyword applies by the instance's own type, and a failed `type` still lets the other keywords
- * speak in validate (docs/contract.md §1); this file holds what a type name means.
- */
+// `type` is the frame the other checks run in (compile.ts's and interpret.ts's `node`, docs/contract.md §1).
 
 declare module '../schema-node.js' {
   interface SchemaNode {
@@ -17,7 +13,6 @@ declare module '../schema-node.js' {
 
 export const type: Keyword = {
   name: 'type',
-  summary: 'one type name or a list (a union: `["string", "null"]`). `integer` accepts every integral number (`1`, `1.0`, `1e2`; not `1.5`); `number` accepts integers; a boolean never matches `number` or `integer`.',
   parse(value, node, at) {
     const names = typeof value === 'string' ? [value] : value;
     if (!Array.isArray(names) || names.length === 0) {
