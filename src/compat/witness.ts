@@ -1,5 +1,6 @@
-import { canonicalKey, codePointLength, hasOwn, jsonEqual, type SchemaNode } from '../validator/index.js';
-import { ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING, kindOf, typeKinds } from './kinds.js';
+import { hasOwn, type SchemaNode } from '../validator/index.js';
+import { accepts } from '../validator/interpret.js';
+import { ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING, typeKinds } from './kinds.js';
 import type { RuleId } from './rules.js';
 import { ANY, governing, type Side } from './side.js';
 
@@ -341,53 +342,11 @@ function strings(k: SchemaNode, o: SchemaNode): string[] {
 }
 
 /**
- * Whether `v` satisfies `node`, read from the parsed node: the ten keywords as the validator applies
- * them (lengths in code points, bounds as parsed). It only steers the search; every document
- * returned is checked with the compiled validator.
+ * Whether `v` satisfies `node`: the validator's own interpreter (src/validator/interpret.ts), on a
+ * part of a parsed schema. It only steers the search; every document returned is checked with the
+ * compiled validator.
  */
-// Each enum's values as canonical keys, built once: a membership test per candidate is then a hash
-// lookup, so a search over a 100k-value enum stays linear (serve's /compatibility answers it).
-const enumKeys = new WeakMap<readonly unknown[], { primitives: Set<unknown>; objects: Set<string> }>();
-
-function enumHas(values: readonly unknown[], v: unknown): boolean {
-  let keys = enumKeys.get(values);
-  if (keys === undefined) {
-    keys = { primitives: new Set(), objects: new Set() };
-    for (const e of values) {
-      if (typeof e === 'object' && e !== null) keys.objects.add(canonicalKey(e));
-      else keys.primitives.add(e); // a Set treats -0 and 0 alike, as contract §7 does
-    }
-    enumKeys.set(values, keys);
-  }
-  return typeof v === 'object' && v !== null ? keys.objects.has(canonicalKey(v)) : keys.primitives.has(v);
-}
-
-export function fits(node: SchemaNode, v: unknown): boolean {
-  if (node.always !== undefined) return node.always;
-  const kind = kindOf(v);
-  if ((kind & typeKinds(node.types)) === 0) return false;
-  if (node.enum !== undefined && !enumHas(node.enum, v)) return false;
-  if (node.hasConst && !jsonEqual(node.constValue, v)) return false;
-  if (typeof v === 'string') {
-    if (node.minLength !== undefined || node.maxLength !== undefined) {
-      const n = codePointLength(v);
-      if (node.minLength !== undefined && n < node.minLength) return false;
-      if (node.maxLength !== undefined && n > Math.max(node.maxLength, 0)) return false;
-    }
-  } else if (typeof v === 'number') {
-    if (node.minimum !== undefined && v < node.minimum) return false;
-  } else if (Array.isArray(v)) {
-    const items = node.items;
-    if (items !== undefined && !v.every((x) => fits(items, x))) return false;
-  } else if (kind === OBJECT) {
-    const o = v as Record<string, unknown>;
-    for (const name of node.required ?? []) if (!hasOwn(o, name)) return false;
-    if (node.properties !== undefined || node.additional !== undefined) {
-      for (const key of Object.keys(o)) if (!fits(governing(node, key), o[key])) return false;
-    }
-  }
-  return true;
-}
+export const fits = (node: SchemaNode, v: unknown): boolean => accepts(node, v);
 
 const fitter = (node: SchemaNode) => (v: unknown): boolean => fits(node, v);
 

@@ -77,6 +77,15 @@ export function join(parts: readonly Code[], separator: Code = EMPTY): Code {
   return new Code(TOKEN, parts.map((p) => p.source).join(separator.source));
 }
 
+/** `valid`: the generated isValid (returns false at the first failure); `all`: validate (collects violations). */
+export type Mode = 'valid' | 'all';
+
+/** Enum hash sets, by the enum's array: built on first use, shared by isValid and validate. */
+export interface KeySets {
+  get(values: unknown[]): Set<string> | undefined;
+  set(values: unknown[], keys: Set<string>): unknown;
+}
+
 /**
  * An instance path: known at compile time (a constant pointer, folded into one literal) or an
  * expression built at run time (under `items` and `additionalProperties`, or a function's `p`).

@@ -1,6 +1,6 @@
 import { codePointLength } from './codepoints.js';
 import { canonicalKey, jsonEqual, refuseCycle } from './equality.js';
-import { hasOwn, jsonType } from './keywords.js';
+import { hasOwn, jsonType } from './schema-node.js';
 import { escapeKey } from './pointer.js';
 
 /**
