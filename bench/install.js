@@ -16,7 +16,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT } from './data.js';
 
-const LIMIT_BYTES = 2_500_000;
+const LIMIT_BYTES = 2_750_000;
 
 function parseArgs(argv) {
   const o = { rounds: 15, against: undefined };

@@ -105,13 +105,13 @@ describe('the npm tarball', () => {
     expect(entries.every((f) => f.startsWith('package/'))).toBe(true);
   });
 
-  it('installs in at most 2.5 MB, with the AsyncAPI validator once', () => {
+  it('installs in at most 2.75 MB, with the AsyncAPI validator once', () => {
     const installed = join(project, 'node_modules', 'bqschema');
     const files = walkAbs(installed);
     // du -sb, as the issue measured it (directories count too); the file sizes where du is missing.
     const du = spawnSync('du', ['-sb', installed], { encoding: 'utf8' });
     const bytes = du.status === 0 ? Number(du.stdout.split('\t')[0]) : files.reduce((n, f) => n + statSync(f).size, 0);
-    expect(bytes, `installed size ${bytes} B`).toBeLessThanOrEqual(2_500_000);
+    expect(bytes, `installed size ${bytes} B`).toBeLessThanOrEqual(2_750_000);
     // The generated validator is the largest module; a second copy (e.g. inlined by the bundler) would
     // double it. Matching on the spec's definition URLs it embeds finds it whatever the file is called.
     const copies = files.filter((f) => /\.c?js$/.test(f) && readFileSync(f, 'utf8').includes('asyncapi.com/definitions/3.0.0/'));
