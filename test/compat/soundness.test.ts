@@ -249,7 +249,7 @@ interface Tally {
 
 /**
  * Data valid under `keep` that `other` rejects, found by either search; undefined when none is.
- * Payloads are judged by the validator's interpreter (test/validator-interpret.test.ts holds it to
+ * Payloads are judged by the validator's interpreter (test/validator/interpret.e2e.test.ts holds it to
  * the generated code on these same arbitraries; compiling two validators per pair cost most of a
  * run), and a refutation is confirmed by the compiled validators before it is reported.
  */

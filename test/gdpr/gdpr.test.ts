@@ -211,7 +211,7 @@ describe('audit', () => {
     expect(audit([{ urn: 'u', schema }], /email/g)).toHaveLength(3);
   });
 
-  test('the default matcher is case-insensitive and matches name tokens (more in gdpr-pii.test.ts)', () => {
+  test('the default matcher is case-insensitive and matches name tokens (more in test/gdpr/pii-names.test.ts)', () => {
     for (const name of ['E_MAIL', 'msisdn', 'tckn', 'national_id', 'nationalId', 'iban', 'card_number', 'cvv', 'dob', 'x_ssn_y']) {
       expect(isPiiName(name), name).toBe(true);
     }

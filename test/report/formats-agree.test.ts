@@ -19,7 +19,7 @@ fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 3535) });
 
 // Text that stresses each format's escaping: workflow-command separators, XML markup, URI
 // characters, a newline, non-ASCII (no other control characters: those are shown escaped, tested
-// in test/report-junit.test.ts and test/hostile-check.test.ts).
+// in test/report/junit.test.ts and test/check/hostile-inputs.e2e.test.ts).
 // Markup too, which must stay text in markdown: a comment's start and end, tags, entities.
 const word = fc.string({ unit: fc.constantFrom('a', 'B', '7', ' ', ':', ',', '%', '=', '<', '>', '&', '"', "'", '#', '?', 'é', '中', '😀', '/', '|', '`', '*', '_', '\\', '[', '\n', '<!--', '-->', '<script>', '<br>', '<img src=x onerror=alert(1)>', '&lt;', '&#60;', '<http://x.y>'), minLength: 1, maxLength: 12 })
   // Markdown folds runs of spaces and trims a cell: words carry single inner spaces only.

@@ -5,7 +5,7 @@
 // exception; an open class keeps undeclared members through a read and a write
 // (IExtensibleDataObject), a closed one refuses them; a string enum's constants and IsDefined hold
 // its values, and reading refuses another. A missing mcs fails the test naming the package. Round
-// trips of many more shapes: test/types-roundtrip-go-java-csharp.test.ts.
+// trips of many more shapes: test/types/roundtrip-go-java-csharp.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
 // reads typeOf by URN and switches over the sealed interface; an enum reads its JSON values back
 // with fromJson and refuses any other at run time; one that passes a wrong type does not compile.
 // A missing javac or Jackson fails the test naming the package. Round trips through Jackson:
-// test/types-roundtrip-go-java-csharp.test.ts.
+// test/types/roundtrip-go-java-csharp.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@ import { CHUNK_UNITS } from '../../src/validator/codepoints.js';
 import { codePointLength, compile, lintSchema, MAX_DEPTH, SchemaError, type SchemaWarning, type Violation } from '../../src/validator/index.js';
 
 /*
- * Unit tests of the validator beyond the shared cases (test/conformance.test.ts): violation shape
+ * Unit tests of the validator beyond the shared cases (test/conformance/contract-cases.test.ts): violation shape
  * and order, deep data, hostile names, own properties, schema errors, lint and the warning channel.
  */
 

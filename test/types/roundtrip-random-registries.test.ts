@@ -23,7 +23,7 @@ import { registryArb, type GeneratedRegistry, type GeneratedUrn } from '../helpe
  *     Java, C#, PHP), or by the type checker on the data written as a literal (Python's mypy,
  *     TypeScript's tsc), which also accepts every valid message.
  * Each toolchain starts once per batch of registries, not once per case. A fixed seed in
- * `npm test`; BQ_TYPES_RUNS=<registries> for more (shared with types-agree.test.ts),
+ * `npm test`; BQ_TYPES_RUNS=<registries> for more (shared with test/types/agree.test.ts),
  * BQ_TYPES_SEED=<seed> for another draw.
  */
 
