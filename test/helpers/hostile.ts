@@ -6,7 +6,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from './cli.js';
+import { assertBuilt, BIN, ROOT } from './cli.js';
 
 export { BIN, ROOT };
 
@@ -76,6 +76,7 @@ function preload(): string {
 
 /** Runs `node [flags] bin/bqschema.js …args` in `cwd`, NO_COLOR, no BQSCHEMA_* from outside. */
 export function run(args: string[], options: RunOptions): Promise<Run> {
+  assertBuilt();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.BQSCHEMA_REGISTRY;
   delete env.BQSCHEMA_DEBUG;

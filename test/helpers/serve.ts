@@ -6,6 +6,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertBuilt } from './cli.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'bqschema.js');
@@ -24,6 +25,7 @@ export interface Served {
 
 /** Starts `bqschema serve --port 0 …` (in `cwd`, without $BQSCHEMA_REGISTRY) and waits for its "listening" line. */
 export async function serve(args: string[], options: { cwd?: string } = {}): Promise<Served> {
+  assertBuilt();
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.BQSCHEMA_REGISTRY; // so a registry is only discovered from `cwd`
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -16,7 +16,7 @@ describe('docs/types.md', () => {
 
   it('has a TypeScript example that compiles, but for the line it says fails', () => {
     const block = /```ts\n([\s\S]*?)```/.exec(doc)![1]!;
-    const source = 'declare const message: string;\n' + block.replace(`from 'bqschema'`, `from '../../src/index.js'`);
+    const source = 'declare const message: string;\n' + block.replace(`from 'bqschema'`, `from '../src/index.js'`);
     const diagnostics = typeCheck({ 'test/__docs_example.ts': source, 'test/bq-types.ts': generateTypes(exampleEntries()) });
     const lines = source.split('\n');
     expect(diagnostics.map((d) => `${d.file.endsWith('__docs_example.ts') ? '' : d.file + ':'}${lines[d.line - 1]?.includes('// tsc error') ? 'marked' : d.line + ': ' + d.message}`)).toEqual(['marked']);

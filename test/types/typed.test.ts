@@ -78,7 +78,7 @@ describe('typed<M>(provider) at run time: the untyped verdicts, bound to a provi
 describe('typed<BqMessages>(provider) at compile time', () => {
   // Every line that must not compile ends with `// error`; every other line must.
   const usage = `
-import { MapProvider, typed, check } from '../../src/index.js';
+import { MapProvider, typed, check } from '../src/index.js';
 const guard = typed<BqMessages>(new MapProvider({}));
 guard.check('urn:babel:orders:cancelled', { order_id: 1, reason: 'out_of_stock' });
 guard.check('urn:babel:orders:cancelled', { order_id: 1, reason: 'out_of_stock', note: 'n' });
