@@ -149,7 +149,7 @@ function yamlDeepAt(tokens: readonly YamlToken[]): number | undefined {
   const stack: Array<[YamlToken, number]> = tokens.map((t): [YamlToken, number] => [t, 0]).reverse();
   while (stack.length > 0) {
     const [token, depth] = stack.pop()!;
-    let items: YamlItem[] = [];
+    let items: YamlItem[];
     let level = depth;
     switch (token.type) {
       case 'document':

@@ -179,7 +179,7 @@ const STATUS_MARK: Record<MessageStatus, { text: string; tone: Tone }> = {
  * A message as a unit, with its text heading: its status, its file (or, in a stream, its line under
  * the file's name), its URN, and why it was skipped or could not be read.
  */
-export function messageUnit(r: MessageVerdict, strict: boolean): ReportUnit {
+export function messageUnit(r: MessageVerdict): ReportUnit {
   const mark = STATUS_MARK[r.status];
   const stream = r.line !== undefined;
   const head: TextLine = stream ? [mark, `  line ${r.line}`] : [mark, '  ', { text: r.file, tone: 'bold' }];

@@ -1,6 +1,6 @@
 // Issue 10 for `check` (and DirProvider, the library's registry reader): reads before refusing,
 // self-referencing YAML, deep schemas, invalid UTF-8, terminal spoofing, resolution errors.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMarkdown } from '../helpers/ci-formats.js';

@@ -20,14 +20,6 @@ const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
 
 afterAll(removeTempTrees);
 
-/** 1-based line and column of the value of `"key":` on a given line of a JSON file. */
-function jsonValue(file: string, line: number, key: string): { line: number; col: number } {
-  const text = fixture(file).split('\n')[line - 1]!;
-  const at = text.indexOf(`"${key}":`);
-  expect(at, `"${key}" on line ${line} of ${file}`).toBeGreaterThanOrEqual(0);
-  return { line, col: text.indexOf('{', at) + 1 };
-}
-
 /** Every leaked value in the fixtures contains "leak": none may reach stdout or stderr. */
 function expectNoLeak(r: CliResult): void {
   expect(r.stdout).not.toContain('leak');

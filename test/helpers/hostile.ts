@@ -152,7 +152,6 @@ export function expectRun(r: Run, code: number, line?: RegExp): void {
 
 /** Neither a raw ESC nor any other C0/C1 control (but newline and tab between lines) in the output. */
 export function expectNoRawControls(text: string): void {
-  // eslint-disable-next-line no-control-regex
   expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
 }
 

@@ -1,7 +1,7 @@
 // Issue 10 for `serve`: a maximal /compatibility request, reads before refusing, self-referencing
 // YAML, and SIGHUP reloads while a file is being written.
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CYCLIC_SCHEMA_YAML, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree, type Run, type RunOptions } from '../helpers/hostile.js';

@@ -255,6 +255,6 @@ export class Formatter {
     // --quiet: a valid message with nothing said about it costs no more than this test.
     if (this.options.quiet && r.status === 'valid' && r.warnings === undefined) return;
     const strict = this.options.strict === true;
-    for (const l of this.textStream.unit(messageUnit(r, strict), messageFindings(r, strict, undefined, true))) this.out.line(l);
+    for (const l of this.textStream.unit(messageUnit(r), messageFindings(r, strict, undefined, true))) this.out.line(l);
   }
 }
