@@ -39,7 +39,7 @@ async function positionsFor(text: string, name: string): Promise<{ of(pointer: s
   return SourcePositions.forFile(text, name);
 }
 
-export const problemLine = (p: SchemaProblem): string => p.message;
+const problemLine = (p: SchemaProblem): string => p.message;
 
 const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
 
@@ -110,11 +110,11 @@ export interface Verdicts {
   corpus?: CorpusReport;
 }
 
-export const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
+const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
 /** A breaking change no exception excuses: it fails the gate. */
-export const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
+const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
 
-export function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
+function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
   return !c.breaking ? 'compatible' : excusedBy(v, c) ? 'excepted' : 'breaking';
 }
 
@@ -126,7 +126,7 @@ export interface Row extends UrnReport {
 }
 
 /** A URN fails the gate: an unexcused break, a problem, or corpus messages its new schema rejects. */
-export const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
+const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
 
 /** Two schema files compared: what their Report is made of. */
 export interface PairVerdict {

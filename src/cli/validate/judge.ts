@@ -32,9 +32,9 @@ export interface ValidateOptions extends RegistryCliOptions {
 }
 
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
-export type Status = MessageStatus;
+type Status = MessageStatus;
 
-export interface Problem extends MessageProblem {
+interface Problem extends MessageProblem {
   schemaPath?: string;
   keyword: string;
 }
