@@ -12,6 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a time,
+    // though most e2e files spend their time waiting for the CLI processes they start.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [E2E], env: { BQ_TEST_PROJECT: 'unit' } } },
       { extends: true, test: { name: 'e2e', include: [E2E] } },
