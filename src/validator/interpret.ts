@@ -8,7 +8,7 @@ import type { Violation } from './types.js';
  * The validator without code generation: where `new Function` is refused (a Content-Security-
  * Policy without 'unsafe-eval', Cloudflare Workers, node --disallow-code-generation-from-strings),
  * compile() walks the same schema tree at run time. The verdicts, the violations (their order,
- * paths and messages) and the warnings are the generated code's; test/validator/interpret.e2e.test.ts
+ * paths and messages) and the warnings are the generated code's; test/validator-interpret.test.ts
  * runs both over every contract case, the JSON-Schema-Test-Suite groups and a generated corpus.
  * Each rule below mirrors a part of compile.ts's Generator; keep them together.
  */
