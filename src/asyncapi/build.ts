@@ -29,8 +29,8 @@ export interface AsyncApiBuild {
   origins: Origin[];
 }
 
-const DEFAULT_TITLE = 'BabelQueue event catalog';
-const DEFAULT_VERSION = '1.0.0';
+export const DEFAULT_TITLE = 'BabelQueue event catalog';
+export const DEFAULT_VERSION = '1.0.0';
 /**
  * One map key per URN, valid whatever the URN holds. A URN that already is a valid key keeps it;
  * any other has each disallowed code point replaced by `_`, and a key already taken (or reserved)

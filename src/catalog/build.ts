@@ -18,7 +18,7 @@ export interface CatalogEntry {
   examples?: readonly unknown[];
 }
 
-type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
+export type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
 
 /** One commit that touched a URN's schema, with the compat verdict of that change. */
 export interface HistoryEntry {

@@ -11,7 +11,7 @@ import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../valida
  */
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
-type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker';
+export type CheckRule = 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker';
 
 export interface CheckIssue {
   rule: CheckRule;
@@ -34,7 +34,7 @@ export interface CheckIssue {
 }
 
 /** One manifest entry checked: its schema file as shown, and its issues. */
-interface EntryCheck {
+export interface EntryCheck {
   urn: string;
   file: string;
   errors: CheckIssue[];
@@ -90,7 +90,7 @@ function checkExamples(root: unknown, report: (pointer: string, message: string)
   }
 }
 
-function checkEntry(registry: Registry, urn: string, options: CheckOptions = {}): EntryCheck {
+export function checkEntry(registry: Registry, urn: string, options: CheckOptions = {}): EntryCheck {
   let shown: string;
   try {
     shown = registry.file(urn).shown; // as every other path is shown: from the working directory
@@ -201,7 +201,7 @@ export function unreadableManifest(err: RegistryError & { file: string }, shown:
  * under one of them is not checked at all, a whole subtree of constraints (`$ref`'s target, every
  * branch of `allOf`), not one constraint.
  */
-const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
+export const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
   '$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependencies',
   'dependentSchemas', 'propertyNames', 'contains', 'prefixItems', 'items', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema',
 ]);

@@ -9,7 +9,7 @@ import type { CheckIssue, CheckVerdict, Unenforced } from './index.js';
  */
 
 const CHECK_PAGE = docsPage('cli/check.md');
-const CHECK_RULES: readonly ReportRule[] = [
+export const CHECK_RULES: readonly ReportRule[] = [
   { id: 'manifest', description: 'The registry manifest is malformed, or two entries clash.', help: 'Fix the manifest entry at the line given: every entry needs a unique URN, a schema path and an owner (registry.schema.json describes the format).', helpUri: CHECK_PAGE },
   { id: 'schema', description: 'A schema file cannot be read or compiled, or its root cannot accept a message.', help: "Fix the schema file (or the manifest entry's \"schema\" path when the file is missing or outside the registry directory); a message's data is always an object, so the root must accept one.", helpUri: CHECK_PAGE },
   { id: 'malformed-keyword', description: 'A keyword has a value of the wrong shape: it would not be enforced.', help: 'Give the keyword a value of the shape the contract requires (docs/contract.md §8): a constraint that cannot be enforced must not pass review.', helpUri: docsPage('contract.md') },
@@ -61,7 +61,7 @@ function placesText(places: readonly string[]): string {
  * many of them the manifest acknowledges, and the subtrees not checked at all (`$ref`, `allOf`, …),
  * which a count of keywords would hide; undefined when every keyword is enforced.
  */
-function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
+export function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
   if (u.total === 0) return undefined;
   const kinds = [...u.byKeyword].map(([k, n]) => `${k} ${n}`).join(', ');
   const head = `not enforced: ${u.total} constraint(s) (${kinds})${u.acknowledged === 0 ? '' : `, ${u.acknowledged} acknowledged in the manifest`}`;

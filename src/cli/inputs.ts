@@ -51,7 +51,7 @@ function isStream(file: string): boolean {
  * Named: the input, its size (`undefined`: not known, the reading stopped at the limit), the limit,
  * and how to raise it with the heap it then needs.
  */
-function tooLarge(file: string, what: string, limit: number, option: string, size?: number): UsageError {
+export function tooLarge(file: string, what: string, limit: number, option: string, size?: number): UsageError {
   const is = size === undefined ? `is larger than ${limit} bytes` : `is ${size} bytes, larger than ${limit}`;
   return new UsageError(`${file}: ${what} ${is} (the limit of ${option}); raise the limit with ${option} <bytes>, and give node ${HEAP_PER_BYTE} bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)`);
 }
@@ -302,7 +302,7 @@ class LineCutter {
   }
 }
 
-async function readAll(stream: Readable, file: string, limits: InputLimits): Promise<Buffer> {
+export async function readAll(stream: Readable, file: string, limits: InputLimits): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -605,7 +605,7 @@ export type Task =
  * How many lines `lines()` counts in these bytes: every \n, every \r not followed by \n (a lone \r
  * ends a line too), and, at the end of the stream, a last line without a line break.
  */
-function countLines(bytes: Buffer, final: boolean): number {
+export function countLines(bytes: Buffer, final: boolean): number {
   let n = 0;
   for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
   for (let i = bytes.indexOf(0x0d); i !== -1; i = bytes.indexOf(0x0d, i + 1)) {

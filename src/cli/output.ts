@@ -48,7 +48,7 @@ export function makeChalk(stream: { isTTY?: boolean } | boolean = process.stdout
 }
 
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
-export { clean } from '../report/text.js';
+export { clean, quote } from '../report/text.js';
 
 /**
  * Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts openAtomic),

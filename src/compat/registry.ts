@@ -24,7 +24,7 @@ export interface RegistriesOptions extends PairOptions {
 }
 
 /** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
-type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
+export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
 
 /** What to do about a breaking change. */
 export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string };
@@ -63,7 +63,7 @@ export interface UrnReport {
 }
 
 /** Breaking changes first, each group in the engine's order (by path, then rule). */
-const breakingFirst = (changes: Change[]): Change[] => [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
+export const breakingFirst = (changes: Change[]): Change[] => [...changes.filter((c) => c.breaking), ...changes.filter((c) => !c.breaking)];
 
 /** The name to register a breaking schema under: `.v2`, or the next `.vN`, skipping names already taken. */
 export function nextUrn(urn: string, taken: ReadonlySet<string>): string {
@@ -93,7 +93,7 @@ export const remedyText = (r: Remedy): string => remedySpans(r).map((s) => (type
  * The malformed keywords of a schema (docs/contract.md §8): they would not be enforced, so a
  * comparison that ignored them could call a typo `compatible`.
  */
-function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaProblem[] {
+export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaProblem[] {
   let lint: ReturnType<typeof lintSchema>;
   try {
     lint = lintSchema(schema);

@@ -39,7 +39,7 @@ async function positionsFor(text: string, name: string): Promise<{ of(pointer: s
   return SourcePositions.forFile(text, name);
 }
 
-const problemLine = (p: SchemaProblem): string => p.message;
+export const problemLine = (p: SchemaProblem): string => p.message;
 
 const changeMessage = (c: Change): string => `${where(c.path)}: ${c.message}`;
 
@@ -110,11 +110,11 @@ export interface Verdicts {
   corpus?: CorpusReport;
 }
 
-const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
+export const excusedBy = (v: Verdicts, c: Change) => v.exceptions?.excused.get(c);
 /** A breaking change no exception excuses: it fails the gate. */
-const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
+export const fails = (v: Verdicts, c: Change): boolean => c.breaking && excusedBy(v, c) === undefined;
 
-function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
+export function changeLabel(v: Verdicts, c: Change): 'breaking' | 'excepted' | 'compatible' {
   return !c.breaking ? 'compatible' : excusedBy(v, c) ? 'excepted' : 'breaking';
 }
 
@@ -126,7 +126,7 @@ export interface Row extends UrnReport {
 }
 
 /** A URN fails the gate: an unexcused break, a problem, or corpus messages its new schema rejects. */
-const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
+export const rowFails = (r: Row): boolean => r.breaking || (r.corpus?.rejected ?? 0) > 0;
 
 /** Two schema files compared: what their Report is made of. */
 export interface PairVerdict {

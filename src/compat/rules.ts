@@ -1,7 +1,7 @@
 import { kindNames, typeKinds } from './kinds.js';
 
 /** In which comparison a rule's change is breaking (`full` breaks whenever either does). */
-type Breaks = 'backward' | 'forward' | 'both' | 'never';
+export type Breaks = 'backward' | 'forward' | 'both' | 'never';
 
 /** Every rule id; the `rule` of a Change. */
 export type RuleId =
@@ -47,7 +47,7 @@ interface RuleDef extends Omit<CompatRule, 'confluentBreaks' | 'note' | 'conflue
 }
 
 /** A short rendering of a schema value for messages; `undefined` is a keyword that is absent. */
-function show(v: unknown): string {
+export function show(v: unknown): string {
   if (v === undefined) return 'absent';
   let s: string | undefined;
   try {

@@ -362,7 +362,7 @@ function enumHas(values: readonly unknown[], v: unknown): boolean {
   return typeof v === 'object' && v !== null ? keys.objects.has(canonicalKey(v)) : keys.primitives.has(v);
 }
 
-function fits(node: SchemaNode, v: unknown): boolean {
+export function fits(node: SchemaNode, v: unknown): boolean {
   if (node.always !== undefined) return node.always;
   const kind = kindOf(v);
   if ((kind & typeKinds(node.types)) === 0) return false;

@@ -32,13 +32,13 @@ export class SuiteError extends Error {
   override name = 'SuiteError';
 }
 
-interface CaseResult {
+export interface CaseResult {
   status: 'pass' | 'fail' | 'skip';
   reason?: string;
 }
 
 /** results.json, exactly as the suite's results.schema.json describes it. */
-interface Results {
+export interface Results {
   sdk: string;
   version: string;
   conformance_version: string;
@@ -64,9 +64,9 @@ export interface Suite {
 }
 
 /** Sections this runner knows how to run (payload-schema verdicts), by name as the suite asks. */
-const RUNNABLE_SECTIONS = ['payload_schema', 'payload_schema_unicode'] as const;
+export const RUNNABLE_SECTIONS = ['payload_schema', 'payload_schema_unicode'] as const;
 /** The contract's own cases, reported as sections of their own after the suite's. */
-const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract_envelopes'] as const;
+export const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract_envelopes'] as const;
 
 /**
  * Reads a suite: a directory holding manifest.json and CONFORMANCE_VERSION, or its manifest.json

@@ -16,9 +16,10 @@ import { GDPR_MARKER, markerCategory } from '../validator/sensitive.js';
 
 const SPECIAL = /[.[\]*\\]/g;
 
+export { hasOwn };
 
 /** A schema node that can hold data: an object schema or `true` (`false` admits nothing). */
-type SchemaNode = Record<string, unknown> | true;
+export type SchemaNode = Record<string, unknown> | true;
 
 function isNode(v: unknown): v is SchemaNode {
   return v === true || isSchemaObject(v);
@@ -90,9 +91,9 @@ export function schemaPointer(path: string): string {
 }
 
 /** The keyword an edge of the walk follows. */
-type Edge = 'properties' | 'items' | 'additionalProperties';
+export type Edge = 'properties' | 'items' | 'additionalProperties';
 
-interface SubSchema {
+export interface SubSchema {
   edge: Edge;
   node: SchemaNode;
   /** The property name when the edge is a `properties` entry. */
@@ -100,7 +101,7 @@ interface SubSchema {
 }
 
 /** The walkable sub-schemas of a node, in walk order: properties (own keys), items, additionalProperties. */
-function subSchemas(node: SchemaNode): SubSchema[] {
+export function subSchemas(node: SchemaNode): SubSchema[] {
   if (node === true) return [];
   const out: SubSchema[] = [];
   const props = hasOwn(node, 'properties') ? node.properties : undefined;

@@ -138,10 +138,7 @@ export function validate(provider: Provider, urn: string, data: unknown): void {
   if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
-/**
- * The contract's name for the Node producer guard: the same function as `validate`.
- * @alias
- */
+/** The contract's name for the Node producer guard: the same function as `validate`. */
 export const validateSchema: typeof validate = validate;
 
 /** `validate` for a provider that may answer with a promise: rejects with InvalidPayloadError. */

@@ -38,7 +38,7 @@ const MODE_SUBMODULE = '160000';
 const MAX_SYMLINKS = 40;
 
 /** A git that has not answered by then (a stalled file system, say) is killed: the command never hangs on it. */
-const GIT_TIMEOUT_MS = 60_000;
+export const GIT_TIMEOUT_MS = 60_000;
 
 function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });

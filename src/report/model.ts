@@ -26,7 +26,7 @@ export interface ReportRule {
 }
 
 /** Where a finding is: a file, and in it the line, the column and the JSON Pointer of what it is about. */
-interface ReportLocation {
+export interface ReportLocation {
   /** As shown to the user: relative to the working directory, `/` or `\\` separated. */
   file: string;
   /** 1-based; ignored unless a positive integer. */
@@ -94,7 +94,7 @@ export interface FindingText {
   details?: readonly TextLine[];
 }
 
-interface UnitText {
+export interface UnitText {
   /** The unit's heading; `null`: none, its findings are not indented (a run of one thing: compat on two files). */
   heading: TextLine | null;
   /** A heading the unit sits under (an NDJSON file): shown once over consecutive units, which are indented under it. */
@@ -103,7 +103,7 @@ interface UnitText {
   notes?: readonly TextLine[];
 }
 
-interface ReportText {
+export interface ReportText {
   /** Lines before the units: what the run as a whole says first (compat: the registry is absent at the ref). */
   lead?: readonly TextLine[];
   /** Lines after the units, before the summary line: what the run as a whole adds. */
@@ -208,7 +208,7 @@ export interface Report extends ReportInput {
  * The command's own fields in its JSON output (each command's schema in schemas/output/ names
  * them): written after `ok` and `summary`, which are the Report's.
  */
-interface ReportJson {
+export interface ReportJson {
   /** The fields, in order. */
   fields?: Readonly<Record<string, unknown>>;
   /** The key of the list of the units' `data` (validate's `results`, gdpr's `urns`), written after the fields. */

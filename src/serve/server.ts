@@ -10,9 +10,10 @@ import { postedBody, postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
 import { SCHEMA_TYPE, VERSION, type LoadedSubject, type Snapshot, type SubjectEntry } from './snapshot.js';
 
-const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
-type CompatibilityLevel = 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
+export const COMPATIBILITY_LEVELS = ['BACKWARD', 'FORWARD', 'FULL', 'NONE'] as const;
+export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
 
 const MODES: Record<CompatibilityLevel, CompatMode | 'none'> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: 'none' };
 
@@ -100,7 +101,7 @@ interface Answer {
 const etags = new WeakMap<Buffer, string>();
 
 /** A strong entity tag of a body: its SHA-256, base64url. */
-function etagOf(body: Buffer): string {
+export function etagOf(body: Buffer): string {
   let tag = etags.get(body);
   if (tag === undefined) {
     tag = `"${createHash('sha256').update(body).digest('base64url')}"`;
@@ -110,7 +111,7 @@ function etagOf(body: Buffer): string {
 }
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly. */
-function noneMatch(header: string | undefined, etag: string): boolean {
+export function noneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const bare = etag.replace(/^W\//, '');
   for (const raw of header.split(',')) {
@@ -150,7 +151,7 @@ const CONTEXT = '.';
 const CONTEXTS = json([CONTEXT]);
 const NO_REFERENCES = json([]);
 /** The most schemas `GET /schemas` lists at once, and how many when no `limit` is given: Confluent's defaults (schema.search.default.limit, schema.search.max.limit). */
-const SCHEMAS_LIMIT = 1000;
+export const SCHEMAS_LIMIT = 1000;
 
 const LATEST = -1;
 const MAX_VERSION = 2 ** 31 - 1;

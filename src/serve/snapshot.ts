@@ -43,7 +43,7 @@ export interface LoadedSubject {
 }
 
 /** A subject in the manifest whose schema file could not be loaded: answered with a backend error. */
-interface BrokenSubject {
+export interface BrokenSubject {
   readonly ok: false;
   readonly name: string;
   readonly id: number;
@@ -102,7 +102,7 @@ function schemaText(compiled: CompiledSchema | null | undefined): string {
 }
 
 // Ids are the registry's (a manifest entry may give one); serve answers with them.
-export { assignIds, MAX_SCHEMA_ID, schemaId } from '../registry/ids.js';
+export { assignIds, MAX_SCHEMA_ID, schemaId, type IdProblem } from '../registry/ids.js';
 
 function subjectInputs(source: SchemaSource): SubjectInput[] {
   return source.urns().map((item) => {

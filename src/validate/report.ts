@@ -58,7 +58,7 @@ export interface MessageVerdict {
 export const MAX_VIOLATIONS = 1000;
 
 /** What every format says of a message whose violations were not all listed. */
-const MORE_VIOLATIONS = `more violations not listed: validate lists the first ${MAX_VIOLATIONS} of a message`;
+export const MORE_VIOLATIONS = `more violations not listed: validate lists the first ${MAX_VIOLATIONS} of a message`;
 
 const VALIDATE_PAGE = docsPage('cli/validate.md');
 
@@ -87,10 +87,10 @@ export const VALIDATE_RULES: readonly ReportRule[] = [
 ];
 
 /** Where in the data a violation is, as every format shows it (`(root)` for the data itself). */
-const problemLabel = (p: MessageProblem): string => pointerLabel(p.instancePath);
+export const problemLabel = (p: MessageProblem): string => pointerLabel(p.instancePath);
 
 /** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
-function hint(r: MessageVerdict): string {
+export function hint(r: MessageVerdict): string {
   const s = r.suggestion;
   if (s === undefined || r.urn === undefined) return '';
   const u = r.urn;

@@ -21,7 +21,7 @@ const ENUM_INLINE_MAX = 8;
  */
 export const NUMBER_KINDS = ['a negative integer', 'an integer', 'a negative number', 'a number'] as const;
 
-function numberKind(d: number): string {
+export function numberKind(d: number): string {
   return Number.isInteger(d) ? (d < 0 ? NUMBER_KINDS[0] : NUMBER_KINDS[1]) : d < 0 ? NUMBER_KINDS[2] : NUMBER_KINDS[3];
 }
 

@@ -36,7 +36,7 @@ export const DRAFT_KEYWORDS: ReadonlySet<string> = new Set([
   '$dynamicRef', '$dynamicAnchor', 'prefixItems',
 ]);
 
-const TYPE_NAMES: ReadonlySet<string> = new Set([
+export const TYPE_NAMES: ReadonlySet<string> = new Set([
   'string', 'number', 'integer', 'boolean', 'object', 'array', 'null',
 ]);
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, ROOT } from './cli.js';
 
-export { ROOT };
+export { BIN, ROOT };
 
 export const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -228,7 +228,7 @@ export function guardRepo(): void {
   });
 }
 
-function repoSnapshot(): string {
+export function repoSnapshot(): string {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
     .split('\0')
     .filter(Boolean);

@@ -1,9 +1,10 @@
-import { buildCatalog, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
+import { buildCatalog, catalogHandler, type CatalogEntry, type HistoryEntry } from '../../catalog/index.js';
 import { RegistryError } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { printDocument } from '../output.js';
 import { writeFileAtomic } from '../write.js';
 
+export { catalogHandler };
 
 /** What the catalog needs from a registry; the registry layer provides it. */
 export interface CatalogRegistry {

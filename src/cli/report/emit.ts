@@ -17,7 +17,7 @@ let cached: string | undefined;
  * The package version, for the SARIF driver and the JUnit suite name: the nearest package.json
  * above this module (it runs from dist/cli/report or, bundled, from dist/cli-bundle).
  */
-function toolVersion(): string {
+export function toolVersion(): string {
   if (cached !== undefined) return cached;
   for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
     try {
@@ -30,7 +30,7 @@ function toolVersion(): string {
   }
 }
 
-export { DOCS } from '../../report/docs.js';
+export { DOCS, docsPage } from '../../report/docs.js';
 
 /** This tool, for a core that builds a Report (it brings its own rules). */
 export const about = (): ToolInfo => ({ name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme' });
@@ -52,7 +52,7 @@ export const isWholeDocument = (f: string): f is Exclude<ReportFormat, 'github'>
  * the repository's root, where code scanning, GitHub and test reporters resolve them, whatever
  * directory the command ran in (the Action's `dir`).
  */
-function repositoryBase(cwd: string = process.cwd()): string {
+export function repositoryBase(cwd: string = process.cwd()): string {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return relative(dir, cwd).split(sep).join('/');
     if (dirname(dir) === dir) return '';

@@ -32,9 +32,9 @@ export interface ValidateOptions extends RegistryCliOptions {
 }
 
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
-type Status = MessageStatus;
+export type Status = MessageStatus;
 
-interface Problem extends MessageProblem {
+export interface Problem extends MessageProblem {
   schemaPath?: string;
   keyword: string;
 }
