@@ -1,10 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects, told apart by file name (docs/CONTRIBUTING.md, "Tests"):
+// - unit: imports src/ and needs no build; it never runs bin/ or reads dist/
+//   (test/architecture/test-projects.test.ts scans for it, and the helpers that spawn the CLI refuse
+//   to under BQ_TEST_PROJECT=unit);
+// - e2e: *.e2e.test.ts, drives the built CLI and the built package.
+const E2E = 'test/**/*.e2e.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a time,
+    // though most e2e files spend their time waiting for the CLI processes they start.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [E2E], env: { BQ_TEST_PROJECT: 'unit' } } },
+      { extends: true, test: { name: 'e2e', include: [E2E] } },
+    ],
   },
 });

@@ -78,7 +78,7 @@ function jsonEnd(text, start) {
  * for its names with its names only (values `true`, unless read deeper too). Constants nothing
  * reads are dropped. Any other use of a constant keeps it whole. Building these objects was most
  * of the cost of loading the validator; what the code can observe of them is unchanged (test:
- * test/asyncapi-standalone.test.ts compares every result and error with ajv at run time).
+ * test/asyncapi/build-time-validator.e2e.test.ts compares every result and error with ajv at run time).
  */
 function pruneSchemaConstants(code) {
   if (!code.includes('const func1 = Object.prototype.hasOwnProperty;')) fatal('unexpected standalone code layout (ajv upgrade?): func1 is not hasOwnProperty');
@@ -169,7 +169,7 @@ export function generate() {
   if (!code.includes(head)) fatal('unexpected standalone code layout (ajv upgrade?): no default export found');
   code = code.replace(head, '').replace(/^"use strict";/, '');
   // Minified (rolldown's oxc minifier, a dev dependency): 738 KB → 485 KB, most of what keeps the
-  // installed package under its size budget. test/asyncapi-standalone.test.ts compares every verdict and
+  // installed package under its size budget. test/asyncapi/build-time-validator.e2e.test.ts compares every verdict and
   // error with ajv's, so the minifier cannot change what the code does unseen.
   const factory = [
     'function specValidator(helpers) {',
@@ -185,7 +185,7 @@ export function generate() {
   if (min.errors !== undefined && min.errors.length > 0) fatal(`minifying the standalone code failed: ${min.errors[0].message}`);
   const text = [
     `// @generated fingerprint ${fingerprint(v)} by scripts/build-asyncapi-validator.js: do not edit.`,
-    '// @ts-nocheck -- ajv standalone code, checked by test/asyncapi*.test.ts instead.',
+    '// @ts-nocheck -- ajv standalone code, checked by test/asyncapi/*.test.ts instead.',
     `// The AsyncAPI 3.0.0 JSON Schema from @asyncapi/specs ${v.specs} (Apache-2.0, Copyright 2016-2025`,
     `// AsyncAPI Initiative), compiled to validation code by ajv ${v.ajv} (MIT) and minified; embedded schema`,
     '// fragments are that specification\'s.',

@@ -6,7 +6,7 @@
 //   node scripts/gen-compat-rules.js          print the page
 //   node scripts/gen-compat-rules.js --write  write docs/compat-rules.md
 //
-// test/docs-compat-rules.test.ts fails when the page differs from this output.
+// test/docs/compat-rules.e2e.test.ts fails when the page differs from this output.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -7,7 +7,7 @@
 //   node scripts/transcripts.js            exit 1 and show a diff when a transcript is stale
 //   node scripts/transcripts.js --update   rewrite each block's output with the real output
 //
-// test/docs-transcripts.test.ts runs the same check. Requires a build (npm run build).
+// test/docs/transcripts.e2e.test.ts runs the same check. Requires a build (npm run build).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The library entry: only the names docs/library.md documents (test/guard-api-surface.test.ts locks
+// The library entry: only the names docs/library.md documents (test/package/api-surface.e2e.test.ts locks
 // the list). It loads no CLI dependency. The CLI and other layers import src/internal.ts instead.
 export {
   compile, lintSchema, SchemaError, warningMessage, WARNING_CODE, jsonEqual, codePointLength, lengthBound, minimumBound,

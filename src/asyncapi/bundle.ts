@@ -25,7 +25,7 @@ import type { AsyncApiIssue } from './validate.js';
  * be one, are draft-07 Multi Format Schema Objects (`…/<key>/schema`), as payloads are. A schema
  * with no `$ref`, which no other refers to, is carried verbatim. Pointers are written as they are
  * (`~0`/`~1` escaped, not percent-encoded). Each of these choices avoids a way @asyncapi/parser
- * fails or misreads, found by test/asyncapi-refs.test.ts: it overflows its stack on Multi Format
+ * fails or misreads, found by test/asyncapi/refs.e2e.test.ts: it overflows its stack on Multi Format
  * components that refer to each other, and on a cycle through an alias reached by an escaped
  * pointer; of its two passes over references, the one for cycles does not percent-decode.
  *

@@ -152,7 +152,7 @@ export function checkEntry(registry: Registry, urn: string, options: CheckOption
       error('unreachable-marker', m.pointer, `"${GDPR_MARKER}" ${m.reason}: masking cannot reach it, so the data it marks would be shown in clear; put the marker on the schema of the value itself (a property, items or additionalProperties), or use the definition through a local "$ref"`, GDPR_MARKER);
     }
   }
-  let warnings: readonly SchemaWarning[] = [];
+  let warnings: readonly SchemaWarning[];
   try {
     warnings = compile(schema, { urn, onWarning: noop }).warnings;
   } catch (err) {

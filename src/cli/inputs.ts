@@ -148,7 +148,7 @@ function lineText(bytes: Buffer, file: string, line: number, offset: number): Do
  *
  * The complete lines of a chunk are decoded as one string and cut there (one native call per chunk,
  * not four per line); a chunk that is not UTF-8 or may hold a line over the limit takes the byte
- * path, which names the offending byte and line. Both give the same documents (test/lines.test.ts).
+ * path, which names the offending byte and line. Both give the same documents (test/validate/ndjson-lines.e2e.test.ts).
  */
 export async function* lines(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, start = { line: 0, offset: 0 }): AsyncGenerator<Doc[]> {
   const cut = new LineCutter(file, limits, start.line, start.offset);

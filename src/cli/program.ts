@@ -42,7 +42,7 @@ export interface RunContext {
 
 /**
  * One row per command: the one list of commands, from which the program, its help (commander's,
- * from `summary`), the README's command list and docs/cli pages (test/cli-commands.test.ts) and
+ * from `summary`), the README's command list and docs/cli pages (test/cli/commands-table.test.ts) and
  * the tests that visit every command derive. Adding a command is a row here, its module under
  * commands/, its core under src/<command>, and its docs/cli page.
  */

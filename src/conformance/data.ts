@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 // The suite and contract data ship in the package's conformance/ folder (a copy of test/vendor/
-// conformance, checked equal by test/conformance-kit-data.test.ts). From dist/conformance/ and from
+// conformance, checked equal by test/conformance/kit-data.e2e.test.ts). From dist/conformance/ and from
 // src/conformance/ alike it is two levels up.
 const DATA = new URL('../../conformance/', import.meta.url);
 

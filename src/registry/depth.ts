@@ -27,7 +27,7 @@ export interface JsonScan {
 
 /**
  * The first syntax error of a JSON text (`strict`: no comments, no trailing commas) or a JSONC one,
- * exactly as jsonc-parser's `parse` reports it first (test/depth-limits.test.ts compares them on
+ * exactly as jsonc-parser's `parse` reports it first (test/validator/depth-limits.e2e.test.ts compares them on
  * generated texts), found with an explicit stack instead of recursion; and whether the text nests
  * deeper than MAX_DEPTH.
  */
@@ -149,7 +149,7 @@ function yamlDeepAt(tokens: readonly YamlToken[]): number | undefined {
   const stack: Array<[YamlToken, number]> = tokens.map((t): [YamlToken, number] => [t, 0]).reverse();
   while (stack.length > 0) {
     const [token, depth] = stack.pop()!;
-    let items: YamlItem[] = [];
+    let items: YamlItem[];
     let level = depth;
     switch (token.type) {
       case 'document':

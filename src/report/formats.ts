@@ -6,7 +6,7 @@ import type { TextView, Tones } from './text.js';
 /*
  * The output formats, one row each: every place that names them derives from this table (the
  * gates' --format and --report choices and help, each gate's formatters, the CI context, validate's
- * whole-document formats, the docs tables test/docs-formats.test.ts holds to it). Adding a format
+ * whole-document formats, the docs tables test/docs/formats-table.e2e.test.ts holds to it). Adding a format
  * is one renderer file in src/report and one row here (docs/ARCHITECTURE.md, "Adding an output
  * format"). A renderer module is loaded only when its format is asked for: the CLI's startup reads
  * this table, never a renderer.

@@ -10,7 +10,7 @@ import type { Violation } from './types.js';
  * compile() walks the same schema tree at run time. The verdicts, the violations (their order,
  * paths and messages) and the warnings are the generated code's: each keyword's file
  * (keywords/*.ts) holds both its generated code and its interpreted check, and this walk is the
- * generated code's frame (compile.ts's Generator.node); test/validator-interpret.test.ts runs both
+ * generated code's frame (compile.ts's Generator.node); test/validator/interpret.e2e.test.ts runs both
  * over every contract case, the JSON-Schema-Test-Suite groups and a generated corpus.
  */
 

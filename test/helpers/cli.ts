@@ -44,7 +44,14 @@ export const CAN_TTY = process.platform === 'linux' && existsSync('/usr/bin/scri
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function assertBuilt(): void {
+/**
+ * The built CLI is the e2e project's: a unit test (vitest.config.ts sets BQ_TEST_PROJECT=unit) that
+ * reaches here would need a build, so it is refused, naming the fix.
+ */
+export function assertBuilt(): void {
+  if (process.env.BQ_TEST_PROJECT === 'unit') {
+    throw new Error('a unit test ran the built CLI: name its file *.e2e.test.ts (the e2e project), or test the source without bin/ and dist/');
+  }
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/cli/main.js is missing: run `npm run build` first (`npm test` builds before testing)');
   }

@@ -6,7 +6,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from './cli.js';
+import { assertBuilt, BIN, ROOT } from './cli.js';
 
 export { BIN, ROOT };
 
@@ -76,6 +76,7 @@ function preload(): string {
 
 /** Runs `node [flags] bin/bqschema.js …args` in `cwd`, NO_COLOR, no BQSCHEMA_* from outside. */
 export function run(args: string[], options: RunOptions): Promise<Run> {
+  assertBuilt();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.BQSCHEMA_REGISTRY;
   delete env.BQSCHEMA_DEBUG;
@@ -151,7 +152,6 @@ export function expectRun(r: Run, code: number, line?: RegExp): void {
 
 /** Neither a raw ESC nor any other C0/C1 control (but newline and tab between lines) in the output. */
 export function expectNoRawControls(text: string): void {
-  // eslint-disable-next-line no-control-regex
   expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
 }
 

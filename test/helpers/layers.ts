@@ -7,7 +7,7 @@ import { ROOT } from './tsc.js';
  * The layer order of src's folders, outermost first: a module may import its own folder and any
  * folder of a layer below its own, never a folder of its own layer or one above. Two folders of one
  * layer know nothing of each other, so no two folders can import each other round a loop either.
- * docs/ARCHITECTURE.md ("Layers") lists the same rows; test/layers.test.ts holds the two equal.
+ * docs/ARCHITECTURE.md ("Layers") lists the same rows; test/architecture/layers.test.ts holds the two equal.
  * A new folder under src must take a row here before any test passes.
  */
 export const LAYERS: readonly { name: string; folders: readonly string[]; job: string }[] = [

@@ -2,7 +2,7 @@
  * Random schemas that mark personal data in every way a schema can (every marker shape, at every
  * keyword that holds a schema), and random data that carries a recognisable sentinel wherever the
  * schema marks it: a string `PIIS<n>Z`, a number `-88000<n>` or `77000<n>.5`, a property name
- * `PIIK<n>Z`. No output may contain a sentinel (test/pii-never-leaks.test.ts).
+ * `PIIK<n>Z`. No output may contain a sentinel (test/gdpr/pii-never-leaks.e2e.test.ts).
  *
  * Data is built from the schema, sometimes off it (values that fail `minimum`, `minLength`,
  * `type`, `additionalProperties: false`), so that validators have something to say about marked

@@ -18,7 +18,7 @@ export function contractPairs(): Pair[] {
       out.push({ what: `contract: ${c.name}: ${t.description}`, schema: c.schema, data: JSON.parse(text), text, valid: t.valid });
     }
   }
-  const ours = JSON.parse(readFileSync(join(ROOT, 'test', 'contract-cases-bqschema.json'), 'utf8')) as { unknown: Array<{ name: string; schema: unknown; tests: Array<{ data: unknown; valid: boolean }> }> };
+  const ours = JSON.parse(readFileSync(join(ROOT, 'test', 'conformance', 'bqschema-cases.json'), 'utf8')) as { unknown: Array<{ name: string; schema: unknown; tests: Array<{ data: unknown; valid: boolean }> }> };
   for (const c of ours.unknown) c.tests.forEach((t, i) => out.push({ what: `bqschema: ${c.name} #${i}`, schema: c.schema, data: t.data, text: JSON.stringify(t.data), valid: t.valid }));
   return out;
 }

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// The wire-envelope types are a compile-time promise: tsc must accept test/guard/envelope-types.ts,
+// including each `@ts-expect-error` (an unused one is an error too, so a too-loose type fails here).
+it('test/guard/envelope-types.ts type-checks with the project options', () => {
+  const config = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile).config;
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
+  const program = ts.createProgram([path.join(root, 'test', 'guard', 'envelope-types.ts')], { ...options, noEmit: true, rootDir: root });
+  const messages = ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${path.relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+  expect(messages).toEqual([]);
+});

@@ -1,0 +1,143 @@
+// Issue 22 ("Hostile inputs, round three"), items 6, 7, 8 and 12: a schema too wide for one
+// function, cyclic data against enum/const, exception paths that keep an enum value's JSON type,
+// repeated keys in an exceptions file.
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/index.js';
+import { schemaFingerprint as fingerprintOf } from '../../src/compat/index.js';
+import { expectRun, guardRepo, removeTrees, run, tree } from '../helpers/hostile.js';
+
+afterAll(removeTrees);
+
+guardRepo();
+
+function wide(n: number): { type: string; properties: Record<string, unknown> } {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) properties[`p${i}`] = { type: 'null' };
+  return { type: 'object', properties };
+}
+
+describe('a schema wider than one function can hold (item 6)', { timeout: 120_000 }, () => {
+  it('160,000 properties: check says OK and validate judges both messages (before: isValid overflowed the stack)', async () => {
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:wide', schema: 'wide.json' }] }),
+      'wide.json': JSON.stringify(wide(160_000)),
+      'ok.json': '{"job":"urn:test:wide","data":{"p0":null,"p159999":null}}',
+      'bad.json': '{"job":"urn:test:wide","data":{"p0":null,"p159999":1}}',
+    });
+    const check = await run(['check'], { cwd: dir, timeoutMs: 100_000 });
+    expectRun(check, 0);
+    const ok = await run(['validate', 'ok.json'], { cwd: dir, timeoutMs: 100_000 });
+    expectRun(ok, 0);
+    const bad = await run(['validate', 'bad.json'], { cwd: dir, timeoutMs: 100_000 });
+    expectRun(bad, 1);
+    expect(bad.stdout).toMatch(/\/p159999 +must be null, got integer/);
+  });
+
+  it('compile splits the checks: isValid and validate agree on either end of 300,000 properties', () => {
+    const c = compile(wide(300_000), { onWarning() {} });
+    expect(c.isValid({ p0: null, p299999: null })).toBe(true);
+    expect(c.isValid({ p0: null, p299999: 1 })).toBe(false);
+    expect(c.isValid({ p0: 'x' })).toBe(false);
+    expect(c.validate({ p0: 'x', p299999: 1 }).map((v) => v.instancePath)).toEqual(['/p0', '/p299999']);
+  });
+});
+
+describe('cyclic data against enum and const (item 7)', { timeout: 30_000 }, () => {
+  const cyclic = (): Record<string, unknown> => {
+    const d: Record<string, unknown> = { a: 1 };
+    d.self = d;
+    return d;
+  };
+  const nine = Array.from({ length: 9 }, (_, i) => ({ a: i }));
+  const wrap = (v: unknown): unknown => ({ x: v });
+  const bare = (v: unknown): unknown => v;
+  it.each([
+    ['an enum of 9 objects (a hash lookup)', { enum: nine }, bare, nine[8]],
+    ['an enum of 3 objects', { enum: nine.slice(0, 3) }, bare, nine[2]],
+    ['a const object', { const: { a: 1, self: { a: 1 } } }, bare, { a: 1, self: { a: 1 } }],
+    ['a nested enum of 9 objects', { properties: { x: { enum: nine } } }, wrap, nine[0]],
+  ])('%s: isValid and validate throw TypeError naming the cycle, promptly', (_name, schema, at, allowed) => {
+    const c = compile(schema);
+    expect(() => c.isValid(at(cyclic()))).toThrow(new TypeError('the data contains a cycle (an object or array that contains itself), so it is not JSON'));
+    expect(() => c.validate(at(cyclic()))).toThrow(TypeError);
+    // Acyclic data keeps its verdicts.
+    expect(c.isValid(at(allowed))).toBe(true);
+    expect(c.isValid(at({ a: 99 }))).toBe(false);
+    expect(c.validate(at({ a: 99 }))).toHaveLength(1);
+  });
+});
+
+const URN = 'urn:test:x';
+const NOW = { BQSCHEMA_NOW: '2026-06-01' };
+const schemaWith = (values: unknown[]): unknown => ({ type: 'object', properties: { x: { enum: values } } });
+
+function exceptionsYaml(path: string, old: unknown): string {
+  return [
+    'exceptions:',
+    `  - urn: ${URN}`,
+    '    rule: enum-value-removed',
+    `    path: '${path.replace(/'/g, "''")}'`,
+    `    fingerprint: "${fingerprintOf(old)}"`,
+    '    reason: reviewed',
+    '    owner: team',
+    '    expires: "2099-01-01"',
+    '',
+  ].join('\n');
+}
+
+describe('exception paths keep an enum value\'s JSON type (item 8)', { timeout: 60_000 }, () => {
+  it.each([
+    [1, '1', 'a'],
+    [true, 'true', 'a'],
+    [null, 'null', 'a'],
+  ])('an exception for removing %j does not excuse removing %j', async (value, lookalike, other) => {
+    const old = schemaWith([value, lookalike, other]);
+    const dir = tree({
+      'old.json': JSON.stringify(old),
+      'no-value.json': JSON.stringify(schemaWith([lookalike, other])),
+      'no-string.json': JSON.stringify(schemaWith([value, other])),
+      'ex.yaml': exceptionsYaml(`/properties/x/enum/${JSON.stringify(value)}`, old),
+      'ex-string.yaml': exceptionsYaml(`/properties/x/enum/"${lookalike}"`, old),
+    });
+    const args = (next: string, ex: string): string[] => ['compat', 'old.json', next, '--urn', URN, '--exceptions', ex];
+    // The reviewed removal is excused...
+    expectRun(await run(args('no-value.json', 'ex.yaml'), { cwd: dir, env: NOW }), 0);
+    // ...the look-alike string's is not, and the unused exception says how to name the string.
+    const r = await run(args('no-string.json', 'ex.yaml'), { cwd: dir, env: NOW });
+    expectRun(r, 1);
+    expect(r.stdout).toContain(`enum value ${JSON.stringify(lookalike)} removed`);
+    expect(r.stdout).toContain(`for the string ${JSON.stringify(lookalike)}, the path is /properties/x/enum/"${lookalike}"`);
+    // The string is named quoted, and that names only the string.
+    expectRun(await run(args('no-string.json', 'ex-string.yaml'), { cwd: dir, env: NOW }), 0);
+    expectRun(await run(args('no-value.json', 'ex-string.yaml'), { cwd: dir, env: NOW }), 1);
+  });
+
+  it('a string that does not read as JSON keeps its bare path (old files keep working)', async () => {
+    const old = schemaWith(['USD', 'TRY']);
+    const dir = tree({
+      'old.json': JSON.stringify(old),
+      'new.json': JSON.stringify(schemaWith(['USD'])),
+      'ex.yaml': exceptionsYaml('/properties/x/enum/TRY', old),
+    });
+    expectRun(await run(['compat', 'old.json', 'new.json', '--urn', URN, '--exceptions', 'ex.yaml'], { cwd: dir, env: NOW }), 0);
+  });
+});
+
+describe('a repeated key in an exceptions file (item 12)', { timeout: 60_000 }, () => {
+  const old = schemaWith(['USD', 'TRY']);
+  const entry = {
+    urn: URN, rule: 'enum-value-removed', path: '/properties/x/enum/TRY', fingerprint: fingerprintOf(old),
+    reason: 'reviewed', owner: 'team', expires: '2020-01-01',
+  };
+  const json = JSON.stringify({ exceptions: [entry] }, null, 2).replace('"expires": "2020-01-01"', '"expires": "2020-01-01",\n      "expires": "2099-01-01"');
+  const yaml = exceptionsYaml('/properties/x/enum/TRY', old).replace('    expires: "2099-01-01"\n', '    expires: "2020-01-01"\n    expires: "2099-01-01"\n');
+  it.each([
+    ['YAML', 'ex.yaml', yaml, 9, 5],
+    ['JSON', 'ex.json', json, 11, 7],
+    ['JSONC', 'ex.jsonc', `// reviewed\n${json}`, 12, 7],
+  ])('%s: exit 1, one line naming file:line:col, the key and its first place (before: the last expires held)', async (_f, name, text, line, col) => {
+    const dir = tree({ 'old.json': JSON.stringify(old), 'new.json': JSON.stringify(schemaWith(['USD'])), [name]: text });
+    const r = await run(['compat', 'old.json', 'new.json', '--urn', URN, '--exceptions', name], { cwd: dir, env: NOW });
+    expectRun(r, 1, new RegExp(`^bqschema: ${name.replace('.', '\\.')}:${line}:${col}: the key "expires" appears twice in one object \\(first at line ${line - 1}:${col}\\); remove one$`));
+  });
+});
