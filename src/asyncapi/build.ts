@@ -23,7 +23,7 @@ export interface CatalogEntry {
 }
 
 /** A service of the manifest as the document names it. */
-export interface ApplicationInfo {
+interface ApplicationInfo {
   name: string;
   team?: string;
   contact?: string;
@@ -52,8 +52,8 @@ export interface AsyncApiBuild {
   origins: Origin[];
 }
 
-export const DEFAULT_TITLE = 'BabelQueue event catalog';
-export const DEFAULT_VERSION = '1.0.0';
+const DEFAULT_TITLE = 'BabelQueue event catalog';
+const DEFAULT_VERSION = '1.0.0';
 /**
  * One map key per URN, valid whatever the URN holds. A URN that already is a valid key keeps it;
  * any other has each disallowed code point replaced by `_`, and a key already taken (or reserved)

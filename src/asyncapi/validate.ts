@@ -11,13 +11,13 @@ export interface AsyncApiIssue {
 }
 
 /** An error as ajv's (standalone) validation code reports it. */
-export interface AjvError {
+interface AjvError {
   instancePath: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
 }
-export type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
+type SpecValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 let specValidator: Promise<SpecValidator> | undefined;
 

@@ -7,7 +7,7 @@ import { SafeHtml } from './html.js';
  * <script> would not run even if escaping failed somewhere.
  */
 
-export const STYLE = `
+const STYLE = `
 :root{color-scheme:light dark;--bg:#f7f7f5;--fg:#1d1f23;--dim:#5b626d;--line:#dcdfe4;--card:#fff;--accent:#1d5fc4;--code:#eef1f4;
 --pii-bg:#fde4e4;--pii-fg:#8f1a1a;--req-bg:#e4eefc;--req-fg:#1a4a93;--warn-bg:#fff1cc;--warn-fg:#6d4a00;--bad-bg:#fbe0de;--bad-fg:#8a1c16;
 --ok-bg:#dff3e5;--ok-fg:#1b6231;--mute-bg:#eceef1;--mute-fg:#4a515b}
@@ -93,7 +93,7 @@ footer{padding:10px 20px 24px;color:var(--dim);font-size:.8rem}
 main{padding:10px;border-left:0}.masthead{padding:12px}.event{padding:12px}.urns{max-height:40vh;overflow:auto}table,thead,tbody,tr,td{display:block}thead{display:none}td{border:0;padding:0}tr{border-bottom:1px solid var(--line);padding:4px 0}}
 `;
 
-export const SCRIPT = `
+const SCRIPT = `
 (function () {
   'use strict';
   function q(name) { return document.querySelector('[data-bq="' + name + '"]'); }

@@ -21,7 +21,7 @@ export interface CatalogEntry {
   examples?: readonly unknown[];
 }
 
-export type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
+type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
 
 /** A compat rule that fired between two consecutive versions, and the modes it breaks. */
 export interface RuleChange {

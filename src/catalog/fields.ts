@@ -4,11 +4,11 @@ import { html, join, type SafeHtml } from './html.js';
 import { expandedSize, formatValue } from './values.js';
 
 /** Deeper levels are summarised, not drawn: a page of 500 nested lists helps nobody. */
-export const MAX_DEPTH = 24;
+const MAX_DEPTH = 24;
 /** Fields drawn per URN; the rest is in the schema source. */
-export const MAX_FIELDS = 1500;
+const MAX_FIELDS = 1500;
 /** Sub-schemas the validator's parser would visit, shared ones counted at each place: beyond this, nothing is drawn. */
-export const MAX_SCHEMA_NODES = 200_000;
+const MAX_SCHEMA_NODES = 200_000;
 
 /** The sub-schemas parseSchema descends into (the tuple form of items is not one). */
 function subSchemas(node: object): unknown[] {
@@ -20,7 +20,7 @@ function subSchemas(node: object): unknown[] {
   return out;
 }
 
-export interface PiiField {
+interface PiiField {
   /** The field in the gdpr path syntax (`addresses[].city`), `""` for the payload itself. */
   path: string;
   /** The marker's category, `""` for `x-gdpr-sensitive: true`. */

@@ -37,7 +37,7 @@ export function expandedSize(root: unknown, children: (node: object) => unknown[
 const ownValues = (node: object): unknown[] => Object.values(node);
 
 /** Values larger than this are not written out: the page would be too large to read anyway. */
-export const MAX_SHOWN_VALUES = 50_000;
+const MAX_SHOWN_VALUES = 50_000;
 
 /** Why a value cannot be written out, or `undefined` when it can. */
 export function unshowable(v: unknown): string | undefined {

@@ -12,7 +12,7 @@ import type { ServiceIssue, ServiceRule } from './services.js';
  */
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
-export type CheckRule =
+type CheckRule =
   | 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker'
   | ServiceRule;
 
@@ -104,7 +104,7 @@ function checkExamples(root: unknown, report: (pointer: string, message: string)
   }
 }
 
-export function checkEntry(registry: Registry, urn: string, options: CheckOptions = {}): EntryCheck {
+function checkEntry(registry: Registry, urn: string, options: CheckOptions = {}): EntryCheck {
   let shown: string;
   try {
     shown = registry.file(urn).shown; // as every other path is shown: from the working directory
@@ -217,7 +217,7 @@ export function unreadableManifest(err: RegistryError & { file: string }, shown:
  * under one of them is not checked at all, a whole subtree of constraints (`$ref`'s target, every
  * branch of `allOf`), not one constraint.
  */
-export const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
+const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
   '$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependencies',
   'dependentSchemas', 'propertyNames', 'contains', 'prefixItems', 'items', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema',
 ]);

@@ -48,7 +48,7 @@ export function coloursFor(stream: { isTTY?: boolean } | boolean = process.stdou
 }
 
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
-export { clean, quote } from '../report/text.js';
+export { clean,  } from '../report/text.js';
 
 /**
  * Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts openAtomic),

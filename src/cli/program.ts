@@ -35,7 +35,7 @@ function examples(lines: string[]): string {
 }
 
 /** What a command's handler is given besides its arguments and options. */
-export interface RunContext {
+interface RunContext {
   /** The program's version (init writes it into the workflow it scaffolds). */
   version: string;
 }

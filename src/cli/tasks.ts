@@ -91,7 +91,7 @@ export type Task =
  * How many lines `lines()` counts in these bytes: every \n, every \r not followed by \n (a lone \r
  * ends a line too), and, at the end of the stream, a last line without a line break.
  */
-export function countLines(bytes: Buffer, final: boolean): number {
+function countLines(bytes: Buffer, final: boolean): number {
   let n = 0;
   for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
   for (let i = bytes.indexOf(0x0d); i !== -1; i = bytes.indexOf(0x0d, i + 1)) {

@@ -53,7 +53,7 @@ export interface Change {
 }
 
 /** An earlier version of a URN's schema, from the registry's git history. */
-export interface EarlierVersion {
+interface EarlierVersion {
   /** Its number in the URN's history (1 the oldest read). */
   version: number;
   /** The oldest commit of the window that has it, and that commit's date (ISO 8601). */

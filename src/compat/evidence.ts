@@ -13,14 +13,14 @@ import type { Change } from './compare.js';
 // ---- corpus --------------------------------------------------------------------------------------
 
 /** How many rejected corpus messages each URN lists. */
-export const CORPUS_EXAMPLES = 3;
+const CORPUS_EXAMPLES = 3;
 
 /** A corpus document as read: its text, or why it could not be read. */
 export type CorpusDocument =
   | { kind: 'doc'; file: string; line?: number; text: string }
   | { kind: 'error'; file: string; message: string; line?: number; col?: number };
 
-export interface CorpusRejection {
+interface CorpusRejection {
   file: string;
   line?: number;
   /** Pointer into the message (`/data/...`). */

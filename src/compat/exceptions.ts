@@ -149,7 +149,7 @@ function isValueRule(change: Change): boolean {
   return change.rule === 'enum-value-removed' || change.rule === 'enum-value-added';
 }
 
-export interface ExceptionNotice {
+interface ExceptionNotice {
   exception: CompatException;
   /** One line for the report. */
   message: string;

@@ -19,7 +19,7 @@ import type { CompatPolicy } from './rules.js';
  */
 
 /** How strict the comparison is, and with what leeway. */
-export interface CompatSettings {
+interface CompatSettings {
   level: CompatLevel;
   policy: CompatPolicy;
   /** Unknown keywords used on purpose: the new schema may introduce them (docs/contract.md §14). */
@@ -27,7 +27,7 @@ export interface CompatSettings {
 }
 
 /** The evidence a verdict weighs besides the schemas, as loaded. */
-export interface CompatEvidence {
+interface CompatEvidence {
   /** The exceptions file's entries, when there is one. */
   exceptions?: LoadedExceptions;
   /** The corpus's documents, when one was given (read as they are judged). */

@@ -5,7 +5,7 @@ import type { CompatPolicy } from './rules.js';
 export type CompatLevel = CompatMode | 'none';
 
 export const COMPAT_LEVELS: readonly CompatLevel[] = Object.freeze(['backward', 'forward', 'full', 'none']);
-export const COMPAT_POLICIES: readonly CompatPolicy[] = Object.freeze(['bqschema', 'confluent']);
+const COMPAT_POLICIES: readonly CompatPolicy[] = Object.freeze(['bqschema', 'confluent']);
 
 /** A level or policy that is not one of the names: its message is one line, naming the value and the choices. */
 export class CompatNameError extends Error {

@@ -22,7 +22,7 @@ export interface UrnServices {
 }
 
 /** One step of a deployment: a side and its services, in the order to deploy. */
-export type DeployStep = NonNullable<Rollout['deploy']>[number];
+type DeployStep = NonNullable<Rollout['deploy']>[number];
 
 /** A URN's producers and consumers, or undefined when its entry names none. */
 export function urnServices(entry: ManifestEntry | undefined): UrnServices | undefined {
@@ -54,7 +54,7 @@ export function changeReach(change: Change, mode: CompatMode, breaks: Breaks | u
 }
 
 /** `a`, `a and b`, `a, b and c`. */
-export function listWords(names: readonly string[]): string {
+function listWords(names: readonly string[]): string {
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
@@ -103,6 +103,6 @@ export function teamsOf(names: Iterable<string>, services: readonly ServiceEntry
 }
 
 /** A GitHub-style handle: `@user` or `@org/team`, nothing a renderer could read as markup. */
-export function isTeamHandle(team: string): boolean {
+function isTeamHandle(team: string): boolean {
   return /^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/.test(team);
 }

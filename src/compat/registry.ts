@@ -31,7 +31,7 @@ export interface RegistriesOptions extends PairOptions {
 }
 
 /** `invalid`: a schema on either side cannot be read, or has a malformed keyword: the gate fails. */
-export type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
+type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
 
 /** What to do about a breaking change. */
 export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string }

@@ -1,7 +1,7 @@
 import { compareSchemas, type CompatOptions, type CompatResult } from './compare.js';
 
 /** Which side of a topic deploys a schema change first. */
-export type RolloutOrder = 'consumers-first' | 'producers-first' | 'either' | 'new-urn';
+type RolloutOrder = 'consumers-first' | 'producers-first' | 'either' | 'new-urn';
 
 export interface Rollout {
   order: RolloutOrder;

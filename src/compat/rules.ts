@@ -47,7 +47,7 @@ interface RuleDef extends Omit<CompatRule, 'confluentBreaks' | 'note' | 'conflue
 }
 
 /** A short rendering of a schema value for messages; `undefined` is a keyword that is absent. */
-export function show(v: unknown): string {
+function show(v: unknown): string {
   if (v === undefined) return 'absent';
   let s: string | undefined;
   try {

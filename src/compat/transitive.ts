@@ -81,7 +81,7 @@ export function resurrectedAt(path: string, old: unknown, now: unknown, between:
 }
 
 /** "breaks version 2 (0123456789ab, 2026-01-02)", and the later ones it breaks too. */
-export function earlierWords(c: Change): string {
+function earlierWords(c: Change): string {
   const e = c.earlier;
   if (e === undefined) return '';
   const also = e.also && e.also.length > 0 ? `; versions ${e.also.join(', ')} too` : '';

@@ -24,7 +24,7 @@ export interface StandaloneOptions {
 }
 
 /** The runtime version the written module asks `define` for (src/standalone/index.ts's STANDALONE_RUNTIME). */
-export const WRITTEN_RUNTIME = 1;
+const WRITTEN_RUNTIME = 1;
 
 const NL = code`
 `;

@@ -13,13 +13,13 @@ export interface VerdictCase {
   valid: boolean;
 }
 
-export interface WarningCase {
+interface WarningCase {
   name: string;
   schema: unknown;
   expect: Array<{ pointer: string; keyword: string }>;
 }
 
-export interface EnvelopeCase {
+interface EnvelopeCase {
   name: string;
   /** The exact envelope text (JSON). */
   envelope_json: string;
@@ -52,10 +52,6 @@ export function contractCases(): ContractCases {
 
 export function suiteManifest(): SuiteManifest {
   return load('manifest.json') as SuiteManifest;
-}
-
-export function resultsSchema(): unknown {
-  return load('results.schema.json');
 }
 
 export function conformanceVersion(): string {

@@ -32,13 +32,13 @@ export class SuiteError extends Error {
   override name = 'SuiteError';
 }
 
-export interface CaseResult {
+interface CaseResult {
   status: 'pass' | 'fail' | 'skip';
   reason?: string;
 }
 
 /** results.json, exactly as the suite's results.schema.json describes it. */
-export interface Results {
+interface Results {
   sdk: string;
   version: string;
   conformance_version: string;
@@ -64,9 +64,9 @@ export interface Suite {
 }
 
 /** Sections this runner knows how to run (payload-schema verdicts), by name as the suite asks. */
-export const RUNNABLE_SECTIONS = ['payload_schema', 'payload_schema_unicode'] as const;
+const RUNNABLE_SECTIONS = ['payload_schema', 'payload_schema_unicode'] as const;
 /** The contract's own cases, reported as sections of their own after the suite's. */
-export const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract_envelopes'] as const;
+const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract_envelopes'] as const;
 
 /**
  * Reads a suite: a directory holding manifest.json and CONFORMANCE_VERSION, or its manifest.json

@@ -175,7 +175,10 @@ export function validate(provider: Provider, urn: string, data: unknown, options
   if (violations.length > 0) throw new InvalidPayloadError(urn, violations);
 }
 
-/** The contract's name for the Node producer guard: the same function as `validate`. */
+/**
+ * The contract's name for the Node producer guard: the same function as `validate`.
+ * @alias
+ */
 export const validateSchema: typeof validate = validate;
 
 /** `validate` for a provider that may answer with a promise: rejects with InvalidPayloadError. */

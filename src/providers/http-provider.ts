@@ -15,7 +15,7 @@ export type FetchLike = (
 ) => Promise<FetchAnswer>;
 
 /** The part of a fetch Response HttpProvider reads. */
-export interface FetchAnswer {
+interface FetchAnswer {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
   /** Node's and the browsers' ReadableStream (read with a reader where it is not async-iterable), or any async iterable. */

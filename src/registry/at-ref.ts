@@ -64,7 +64,7 @@ function upward(dir: string): string[] {
 const inDir = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
 /** A path given on the command line as the manifest at the ref, as a path from the top level. */
-export function repoPath(given: string, top: string): string {
+function repoPath(given: string, top: string): string {
   const p = given.replace(/\\/g, '/');
   const rel = posix.isAbsolute(p) ? posix.relative(top.replace(/\\/g, '/'), p) : posix.normalize(p);
   if (rel === '' || rel === '.' || rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) {

@@ -13,7 +13,7 @@ export interface Deprecation {
   reason?: string;
 }
 
-export const DEPRECATION_KEYS: readonly string[] = ['since', 'sunset', 'replacement', 'reason'];
+const DEPRECATION_KEYS: readonly string[] = ['since', 'sunset', 'replacement', 'reason'];
 
 const DAY_MS = 86_400_000;
 
@@ -30,9 +30,6 @@ export function dayNumber(text: string): number | undefined {
 
 /** Days since 1970-01-01 (UTC) of an instant. */
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
-
-/** A day number as `YYYY-MM-DD`. */
-export const dayText = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 type Problem = (pointer: string, message: string, fatal: boolean) => void;
 

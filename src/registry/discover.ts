@@ -6,10 +6,10 @@ import { display } from './source.js';
 /** The manifest names looked for, in order, in each directory. */
 export const MANIFEST_NAMES: readonly string[] = ['registry.json', 'registry.jsonc', 'registry.yaml', 'registry.yml'];
 
-export const REGISTRY_ENV = 'BQSCHEMA_REGISTRY';
+const REGISTRY_ENV = 'BQSCHEMA_REGISTRY';
 
 /** Where the manifest path came from: it is named in errors, so a stale variable is easy to spot. */
-export type RegistryOrigin = 'option' | 'env' | 'discovered';
+type RegistryOrigin = 'option' | 'env' | 'discovered';
 
 export interface FoundRegistry {
   path: string;

@@ -8,7 +8,7 @@ import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './service
  * validator leaves unenforced (`pattern`, `format`, `$ref`, …, and `items`, whose tuple form is
  * unsupported). Annotations never warn, and the ten supported keywords are enforced.
  */
-export const UNENFORCED_KEYWORDS: ReadonlySet<string> = new Set(
+const UNENFORCED_KEYWORDS: ReadonlySet<string> = new Set(
   [...DRAFT_KEYWORDS].filter((k) => k === 'items' || (!SUPPORTED_KEYWORDS.has(k) && !ANNOTATION_KEYWORDS.has(k))),
 );
 
@@ -55,15 +55,15 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-export const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated'];
-export const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
+const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated'];
+const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
 
 /** RFC 8141 URN syntax: `urn:<NID>:<NSS>`, the NSS without spaces or control characters. */
 const URN_SYNTAX = /^urn:[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?:[A-Za-z0-9()+,\-.:=@;$_!*'%/~&]+$/;
 
-export function isUrnSyntax(urn: string): boolean {
+function isUrnSyntax(urn: string): boolean {
   return URN_SYNTAX.test(urn);
 }
 

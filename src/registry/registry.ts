@@ -34,7 +34,7 @@ export interface RegistryOptions {
  * How a registry file (the manifest, a schema) is parsed: a key repeated in one object is an
  * error naming both places, never a silent last-wins; YAML aliases within the limit.
  */
-export function registryParseOptions(options: { maxYamlExpansion?: number }): ParseOptions {
+function registryParseOptions(options: { maxYamlExpansion?: number }): ParseOptions {
   return { uniqueKeys: true, ...(options.maxYamlExpansion === undefined ? {} : { maxYamlExpansion: options.maxYamlExpansion }) };
 }
 

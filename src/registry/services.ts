@@ -20,18 +20,18 @@ export interface ServiceEntry {
   index: number;
 }
 
-export const SERVICE_KEYS: readonly string[] = ['name', 'team', 'contact', 'repository'];
+const SERVICE_KEYS: readonly string[] = ['name', 'team', 'contact', 'repository'];
 const SERVICE_STRINGS = ['team', 'contact', 'repository'] as const;
 /** The keys of a manifest entry that name services. */
 export const PEER_KEYS = ['producers', 'consumers'] as const;
 export type PeerKey = (typeof PEER_KEYS)[number];
 
 /** The longest service name: a name is a handle people type, not a document. */
-export const MAX_SERVICE_NAME = 100;
+const MAX_SERVICE_NAME = 100;
 /** A service name: letters, digits, `.`, `_` and `-`, starting and ending with a letter or digit. */
 const SERVICE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
-export function isServiceName(name: string): boolean {
+function isServiceName(name: string): boolean {
   return name.length <= MAX_SERVICE_NAME && SERVICE_NAME.test(name);
 }
 

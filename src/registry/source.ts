@@ -27,7 +27,7 @@ export interface Source {
 }
 
 /** The largest registry file read (manifest or schema): far beyond any real schema. */
-export const MAX_REGISTRY_FILE = 64 * 1024 * 1024;
+const MAX_REGISTRY_FILE = 64 * 1024 * 1024;
 
 /** A path relative to the current directory when it is inside it, else absolute. */
 export function display(file: string, cwd: string = process.cwd()): string {

@@ -21,7 +21,7 @@ import { parseText, ParseFailure, type ParseOptions } from './parse.js';
  */
 
 /** One distinct schema of a URN. */
-export interface SchemaVersion {
+interface SchemaVersion {
   urn: string;
   /** Its place in the URN's history: 1 is the oldest read. */
   version: number;
@@ -40,7 +40,7 @@ export interface SchemaVersion {
 }
 
 /** A schema that could not be read at some commit: skipped, and said. */
-export interface UnreadableVersion {
+interface UnreadableVersion {
   urn: string;
   commit: string;
   path: string;

@@ -72,7 +72,7 @@ const cell = (s: string): string => s.split(/\r?\n/).map(md).join('<br>');
  * A line of spans as inline markdown: each span escaped, `bold` and `fail` strong (words of the
  * command's own: markdown does not read `**` next to some punctuation as strong), `code` a code span.
  */
-export function mdLine(line: TextLine, inTable = true): string {
+function mdLine(line: TextLine, inTable = true): string {
   let s = '';
   for (let i = 0; i < line.length; i++) {
     const span = line[i]!;

@@ -26,7 +26,7 @@ export interface ReportRule {
 }
 
 /** Where a finding is: a file, and in it the line, the column and the JSON Pointer of what it is about. */
-export interface ReportLocation {
+interface ReportLocation {
   /** As shown to the user: relative to the working directory, `/` or `\\` separated. */
   file: string;
   /** 1-based; ignored unless a positive integer. */

@@ -114,7 +114,7 @@ export interface Tones {
 const TONE: Record<Tone, keyof Tones | undefined> = { bold: 'bold', dim: 'dim', fail: 'red', warn: 'yellow', pass: 'green', code: undefined };
 
 /** A line's spans, each escaped (clean) and in its tone. */
-export function renderLine(line: TextLine, c: Tones): string {
+function renderLine(line: TextLine, c: Tones): string {
   let s = '';
   for (const span of line) {
     if (typeof span === 'string') {

@@ -8,7 +8,7 @@ import { judgeCompatibility, type CompatQuestion } from './judge.js';
 type Answer = ReturnType<typeof judgeCompatibility>;
 
 /** At most this many worker threads judge questions (fewer on a machine with fewer cores). */
-export const MAX_WORKERS = 4;
+const MAX_WORKERS = 4;
 
 /** Where the worker's module is: beside this one, or under dist/serve when this code was bundled. */
 function workerFile(): URL | undefined {

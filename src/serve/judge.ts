@@ -34,7 +34,7 @@ export function postedBody(body: Buffer | Uint8Array | undefined): { schema: Rec
 }
 
 /** Whether `value` nests deeper than `max` levels (iterative: the value may be far deeper than the stack). */
-export function deeperThan(value: unknown, max: number): boolean {
+function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
@@ -65,7 +65,7 @@ export interface CompatQuestion {
  * compat` fails the same pair (docs/contract.md §8, §14); answering it compatible would be a
  * false green. Applied at every level, NONE included: an invalid schema is invalid at any level.
  */
-export function refuseUnenforced(schema: unknown, registered: unknown, allowKeywords: readonly string[] = []): void {
+function refuseUnenforced(schema: unknown, registered: unknown, allowKeywords: readonly string[] = []): void {
   // A keyword value of the wrong shape has no effect at validation time; as a candidate it is an error.
   const issue = lintSchema(schema)[0];
   if (issue !== undefined) throw new SchemaError(`${issue.pointer || '/'}: ${issue.keyword} ${issue.message}`);

@@ -10,10 +10,9 @@ import { postedBody, postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
 import { SCHEMA_TYPE, VERSION, type LoadedVersion, type Snapshot, type SubjectEntry } from './snapshot.js';
 
-export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
-export const COMPATIBILITY_LEVELS = ['BACKWARD', 'FORWARD', 'FULL', 'NONE'] as const;
-export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
+type CompatibilityLevel = 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
 
 const MODES: Record<CompatibilityLevel, CompatMode | 'none'> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: 'none' };
 
@@ -101,7 +100,7 @@ interface Answer {
 const etags = new WeakMap<Buffer, string>();
 
 /** A strong entity tag of a body: its SHA-256, base64url. */
-export function etagOf(body: Buffer): string {
+function etagOf(body: Buffer): string {
   let tag = etags.get(body);
   if (tag === undefined) {
     tag = `"${createHash('sha256').update(body).digest('base64url')}"`;
@@ -111,7 +110,7 @@ export function etagOf(body: Buffer): string {
 }
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly. */
-export function noneMatch(header: string | undefined, etag: string): boolean {
+function noneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const bare = etag.replace(/^W\//, '');
   for (const raw of header.split(',')) {
@@ -151,7 +150,7 @@ const CONTEXT = '.';
 const CONTEXTS = json([CONTEXT]);
 const NO_REFERENCES = json([]);
 /** The most schemas `GET /schemas` lists at once, and how many when no `limit` is given: Confluent's defaults (schema.search.default.limit, schema.search.max.limit). */
-export const SCHEMAS_LIMIT = 1000;
+const SCHEMAS_LIMIT = 1000;
 
 const LATEST = -1;
 const MAX_VERSION = 2 ** 31 - 1;

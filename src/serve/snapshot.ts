@@ -57,7 +57,7 @@ export interface LoadedSubject extends LoadedVersion {
 }
 
 /** A subject in the manifest whose schema file could not be loaded: answered with a backend error. */
-export interface BrokenSubject {
+interface BrokenSubject {
   readonly ok: false;
   readonly name: string;
   readonly id: number;
@@ -116,7 +116,7 @@ function schemaText(compiled: CompiledSchema | null | undefined): string {
 }
 
 // Ids are the registry's (a manifest entry may give one); serve answers with them.
-export { assignIds, MAX_SCHEMA_ID, schemaId, type IdProblem } from '../registry/ids.js';
+export { assignIds, MAX_SCHEMA_ID, schemaId,  } from '../registry/ids.js';
 
 function subjectInputs(source: SchemaSource): SubjectInput[] {
   return source.urns().map((item) => {

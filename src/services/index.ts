@@ -9,7 +9,7 @@ import { sensitivePaths, type SensitivePath } from '../validator/sensitive-paths
  */
 
 /** A personal field a service handles: the URN and the field's path (gdpr's path syntax) and category. */
-export interface HandledField extends SensitivePath {
+interface HandledField extends SensitivePath {
   urn: string;
 }
 
@@ -71,7 +71,7 @@ function pick(s: { team?: string; contact?: string; repository?: string }): Pick
 }
 
 /** An owner CODEOWNERS takes: a code-host handle (`@org/team`, `@user`: compat's isTeamHandle) or an e-mail address. */
-export function isCodeOwner(owner: string): boolean {
+function isCodeOwner(owner: string): boolean {
   return /^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/.test(owner) || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(owner);
 }
 

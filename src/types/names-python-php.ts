@@ -12,7 +12,7 @@ const SPECIAL: Record<string, string> = {
 };
 
 /** A JSON name's words: letters and digits that may continue an identifier, Latin letters without their accents. */
-export function identWords(name: string): string[] {
+function identWords(name: string): string[] {
   const latin = name
     .normalize('NFKD')
     // An accent on an ASCII letter goes (é → e); marks on other letters stay (they may be a script's vowels).

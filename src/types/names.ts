@@ -1,5 +1,5 @@
 /** Names the generated module declares or refers to; a URN's type never takes one of them. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['BqMessages', 'BqUrn', 'Function']);
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['BqMessages', 'BqUrn', 'Function']);
 
 /**
  * The type name a URN suggests: the URN without `urn:` and its namespace, in PascalCase over its

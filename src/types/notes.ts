@@ -6,15 +6,6 @@ import { uniqueName } from './names.js';
 
 export { uniqueName };
 
-/** A name's ASCII letters and digits in PascalCase (`order_id` → `OrderId`); anything else dropped. */
-export const pascalWords = (name: string): string => (name.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-
-/** pascalWords as an identifier: `X` first when it would be empty or start with a digit. */
-export function pascalIdent(name: string): string {
-  const id = pascalWords(name);
-  return id === '' || /^[0-9]/.test(id) ? `X${id}` : id;
-}
-
 /** An own property of a schema object, or undefined. */
 export const ownValue = (o: unknown, key: string): unknown => (isSchemaObject(o) && hasOwn(o, key) ? o[key] : undefined);
 

@@ -78,7 +78,7 @@ export function camelName(name: string): string {
 }
 
 /** The longest identifier the three outputs write (C# allows 512; Java class files are named after nested types). */
-export const MAX_IDENT = 120;
+const MAX_IDENT = 120;
 
 /** FNV-1a, 32 bits, as 8 hex digits: a short stable tag of a long name. */
 function fnv(s: string): string {

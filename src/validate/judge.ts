@@ -10,7 +10,7 @@ import { deprecationText, MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, 
  */
 
 /** How the envelope is labelled in every output, where a violation of its data has a pointer (the data root: pointerLabel). */
-export const ENVELOPE = '(envelope)';
+const ENVELOPE = '(envelope)';
 
 /** What changes a verdict: the URN bare data is judged as (`--urn`), and whether a URN with no schema fails. */
 export interface JudgeOptions {
@@ -23,7 +23,7 @@ export interface JudgeOptions {
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
 export type Status = MessageStatus;
 
-export interface Problem extends MessageProblem {
+interface Problem extends MessageProblem {
   schemaPath?: string;
   keyword: string;
 }

@@ -89,7 +89,7 @@ function keyOf(v: unknown, depth: number): string {
 }
 
 /** What canonicalKey and refuseCycle throw for a value that refers to itself (JSON.stringify throws too). */
-export const CYCLE_MESSAGE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
+const CYCLE_MESSAGE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
 
 /**
  * The same key as keyOf, with an explicit stack. A cycle makes the walk infinitely deep, so it

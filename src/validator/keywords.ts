@@ -136,4 +136,4 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
 }
 
 export { SchemaError };
-export { describe, hasOwn, isSchemaObject, jsonType, lengthBound, minimumBound, TYPE_NAMES, type SchemaNode } from './schema-node.js';
+export { describe, hasOwn, isSchemaObject,  lengthBound, minimumBound,  type SchemaNode } from './schema-node.js';

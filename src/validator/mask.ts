@@ -75,7 +75,7 @@ export function mask(value: unknown, schema: unknown): unknown {
 }
 
 /** What the data contains when it contains itself: JSON cannot write it, and masking would not end. */
-export const CYCLE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
+const CYCLE = 'the data contains a cycle (an object or array that contains itself), so it is not JSON';
 
 /** `mask` of a value that `set` describes (its schemas, read by `reach`). */
 function maskIn(value: unknown, reach: Reach, set: Array<Record<string, unknown>>): unknown {

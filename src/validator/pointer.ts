@@ -35,7 +35,7 @@ export function joinPointer(base: string, ...tokens: (string | number)[]): strin
 }
 
 /** How the empty pointer (the whole document or data) is shown to people, in every output. */
-export const ROOT_LABEL = '(root)';
+const ROOT_LABEL = '(root)';
 
 /** A pointer as shown to people: the empty one is ROOT_LABEL. */
 export const pointerLabel = (pointer: string): string => (pointer === '' ? ROOT_LABEL : pointer);

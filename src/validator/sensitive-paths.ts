@@ -16,10 +16,10 @@ import { GDPR_MARKER, markerCategory } from './sensitive.js';
 
 const SPECIAL = /[.[\]*\\]/g;
 
-export { hasOwn };
+;
 
 /** A schema node that can hold data: an object schema or `true` (`false` admits nothing). */
-export type SchemaNode = Record<string, unknown> | true;
+type SchemaNode = Record<string, unknown> | true;
 
 function isNode(v: unknown): v is SchemaNode {
   return v === true || isSchemaObject(v);
@@ -91,9 +91,9 @@ export function schemaPointer(path: string): string {
 }
 
 /** The keyword an edge of the walk follows. */
-export type Edge = 'properties' | 'items' | 'additionalProperties';
+type Edge = 'properties' | 'items' | 'additionalProperties';
 
-export interface SubSchema {
+interface SubSchema {
   edge: Edge;
   node: SchemaNode;
   /** The property name when the edge is a `properties` entry. */
@@ -101,7 +101,7 @@ export interface SubSchema {
 }
 
 /** The walkable sub-schemas of a node, in walk order: properties (own keys), items, additionalProperties. */
-export function subSchemas(node: SchemaNode): SubSchema[] {
+function subSchemas(node: SchemaNode): SubSchema[] {
   if (node === true) return [];
   const out: SubSchema[] = [];
   const props = hasOwn(node, 'properties') ? node.properties : undefined;

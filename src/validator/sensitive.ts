@@ -44,7 +44,7 @@ export function markerCategory(schema: unknown): string | undefined {
 }
 
 /** Whether a marker value has the shape the contract gives it: `true`, `false` or a category (a non-empty string). */
-export const wellFormedMarker = (m: unknown): boolean => m === true || m === false || (typeof m === 'string' && m !== '');
+const wellFormedMarker = (m: unknown): boolean => m === true || m === false || (typeof m === 'string' && m !== '');
 
 /** Keywords whose schema (an object of schemas, an array of them, or one) applies to the same value. */
 const SAME_ONE = ['not', 'if', 'then', 'else'] as const;
@@ -98,7 +98,7 @@ function declaredShapes(s: Obj): string[] | undefined {
 export type Shape = 'object' | 'array' | 'string' | 'number' | 'boolean';
 
 /** Schema objects a Reach may visit in sets of more than one before it fails closed (Reach.spent). */
-export const WORK_BUDGET = 500_000;
+const WORK_BUDGET = 500_000;
 
 /** A schema object's edges: where its value's sub-values are described, and what describes the same value. */
 interface Edges {

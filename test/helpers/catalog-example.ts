@@ -32,7 +32,7 @@ function urnOf(msg: unknown): string | undefined {
   return undefined;
 }
 
-export function exampleMessages(): Map<string, unknown[]> {
+function exampleMessages(): Map<string, unknown[]> {
   // examples/messages holds valid/ and invalid/; ordered by file name, so each URN's messages keep
   // the order the catalog tests name them by (order-created-invalid.json before order-created.json).
   const dir = join(ROOT, 'examples/messages');

@@ -52,19 +52,17 @@ const parser = new XMLParser({
 
 type Detail = { message: string; type: string; '#text'?: string };
 export interface JunitCase { name: string; classname: string; time: string; file?: string; line?: string; failure?: Detail; error?: Detail; skipped?: Detail; 'system-out'?: string }
-export interface JunitSuite { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; file?: string; testcase?: JunitCase[] }
+interface JunitSuite { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; file?: string; testcase?: JunitCase[] }
 export interface JunitDoc { testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; testsuite?: JunitSuite[] } }
 
 const XSD = fileURLToPath(new URL('../vendor/junit/junit-10.xsd', import.meta.url));
 
 /**
- * The attributes reporters read that junit-10.xsd does not declare, which bqschema writes: the
- * root's `skipped` (without it, a reporter that counts from the root counts a skipped test as
- * passed) and each test case's `file` and `line` (where an annotating reporter places it).
+ * junit-10.xsd, unchanged but for the attributes reporters read that it does not declare, which
+ * bqschema writes: the root's `skipped` (without it, a reporter that counts from the root counts a
+ * skipped test as passed) and each test case's `file` and `line` (where an annotating reporter
+ * places it), each inserted where its element's attributes are.
  */
-export const UNDECLARED_JUNIT_ATTRIBUTES = ['testsuites/@skipped', 'testcase/@file', 'testcase/@line'];
-
-/** junit-10.xsd, unchanged but for those three attributes, each inserted where its element's attributes are. */
 function locatedXsd(): string {
   const text = readFileSync(XSD, 'utf8');
   const insert = (s: string, after: string, what: string): string => {
@@ -177,7 +175,7 @@ export function sarifNotifications(run: unknown): SarifNotification[] {
 }
 
 /** A notification as github would show the finding: its level and message (it has no place). */
-export const notificationSaid = (n: SarifNotification): Said => ({ level: n.level === 'note' ? 'notice' : (n.level as Said['level']), message: n.message.text });
+const notificationSaid = (n: SarifNotification): Said => ({ level: n.level === 'note' ? 'notice' : (n.level as Said['level']), message: n.message.text });
 
 /**
  * What SARIF says of each finding, in the findings' order: a result for one about a file, a

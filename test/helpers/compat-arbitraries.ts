@@ -23,7 +23,7 @@ const typeArb = fc.oneof(
 );
 const lengthArb = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(2.7, -1, 0.5));
 const minimumArb = fc.constantFrom(-1, -0.5, 0, 0.5, 1, 1.5, 2);
-export const valueArb = fc.constantFrom(...VALUES);
+const valueArb = fc.constantFrom(...VALUES);
 const namesArb = fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 });
 
 /** Drops the keys whose generated value is `undefined` (an absent keyword). */

@@ -30,7 +30,7 @@ export function schemaArb(depth: number): fc.Arbitrary<Schema> {
   ) as fc.Arbitrary<Schema>;
 }
 
-export const describesObjects = (s: Schema): boolean => s.props.length > 0 || s.additional !== undefined;
+const describesObjects = (s: Schema): boolean => s.props.length > 0 || s.additional !== undefined;
 
 /** `allTyped` gives every node a `type`; otherwise only the nodes drawn `typed` have one. */
 export function toJsonSchema(s: Schema, allTyped = false): Record<string, unknown> {

@@ -20,7 +20,7 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 /** Writes (or, for null, deletes) files under `dir`. */
-export function apply(dir: string, files: Files): void {
+function apply(dir: string, files: Files): void {
   for (const [name, contents] of Object.entries(files)) {
     const full = join(dir, name);
     if (contents === null) rmSync(full, { force: true });

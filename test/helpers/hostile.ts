@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, ROOT } from './cli.js';
 
-export { BIN, ROOT };
+export {  ROOT };
 
 export const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -228,7 +228,7 @@ export function guardRepo(): void {
   });
 }
 
-export function repoSnapshot(): string {
+function repoSnapshot(): string {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
     .split('\0')
     .filter(Boolean);

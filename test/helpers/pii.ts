@@ -11,7 +11,7 @@
  */
 
 /** A small deterministic PRNG (mulberry32): cases are reproduced from their seed. */
-export function rngOf(seed: number): () => number {
+function rngOf(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -27,12 +27,12 @@ const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.leng
 const chance = (rng: Rng, p: number): boolean => rng() < p;
 
 /** Every shape a marker can take that masking must read as "sensitive" (all but false). */
-export const MARKERS: readonly unknown[] = [true, 'email', 'phone', 1, 0, {}, [], '', 'yes', null, 'true', ['email'], { category: 'x' }];
+const MARKERS: readonly unknown[] = [true, 'email', 'phone', 1, 0, {}, [], '', 'yes', null, 'true', ['email'], { category: 'x' }];
 
 /** Property names: ordinary ones, and ones YAML or JavaScript read their own way. */
 const NAMES = ['a', 'b', 'email', 'n', 'null', '1', '0x1F', 'true', '1.50', '__proto__', 'a/b', '~t', 'constructor'];
 
-export interface Model {
+interface Model {
   marker?: unknown;
   type?: string | string[];
   minimum?: number;
@@ -53,7 +53,7 @@ export interface Model {
   propertyNames?: Model;
 }
 
-export interface Root {
+interface Root {
   model: Model;
   defs: Model[];
   /** `definitions` or `$defs`. */
@@ -104,7 +104,7 @@ function modelOf(rng: Rng, depth: number, defs: number): Model {
 }
 
 /** A random root: it describes an object (a message's data is one), with definitions to refer to. */
-export function rootOf(rng: Rng): Root {
+function rootOf(rng: Rng): Root {
   const ndefs = Math.floor(rng() * 3);
   const defs: Model[] = [];
   for (let i = 0; i < ndefs; i++) defs.push(modelOf(rng, 2, i)); // a definition refers only to earlier ones
@@ -119,7 +119,7 @@ export function rootOf(rng: Rng): Root {
 }
 
 /** The JSON Schema a model stands for. Keys are defined (not assigned): `__proto__` stays a key. */
-export function schemaOf(root: Root): Record<string, unknown> {
+function schemaOf(root: Root): Record<string, unknown> {
   const out = toSchema(root.model, root);
   if (root.defs.length > 0) define(out, root.defsKeyword, Object.fromEntries(root.defs.map((d, i) => [`d${i}`, toSchema(d, root)])));
   return out;
@@ -156,7 +156,7 @@ function toSchema(m: Model, root: Root): Record<string, unknown> {
 }
 
 /** The sentinels one case's data carries, and the makers that hand out new ones. */
-export class Sentinels {
+class Sentinels {
   readonly all: string[] = [];
   private n = 0;
   constructor(private readonly prefix: number) {}
@@ -189,7 +189,7 @@ function markedAt(m: Model, root: Root): boolean {
   return isMarkedModel(m) || (m.same ?? []).some((g) => g.list.some(isMarkedModel)) || (m.ref !== undefined && isMarkedModel(root.defs[m.ref]!));
 }
 
-export function dataOf(m: Model, root: Root, rng: Rng, sx: Sentinels, secret = false, depth = 0): unknown {
+function dataOf(m: Model, root: Root, rng: Rng, sx: Sentinels, secret = false, depth = 0): unknown {
   const markedHere = secret || markedAt(m, root);
   if (depth > 6) return markedHere ? sx.string() : 'ok';
   if (markedHere && chance(rng, 0.35)) {

@@ -36,7 +36,7 @@ export interface RoundTripCase {
 }
 
 /** One message read with the language's standard JSON library and written back. */
-export type RoundTripOutcome =
+type RoundTripOutcome =
   /** `text`: the JSON the language wrote; `value`: JSON.parse of it. */
   | { ok: true; text: string; value: unknown }
   /** The message was refused while reading (or writing): the library's or the type's error. */

@@ -24,7 +24,7 @@ import {
   type RoundTripCase, type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { RawJson, type RoundTripCase, type RoundTripOutcome, type RoundTripResult } from './roundtrip-common.js';
+export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
 
 function run(cmd: string, args: string[], cwd: string, input?: string): { code: number | null; out: string; stdout: string } {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input, maxBuffer: 1 << 30, timeout: 600_000, env: { ...process.env, HOME: cwd } });

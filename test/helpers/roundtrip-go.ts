@@ -23,7 +23,7 @@ import {
   type RoundTripCase, type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { RawJson, type RoundTripCase, type RoundTripOutcome, type RoundTripResult } from './roundtrip-common.js';
+export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
 
 function goEnv(): NodeJS.ProcessEnv {
   const cache = join(tmpdir(), 'bq-roundtrip-go');

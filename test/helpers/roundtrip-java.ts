@@ -25,7 +25,7 @@ import {
   type RoundTripCase, type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { RawJson, type RoundTripCase, type RoundTripOutcome, type RoundTripResult } from './roundtrip-common.js';
+export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
 
 /** The Jackson jars javac and java need (core, databind, annotations). */
 export function jacksonClasspath(): string {

@@ -25,7 +25,7 @@ import {
   type RoundTripCase, type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { RawJson, type RoundTripCase, type RoundTripOutcome, type RoundTripResult } from './roundtrip-common.js';
+export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
 
 function run(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync('php', ['-n', '-d', 'display_errors=stderr', '-d', 'error_reporting=-1', ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 600_000 });

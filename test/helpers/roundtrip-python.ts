@@ -30,7 +30,7 @@ import {
   type RoundTripCase, type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { RawJson, type RoundTripCase, type RoundTripOutcome, type RoundTripResult } from './roundtrip-common.js';
+export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
 
 const PYTHON = process.env.BQ_PYTHON ?? '/usr/bin/python3';
 

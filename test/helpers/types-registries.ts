@@ -43,7 +43,7 @@ export interface GeneratedRegistry {
 }
 
 /** Property names: reserved words and member names of the six languages, collisions, hostile text. */
-export const HOSTILE_NAMES = [
+const HOSTILE_NAMES = [
   'id', 'order_id', 'url', 'http_status', 'userID', 'a-b', 'a_b', 'A_B', 'aB', 'ab', 'AB',
   'class', 'Class', 'try', 'list', 'int', 'self', 'this', 'default', 'type', 'value', 'Value', 'string', 'object',
   'extra', 'Extra', 'explicitNulls', 'ExtensionData', 'toString', 'hashCode', 'getClass', 'wait', 'notify', 'notifyAll', 'clone',
@@ -55,7 +55,7 @@ export const HOSTILE_NAMES = [
 ];
 
 /** URNs: reserved words as type names, case and mangling collisions, non-ASCII, lone surrogates. */
-export const HOSTILE_URNS = [
+const HOSTILE_URNS = [
   'urn:bq:orders:created', 'urn:bq:orders:Created', 'urn:bq:orders:created.v2', 'urn:x:try', 'urn:x:List', 'urn:x:list', 'urn:x:Self',
   'urn:x:int', 'urn:x:café', 'urn:x:cafe', 'urn:x:名前', 'urn:x:😀', 'urn:x:\ud800', 'urn:x:\udc00', 'urn:x:a-b', 'urn:x:a_b',
   'urn:x:BqMessages', 'urn:x:Urns', 'urn:x:Json', 'urn:x:Envelope', 'urn:x:Data', 'urn:x:KeyError', 'urn:x:9', 'urn:x:',
@@ -64,7 +64,7 @@ export const HOSTILE_URNS = [
 ];
 
 /** Enum values: empty, keywords, collisions after mangling, comment ends, quotes, separators, lone surrogates. */
-export const HOSTILE_VALUES = [
+const HOSTILE_VALUES = [
   'a', 'A', 'a-b', 'a_b', 'class', 'Class', '', '9lives', '*/', "'; ?>", '"""', '\\', '\u2028', 'json', 'ToString', '\ufeff',
   'x\ud800', 'x\udc00', 'café', 'cafe', '😀', 'list', 'null', 'true', '0', '$x',
 ];
@@ -79,7 +79,7 @@ const sometimes = <T>(arb: fc.Arbitrary<T>, rarity: number): fc.Arbitrary<T | ty
 const defined = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== ABSENT));
 
 /** Builds an object with own enumerable properties (so `__proto__` is a key, not a prototype). */
-export function objectOf(entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> {
+function objectOf(entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
@@ -152,7 +152,7 @@ const rootSchema: fc.Arbitrary<unknown> = fc.oneof(
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether a JSON value holds a lone surrogate in a key or a string. */
-export function holdsLoneSurrogate(v: unknown): boolean {
+function holdsLoneSurrogate(v: unknown): boolean {
   if (typeof v === 'string') return LONE.test(v);
   if (Array.isArray(v)) return v.some(holdsLoneSurrogate);
   if (isSchemaObject(v)) return Object.keys(v).some((k) => LONE.test(k) || holdsLoneSurrogate(v[k]));
@@ -172,7 +172,7 @@ const typesOf = (s: Record<string, unknown>): string[] =>
   typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? (s.type as string[]) : ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object'];
 
 /** Data the schema is meant to accept (checked by the validator afterwards: keywords may interact). */
-export function dataArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
+function dataArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   if (schema === true || (isSchemaObject(schema) && Object.keys(schema).every((k) => k === 'description' || k === 'x-gdpr-sensitive'))) return anyValue;
   if (!isSchemaObject(schema)) return fc.constant(null);
   const listed = Array.isArray(schema.enum) ? (schema.enum as unknown[]) : hasOwn(schema, 'const') ? [schema.const] : undefined;
@@ -221,7 +221,7 @@ function objectData(schema: Record<string, unknown>, depth: number): fc.Arbitrar
 }
 
 /** The JSON text of a value with its integers written as `n`, `n.0` or `ne0`, chosen by `pick`. */
-export function withIntegerForms(v: unknown, pick: () => number): string {
+function withIntegerForms(v: unknown, pick: () => number): string {
   if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 1e15) {
     const form = pick() % 3;
     return form === 0 ? String(v) : form === 1 ? `${v}.0` : `${v}e0`;
@@ -296,7 +296,7 @@ const urnsArb = fc.oneof(
 );
 
 /** The first URN of every registry is deprecated with these, each field hostile where text is free. */
-export const HOSTILE_DEPRECATION = {
+const HOSTILE_DEPRECATION = {
   since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:next */ ?> """ \\', reason: 'line one\nline two */ <?php ?> """ \\ @see "q" \u2028',
 };
 

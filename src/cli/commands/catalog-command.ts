@@ -1,14 +1,9 @@
-import type { comparePair as ComparePairFn } from '../../compat/index.js';
-import { ParseFailure, parseJsonLine, parseText, type Registry } from '../../registry/index.js';
+import { ParseFailure, parseJsonLine, parseText } from '../../registry/index.js';
 import { historyEntries } from '../../catalog/index.js';
-import type { schemaHistory as SchemaHistoryFn } from '../../registry/history.js';
 import { openRegistry, type RegistryCliOptions } from '../registry.js';
 import { protectInputs } from '../protect.js';
 import { claimDocument } from '../document.js';
 import { run } from './catalog.js';
-
-type SchemaHistory = typeof SchemaHistoryFn;
-type ComparePair = typeof ComparePairFn;
 
 export interface CatalogCommandOptions extends RegistryCliOptions {
   output?: string;

@@ -1,9 +1,9 @@
-import { buildCatalog, catalogEntries, catalogHandler, type CatalogRegistry } from '../../catalog/index.js';
+import { buildCatalog, catalogEntries, type CatalogRegistry } from '../../catalog/index.js';
 import { RegistryError } from '../../registry/index.js';
 import { emitDocument } from '../document.js';
 import { UsageError } from '../errors.js';
 
-export { catalogHandler };
+;
 
 export type { CatalogRegistry };
 

@@ -7,7 +7,7 @@ import { clean, coloursFor, type Colours, type Out } from '../output.js';
 
 const PLAIN = coloursFor(false);
 
-export { isCiFormat, isWholeDocument, type CiFormat, type GateFormat } from '../../report/formats.js';
+export { isCiFormat, isWholeDocument,  type GateFormat } from '../../report/formats.js';
 
 let cached: string | undefined;
 
@@ -15,7 +15,7 @@ let cached: string | undefined;
  * The package version, for the SARIF driver and the JUnit suite name: the nearest package.json
  * above this module (it runs from dist/cli/report or, bundled, from dist/cli-bundle).
  */
-export function toolVersion(): string {
+function toolVersion(): string {
   if (cached !== undefined) return cached;
   for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
     try {
@@ -28,7 +28,7 @@ export function toolVersion(): string {
   }
 }
 
-export { DOCS, docsPage } from '../../report/docs.js';
+export { DOCS,  } from '../../report/docs.js';
 
 /** This tool, for a core that builds a Report (it brings its own rules). */
 export const about = (): ToolInfo => ({ name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme' });
@@ -41,7 +41,7 @@ export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({ ..
  * the repository's root, where code scanning, GitHub and test reporters resolve them, whatever
  * directory the command ran in (the Action's `dir`).
  */
-export function repositoryBase(cwd: string = process.cwd()): string {
+function repositoryBase(cwd: string = process.cwd()): string {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return relative(dir, cwd).split(sep).join('/');
     if (dirname(dir) === dir) return '';

@@ -14,7 +14,7 @@ declare module '../schema-node.js' {
 }
 
 /** The violation's words (the value is the schema's, never data). */
-export const constMessage = (value: unknown, show: Preview): string => `must be equal to ${show([value])}`;
+const constMessage = (value: unknown, show: Preview): string => `must be equal to ${show([value])}`;
 
 /** `const`: the value equals this one (JSON equality: docs/contract.md §7). */
 export const constKeyword: Keyword = {

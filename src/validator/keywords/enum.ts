@@ -13,7 +13,7 @@ import { NAN_MESSAGE, type KeySets, type Keyword, type Preview } from './keyword
 const ENUM_INLINE_MAX = 8;
 
 /** The violation's words (the values are the schema's, never data). */
-export const enumMessage = (values: unknown[], preview: Preview): string =>
+const enumMessage = (values: unknown[], preview: Preview): string =>
   values.length === 0 ? 'no value is allowed (enum is empty)' : `must be one of ${preview(values)}`;
 
 declare module '../schema-node.js' {

@@ -32,4 +32,4 @@ export const CHECKS: Readonly<Record<Block, readonly Check[]>> = (() => {
   return out;
 })();
 
-export type { Check, Gen, KeySets, Mode, Preview, Walk } from './keyword.js';
+export type { Check, Gen, KeySets,  Preview, Walk } from './keyword.js';

@@ -1,6 +1,6 @@
 import type { Code, KeySets, Mode, Path } from '../codegen.js';
 
-export type { KeySets, Mode };
+export type { KeySets,  };
 import type { SchemaNode } from '../schema-node.js';
 import type { Violation } from '../types.js';
 

@@ -28,8 +28,8 @@ export function parseLength(keyword: 'minLength' | 'maxLength', value: unknown, 
 }
 
 /** The violations' words before the string's length (the length is said, never the string). */
-export const minLengthMessage = (lo: number): string => `must be at least ${lo} characters long, got `;
-export const maxLengthMessage = (hi: number): string => `must be at most ${hi} characters long, got `;
+const minLengthMessage = (lo: number): string => `must be at least ${lo} characters long, got `;
+const maxLengthMessage = (hi: number): string => `must be at most ${hi} characters long, got `;
 
 /** A minLength that takes effect (a bound of 0 or less admits every string). */
 const lower = (node: SchemaNode): number | undefined => (node.minLength !== undefined && node.minLength > 0 ? node.minLength : undefined);
