@@ -2,7 +2,7 @@ import { RegistryError, type Registry, type SchemaDocument } from '../registry/i
 import { assignIds } from '../registry/ids.js';
 import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
 import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
-import type { ServiceIssue, ServiceRule } from './services.js';
+import type { ServiceIssue, ServiceRule } from './service-rules.js';
 
 /*
  * The registry's self-check (`bqschema check`): from an open registry, every issue of its manifest
@@ -52,7 +52,7 @@ export interface CheckOptions {
   /** Unknown keywords used on purpose (docs/contract.md §14): warnings, not errors. */
   allowKeywords?: readonly string[];
   /**
-   * What src/check/services.ts says of the manifest's services, producers and consumers (the CLI
+   * What src/check/service-rules.ts says of the manifest's services, producers and consumers (the CLI
    * loads it only for a manifest that names services: `namesServices`).
    */
   serviceIssues?: { errors: readonly ServiceIssue[]; warnings: readonly ServiceIssue[] };
@@ -65,7 +65,7 @@ export const namesServices = (registry: Registry): boolean =>
 export interface RegistryCheck {
   /** The manifest's own issues (errors): malformed entries, duplicate URNs, clashing schema ids. */
   manifestErrors: CheckIssue[];
-  /** The manifest's warnings: its services and the URNs' producers and consumers (src/check/services.ts). */
+  /** The manifest's warnings: its services and the URNs' producers and consumers (src/check/service-rules.ts). */
   manifestWarnings?: CheckIssue[];
   entries: EntryCheck[];
 }

@@ -1,4 +1,4 @@
-import { shownName, type ServiceEntry } from '../registry/services.js';
+import { shownName, type ServiceEntry } from '../registry/service-entries.js';
 import type { ManifestEntry } from '../registry/manifest.js';
 import type { Change, CompatMode } from './compare.js';
 import type { Breaks } from './rules.js';

@@ -1,7 +1,7 @@
 import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
 import { readDeprecation, type Deprecation } from './deprecation.js';
 import { didYouMean } from './suggest.js';
-import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './services.js';
+import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './service-entries.js';
 
 /**
  * The keywords a manifest's `unenforced` may list: every keyword of a JSON Schema draft that the

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, reportWarnings, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
-import type { ServiceEntry } from './services.js';
+import type { ServiceEntry } from './service-entries.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
 import { SourcePositions, type Position, type Span } from './positions.js';
 import { EncodingError } from './text.js';
@@ -60,7 +60,7 @@ export interface LocatedProblem extends ManifestProblem {
  */
 export class Registry {
   readonly entries: readonly ManifestEntry[];
-  /** The manifest's `services`, in its order (src/registry/services.ts). */
+  /** The manifest's `services`, in its order (src/registry/service-entries.ts). */
   readonly services: readonly ServiceEntry[];
   /** Every manifest problem (`check` reports them all; other commands refuse a fatal one). */
   readonly problems: readonly LocatedProblem[];

@@ -137,8 +137,8 @@ describe('the npm tarball', () => {
       // only the CLI, and so do `bqschema conformance`'s runner and line-protocol adapter (the
       // `bqschema/conformance` entry is the provider kit).
       .filter((f) => !/^(check|compat|gdpr)\/(report|view-[a-z]+)$/.test(f) && !/^compat\/(verdict|words)$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
-      // `bqschema services` and check's service rules (src/services/index.ts, src/check/services.ts) are the CLI's alone.
-      .filter((f) => f !== 'services/index' && f !== 'check/services')
+      // `bqschema services` and check's service rules (src/services/index.ts, src/check/service-rules.ts) are the CLI's alone.
+      .filter((f) => f !== 'services/index' && f !== 'check/service-rules')
       // Reading a git ref (compat --against, the catalog's history) is the CLI's alone.
       .filter((f) => !/^registry\/(git|at-ref|history|versions)$/.test(f) && f !== 'compat/transitive')
       .filter((f) => !/^asyncapi\/[^/]+$/.test(f));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readManifest, Registry } from '../../src/registry/index.js';
 import { checkRegistry, verdictOf } from '../../src/check/index.js';
-import { serviceIssues } from '../../src/check/services.js';
+import { serviceIssues } from '../../src/check/service-rules.js';
 import { CHECK_RULES } from '../../src/check/report.js';
 import { bq, expectExit, removeTempTrees, ROOT, tempTree } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { shownName, visibleText } from '../../registry/services.js';
+import { shownName, visibleText } from '../../registry/service-entries.js';
 import type { Registry } from '../../registry/registry.js';
 import { codeownersLines, codeownersText, CodeownersError, servicesView, type SchemaOf, type ServiceView } from '../../services/index.js';
 import { md, mdCode } from '../../report/markdown.js';

@@ -1,6 +1,6 @@
 import type { Registry } from '../registry/registry.js';
 import { closest } from '../registry/suggest.js';
-import { quoteName, serviceKey, PEER_KEYS } from '../registry/services.js';
+import { quoteName, serviceKey, PEER_KEYS } from '../registry/service-entries.js';
 
 /*
  * What `check` says about the manifest's services and each URN's producers and consumers: a name

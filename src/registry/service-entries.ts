@@ -122,7 +122,7 @@ export function readServices(value: unknown, problem: Problem): ServiceEntry[] {
 /**
  * An entry's `producers` or `consumers`: an array of service names (anything else makes the
  * manifest unusable). A name listed twice is reported and kept once; whether each names a declared
- * service is `check`'s to say (src/check/services.ts), where it can suggest the nearest.
+ * service is `check`'s to say (src/check/service-rules.ts), where it can suggest the nearest.
  */
 export function readPeers(value: unknown, pointer: string, whose: string, key: PeerKey, problem: (pointer: string, message: string, fatal: boolean) => void): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
