@@ -263,12 +263,7 @@ function serviceLinks(names: readonly string[], links: Links, none: string): Saf
   return names.length === 0 ? html`<span class="empty">${none}</span>` : join(names.map((n) => serviceLink(n, links)), ', ');
 }
 
-/** A repository is a link only when it is an https URL; anything else is shown as text. */
-function repositoryView(repository: string): SafeHtml {
-  return /^https:\/\/[^\s]+$/.test(repository) ? html`<a href="${repository}" rel="noopener noreferrer"><code>${repository}</code></a>` : html`<code>${repository}</code>`;
-}
-
-/** A service's page: its team, contact and repository, what it produces and consumes, and the personal data of those URNs. */
+/** A service's page: its team, contact and repository (as text: every link of the catalog stays inside it), what it produces and consumes, and the personal data of those URNs. */
 function serviceSection(s: CatalogService, id: string, links: Links, piiOf: (urn: string) => FieldsView['pii']): SafeHtml {
   const fact = (label: string, value: SafeHtml | string | undefined): SafeHtml =>
     html`<div><dt>${label}</dt><dd>${value ?? html`<span class="empty">none</span>`}</dd></div>`;
@@ -280,7 +275,7 @@ function serviceSection(s: CatalogService, id: string, links: Links, piiOf: (urn
   return html`<section class="event service" id="${id}" data-bq-service>
 <h2><a href="${fragment(id)}">${s.name}</a> <span class="badge">service</span></h2>
 ${undeclared}
-<dl class="facts">${fact('Team', s.team)}${fact('Contact', s.contact)}${fact('Repository', s.repository === undefined ? undefined : repositoryView(s.repository))}</dl>
+<dl class="facts">${fact('Team', s.team)}${fact('Contact', s.contact)}${fact('Repository', s.repository === undefined ? undefined : html`<code>${s.repository}</code>`)}</dl>
 <h3>Produces</h3>
 ${urnList(s.produces, 'Produces no event.')}
 <h3>Consumes</h3>
