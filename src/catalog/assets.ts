@@ -87,10 +87,27 @@ details{margin-top:12px}
 summary{cursor:pointer;color:var(--dim);font-size:.88rem}
 details pre{margin-top:6px}
 .empty{color:var(--dim)}
+.nav-head{margin:16px 0 4px;padding:0 8px;font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:var(--dim)}
+.svcs{list-style:none;margin:0;padding:0}
+.svcs a{display:block;padding:4px 8px;border-radius:6px;overflow-wrap:anywhere}
+.svcs a:hover{background:var(--code)}
+.urn-list{margin:0;padding-left:18px}
+.flow{list-style:none;margin:0;padding:0}
+.flow-head,.flow-row{display:grid;grid-template-columns:minmax(0,1fr) 1.4em minmax(0,1.3fr) 1.4em minmax(0,1fr);gap:6px;align-items:center}
+.flow-head{font-size:.78rem;font-weight:600;color:var(--dim);padding-bottom:4px;border-bottom:1px solid var(--line)}
+.flow-row{padding:6px 0;border-bottom:1px solid var(--line)}
+.flow-row>div{min-width:0}
+.nodes{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px}
+.node{display:inline-block;max-width:100%;padding:1px 8px;border:1px solid var(--line);border-radius:12px;background:var(--bg);text-decoration:none;overflow-wrap:anywhere}
+.node:hover{border-color:var(--accent)}
+.urn-node{border-radius:6px}
+.arrow{color:var(--dim);text-align:center}
+.sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 footer{padding:10px 20px 24px;color:var(--dim);font-size:.8rem}
 [hidden]{display:none!important}
 @media (max-width:760px){.layout{grid-template-columns:minmax(0,1fr)}.side{position:static;max-height:none;border-bottom:1px solid var(--line)}
-main{padding:10px;border-left:0}.masthead{padding:12px}.event{padding:12px}.urns{max-height:40vh;overflow:auto}table,thead,tbody,tr,td{display:block}thead{display:none}td{border:0;padding:0}tr{border-bottom:1px solid var(--line);padding:4px 0}}
+main{padding:10px;border-left:0}.masthead{padding:12px}.event{padding:12px}.urns{max-height:40vh;overflow:auto}table,thead,tbody,tr,td{display:block}thead{display:none}td{border:0;padding:0}tr{border-bottom:1px solid var(--line);padding:4px 0}
+.svcs{max-height:40vh;overflow:auto}.flow-head{display:none}.flow-row{grid-template-columns:minmax(0,1fr);gap:2px}.arrow{transform:rotate(90deg);width:1.4em}}
 `;
 
 const SCRIPT = `

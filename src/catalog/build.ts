@@ -19,6 +19,22 @@ export interface CatalogEntry {
   file?: string;
   /** Example messages of this URN (envelopes; an object with `data` has its data validated). */
   examples?: readonly unknown[];
+  /** The services that write this URN's messages (the manifest's `producers`). */
+  producers?: readonly string[];
+  /** The services that read them (the manifest's `consumers`). */
+  consumers?: readonly string[];
+}
+
+/** A service as its page shows it: the manifest's `services` entry and the URNs it produces and consumes. */
+export interface CatalogService {
+  name: string;
+  team?: string;
+  contact?: string;
+  repository?: string;
+  /** False for a name a URN lists that the manifest's `services` does not declare (check reports it). */
+  declared: boolean;
+  produces: readonly string[];
+  consumes: readonly string[];
 }
 
 type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
@@ -56,6 +72,8 @@ export interface CatalogInput {
   entries: readonly CatalogEntry[];
   /** Per URN, newest first as given. */
   history?: ReadonlyMap<string, readonly HistoryEntry[]>;
+  /** A page per service and the map of producers, URNs and consumers; none when empty. */
+  services?: readonly CatalogService[];
 }
 
 const VERDICTS: ReadonlySet<string> = new Set(['added', 'compatible', 'breaking', 'unchanged']);
@@ -202,13 +220,14 @@ function history(entries: readonly HistoryEntry[]): SafeHtml {
   return html`<table><thead><tr><th>Date</th><th>Commit</th>${authors ? html`<th>Author</th>` : ''}<th>Compat</th><th>Change</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function section(p: Prepared, hist: readonly HistoryEntry[] | undefined): SafeHtml {
+function section(p: Prepared, hist: readonly HistoryEntry[] | undefined, links: Links): SafeHtml {
   const { entry, id, view } = p;
   const file = entry.file !== undefined ? html`<div><dt>Schema file</dt><dd><code>${entry.file}</code></dd></div>` : '';
+  const peers = links.services.size === 0 ? '' : html`<div><dt>Produced by</dt><dd>${serviceLinks(entry.producers ?? [], links, 'no producer')}</dd></div><div><dt>Consumed by</dt><dd>${serviceLinks(entry.consumers ?? [], links, 'no consumer')}</dd></div>`;
   return html`<section class="event" id="${id}" data-bq-event>
 <h2><a href="${fragment(id)}">${entry.urn}</a></h2>
 ${entry.description !== undefined ? html`<p class="desc">${entry.description}</p>` : ''}
-<dl class="facts"><div><dt>Owner</dt><dd>${entry.owner ?? html`<span class="empty">none</span>`}</dd></div><div><dt>Status</dt><dd>${entry.status !== undefined ? html`<span class="badge ${statusClass(entry.status)}">${entry.status}</span>` : html`<span class="empty">none</span>`}</dd></div>${file}</dl>
+<dl class="facts"><div><dt>Owner</dt><dd>${entry.owner ?? html`<span class="empty">none</span>`}</dd></div><div><dt>Status</dt><dd>${entry.status !== undefined ? html`<span class="badge ${statusClass(entry.status)}">${entry.status}</span>` : html`<span class="empty">none</span>`}</dd></div>${file}${peers}</dl>
 ${notices(p)}
 <h3>Personal data</h3>
 ${piiSummary(view)}
@@ -218,6 +237,72 @@ ${view !== undefined ? view.tree : html`<p class="empty">Not available.</p>`}
 ${examples(p)}
 ${hist !== undefined ? html`<h3>Compat history</h3>${history(hist)}` : ''}
 <details><summary>Schema source</summary>${p.shown === entry.schema ? '' : html`<p class="dim">Example values (<code>examples</code>, <code>default</code>) are masked where the schema marks personal data.</p>`}<pre>${prettyJson(p.shown)}</pre></details>
+</section>
+`;
+}
+
+/** Where each URN's and each service's section is, for the links between them. */
+interface Links {
+  /** A URN to the id of its (first) section. */
+  urns: ReadonlyMap<string, string>;
+  /** A service name to the id of its section. */
+  services: ReadonlyMap<string, string>;
+}
+
+function urnLink(urn: string, links: Links, cls = ''): SafeHtml {
+  const id = links.urns.get(urn);
+  return id === undefined ? html`<code>${urn}</code>` : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}"><code>${urn}</code></a>`;
+}
+
+function serviceLink(name: string, links: Links, cls = ''): SafeHtml {
+  const id = links.services.get(name);
+  return id === undefined ? html`<span>${name}</span>` : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}">${name}</a>`;
+}
+
+function serviceLinks(names: readonly string[], links: Links, none: string): SafeHtml {
+  return names.length === 0 ? html`<span class="empty">${none}</span>` : join(names.map((n) => serviceLink(n, links)), ', ');
+}
+
+/** A service's page: its team, contact and repository (as text: every link of the catalog stays inside it), what it produces and consumes, and the personal data of those URNs. */
+function serviceSection(s: CatalogService, id: string, links: Links, piiOf: (urn: string) => FieldsView['pii']): SafeHtml {
+  const fact = (label: string, value: SafeHtml | string | undefined): SafeHtml =>
+    html`<div><dt>${label}</dt><dd>${value ?? html`<span class="empty">none</span>`}</dd></div>`;
+  const urnList = (urns: readonly string[], none: string): SafeHtml =>
+    urns.length === 0 ? html`<p class="empty">${none}</p>` : html`<ul class="urn-list">${urns.map((u) => html`<li>${urnLink(u, links)}</li>`)}</ul>`;
+  const handled = [...new Set([...s.produces, ...s.consumes])].sort(byCodeUnits);
+  const pii = handled.flatMap((urn) => piiOf(urn).map((f) => html`<li>${urnLink(urn, links)} <code>${f.path === '' ? '(the whole payload)' : f.path}</code> <span class="badge pii">PII${f.category === '' ? '' : ` · ${f.category}`}</span></li>`));
+  const undeclared = s.declared ? '' : html`<div class="notice warn"><strong>Not declared:</strong> a URN lists this service, but the manifest's <code>services</code> has no entry for it (<code>bqschema check</code> reports it); declare it with its team and contact.</div>`;
+  return html`<section class="event service" id="${id}" data-bq-service>
+<h2><a href="${fragment(id)}">${s.name}</a> <span class="badge">service</span></h2>
+${undeclared}
+<dl class="facts">${fact('Team', s.team)}${fact('Contact', s.contact)}${fact('Repository', s.repository === undefined ? undefined : html`<code>${s.repository}</code>`)}</dl>
+<h3>Produces</h3>
+${urnList(s.produces, 'Produces no event.')}
+<h3>Consumes</h3>
+${urnList(s.consumes, 'Consumes no event.')}
+<h3>Personal data it handles</h3>
+${pii.length === 0 ? html`<p class="empty">none marked</p>` : html`<ul class="pii-list">${pii}</ul>`}
+</section>
+`;
+}
+
+/** The map: per URN with a producer or a consumer, its producers, the URN and its consumers, every node a link. */
+function serviceMap(services: readonly CatalogService[], prepared: readonly Prepared[], id: string, links: Links): SafeHtml {
+  const nodes = (names: readonly string[], none: string): SafeHtml =>
+    names.length === 0 ? html`<span class="empty">${none}</span>` : html`<ul class="nodes">${names.map((n) => html`<li>${serviceLink(n, links, 'node')}</li>`)}</ul>`;
+  const seen = new Set<string>();
+  const rows = prepared.flatMap((p) => {
+    const { urn, producers = [], consumers = [] } = p.entry;
+    if (seen.has(urn) || producers.length + consumers.length === 0) return [];
+    seen.add(urn);
+    return [html`<li class="flow-row"><div class="flow-from"><span class="sr">Produced by:</span> ${nodes(producers, 'no producer')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-urn"><span class="sr">Event:</span> ${urnLink(urn, links, 'node urn-node')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-to"><span class="sr">Consumed by:</span> ${nodes(consumers, 'no consumer')}</div></li>`];
+  });
+  const idle = services.filter((s) => s.produces.length + s.consumes.length === 0);
+  return html`<section class="event service-map" id="${id}" data-bq="map">
+<h2><a href="${fragment(id)}">Services map</a></h2>
+<p class="desc">Who writes and who reads each event: producers → event → consumers. ${plural(services.length, 'service')}, ${plural(rows.length, 'event')} with a producer or a consumer.</p>
+${rows.length === 0 ? html`<p class="empty">No event names a producer or a consumer.</p>` : html`<div class="flow-head" aria-hidden="true"><span>Producers</span><span></span><span>Event</span><span></span><span>Consumers</span></div><ol class="flow">${rows}</ol>`}
+${idle.length === 0 ? '' : html`<p>Services that produce and consume nothing: ${join(idle.map((s) => serviceLink(s.name, links, 'node')), ' ')}</p>`}
 </section>
 `;
 }
@@ -250,16 +335,28 @@ export function buildCatalog(input: CatalogInput): string {
   // A repeated URN (check reports it) still gets an id of its own, one no other URN has.
   const taken = new Set(sorted.map((e) => anchorId(e.urn)));
   const used = new Set<string>();
-  const prepared = sorted.map((entry) => {
-    const base = anchorId(entry.urn);
+  const uniqueId = (base: string): string => {
     let id = base;
     for (let n = 2; used.has(id); n++) {
       id = `${base}~${n}`;
       if (taken.has(id)) id = base; // keep counting
     }
     used.add(id);
-    return prepare(entry, id);
-  });
+    return id;
+  };
+  const prepared = sorted.map((entry) => prepare(entry, uniqueId(anchorId(entry.urn))));
+  // Services and the map come after every URN, so a URN keeps its own id whatever a service is named.
+  // A name given twice (the manifest reader refuses it) gets one page.
+  const services = (input.services ?? []).filter((s, i, all) => all.findIndex((t) => t.name === s.name) === i);
+  const serviceIds = new Map(services.map((s) => [s.name, uniqueId(anchorId(`service:${s.name}`))]));
+  const mapId = services.length === 0 ? '' : uniqueId('services-map');
+  const navId = services.length === 0 ? '' : uniqueId('services-nav');
+  const urnIds = new Map<string, string>();
+  for (const p of prepared) if (!urnIds.has(p.entry.urn)) urnIds.set(p.entry.urn, p.id);
+  const links: Links = { urns: urnIds, services: serviceIds };
+  const piiByUrn = new Map<string, FieldsView['pii']>();
+  for (const p of prepared) if (!piiByUrn.has(p.entry.urn)) piiByUrn.set(p.entry.urn, p.view?.pii ?? []);
+  const piiOf = (urn: string): FieldsView['pii'] => piiByUrn.get(urn) ?? [];
   const owners = [...new Set(sorted.flatMap((e) => (e.owner === undefined ? [] : [e.owner])))].sort(byCodeUnits);
   const statuses = [...new Set(sorted.flatMap((e) => (e.status === undefined ? [] : [e.status])))].sort(byCodeUnits);
   const withPii = prepared.filter((p) => p.view !== undefined && p.view.pii.length > 0).length;
@@ -285,7 +382,7 @@ export function buildCatalog(input: CatalogInput): string {
 <style>${STYLE_HTML}</style>
 </head>
 <body>
-<header class="masthead"><h1>${title}</h1><p>${plural(n, 'event')} · ${plural(owners.length, 'owner')} · ${withPii} with personal data</p></header>
+<header class="masthead"><h1>${title}</h1><p>${plural(n, 'event')} · ${plural(owners.length, 'owner')} · ${withPii} with personal data${services.length === 0 ? '' : html` · ${plural(services.length, 'service')}`}</p></header>
 <div class="layout">
 <nav class="side" aria-label="Events">
 <div class="filters" data-bq="filters" hidden>
@@ -298,9 +395,12 @@ export function buildCatalog(input: CatalogInput): string {
 <noscript><p class="count">Search and filters need JavaScript; every event is listed here and below.</p></noscript>
 <ul class="urns">${prepared.map(navItem)}</ul>
 <p class="empty" data-bq="none" hidden>No event matches.</p>
+${services.length === 0 ? '' : html`<h2 class="nav-head" id="${navId}">Services</h2>
+<ul class="svcs" aria-labelledby="${navId}"><li><a href="${fragment(mapId)}">Map: producers → events → consumers</a></li>${[...serviceIds].map(([name, id]) => html`<li><a href="${fragment(id)}">${name}</a></li>`)}</ul>`}
 </nav>
 <main>
-${prepared.map((p) => section(p, input.history?.get(p.entry.urn)))}
+${prepared.map((p) => section(p, input.history?.get(p.entry.urn), links))}
+${services.length === 0 ? '' : html`${serviceMap(services, prepared, mapId, links)}${services.map((s) => serviceSection(s, serviceIds.get(s.name)!, links, piiOf))}`}
 </main>
 </div>
 <footer>Generated by <code>bqschema catalog</code>. Types, bounds and required fields are read as the bqschema validator enforces them; keywords marked “not enforced” are ignored at validation time.</footer>

@@ -1,7 +1,8 @@
 import type { SchemaChange } from '../registry/history.js';
 import type { Deprecation } from '../registry/index.js';
+import { serviceRoster, type ServiceSource } from '../services/index.js';
 import { jsonEqual } from '../validator/index.js';
-import type { CatalogEntry, HistoryEntry, RuleChange } from './build.js';
+import type { CatalogEntry, CatalogService, HistoryEntry, RuleChange } from './build.js';
 
 /*
  * From a registry to what the catalog shows: its entries with their examples, and each URN's
@@ -11,7 +12,9 @@ import type { CatalogEntry, HistoryEntry, RuleChange } from './build.js';
 
 /** What the catalog needs from a registry. */
 export interface CatalogRegistry {
-  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation }>;
+  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation; producers?: readonly string[]; consumers?: readonly string[] }>;
+  /** The manifest's `services`, when it declares any. */
+  services?: ServiceSource['services'];
   /** The parsed schema of a URN; throws when it cannot be read. */
   document(urn: string): unknown;
   /** The schema file of a URN, as it should be shown. */
@@ -22,8 +25,12 @@ export interface CatalogRegistry {
   history?(urn: string): readonly HistoryEntry[] | undefined;
 }
 
-/** Every entry of the registry as the catalog shows it, and the histories there are. */
-export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEntry[]; history: Map<string, readonly HistoryEntry[]> } {
+/**
+ * Every entry of the registry as the catalog shows it, the histories there are, and its services as
+ * `bqschema services` lists them (declared ones in the manifest's order, then names URNs list that
+ * none declares); no services when the manifest names none.
+ */
+export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEntry[]; history: Map<string, readonly HistoryEntry[]>; services: CatalogService[] } {
   const entries: CatalogEntry[] = [];
   const history = new Map<string, readonly HistoryEntry[]>();
   for (const e of registry.entries) {
@@ -32,13 +39,28 @@ export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEnt
     if (e.status !== undefined) entry.status = e.status;
     if (e.deprecated !== undefined) entry.deprecated = e.deprecated;
     if (e.description !== undefined) entry.description = e.description;
+    if (e.producers !== undefined) entry.producers = e.producers;
+    if (e.consumers !== undefined) entry.consumers = e.consumers;
     const examples = registry.examples?.(e.urn);
     if (examples !== undefined && examples.length > 0) entry.examples = examples;
     entries.push(entry);
     const h = registry.history?.(e.urn);
     if (h !== undefined) history.set(e.urn, h);
   }
-  return { entries, history };
+  return { entries, history, services: catalogServices({ services: registry.services ?? [], entries: registry.entries }) };
+}
+
+/** The services the catalog gives a page: `bqschema services`' roster (declared in the manifest's order, then names only URNs list). */
+export function catalogServices(registry: ServiceSource): CatalogService[] {
+  return serviceRoster(registry).map((v): CatalogService => ({
+    name: v.name,
+    ...(v.team === undefined ? {} : { team: v.team }),
+    ...(v.contact === undefined ? {} : { contact: v.contact }),
+    ...(v.repository === undefined ? {} : { repository: v.repository }),
+    declared: v.declared,
+    produces: v.produces,
+    consumes: v.consumes,
+  }));
 }
 
 /** A compatibility judgement of two schemas in one direction (compat's `comparePair`, which the CLI loads only for a history). */

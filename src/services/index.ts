@@ -32,12 +32,19 @@ export interface SchemaOf {
   schema: unknown;
 }
 
+/** What the roster of services is read from: the manifest's `services` and each entry's `producers` and `consumers`. */
+export interface ServiceSource {
+  services: readonly { name: string; team?: string; contact?: string; repository?: string }[];
+  entries: readonly { urn: string; producers?: readonly string[]; consumers?: readonly string[] }[];
+}
+
 /**
  * Every service: the declared ones in the manifest's order, then the names URNs list that no
  * service declares (nothing a manifest says is dropped), each with the URNs it produces and
- * consumes in the manifest's order.
+ * consumes in the manifest's order. Its `pii` is left empty: servicesView fills it from schemas,
+ * the catalog from the fields it shows.
  */
-export function servicesView(registry: Registry, schemas: readonly SchemaOf[]): ServiceView[] {
+export function serviceRoster(registry: ServiceSource): ServiceView[] {
   const views = new Map<string, ServiceView>();
   for (const s of registry.services) {
     views.set(s.name, { name: s.name, ...pick(s), declared: true, produces: [], consumes: [], pii: [] });
@@ -54,12 +61,18 @@ export function servicesView(registry: Registry, schemas: readonly SchemaOf[]): 
     for (const name of entry.producers ?? []) view(name).produces.push(entry.urn);
     for (const name of entry.consumers ?? []) view(name).consumes.push(entry.urn);
   }
+  return [...views.values()];
+}
+
+/** serviceRoster with the personal data each service handles: the x-gdpr-sensitive fields of every URN it produces or consumes. */
+export function servicesView(registry: Registry, schemas: readonly SchemaOf[]): ServiceView[] {
+  const views = serviceRoster(registry);
   const fields = new Map(schemas.map((s) => [s.urn, sensitivePaths(s.schema)]));
-  for (const v of views.values()) {
+  for (const v of views) {
     const urns = registry.urns().filter((u) => v.produces.includes(u) || v.consumes.includes(u));
     v.pii = urns.flatMap((urn) => (fields.get(urn) ?? []).map((f) => ({ urn, ...f })));
   }
-  return [...views.values()];
+  return views;
 }
 
 function pick(s: { team?: string; contact?: string; repository?: string }): Pick<ServiceView, 'team' | 'contact' | 'repository'> {

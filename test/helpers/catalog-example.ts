@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import YAML from 'yaml';
-import type { CatalogEntry } from '../../src/catalog/index.js';
+import { catalogServices, type CatalogEntry, type CatalogService } from '../../src/catalog/index.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -53,7 +53,7 @@ function exampleMessages(): Map<string, unknown[]> {
 
 export function exampleEntries(): CatalogEntry[] {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
-    schemas: Array<{ urn: string; schema: string; owner?: string; status?: string; description?: string }>;
+    schemas: Array<{ urn: string; schema: string; owner?: string; status?: string; description?: string; producers?: string[]; consumers?: string[] }>;
   };
   const messages = exampleMessages();
   return manifest.schemas.map((e) => ({
@@ -64,7 +64,18 @@ export function exampleEntries(): CatalogEntry[] {
     schema: parseSchemaFile(e.schema),
     file: e.schema,
     examples: messages.get(e.urn) ?? [],
+    ...(e.producers === undefined ? {} : { producers: e.producers }),
+    ...(e.consumers === undefined ? {} : { consumers: e.consumers }),
   }));
+}
+
+/** The example registry's services, as the catalog lists them (catalogServices over its manifest). */
+export function exampleServices(): CatalogService[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
+    schemas: Array<{ urn: string; producers?: string[]; consumers?: string[] }>;
+    services: Array<{ name: string; team?: string; contact?: string; repository?: string }>;
+  };
+  return catalogServices({ services: manifest.services, entries: manifest.schemas });
 }
 
 /** Strings that would run script, break out of an element or confuse a reader if not escaped. */

@@ -54,6 +54,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
     title: options.title,
     registry: {
       entries: registry.entries,
+      services: registry.services,
       document: (urn) => registry.document(urn).value,
       file: (urn) => registry.fileFromRoot(urn),
       examples: (urn) => examples.get(urn) ?? [],

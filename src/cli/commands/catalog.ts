@@ -28,15 +28,17 @@ function readable(registry: CatalogRegistry): CatalogRegistry {
     },
     file: (urn) => registry.file(urn),
   };
+  if (registry.services !== undefined) read.services = registry.services;
   if (registry.examples !== undefined) read.examples = (urn) => registry.examples!(urn);
   if (registry.history !== undefined) read.history = (urn) => registry.history!(urn);
   return read;
 }
 
 export async function run(options: CatalogOptions): Promise<number> {
-  const { entries, history } = catalogEntries(readable(options.registry));
-  const text = buildCatalog({ title: options.title, entries, history: history.size > 0 ? history : undefined });
+  const { entries, history, services } = catalogEntries(readable(options.registry));
+  const text = buildCatalog({ title: options.title, entries, history: history.size > 0 ? history : undefined, services });
   const n = entries.length;
   const kb = Math.ceil(Buffer.byteLength(text, 'utf8') / 1024);
-  return emitDocument(text, { output: options.output }, { holds: `${n} event${n === 1 ? '' : 's'}, ${kb} KB` });
+  const s = services.length === 0 ? '' : `, ${services.length} service${services.length === 1 ? '' : 's'}`;
+  return emitDocument(text, { output: options.output }, { holds: `${n} event${n === 1 ? '' : 's'}${s}, ${kb} KB` });
 }

@@ -3,7 +3,7 @@ import { CompatNameError, parseCompatLevel, parseCompatPolicy } from '../../comp
 import { buildSnapshot, createServer, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_PENDING_BYTES, type RequestLog, type Snapshot } from '../../serve/index.js';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildCatalog, catalogHandler, type CatalogEntry } from '../../catalog/index.js';
+import { buildCatalog, catalogHandler, catalogServices, type CatalogEntry } from '../../catalog/index.js';
 import { RegistryNotFoundError, type Registry } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { clean } from '../output.js';
@@ -82,9 +82,9 @@ async function load(options: ServeOptions): Promise<{ snapshot: Snapshot; regist
     } catch {
       continue; // answered as a broken subject by the API; the catalog shows what loads
     }
-    entries.push({ urn: e.urn, schema, file: registry.fileFromRoot(e.urn), owner: e.owner, status: e.status, description: e.description });
+    entries.push({ urn: e.urn, schema, file: registry.fileFromRoot(e.urn), owner: e.owner, status: e.status, description: e.description, producers: e.producers, consumers: e.consumers });
   }
-  const page = catalogHandler(buildCatalog({ entries }));
+  const page = catalogHandler(buildCatalog({ entries, services: catalogServices(registry) }));
   const catalog = { headers: page.headers, body: Buffer.from(page.body, 'utf8') };
   return { snapshot: Object.freeze({ ...built, catalog }), registry };
 }
