@@ -1,5 +1,5 @@
-import { daysUntil, RegistryError, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
-import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage } from '../validator/index.js';
+import { daysUntil, RegistryError, type Deprecation, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
+import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage, type SchemaNode } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
@@ -244,6 +244,65 @@ function removalRemedy(entry: ManifestEntry, today: number | undefined): Remedy 
   return { kind: 'sunset', urn: entry.urn, sunset, ...(days === undefined ? {} : { days }), ...(replacement === undefined ? {} : { replacement }) };
 }
 
+/** The root node of a schema as the validator enforces it, or undefined when it cannot be read. */
+function rootOf(schema: unknown): SchemaNode | undefined {
+  try {
+    return parseSchema(schema).root;
+  } catch (err) {
+    if (err instanceof SchemaError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Whether no payload can refute the removal of top-level property `name`: old data carrying it
+ * stays valid under the new schema (its root leaves the name to an `additionalProperties` that
+ * accepts anything: absent, `true` or `{}`), and, where new data must satisfy the old schema
+ * (forward, full), the old schema accepted any value under it. Anything else (a closed model, a
+ * constrained `additionalProperties`, a typed property under forward) is a break data can show.
+ */
+function removalUnrefuted(oldSchema: unknown, newSchema: unknown, name: string, level: CompatLevel): boolean {
+  const before = rootOf(oldSchema);
+  const after = rootOf(newSchema);
+  if (before === undefined || after === undefined || after.always === false) return false;
+  if (after.always !== true) {
+    if ((after.properties ?? []).some(([n]) => n === name)) return false;
+    if (after.additional !== undefined && after.additional.always !== true) return false;
+  }
+  if (level === 'backward') return true;
+  const was = (before.properties ?? []).find(([n]) => n === name)?.[1];
+  return was === undefined || was.always === true;
+}
+
+const pointerToken = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The removals of top-level properties the old manifest deprecated: on or after the sunset (or
+ * with none), a removal breaking by policy only is no longer breaking; one data refutes keeps its
+ * witness and says why the sunset does not excuse it; before the sunset the message says how many
+ * days remain. The old manifest's word counts: a deprecation is announced before the removal.
+ */
+export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Change[] {
+  const deprecated = old?.deprecatedProperties;
+  if (deprecated === undefined || deprecated.size === 0) return changes;
+  const byPath = new Map<string, { name: string; d: Deprecation }>([...deprecated].map(([name, d]) => [`/properties/${pointerToken(name)}`, { name, d }]));
+  return changes.map((c) => {
+    const hit = c.rule === 'property-removed' && c.breaking ? byPath.get(c.path) : undefined;
+    if (hit === undefined) return c;
+    const { name, d } = hit;
+    const days = d.sunset === undefined ? undefined : today === undefined ? Infinity : daysUntil(d.sunset, today);
+    if (days !== undefined && days > 0) {
+      const left = days === Infinity ? '' : ` (${days} day${days === 1 ? '' : 's'} from now)`;
+      return { ...c, message: `${c.message}; ${JSON.stringify(name)} is deprecated until its sunset ${d.sunset}${left}: remove it on that day or later` };
+    }
+    const passed = d.sunset === undefined ? 'deprecated' : `deprecated and past its sunset ${d.sunset}`;
+    const refuted = (c.witness !== undefined && c.witness !== null) || !removalUnrefuted(oldSchema, newSchema, name, level);
+    if (refuted) return { ...c, message: `${c.message}; ${JSON.stringify(name)} is ${passed}, but data refutes the removal, so the sunset does not excuse it` };
+    const { witness: _w, witnessReason: _r, otherWitness: _o, reach: _reach, ...rest } = c;
+    return { ...rest, breaking: false, message: `${c.message}; ${JSON.stringify(name)} is ${passed}: its removal is allowed` };
+  });
+}
+
 /**
  * Each URN of either registry, failing ones first, then by status and URN. `base` undefined: the
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
@@ -280,7 +339,9 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const compared = comparePair(was.value, now.value, level, options);
+    const paired = comparePair(was.value, now.value, level, options);
+    const sunsetted = sunsetRemovals(paired.changes, base?.entry(urn), was.value, now.value, level, options.today);
+    const compared = sunsetted === paired.changes ? paired : { ...paired, compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking), changes: breakingFirst(sunsetted) };
     const back = retired(was.value);
     const result = back.length === 0 ? compared : {
       ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),
