@@ -304,6 +304,21 @@ export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined
 }
 
 /**
+ * The rollout once deprecated properties past their sunset are excused: each direction's verdict
+ * as the gate gives it, so an allowed removal does not read "mint a new URN".
+ */
+function sunsetRollout(oldSchema: unknown, newSchema: unknown, old: ManifestEntry | undefined, options: RegistriesOptions): Rollout {
+  const verdict = (mode: CompatMode): CompatResult => {
+    const r = compareSchemas(oldSchema, newSchema, { mode, policy: options.policy ?? 'bqschema', witnesses: false });
+    const changes = sunsetRemovals(r.changes, old, oldSchema, newSchema, mode, options.today);
+    return { compatible: changes.every((c) => !c.breaking), changes };
+  };
+  const backward = verdict('backward');
+  const forward = verdict('forward');
+  return rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) });
+}
+
+/**
  * Each URN of either registry, failing ones first, then by status and URN. `base` undefined: the
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
@@ -341,7 +356,10 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     }
     const paired = comparePair(was.value, now.value, level, options);
     const sunsetted = sunsetRemovals(paired.changes, base?.entry(urn), was.value, now.value, level, options.today);
-    const compared = sunsetted === paired.changes ? paired : { ...paired, compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking), changes: breakingFirst(sunsetted) };
+    const compared = sunsetted === paired.changes ? paired : {
+      ...paired, compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking), changes: breakingFirst(sunsetted),
+      ...(paired.rollout ? { rollout: sunsetRollout(was.value, now.value, base?.entry(urn), options) } : {}),
+    };
     const back = retired(was.value);
     const result = back.length === 0 ? compared : {
       ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),

@@ -79,6 +79,8 @@ describe('compareRegistries: removing a deprecated property', () => {
       const r = row(base, current, day);
       expect(r, day).toMatchObject({ status: 'compatible', breaking: false });
       expect(r.remedy, day).toBeUndefined();
+      // Backward holds once the removal is allowed; forward does not (new producers may send any value under "coupon").
+      expect(r.rollout?.order, day).toBe('consumers-first');
       const c = removal(r);
       expect(c.breaking).toBe(false);
       expect(c.witness).toBeUndefined();
