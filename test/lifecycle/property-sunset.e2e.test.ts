@@ -108,6 +108,36 @@ describe('compat --against: removing a deprecated property before and after its 
   });
 });
 
+describe('compat --transitive: the sunset excuses the removal against every earlier version too', () => {
+  /** Two versions at `main` declaring "coupon" (an earlier one and the ref's), deprecated at the ref; the working tree removes it. */
+  function history(): string {
+    const dir = repo({ type: 'object', properties: { id: { type: 'integer' }, coupon: { type: 'string' }, note: { type: 'string' } } });
+    git(dir, 'commit', '-q', '-am', 'orders: note');
+    writeFileSync(join(dir, 'schemas/orders.json'), `${JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } }, null, 2)}\n`);
+    return dir;
+  }
+  const transitive = (dir: string, today: string) =>
+    bq(['compat', '--transitive', '--since', 'main~1', '--against', 'main', '--format', 'json'], { cwd: dir, env: { BQSCHEMA_NOW: today } });
+
+  it('past the sunset neither the ref nor the earlier version fails the URN; before it the removal fails, once, with the days remaining', async () => {
+    const dir = history();
+    const late = await transitive(dir, '2026-07-01');
+    expectExit(late, 0);
+    const ok = JSON.parse(late.stdout) as { ok: boolean; transitive: { versions: number; breaking: number }; urns: Array<{ status: string; changes: Array<{ breaking: boolean }> }> };
+    expect(ok.ok).toBe(true);
+    // Not vacuous: the earlier version was compared.
+    expect(ok.transitive).toMatchObject({ versions: 1, breaking: 0 });
+    expect(ok.urns[0]!.changes.every((c) => !c.breaking)).toBe(true);
+
+    const early = await transitive(dir, '2026-06-01');
+    expectExit(early, 1);
+    const failed = JSON.parse(early.stdout) as { urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string; earlier?: unknown }> }> };
+    // The earlier version's break is the ref's, reported once.
+    const removals = failed.urns[0]!.changes.filter((c) => c.rule === 'property-removed' && c.breaking);
+    expect(removals).toEqual([expect.objectContaining({ message: `property "coupon" removed; ${DAYS}` })]);
+  });
+});
+
 describe('check and the other commands read deprecatedProperties', () => {
   it('check warns on a name the schema does not declare, at its place in the manifest', async () => {
     const manifest = MANIFEST.replace('"coupon"', '"cupon"');
