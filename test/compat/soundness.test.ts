@@ -29,8 +29,8 @@ import { NAMES, TYPES, VALUES, applyEdits, editsArb, rootArb, type Schema } from
  * A property the old manifest deprecated, removed on or after its sunset, is no longer breaking by
  * policy (compat --against): with every top-level name deprecated past its sunset, an excused
  * removal must never be refuted by a payload either (a closed model, a constrained
- * additionalProperties or, forward, a typed property keeps it breaking). BQ_COMPAT_SUNSET_RUNS=<n>
- * runs more pairs per mode.
+ * additionalProperties or, forward, a typed property keeps it breaking), against the ref and against
+ * every earlier version of a transitive window. BQ_COMPAT_SUNSET_RUNS=<n> runs more pairs per mode.
  *
  * BQ_COMPAT_RUNS=<n> runs more pairs per mode and policy; BQ_COMPAT_SEED=<n> another seed (a
  * failure prints the seed and the pair).
@@ -435,13 +435,14 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
 
 const TRANSITIVE_RUNS = Number(process.env['BQ_COMPAT_TRANSITIVE_RUNS'] ?? 300);
 
-function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number): { windows: number; refuted: number; reported: number } {
+function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number, sunset = false): { windows: number; refuted: number; reported: number } {
   const policy: CompatPolicy = 'bqschema';
   const tally = { windows: 0, refuted: 0, reported: 0 };
   const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
   const run = fc.check(
-    fc.property(rootArb, fc.array(editsArb, { minLength: 2, maxLength: 4 }), fc.gen(), (first, steps, g) => {
+    fc.property(rootArb, fc.array(editsArb, { minLength: 2, maxLength: 4 }), fc.gen(), (drawn, steps, g) => {
       tally.windows++;
+      const first = sunset ? looseProperties(drawn) : drawn;
       const chain: Schema[] = [first];
       for (const edits of steps) chain.push(applyEdits(chain[chain.length - 1]!, edits));
       const now = chain.pop()!;
@@ -451,9 +452,14 @@ function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: n
         const key = canonicalKey(value);
         if (!history.some((h) => h.key === key)) history.push({ version: history.length + 1, value, key, commit: `c${history.length + 1}`.padEnd(40, '0'), date: '2026-01-01T00:00:00Z' });
       }
-      const direct = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const compared = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, base, now, mode, SUNSET_TODAY) : compared.changes;
+      const direct = { compatible: changes.every((c) => !c.breaking), changes };
       const row: UrnReport = { urn: 'urn:t:u', status: direct.compatible ? 'compatible' : 'breaking', breaking: !direct.compatible, changes: direct.changes, problems: [] };
-      checkTransitive([row], { history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set() });
+      checkTransitive([row], {
+        history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set(),
+        ...(sunset ? { deprecations: { entry: () => SUNSET_ENTRY, today: SUNSET_TODAY } } : {}),
+      });
       const rng = rngFrom(g);
       const nowKey = canonicalKey(now);
       const baseKey = canonicalKey(base);
@@ -502,6 +508,13 @@ describe('compat soundness over transitive windows (fast-check): a payload of an
       expect(tally.refuted).toBeGreaterThan(TRANSITIVE_RUNS * 0.1);
       expect(tally.reported).toBeGreaterThan(0);
       console.log(`compat transitive soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
+    });
+  }
+  for (const [mode, seed] of [['backward', SEED + 12], ['forward', SEED + 13]] as const) {
+    it(`${mode}, every top-level name deprecated past its sunset: ${TRANSITIVE_RUNS} windows`, { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) }, () => {
+      const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS, true);
+      expect(tally.refuted).toBeGreaterThan(0);
+      console.log(`compat transitive sunset soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
     });
   }
 });
