@@ -1,4 +1,4 @@
-import { daysUntil, RegistryError, type Deprecation, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
+import { dayNumber, daysUntil, RegistryError, type Deprecation, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
 import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage, type SchemaNode } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
@@ -36,7 +36,9 @@ type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' |
 /** What to do about a breaking change. */
 export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string }
   /** A deprecated URN removed before its sunset: `days` remain (undefined: today is not known). */
-  | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string };
+  | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string }
+  /** Deprecated properties removed before their sunset (the latest one's): nothing else breaks, and on that day nothing will. */
+  | { kind: 'property-sunset'; urn: string; properties: string[]; sunset: string; days?: number };
 
 /** A schema that cannot be compared: unreadable, unparseable, or with a malformed keyword. */
 export interface SchemaProblem {
@@ -92,6 +94,11 @@ export function remedySpans(r: Remedy): Array<string | Code> {
     const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
     const to: Array<string | Code> = r.replacement === undefined ? [] : ['; its consumers move to ', code(r.replacement)];
     return ['keep ', code(r.urn), ` registered until its sunset ${r.sunset}${left}, then remove it`, ...to];
+  }
+  if (r.kind === 'property-sunset') {
+    const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
+    const names: Array<string | Code> = r.properties.flatMap((p, i) => [...(i === 0 ? [] : [i === r.properties.length - 1 ? ' and ' : ', ']), code(p)]);
+    return ['keep ', ...names, ' in ', code(r.urn), `'s schema until ${r.properties.length === 1 ? 'its sunset' : 'the last sunset'} ${r.sunset}${left}, then remove ${r.properties.length === 1 ? 'it' : 'them'}`];
   }
   if (r.kind === 'deprecate') {
     return ['keep ', code(r.urn), ' registered with "status": "deprecated" until its consumers have moved off it, then remove it'];
@@ -304,6 +311,31 @@ export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined
 }
 
 /**
+ * When every break of a URN is the removal of a property the old manifest deprecates, before its
+ * sunset, and no payload refutes it (so on that day it passes): wait for the sunset, not a new URN.
+ */
+function waitForSunset(urn: string, changes: readonly Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Remedy | undefined {
+  const deprecated = old?.deprecatedProperties;
+  if (deprecated === undefined) return undefined;
+  const waiting: Array<{ name: string; sunset: string; day: number }> = [];
+  for (const c of changes) {
+    if (!c.breaking) continue;
+    if (c.rule !== 'property-removed') return undefined;
+    const name = [...deprecated.keys()].find((n) => c.path === `/properties/${pointerToken(n)}`);
+    const sunset = name === undefined ? undefined : deprecated.get(name)!.sunset;
+    if (name === undefined || sunset === undefined || (c.witness !== undefined && c.witness !== null)) return undefined;
+    if (!removalUnrefuted(oldSchema, newSchema, name, level)) return undefined;
+    waiting.push({ name, sunset, day: dayNumber(sunset)! });
+  }
+  if (waiting.length === 0) return undefined;
+  const last = waiting.reduce((a, b) => (b.day > a.day ? b : a));
+  return {
+    kind: 'property-sunset', urn, properties: waiting.map((w) => w.name), sunset: last.sunset,
+    ...(today === undefined ? {} : { days: daysUntil(last.sunset, today) }),
+  };
+}
+
+/**
  * The rollout once deprecated properties past their sunset are excused: each direction's verdict
  * as the gate gives it, so an allowed removal does not read "mint a new URN".
  */
@@ -380,7 +412,7 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes, problems, ...(baseline ? { baseline } : {}),
       ...(services === undefined ? {} : { services }),
       ...(result.rollout ? { rollout: rolloutWithServices(result.rollout, services) } : {}),
-      ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
+      ...(breaking ? { remedy: waitForSunset(urn, changes, base?.entry(urn), was.value, now.value, level, options.today) ?? { kind: 'new-urn', urn, next: nextUrn(urn, taken) } } : {}),
     });
   }
   for (const entry of base?.entries ?? []) {

@@ -155,6 +155,8 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
     counts.breaking++;
     const added = [...found.values()].map((c) => ({ ...c, message: `${c.message}: ${earlierWords(c)}` }));
     row.changes = breakingFirst([...row.changes, ...added]);
+    // Waiting for a sunset does not help against a break of an earlier version.
+    if (row.remedy?.kind === 'property-sunset') row.remedy = { kind: 'new-urn', urn: row.urn, next: nextUrn(row.urn, input.taken) };
     if (!row.breaking) {
       row.status = 'breaking';
       row.breaking = true;

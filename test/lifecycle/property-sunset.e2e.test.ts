@@ -54,6 +54,7 @@ describe('compat --against: removing a deprecated property before and after its 
     const text = await compat(dir, '2026-06-01');
     expectExit(text, 1);
     expect(text.stdout).toContain(`breaking    /properties/coupon  property "coupon" removed; ${DAYS}  [property-removed]`);
+    expect(text.stdout).toContain(`    → keep coupon in ${URN}'s schema until its sunset 2026-06-30 (29 days from now), then remove it\n`);
     expect(text.stdout).toMatch(/^FAILED: 1 URN\(s\) fail against main/m);
 
     const json = JSON.parse((await compat(dir, '2026-06-01', 'json')).stdout) as { ok: boolean; urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string }> }> };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRegistries, type CompatLevel } from '../../src/compat/index.js';
+import { compareRegistries, remedyText, type CompatLevel } from '../../src/compat/index.js';
 import { registryGate } from '../../src/compat/gate.js';
 import { dayNumber, readManifest, Registry } from '../../src/registry/index.js';
 import { compile } from '../../src/validator/index.js';
@@ -66,6 +66,18 @@ describe('compareRegistries: removing a deprecated property', () => {
     expect(removal(r)).toMatchObject({ breaking: true, witnessReason: 'policy' });
     expect(removal(r).message).toMatch(/; "coupon" is deprecated until its sunset 2026-06-30 \(29 days from now\): remove it on that day or later$/);
     expect(removal(row(base, current, '2026-06-29')).message).toContain('(1 day from now)');
+    // The remedy is to wait, not to mint a new URN: on the sunset nothing else breaks.
+    expect(remedyText(r.remedy!)).toBe(`keep coupon in ${URN}'s schema until its sunset 2026-06-30 (29 days from now), then remove it`);
+  });
+
+  it('the remedy waits for the last sunset of several, and is a new URN when anything else breaks or data refutes the removal', () => {
+    const two = registry({ type: 'object', properties: { id: {}, coupon: {}, promo: {} } }, { deprecatedProperties: { coupon: COUPON, promo: { sunset: '2026-09-30' } } });
+    const r = row(two, registry({ type: 'object', properties: { id: {} } }), '2026-06-01');
+    expect(remedyText(r.remedy!)).toBe(`keep coupon and promo in ${URN}'s schema until the last sunset 2026-09-30 (121 days from now), then remove them`);
+    const alsoNarrowed = row(base, registry({ type: 'object', properties: { id: { type: 'integer', minimum: 1 } } }), '2026-06-01');
+    expect(alsoNarrowed.remedy).toMatchObject({ kind: 'new-urn' });
+    const closed = row(base, registry({ ...NEW, additionalProperties: false }), '2026-06-01');
+    expect(closed.remedy).toMatchObject({ kind: 'new-urn' });
   });
 
   it('without a known today no sunset has come', () => {
