@@ -1,6 +1,6 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
 import { assignIds } from '../registry/ids.js';
-import { compile, describe, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import { compile, describe, hasOwn, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
 import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
 import type { ServiceIssue, ServiceRule } from './service-rules.js';
 
@@ -189,7 +189,29 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions = {})
     }
   }
   checkExamples(schema, (pointer, message) => error('example-fails-schema', pointer, message, 'examples'));
+  deprecatedNames(registry, urn, schema, report);
   return report;
+}
+
+/**
+ * A `deprecatedProperties` name the schema's root does not declare: most likely a typo, and a
+ * deprecation nobody can act on (a warning, at the name in the manifest).
+ */
+function deprecatedNames(registry: Registry, urn: string, schema: unknown, report: EntryCheck): void {
+  const entry = registry.entry(urn);
+  if (entry?.deprecatedProperties === undefined) return;
+  const props = isSchemaObject(schema) && isSchemaObject(schema.properties) ? schema.properties : {};
+  const declared = Object.keys(props);
+  for (const name of entry.deprecatedProperties.keys()) {
+    if (hasOwn(props, name)) continue;
+    const pointer = joinPointer(`/schemas/${entry.index}/deprecatedProperties`, name);
+    const near = declared.length === 0 ? '' : `; it declares ${declared.slice(0, 5).map((n) => JSON.stringify(n)).join(', ')}${declared.length > 5 ? ', …' : ''}`;
+    report.warnings.push({
+      rule: 'manifest', urn, file: registry.manifest.shown, pointer,
+      message: `entry ${entry.index}: "deprecatedProperties" names ${JSON.stringify(name)}, which ${report.file} does not declare at its root${near}; fix the name, or drop it once the property is gone`,
+      ...registry.manifestPosition(pointer),
+    });
+  }
 }
 
 /** The manifest's issues and every entry's, for a registry opened leniently (its problems kept, not thrown). */

@@ -1,5 +1,5 @@
-import { daysUntil, RegistryError, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
-import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage } from '../validator/index.js';
+import { dayNumber, daysUntil, RegistryError, type Deprecation, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
+import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage, type SchemaNode } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
@@ -36,7 +36,9 @@ type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' |
 /** What to do about a breaking change. */
 export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string }
   /** A deprecated URN removed before its sunset: `days` remain (undefined: today is not known). */
-  | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string };
+  | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string }
+  /** Deprecated properties removed before their sunset (the latest one's): nothing else breaks, and on that day nothing will. */
+  | { kind: 'property-sunset'; urn: string; properties: string[]; sunset: string; days?: number };
 
 /** A schema that cannot be compared: unreadable, unparseable, or with a malformed keyword. */
 export interface SchemaProblem {
@@ -92,6 +94,11 @@ export function remedySpans(r: Remedy): Array<string | Code> {
     const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
     const to: Array<string | Code> = r.replacement === undefined ? [] : ['; its consumers move to ', code(r.replacement)];
     return ['keep ', code(r.urn), ` registered until its sunset ${r.sunset}${left}, then remove it`, ...to];
+  }
+  if (r.kind === 'property-sunset') {
+    const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
+    const names: Array<string | Code> = r.properties.flatMap((p, i) => [...(i === 0 ? [] : [i === r.properties.length - 1 ? ' and ' : ', ']), code(p)]);
+    return ['keep ', ...names, ' in ', code(r.urn), `'s schema until ${r.properties.length === 1 ? 'its sunset' : 'the last sunset'} ${r.sunset}${left}, then remove ${r.properties.length === 1 ? 'it' : 'them'}`];
   }
   if (r.kind === 'deprecate') {
     return ['keep ', code(r.urn), ' registered with "status": "deprecated" until its consumers have moved off it, then remove it'];
@@ -244,6 +251,105 @@ function removalRemedy(entry: ManifestEntry, today: number | undefined): Remedy 
   return { kind: 'sunset', urn: entry.urn, sunset, ...(days === undefined ? {} : { days }), ...(replacement === undefined ? {} : { replacement }) };
 }
 
+/** The root node of a schema as the validator enforces it, or undefined when it cannot be read. */
+function rootOf(schema: unknown): SchemaNode | undefined {
+  try {
+    return parseSchema(schema).root;
+  } catch (err) {
+    if (err instanceof SchemaError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Whether no payload can refute the removal of top-level property `name`: old data carrying it
+ * stays valid under the new schema (its root leaves the name to an `additionalProperties` that
+ * accepts anything: absent, `true` or `{}`), and, where new data must satisfy the old schema
+ * (forward, full), the old schema accepted any value under it. Anything else (a closed model, a
+ * constrained `additionalProperties`, a typed property under forward) is a break data can show.
+ */
+function removalUnrefuted(oldSchema: unknown, newSchema: unknown, name: string, level: CompatLevel): boolean {
+  const before = rootOf(oldSchema);
+  const after = rootOf(newSchema);
+  if (before === undefined || after === undefined || after.always === false) return false;
+  if (after.always !== true) {
+    if ((after.properties ?? []).some(([n]) => n === name)) return false;
+    if (after.additional !== undefined && after.additional.always !== true) return false;
+  }
+  if (level === 'backward') return true;
+  const was = (before.properties ?? []).find(([n]) => n === name)?.[1];
+  return was === undefined || was.always === true;
+}
+
+const pointerToken = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The removals of top-level properties the old manifest deprecated: on or after the sunset (or
+ * with none), a removal breaking by policy only is no longer breaking; one data refutes keeps its
+ * witness and says why the sunset does not excuse it; before the sunset the message says how many
+ * days remain. The old manifest's word counts: a deprecation is announced before the removal.
+ */
+export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Change[] {
+  const deprecated = old?.deprecatedProperties;
+  if (deprecated === undefined || deprecated.size === 0) return changes;
+  const byPath = new Map<string, { name: string; d: Deprecation }>([...deprecated].map(([name, d]) => [`/properties/${pointerToken(name)}`, { name, d }]));
+  return changes.map((c) => {
+    const hit = c.rule === 'property-removed' && c.breaking ? byPath.get(c.path) : undefined;
+    if (hit === undefined) return c;
+    const { name, d } = hit;
+    const days = d.sunset === undefined ? undefined : today === undefined ? Infinity : daysUntil(d.sunset, today);
+    if (days !== undefined && days > 0) {
+      const left = days === Infinity ? '' : ` (${days} day${days === 1 ? '' : 's'} from now)`;
+      return { ...c, message: `${c.message}; ${JSON.stringify(name)} is deprecated until its sunset ${d.sunset}${left}: remove it on that day or later` };
+    }
+    const passed = d.sunset === undefined ? 'deprecated' : `deprecated and past its sunset ${d.sunset}`;
+    const refuted = (c.witness !== undefined && c.witness !== null) || !removalUnrefuted(oldSchema, newSchema, name, level);
+    if (refuted) return { ...c, message: `${c.message}; ${JSON.stringify(name)} is ${passed}, but data refutes the removal, so the sunset does not excuse it` };
+    const { witness: _w, witnessReason: _r, otherWitness: _o, reach: _reach, ...rest } = c;
+    return { ...rest, breaking: false, message: `${c.message}; ${JSON.stringify(name)} is ${passed}: its removal is allowed` };
+  });
+}
+
+/**
+ * When every break of a URN is the removal of a property the old manifest deprecates, before its
+ * sunset, and no payload refutes it (so on that day it passes): wait for the sunset, not a new URN.
+ */
+function waitForSunset(urn: string, changes: readonly Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Remedy | undefined {
+  const deprecated = old?.deprecatedProperties;
+  if (deprecated === undefined) return undefined;
+  const waiting: Array<{ name: string; sunset: string; day: number }> = [];
+  for (const c of changes) {
+    if (!c.breaking) continue;
+    if (c.rule !== 'property-removed') return undefined;
+    const name = [...deprecated.keys()].find((n) => c.path === `/properties/${pointerToken(n)}`);
+    const sunset = name === undefined ? undefined : deprecated.get(name)!.sunset;
+    if (name === undefined || sunset === undefined || (c.witness !== undefined && c.witness !== null)) return undefined;
+    if (!removalUnrefuted(oldSchema, newSchema, name, level)) return undefined;
+    waiting.push({ name, sunset, day: dayNumber(sunset)! });
+  }
+  if (waiting.length === 0) return undefined;
+  const last = waiting.reduce((a, b) => (b.day > a.day ? b : a));
+  return {
+    kind: 'property-sunset', urn, properties: waiting.map((w) => w.name), sunset: last.sunset,
+    ...(today === undefined ? {} : { days: daysUntil(last.sunset, today) }),
+  };
+}
+
+/**
+ * The rollout once deprecated properties past their sunset are excused: each direction's verdict
+ * as the gate gives it, so an allowed removal does not read "mint a new URN".
+ */
+function sunsetRollout(oldSchema: unknown, newSchema: unknown, old: ManifestEntry | undefined, options: RegistriesOptions): Rollout {
+  const verdict = (mode: CompatMode): CompatResult => {
+    const r = compareSchemas(oldSchema, newSchema, { mode, policy: options.policy ?? 'bqschema', witnesses: false });
+    const changes = sunsetRemovals(r.changes, old, oldSchema, newSchema, mode, options.today);
+    return { compatible: changes.every((c) => !c.breaking), changes };
+  };
+  const backward = verdict('backward');
+  const forward = verdict('forward');
+  return rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) });
+}
+
 /**
  * Each URN of either registry, failing ones first, then by status and URN. `base` undefined: the
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
@@ -280,7 +386,12 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       reports.push({ ...head, status: 'unchanged', breaking: false, changes: [], problems, ...(baseline ? { baseline } : {}) });
       continue;
     }
-    const compared = comparePair(was.value, now.value, level, options);
+    const paired = comparePair(was.value, now.value, level, options);
+    const sunsetted = sunsetRemovals(paired.changes, base?.entry(urn), was.value, now.value, level, options.today);
+    const compared = sunsetted === paired.changes ? paired : {
+      ...paired, compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking), changes: breakingFirst(sunsetted),
+      ...(paired.rollout ? { rollout: sunsetRollout(was.value, now.value, base?.entry(urn), options) } : {}),
+    };
     const back = retired(was.value);
     const result = back.length === 0 ? compared : {
       ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),
@@ -301,7 +412,7 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes, problems, ...(baseline ? { baseline } : {}),
       ...(services === undefined ? {} : { services }),
       ...(result.rollout ? { rollout: rolloutWithServices(result.rollout, services) } : {}),
-      ...(breaking ? { remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } as Remedy } : {}),
+      ...(breaking ? { remedy: waitForSunset(urn, changes, base?.entry(urn), was.value, now.value, level, options.today) ?? { kind: 'new-urn', urn, next: nextUrn(urn, taken) } } : {}),
     });
   }
   for (const entry of base?.entries ?? []) {

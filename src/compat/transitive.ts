@@ -1,7 +1,8 @@
 import { canonicalKey, hasOwn, isSchemaObject, joinPointer, parsePointer, pointerLabel, SchemaError } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode } from './compare.js';
 import type { CompatLevel } from './levels.js';
-import { breakingFirst, malformedKeywords, nextUrn, type UrnReport } from './registry.js';
+import type { ManifestEntry } from '../registry/index.js';
+import { breakingFirst, malformedKeywords, nextUrn, sunsetRemovals, type UrnReport } from './registry.js';
 import { ruleMessage, type CompatPolicy } from './rules.js';
 
 /*
@@ -46,6 +47,12 @@ export interface TransitiveInput {
   policy: CompatPolicy;
   /** Every URN on either side: what a remedy's next URN must not be. */
   taken: ReadonlySet<string>;
+  /**
+   * A URN's entry at the ref compared with, and today (`dayOf`): a property it deprecates, removed
+   * on or after its sunset, is excused against earlier versions as against the ref (where no
+   * payload of that version refutes the removal).
+   */
+  deprecations?: { entry: (urn: string) => ManifestEntry | undefined; today?: number };
 }
 
 const changeKey = (c: Change): string => `${c.rule}\u0000${c.path}\u0000${c.subject === undefined ? '' : canonicalKey(c.subject)}`;
@@ -119,6 +126,8 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
       let changes: Change[];
       try {
         changes = compareSchemas(v.value, now, { mode, policy: input.policy, witnesses: true }).changes;
+        const d = input.deprecations;
+        if (d !== undefined) changes = sunsetRemovals(changes, d.entry(row.urn), v.value, now, input.level, d.today);
       } catch (err) {
         if (!(err instanceof SchemaError)) throw err;
         counts.skipped++;
@@ -146,6 +155,8 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
     counts.breaking++;
     const added = [...found.values()].map((c) => ({ ...c, message: `${c.message}: ${earlierWords(c)}` }));
     row.changes = breakingFirst([...row.changes, ...added]);
+    // Waiting for a sunset does not help against a break of an earlier version.
+    if (row.remedy?.kind === 'property-sunset') row.remedy = { kind: 'new-urn', urn: row.urn, next: nextUrn(row.urn, input.taken) };
     if (!row.breaking) {
       row.status = 'breaking';
       row.breaking = true;

@@ -1,5 +1,5 @@
 import { ANNOTATION_KEYWORDS, DRAFT_KEYWORDS, hasOwn, isSchemaObject, SUPPORTED_KEYWORDS } from '../validator/index.js';
-import { readDeprecation, type Deprecation } from './deprecation.js';
+import { readDeprecation, readPropertyDeprecations, type Deprecation } from './deprecation.js';
 import { didYouMean } from './suggest.js';
 import { PEER_KEYS, readPeers, readServices, type ServiceEntry } from './service-entries.js';
 
@@ -38,6 +38,11 @@ export interface ManifestEntry {
    * deprecated: its `status` reads `deprecated` when the manifest gives none.
    */
   deprecated?: Deprecation;
+  /**
+   * Top-level properties of the URN's schema that are deprecated, by name: `compat --against`
+   * lets one be removed on or after its sunset, when no data can tell (docs/evolution.md).
+   */
+  deprecatedProperties?: ReadonlyMap<string, Deprecation>;
   /** Position in the manifest's `schemas` array. */
   index: number;
 }
@@ -55,7 +60,7 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated'];
+const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated', 'deprecatedProperties'];
 const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
@@ -168,6 +173,10 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
           entry.status = 'deprecated';
         }
       }
+    }
+    if (hasOwn(raw, 'deprecatedProperties')) {
+      const props = readPropertyDeprecations(raw.deprecatedProperties, `${at}/deprecatedProperties`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+      if (props !== undefined) entry.deprecatedProperties = props;
     }
     if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
     if (hasOwn(raw, 'retired')) {

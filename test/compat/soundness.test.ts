@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareSchemas, type Change, type CompatMode, type CompatPolicy, type UrnReport } from '../../src/compat/index.js';
+import { sunsetRemovals } from '../../src/compat/registry.js';
 import { checkTransitive, type PastVersion } from '../../src/compat/transitive.js';
+import { dayNumber, type ManifestEntry } from '../../src/registry/index.js';
 import { canonicalKey } from '../../src/validator/equality.js';
 import { compile, hasOwn, isSchemaObject, parsePointer, parseSchema, type SchemaNode } from '../../src/validator/index.js';
 import { preview } from '../../src/validator/compile.js';
@@ -23,6 +25,12 @@ import { NAMES, TYPES, VALUES, applyEdits, editsArb, rootArb, type Schema } from
  * policy either way round (Confluent's REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED; no validator applies
  * a default). Each such refutation must be named by the verdict: a change marked `policyChoice`,
  * whose `affected` payload the validators confirm.
+ *
+ * A property the old manifest deprecated, removed on or after its sunset, is no longer breaking by
+ * policy (compat --against): with every top-level name deprecated past its sunset, an excused
+ * removal must never be refuted by a payload either (a closed model, a constrained
+ * additionalProperties or, forward, a typed property keeps it breaking), against the ref and against
+ * every earlier version of a transitive window. BQ_COMPAT_SUNSET_RUNS=<n> runs more pairs per mode.
  *
  * BQ_COMPAT_RUNS=<n> runs more pairs per mode and policy; BQ_COMPAT_SEED=<n> another seed (a
  * failure prints the seed and the pair).
@@ -254,6 +262,20 @@ interface Tally {
   compatible: number;
   payloads: number;
   policyChoices: number;
+  /** With `sunset`: removals no longer breaking because their sunset has passed. */
+  excused?: number;
+}
+
+/** An old manifest entry that deprecates every name the arbitraries use, with a sunset long past. */
+const SUNSET_ENTRY: ManifestEntry = {
+  urn: 'urn:t:u', schema: 'u.json', index: 0, deprecatedProperties: new Map(NAMES.map((n) => [n, { since: '2025-01-01', sunset: '2026-01-01' }])),
+};
+const SUNSET_TODAY = dayNumber('2026-06-01');
+
+/** The schema with each top-level property's schema replaced by `{}` (any value). */
+function looseProperties(schema: Schema): Schema {
+  if (!isSchemaObject(schema) || !isSchemaObject(schema.properties)) return schema;
+  return { ...schema, properties: Object.fromEntries(Object.keys(schema.properties).map((k) => [k, {}])) };
 }
 
 /**
@@ -292,17 +314,24 @@ function namedChoice(changes: readonly Change[], excuse: Excuse, keep: unknown, 
   return ok ? c : undefined;
 }
 
-function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: number): Tally {
-  const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
+function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: number, sunset = false): Tally {
+  const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0, excused: 0 };
   const run = fc.check(
-    fc.property(rootArb, editsArb, fc.gen(), (oldSchema, edits, g) => {
+    fc.property(rootArb, editsArb, fc.gen(), fc.boolean(), (drawn, edits, g, loosen) => {
       t.pairs++;
+      // With `sunset`, half the old schemas accept any value under their top-level properties: the
+      // only removals `full` (and a forward check) can excuse.
+      const oldSchema = sunset && loosen ? looseProperties(drawn) : drawn;
       const newSchema = applyEdits(oldSchema, edits);
-      const result = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: false });
+      const compared = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: false });
+      const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, oldSchema, newSchema, mode, SUNSET_TODAY) : compared.changes;
+      const result = { compatible: changes.every((c) => !c.breaking), changes };
+      const excused = changes.filter((c, i) => compared.changes[i]!.breaking && !c.breaking).length;
       if (!result.compatible) return;
+      t.excused! += excused;
       t.compatible++;
       // full breaks whenever either direction does.
-      if (mode === 'full') {
+      if (mode === 'full' && !sunset) {
         for (const dir of ['backward', 'forward'] as const) {
           if (!compareSchemas(oldSchema, newSchema, { mode: dir, policy, witnesses: false }).compatible) {
             throw new Error(`full is compatible but ${dir} is not: ${JSON.stringify([oldSchema, newSchema])}`);
@@ -362,6 +391,20 @@ describe('compat soundness (fast-check): no payload refutes a compatible verdict
   }
 });
 
+const SUNSET_RUNS = Number(process.env['BQ_COMPAT_SUNSET_RUNS'] ?? 600);
+
+describe('compat soundness (fast-check): a property removed past its sunset is excused only where no payload refutes it', () => {
+  const cases: Array<[CompatMode, number]> = [['backward', SEED + 20], ['full', SEED + 21], ['forward', SEED + 22]];
+  for (const [mode, seed] of cases) {
+    it(`${mode}, policy bqschema: ${SUNSET_RUNS} pairs, every top-level name deprecated past its sunset`, { timeout: Math.max(60_000, SUNSET_RUNS * 40) }, () => {
+      const t = soundness(mode, 'bqschema', seed, SUNSET_RUNS, true);
+      // Not vacuous: removals are excused, then payloads are tried against them (forward never breaks by policy alone).
+      if (mode !== 'forward') expect(t.excused).toBeGreaterThan(0);
+      console.log(`compat sunset soundness ${mode}: ${t.pairs} pairs, ${t.compatible} compatible, ${t.excused} removals excused, ${t.payloads} payloads tried`);
+    });
+  }
+});
+
 describe('the search finds what it is for (so a pass is not vacuous)', () => {
   // A property whose schema constrained it, removed from an open model: new producers may send any
   // value there, which old consumers reject. Only a search aimed at the removed schema finds it.
@@ -392,13 +435,14 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
 
 const TRANSITIVE_RUNS = Number(process.env['BQ_COMPAT_TRANSITIVE_RUNS'] ?? 300);
 
-function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number): { windows: number; refuted: number; reported: number } {
+function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number, sunset = false): { windows: number; refuted: number; reported: number } {
   const policy: CompatPolicy = 'bqschema';
   const tally = { windows: 0, refuted: 0, reported: 0 };
   const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
   const run = fc.check(
-    fc.property(rootArb, fc.array(editsArb, { minLength: 2, maxLength: 4 }), fc.gen(), (first, steps, g) => {
+    fc.property(rootArb, fc.array(editsArb, { minLength: 2, maxLength: 4 }), fc.gen(), (drawn, steps, g) => {
       tally.windows++;
+      const first = sunset ? looseProperties(drawn) : drawn;
       const chain: Schema[] = [first];
       for (const edits of steps) chain.push(applyEdits(chain[chain.length - 1]!, edits));
       const now = chain.pop()!;
@@ -408,9 +452,14 @@ function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: n
         const key = canonicalKey(value);
         if (!history.some((h) => h.key === key)) history.push({ version: history.length + 1, value, key, commit: `c${history.length + 1}`.padEnd(40, '0'), date: '2026-01-01T00:00:00Z' });
       }
-      const direct = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const compared = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, base, now, mode, SUNSET_TODAY) : compared.changes;
+      const direct = { compatible: changes.every((c) => !c.breaking), changes };
       const row: UrnReport = { urn: 'urn:t:u', status: direct.compatible ? 'compatible' : 'breaking', breaking: !direct.compatible, changes: direct.changes, problems: [] };
-      checkTransitive([row], { history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set() });
+      checkTransitive([row], {
+        history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set(),
+        ...(sunset ? { deprecations: { entry: () => SUNSET_ENTRY, today: SUNSET_TODAY } } : {}),
+      });
       const rng = rngFrom(g);
       const nowKey = canonicalKey(now);
       const baseKey = canonicalKey(base);
@@ -459,6 +508,13 @@ describe('compat soundness over transitive windows (fast-check): a payload of an
       expect(tally.refuted).toBeGreaterThan(TRANSITIVE_RUNS * 0.1);
       expect(tally.reported).toBeGreaterThan(0);
       console.log(`compat transitive soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
+    });
+  }
+  for (const [mode, seed] of [['backward', SEED + 12], ['forward', SEED + 13]] as const) {
+    it(`${mode}, every top-level name deprecated past its sunset: ${TRANSITIVE_RUNS} windows`, { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) }, () => {
+      const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS, true);
+      expect(tally.refuted).toBeGreaterThan(0);
+      console.log(`compat transitive sunset soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
     });
   }
 });

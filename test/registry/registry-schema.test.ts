@@ -120,10 +120,18 @@ describe('registry.schema.json', () => {
     expect(errors.every((e) => e.startsWith('/schemas/1'))).toBe(true);
   });
 
+  it('describes deprecatedProperties as the manifest reader takes it: a property name to its deprecation', () => {
+    const deprecatedProperties = { coupon: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'discounts', reason: 'r', 'x-ticket': 1 } };
+    expect(isValid({ schemas: [{ ...entry, deprecatedProperties }] })).toBe(true);
+    expect(isValid({ schemas: [{ ...entry, deprecatedProperties: { coupon: { sunset: '30/06/2026' } } }] })).toBe(false);
+    expect(isValid({ schemas: [{ ...entry, deprecatedProperties: { coupon: { sunst: '2026-06-30' } } }] })).toBe(false);
+    expect(isValid({ schemas: [{ ...entry, deprecatedProperties: ['coupon'] }] })).toBe(false);
+  });
+
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'deprecated', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
+    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'deprecated', 'deprecatedProperties', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
     expect(Object.keys(defs.service!.properties).sort()).toEqual(['contact', 'name', 'repository', 'team']);
     for (const [key, p] of Object.entries({ ...props, ...defs.service!.properties })) {
       expect(p.title, key).toBeTruthy();

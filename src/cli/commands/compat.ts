@@ -2,7 +2,7 @@ import { CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, type S
 import { pairGate, registryGate } from '../../compat/gate.js';
 import type { Row } from '../../compat/verdict.js';
 import type { TransitiveWindow } from '../../compat/transitive.js';
-import { loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
+import { dayOf, loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
@@ -111,7 +111,7 @@ interface Transitive {
 }
 
 /** Reads the history of the window and adds each URN's breaks against its earlier versions to its row. */
-async function transitiveWindow(rows: Row[], base: Registry | undefined, current: Registry, t: Transitive, s: Settings, allowOutsidePaths: boolean | undefined): Promise<TransitiveWindow> {
+async function transitiveWindow(rows: Row[], base: Registry | undefined, current: Registry, t: Transitive, s: Settings, allowOutsidePaths: boolean | undefined, now: Date): Promise<TransitiveWindow> {
   // Loaded with --transitive alone: most runs compare with one ref.
   const { readHistory } = await import('../../registry/versions.js');
   const { checkTransitive } = await import('../../compat/transitive.js');
@@ -131,6 +131,7 @@ async function transitiveWindow(rows: Row[], base: Registry | undefined, current
   const counts = checkTransitive(rows, {
     history: history.versions, now: (urn) => value(current, urn), base: (urn) => value(base, urn), level: s.level, policy: s.policy,
     taken: new Set([...(base?.urns() ?? []), ...current.urns(), ...history.versions.keys()]),
+    deprecations: { entry: (urn) => base?.entry(urn), today: dayOf(now.getTime()) },
   });
   return {
     ...(history.since ? { since: { ref: history.since.ref, commit: history.since.commit } } : {}),
@@ -160,11 +161,12 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
   checkReportTargets(options.report);
   const exceptions = exceptionsFile !== undefined ? await loadExceptions(exceptionsFile.path, exceptionsFile.shown) : undefined;
+  const now = clock();
   const verdict = await registryGate({
-    ...s, base, current, exceptions, corpus: corpusDocuments(options.corpus), now: clock(),
+    ...s, base, current, exceptions, corpus: corpusDocuments(options.corpus), now,
     against: { ref, commit: at.commit, registry: at.manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
     working: at.workingPath, looked: at.looked,
-    ...(transitive ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths) } : {}),
+    ...(transitive ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths, now) } : {}),
     ...(options.mention ? { mention: true } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
