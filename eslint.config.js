@@ -33,7 +33,10 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       // An unused name is dead code or a mistake; `_`-prefixed ones are deliberate (a parameter kept
       // for its position, a rest sibling that drops a key).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // Escaping what came from input means matching control characters on purpose (src/report/text.ts).
       'no-control-regex': 'off',
       // A user sees an error as one line (src/cli/errors.ts); a chained `cause` is never shown, and

@@ -57,9 +57,15 @@ function firstCheck(actionPath, workspace, cache) {
     env[key] = name === 'command' ? 'check' : (action.inputs[name].default ?? '');
   }
   const t = process.hrtime.bigint();
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: workspace, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
+    cwd: workspace,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0 || !/OK: 1 URN\(s\)/.test(r.stdout)) throw new Error(`the first check failed (${r.status}):\n${r.stdout}\n${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 || !/OK: 1 URN\(s\)/.test(r.stdout))
+    throw new Error(`the first check failed (${r.status}):\n${r.stdout}\n${r.stderr.slice(-2000)}`);
   return ms;
 }
 
@@ -71,7 +77,12 @@ function main() {
   const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-action-'));
   try {
     const commit = must('git', ['rev-parse', '--short=12', o.ref], ROOT).trim();
-    console.log(`bqschema Action benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `bqschema Action benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     const workspace = join(tmp, 'workspace');
     mkdirSync(workspace);
     must(process.execPath, [join(ROOT, 'bin', 'bqschema.js'), 'init'], workspace);
@@ -79,11 +90,14 @@ function main() {
     must(process.execPath, [join(ROOT, 'scripts', 'action-release.js'), '--out', release], ROOT);
 
     const sides = [
-      [`source at ${o.ref} (${commit}): npm ci, build, check`, () => {
-        const dir = mkdtempSync(join(tmp, 'source-'));
-        must('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], ROOT);
-        return dir;
-      }],
+      [
+        `source at ${o.ref} (${commit}): npm ci, build, check`,
+        () => {
+          const dir = mkdtempSync(join(tmp, 'source-'));
+          must('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], ROOT);
+          return dir;
+        },
+      ],
       ['release tree (scripts/action-release.js): check', () => release],
     ];
     const times = sides.map(() => []);
@@ -98,9 +112,16 @@ function main() {
       }
     }
     console.log(`\nTime to the first check (wall, median of ${o.rounds} round(s), an empty npm cache each):`);
-    sides.forEach(([label], i) => console.log(`  ${label.padEnd(62)} ${seconds(median(times[i])).padStart(8)}   (${times[i].map(seconds).join(', ')})`));
+    sides.forEach(([label], i) =>
+      console.log(`  ${label.padEnd(62)} ${seconds(median(times[i])).padStart(8)}   (${times[i].map(seconds).join(', ')})`),
+    );
     console.log(`  ratio ${(median(times[0]) / median(times[1])).toFixed(0)}×`);
-    console.log(`\nload average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nload average at the end ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

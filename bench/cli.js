@@ -178,7 +178,11 @@ function alternate(rounds, sides) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-'));
-  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
   const results = [];
   const target = (name, value, limit, ok) => results.push({ name, value, limit, ok });
   try {
@@ -190,7 +194,9 @@ async function main() {
     const ndjsonInvalid = await writeNdjson(ndjson, o.lines, 2);
     const big = join(tmp, 'big.ndjson');
     const bigInvalid = await writeNdjson(big, o.bigLines, 3);
-    console.log(`data: ${o.files} files (${filesInvalid} invalid), ${o.lines} NDJSON lines (${ndjsonInvalid} invalid, ${(statSync(ndjson).size / 1e6).toFixed(1)} MB), ${o.bigLines} NDJSON lines (${(statSync(big).size / 1e6).toFixed(0)} MB)`);
+    console.log(
+      `data: ${o.files} files (${filesInvalid} invalid), ${o.lines} NDJSON lines (${ndjsonInvalid} invalid, ${(statSync(ndjson).size / 1e6).toFixed(1)} MB), ${o.bigLines} NDJSON lines (${(statSync(big).size / 1e6).toFixed(0)} MB)`,
+    );
 
     const bq = (args, rss = false) => run(process.execPath, [BQ, ...args], {}, rss);
     const bqDir = () => bq(['validate', '--registry', registry, '--quiet', dir]);
@@ -199,7 +205,12 @@ async function main() {
     // Quoted glob: ajv-cli expands it itself (glob.sync), the shell never sees 10,000 names.
     // ajv-cli writes its output to files: it exits before a full pipe drains, and the lost lines
     // would fail the correctness check (bqschema waits for its output to drain).
-    const ajvDir = () => runToFiles(process.execPath, [AJV, 'validate', '-s', envSchema, '-d', join(dir, '*.json'), '--spec=draft7', '--strict=false', '--all-errors', '--errors=line'], tmp);
+    const ajvDir = () =>
+      runToFiles(
+        process.execPath,
+        [AJV, 'validate', '-s', envSchema, '-d', join(dir, '*.json'), '--spec=draft7', '--strict=false', '--all-errors', '--errors=line'],
+        tmp,
+      );
     const floorDir = () => run(process.execPath, [FLOOR_FILES, dir]);
     const bqNdjson = () => bq(['validate', '--registry', registry, '--quiet', '--jobs', '1', ndjson], true);
     const floorNdjson = () => run(process.execPath, [FLOOR_NDJSON, ndjson], {}, true);
@@ -213,9 +224,13 @@ async function main() {
     check('floor files', floorDir().stdout.trim(), `${o.files} files`);
     checkBq('bqschema ndjson', bqNdjson(), o.lines, ndjsonInvalid);
     check('floor ndjson', floorNdjson().stdout.trim(), `${o.lines} lines`);
-    console.log(`correctness: bqschema and ajv-cli both report exactly ${filesInvalid} invalid of ${o.files} files; bqschema ${ndjsonInvalid} invalid of ${o.lines} lines; the floors read every file and line`);
+    console.log(
+      `correctness: bqschema and ajv-cli both report exactly ${filesInvalid} invalid of ${o.files} files; bqschema ${ndjsonInvalid} invalid of ${o.lines} lines; the floors read every file and line`,
+    );
 
-    console.log(`\n${o.files} files, ${o.rounds} alternating rounds (bqschema's default --jobs is what a user gets; --jobs 1 and 2 for comparison):`);
+    console.log(
+      `\n${o.files} files, ${o.rounds} alternating rounds (bqschema's default --jobs is what a user gets; --jobs 1 and 2 for comparison):`,
+    );
     const [tBq, tBq1, tBq2, tAjv, tFloor] = alternate(o.rounds, [bqDir, bqDir1, bqDir2, ajvDir, floorDir]);
     console.log(fmt('bqschema validate --quiet DIR', tBq));
     console.log(fmt('bqschema validate --quiet --jobs 1 DIR', tBq1));
@@ -226,8 +241,12 @@ async function main() {
     const vsAjv1 = ratio(tBq1, tAjv);
     const vsFloor = ratio(tBq, tFloor);
     const vsAjv2 = ratio(tBq2, tAjv);
-    console.log(`  bqschema / ajv-cli: wall ${vsAjv.wall.toFixed(3)} (per round ${vsAjv.rounds}), cpu ${vsAjv.cpu.toFixed(3)}; --jobs 1: wall ${vsAjv1.wall.toFixed(3)}, cpu ${vsAjv1.cpu.toFixed(3)}; --jobs 2: wall ${vsAjv2.wall.toFixed(3)}, cpu ${vsAjv2.cpu.toFixed(3)}`);
-    console.log(`  bqschema / floor:   wall ${vsFloor.wall.toFixed(3)} (per round ${vsFloor.rounds}), cpu ${vsFloor.cpu.toFixed(3)}; --jobs 1: wall ${ratio(tBq1, tFloor).wall.toFixed(3)}`);
+    console.log(
+      `  bqschema / ajv-cli: wall ${vsAjv.wall.toFixed(3)} (per round ${vsAjv.rounds}), cpu ${vsAjv.cpu.toFixed(3)}; --jobs 1: wall ${vsAjv1.wall.toFixed(3)}, cpu ${vsAjv1.cpu.toFixed(3)}; --jobs 2: wall ${vsAjv2.wall.toFixed(3)}, cpu ${vsAjv2.cpu.toFixed(3)}`,
+    );
+    console.log(
+      `  bqschema / floor:   wall ${vsFloor.wall.toFixed(3)} (per round ${vsFloor.rounds}), cpu ${vsFloor.cpu.toFixed(3)}; --jobs 1: wall ${ratio(tBq1, tFloor).wall.toFixed(3)}`,
+    );
     target('10k files vs ajv-cli (wall, default --jobs)', vsAjv.wall, `<= ${TARGET_FILES_VS_AJV}`, vsAjv.wall <= TARGET_FILES_VS_AJV);
 
     console.log(`\n${o.lines} NDJSON lines, --jobs 1, ${o.rounds} alternating rounds:`);
@@ -236,7 +255,9 @@ async function main() {
     console.log(fmt('read+parse floor (bench/floor-ndjson.js)', tNdFloor));
     const nd = ratio(tNd, tNdFloor);
     const rss = rssOf(tNd);
-    console.log(`  bqschema / floor: wall ${nd.wall.toFixed(3)} (per round ${nd.rounds}), cpu ${nd.cpu.toFixed(3)}; peak RSS bqschema ${f1(rss)} MB, floor ${f1(rssOf(tNdFloor))} MB`);
+    console.log(
+      `  bqschema / floor: wall ${nd.wall.toFixed(3)} (per round ${nd.rounds}), cpu ${nd.cpu.toFixed(3)}; peak RSS bqschema ${f1(rss)} MB, floor ${f1(rssOf(tNdFloor))} MB`,
+    );
     target('100k NDJSON vs floor (wall)', nd.wall, `<= ${TARGET_NDJSON_VS_FLOOR}`, nd.wall <= TARGET_NDJSON_VS_FLOOR);
     target('100k NDJSON peak RSS (MB)', rss, `<= ${TARGET_RSS_MB}`, rss <= TARGET_RSS_MB);
 
@@ -247,12 +268,17 @@ async function main() {
     console.log(fmt('bqschema validate --quiet --jobs 2 BIG', tJ2));
     const speedup = median(wall(tJ1)) / median(wall(tJ2));
     const perSec = (runs) => Math.round(o.bigLines / (median(wall(runs)) / 1000)).toLocaleString('en-US');
-    console.log(`  throughput: --jobs 1 ${perSec(tJ1)} lines/s, --jobs 2 ${perSec(tJ2)} lines/s: ${speedup.toFixed(2)}x (cpu ratio jobs2/jobs1 ${ratio(tJ2, tJ1).cpu.toFixed(2)})`);
+    console.log(
+      `  throughput: --jobs 1 ${perSec(tJ1)} lines/s, --jobs 2 ${perSec(tJ2)} lines/s: ${speedup.toFixed(2)}x (cpu ratio jobs2/jobs1 ${ratio(tJ2, tJ1).cpu.toFixed(2)})`,
+    );
     target('1M NDJSON --jobs 2 vs --jobs 1 throughput', speedup, `>= ${TARGET_JOBS2}`, speedup >= TARGET_JOBS2);
 
     // Startup: every command's --help, and a trivial run on a one-URN JSON registry where there is one.
     const schema = join(tmp, 'examples', 'schemas', 'orders-created.json');
-    writeFileSync(join(tmp, 'small.json'), JSON.stringify({ schemas: [{ urn: 'urn:babel:orders:created', schema: 'examples/schemas/orders-created.json' }] }));
+    writeFileSync(
+      join(tmp, 'small.json'),
+      JSON.stringify({ schemas: [{ urn: 'urn:babel:orders:created', schema: 'examples/schemas/orders-created.json' }] }),
+    );
     const reg1 = join(tmp, 'small.json');
     const one = join(dir, `msg-${'0'.padStart(String(o.files).length, '0')}.json`);
     const commands = COMMANDS.map((c) => c.name);
@@ -273,7 +299,10 @@ async function main() {
       if (r.status !== 0 && !/validate FILE/.test(label)) throw new Error(`${label} exited ${r.status}: ${r.stderr}`);
     }
     console.log(`\nStartup, ${o.startupRounds} alternating rounds (ratios to node -e 0, wall medians):`);
-    const runs = alternate(o.startupRounds, sides.map(([, f]) => f));
+    const runs = alternate(
+      o.startupRounds,
+      sides.map(([, f]) => f),
+    );
     const base = runs[0];
     console.log(fmt('node -e 0', base));
     let worst = 0;

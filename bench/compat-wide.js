@@ -43,7 +43,9 @@ async function main() {
     const rows = [];
     for (const n of SIZES) {
       writeFileSync(join(dir, `new${n}.json`), JSON.stringify(wide(n)));
-      const text = [], json = [], judge = [];
+      const text = [],
+        json = [],
+        judge = [];
       let bytes = 0;
       const body = Buffer.from(JSON.stringify({ schema: JSON.stringify(wide(n)) }));
       for (let r = 0; r < ROUNDS; r++) {
@@ -57,12 +59,19 @@ async function main() {
       }
       rows.push({ n, text: median(text), json: median(json), judge: median(judge), bytes });
     }
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; medians of ${ROUNDS}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; medians of ${ROUNDS}`,
+    );
     console.log('names    text ms (×)      json ms (×)      json bytes    judge ms (×)');
     let prev;
     for (const row of rows) {
       const ratio = (k) => (prev === undefined ? '' : ` (×${(row[k] / prev[k]).toFixed(2)})`);
-      console.log(`${String(row.n).padStart(6)}  ${(row.text.toFixed(0) + ratio('text')).padEnd(16)} ${(row.json.toFixed(0) + ratio('json')).padEnd(16)} ${String(row.bytes).padStart(10)}    ${row.judge.toFixed(1)}${ratio('judge')}`);
+      console.log(
+        `${String(row.n).padStart(6)}  ${(row.text.toFixed(0) + ratio('text')).padEnd(16)} ${(row.json.toFixed(0) + ratio('json')).padEnd(16)} ${String(row.bytes).padStart(10)}    ${row.judge.toFixed(1)}${ratio('judge')}`,
+      );
       prev = row;
     }
   } finally {

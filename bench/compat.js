@@ -161,7 +161,12 @@ function timed(dir, args, rounds) {
   let report;
   for (let r = 0; r < rounds; r++) {
     const t0 = process.hrtime.bigint();
-    const run = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
+    const run = spawnSync(process.execPath, args, {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     times.push(Number(process.hrtime.bigint() - t0) / 1e9);
     if (run.status !== 1) throw new Error(`expected exit 1 (breaking changes), got ${run.status}: ${run.stderr}`);
     report = JSON.parse(run.stdout);
@@ -186,11 +191,18 @@ function main() {
     const breaks = report.urns.flatMap((u) => u.changes.filter((c) => c.breaking));
     const witnessed = breaks.filter((c) => c.witness !== undefined && c.witness !== null).length;
     if (breaks.some((c) => c.witness === undefined)) throw new Error('a breaking change has no witness field');
-    if (report.urns.some((u) => (u.status === 'breaking' || u.status === 'compatible') && u.rollout === undefined)) throw new Error('a changed URN has no rollout');
-    console.log(`registry: ${o.urns} URNs; working tree: ${s.breaking} breaking, ${s.compatible} compatible, ${s.added} added, ${s.removed} removed, ${s.unchanged} unchanged`);
-    console.log(`witnesses: ${witnessed} of ${breaks.length} breaking changes (the rest are breaks by policy, with the other direction's witness)`);
+    if (report.urns.some((u) => (u.status === 'breaking' || u.status === 'compatible') && u.rollout === undefined))
+      throw new Error('a changed URN has no rollout');
+    console.log(
+      `registry: ${o.urns} URNs; working tree: ${s.breaking} breaking, ${s.compatible} compatible, ${s.added} added, ${s.removed} removed, ${s.unchanged} unchanged`,
+    );
+    console.log(
+      `witnesses: ${witnessed} of ${breaks.length} breaking changes (the rest are breaks by policy, with the other direction's witness)`,
+    );
     console.log(`runs (s): ${plain.times.map((t) => t.toFixed(3)).join(' ')}`);
-    console.log(`compat --against HEAD: median ${plain.median.toFixed(3)} s over ${o.rounds} runs (target < ${TARGET_SECONDS} s): ${plain.median < TARGET_SECONDS ? 'OK' : 'SLOW'}`);
+    console.log(
+      `compat --against HEAD: median ${plain.median.toFixed(3)} s over ${o.rounds} runs (target < ${TARGET_SECONDS} s): ${plain.median < TARGET_SECONDS ? 'OK' : 'SLOW'}`,
+    );
     if (o.corpus > 0) {
       const checkedFor = writeCorpus(dir, kept, o.corpus);
       const withCorpus = timed(dir, [...args, '--corpus', 'corpus.ndjson'], o.rounds);
@@ -198,7 +210,9 @@ function main() {
       const checked = c.urns.reduce((n, u) => n + (u.corpus?.checked ?? 0), 0);
       if (checked !== checkedFor(changed)) throw new Error(`corpus: ${checked} messages checked, expected ${checkedFor(changed)}`);
       if (c.corpus.documents !== o.corpus) throw new Error(`corpus: ${c.corpus.documents} documents read, expected ${o.corpus}`);
-      console.log(`corpus: ${o.corpus} envelopes, ${checked} of changed URNs checked, ${c.summary.corpusRejected} rejected, ${c.corpus.ignored} of unchanged URNs skipped`);
+      console.log(
+        `corpus: ${o.corpus} envelopes, ${checked} of changed URNs checked, ${c.summary.corpusRejected} rejected, ${c.corpus.ignored} of unchanged URNs skipped`,
+      );
       console.log(`runs (s): ${withCorpus.times.map((t) => t.toFixed(3)).join(' ')}`);
       console.log(`compat --against HEAD --corpus (${o.corpus} messages): median ${withCorpus.median.toFixed(3)} s over ${o.rounds} runs`);
     }

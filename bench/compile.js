@@ -49,15 +49,22 @@ if (at !== -1) {
   for (const n of SIZES) {
     const r = spawnSync(process.execPath, [self, '--case', String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (r.status !== 0) {
-      console.log(`${fmt(n).padStart(10)}  failed (exit ${r.status}): ${(r.stderr.trim().split('\n').pop() ?? '')}`);
+      console.log(`${fmt(n).padStart(10)}  failed (exit ${r.status}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
       continue;
     }
     const x = JSON.parse(r.stdout);
     const total = x.compileMs + x.isValidMs + x.validateMs;
-    console.log([
-      fmt(n).padStart(10), fmt(x.bytes / 1e6, 1).padStart(9), fmt(x.compileMs).padStart(10), fmt(x.isValidMs).padStart(14),
-      fmt(x.validateMs).padStart(15), fmt((total * 1000) / n, 1).padStart(17), fmt(x.maxRssMb).padStart(11),
-    ].join('  '));
+    console.log(
+      [
+        fmt(n).padStart(10),
+        fmt(x.bytes / 1e6, 1).padStart(9),
+        fmt(x.compileMs).padStart(10),
+        fmt(x.isValidMs).padStart(14),
+        fmt(x.validateMs).padStart(15),
+        fmt((total * 1000) / n, 1).padStart(17),
+        fmt(x.maxRssMb).padStart(11),
+      ].join('  '),
+    );
   }
   console.log('\neach size in a process of its own; CPU time; one run (absolute figures drift with the machine)');
 }

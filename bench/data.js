@@ -24,14 +24,30 @@ const INVALID_RATE = 0.03;
 
 // Each breaks the orders:created schema in a different way (all are invalid for both validators).
 const BREAKS = [
-  (d) => { d.order_id = 0; },
-  (d) => { d.currency = 'GBP'; },
-  (d) => { d.lines[0].sku = 'X'; },
-  (d) => { d.lines[0].gift = true; },
-  (d) => { delete d.customer_id; },
-  (d) => { d.lines[0].quantity = 1.5; },
-  (d) => { d.coupon = 42; },
-  (d) => { d.extra = 'x'; },
+  (d) => {
+    d.order_id = 0;
+  },
+  (d) => {
+    d.currency = 'GBP';
+  },
+  (d) => {
+    d.lines[0].sku = 'X';
+  },
+  (d) => {
+    d.lines[0].gift = true;
+  },
+  (d) => {
+    delete d.customer_id;
+  },
+  (d) => {
+    d.lines[0].quantity = 1.5;
+  },
+  (d) => {
+    d.coupon = 42;
+  },
+  (d) => {
+    d.extra = 'x';
+  },
 ];
 
 /** Envelope generator: `next()` returns [jsonText, isInvalid]. */
@@ -125,4 +141,3 @@ export async function writeNdjson(file, count, seed) {
   await once(out, 'finish');
   return invalid;
 }
-

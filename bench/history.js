@@ -78,7 +78,8 @@ function generate(commits, urns, seed, quiet = 0) {
         const i = Math.floor(rng() * urns);
         const props = schemas[i].properties;
         const keys = Object.keys(props);
-        if (rng() < 0.02 && keys.length > 1) props[keys[keys.length - 1]] = { type: 'integer' }; // a break, accepted once
+        if (rng() < 0.02 && keys.length > 1)
+          props[keys[keys.length - 1]] = { type: 'integer' }; // a break, accepted once
         else props[`f${c}_${k}`] = { type: rng() < 0.5 ? 'string' : 'number' };
         files.push(blob(at(paths[i]), JSON.stringify(schemas[i], null, 2)));
       }
@@ -87,7 +88,9 @@ function generate(commits, urns, seed, quiet = 0) {
     const message = `commit ${c}`;
     chunks.push(
       `commit refs/heads/main\nmark :${c}\ncommitter Bench <bench@example.invalid> ${when} +0000\ndata ${message.length}\n${message}\n` +
-        (c > 1 ? `from :${c - 1}\n` : '') + files.join('') + '\n',
+        (c > 1 ? `from :${c - 1}\n` : '') +
+        files.join('') +
+        '\n',
     );
   }
   must(['fast-import', '--quiet'], dir, chunks.join(''));
@@ -97,14 +100,22 @@ function generate(commits, urns, seed, quiet = 0) {
 
 /** Writes the process's peak RSS (KiB) to $BQ_RSS_FILE when it exits: required into the CLI's node. */
 const RSS_HOOK = join(os.tmpdir(), `bqschema-bench-rss-${process.pid}.cjs`);
-writeFileSync(RSS_HOOK, "process.on('exit', () => { if (process.env.BQ_RSS_FILE) require('fs').writeFileSync(process.env.BQ_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n");
+writeFileSync(
+  RSS_HOOK,
+  "process.on('exit', () => { if (process.env.BQ_RSS_FILE) require('fs').writeFileSync(process.env.BQ_RSS_FILE, String(process.resourceUsage().maxRSS)); });\n",
+);
 
 /** Runs the CLI to exit: wall ms, peak RSS (MiB), exit code. */
 function timed(args, cwd) {
   args = [...args, '--registry', 'registry/registry.json'];
   const rssFile = join(os.tmpdir(), `bqschema-bench-rss-${process.pid}.txt`);
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', RSS_HOOK, BIN, ...args], { cwd, env: { ...ENV, BQ_RSS_FILE: rssFile }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--require', RSS_HOOK, BIN, ...args], {
+    cwd,
+    env: { ...ENV, BQ_RSS_FILE: rssFile },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`bqschema ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const rss = Number(readFileSync(rssFile, 'utf8')) / 1024;
@@ -115,7 +126,11 @@ function timed(args, cwd) {
 function serveStartup(cwd) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'serve', '--history', '--port', '0', '--registry', 'registry/registry.json'], { cwd, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--history', '--port', '0', '--registry', 'registry/registry.json'], {
+      cwd,
+      env: ENV,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
@@ -147,7 +162,12 @@ async function main() {
   // A quarter of the commits; all of them; all of them with only the quarter's registry changes
   // (the rest touch README.md): memory follows the versions kept, not the commits read.
   const repos = [generate(small, o.urns, 7), generate(o.commits, o.urns, 7), generate(o.commits, o.urns, 7, o.commits - small)];
-  console.log(`generated ${repos.map((r) => r.label).join(', ')} commits over ${o.urns} URNs in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `generated ${repos.map((r) => r.label).join(', ')} commits over ${o.urns} URNs in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const cases = [
     ['compat --transitive --against HEAD~1', (dir) => timed(['compat', '--transitive', '--against', 'HEAD~1'], dir)],
     ['compat --transitive (whole history)', (dir) => timed(['compat', '--transitive'], dir)],
@@ -167,15 +187,24 @@ async function main() {
       }
     }
   }
-  console.log(`\n${o.rounds} round(s), medians; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\n${o.rounds} round(s), medians; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const [name] of cases) {
     for (const repo of repos) {
       const r = results.get(`${name}|${repo.label}`);
-      console.log(`${name.padEnd(38)} ${repo.label.padStart(26)} commits  ${(median(r.ms) / 1000).toFixed(2).padStart(6)} s  peak RSS ${median(r.rss).toFixed(0).padStart(4)} MiB`);
+      console.log(
+        `${name.padEnd(38)} ${repo.label.padStart(26)} commits  ${(median(r.ms) / 1000).toFixed(2).padStart(6)} s  peak RSS ${median(r.rss).toFixed(0).padStart(4)} MiB`,
+      );
     }
     const [a, b, c] = repos.map((repo) => results.get(`${name}|${repo.label}`));
     const ratio = (x, y, k) => (median(x[k]) / median(y[k])).toFixed(2);
-    console.log(`${''.padEnd(38)} vs ${small}: all ${o.commits} time x${ratio(b, a, 'ms')} RSS x${ratio(b, a, 'rss')}; ${o.commits} quiet time x${ratio(c, a, 'ms')} RSS x${ratio(c, a, 'rss')}`);
+    console.log(
+      `${''.padEnd(38)} vs ${small}: all ${o.commits} time x${ratio(b, a, 'ms')} RSS x${ratio(b, a, 'rss')}; ${o.commits} quiet time x${ratio(c, a, 'ms')} RSS x${ratio(c, a, 'rss')}`,
+    );
     console.log(`${''.padEnd(38)} said: ${b.last}`);
   }
   for (const r of repos) rmSync(r.dir, { recursive: true, force: true });

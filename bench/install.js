@@ -47,7 +47,11 @@ function install(dir, tarball) {
 function size(dir) {
   const du = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
   if (du.status === 0) return Number(du.stdout.split('\t')[0]);
-  const walk = (d) => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : statSync(join(d, e.name)).size), 0);
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).reduce(
+      (n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : statSync(join(d, e.name)).size),
+      0,
+    );
   return walk(dir);
 }
 
@@ -87,14 +91,22 @@ function main() {
   const o = parseArgs(process.argv.slice(2));
   const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-install-'));
   try {
-    console.log(`bqschema install benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `bqschema install benchmark: node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     const packed = JSON.parse(must('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT));
     const installs = [['this build', install(join(tmp, 'now'), join(tmp, packed[0].filename))]];
     const noCache = join(tmp, 'nocache', 'bqschema');
     cpSync(installs[0][1], noCache, { recursive: true });
     dropCaches(noCache);
     // The copy resolves its dependencies from the first install's node_modules.
-    cpSync(join(tmp, 'now', 'node_modules'), join(tmp, 'nocache', 'node_modules'), { recursive: true, filter: (src) => !src.startsWith(installs[0][1]) });
+    cpSync(join(tmp, 'now', 'node_modules'), join(tmp, 'nocache', 'node_modules'), {
+      recursive: true,
+      filter: (src) => !src.startsWith(installs[0][1]),
+    });
     installs.push(['without code caches', noCache]);
     if (o.against) installs.push([`--against ${o.against.split('/').pop()}`, install(join(tmp, 'against'), o.against)]);
 
@@ -117,7 +129,11 @@ function main() {
     ];
     const sides = [['node -e 0', () => time(['-e', '0'])]];
     for (const [label, dir] of installs) {
-      for (const c of commands) sides.push([`${label}: ${c[0]}${c.includes('github') ? ' --format github' : ''}`, () => time([join(dir, 'bin', 'bqschema.js'), ...c])]);
+      for (const c of commands)
+        sides.push([
+          `${label}: ${c[0]}${c.includes('github') ? ' --format github' : ''}`,
+          () => time([join(dir, 'bin', 'bqschema.js'), ...c]),
+        ]);
     }
     const runs = sides.map(() => []);
     for (let r = 0; r < o.rounds; r++) {
@@ -130,13 +146,22 @@ function main() {
     // clock ticks (10 ms), so its figure is the mean over the rounds rather than the median.
     const floor = median(runs[0].map((r) => r.wall));
     const cpuFloor = mean(runs[0].map((r) => r.cpu));
-    console.log(`\nStartup, ${o.rounds} alternating rounds: wall median and ratio to node -e 0 (${floor.toFixed(0)} ms), CPU mean and ratio to node -e 0 (${cpuFloor.toFixed(0)} ms):`);
+    console.log(
+      `\nStartup, ${o.rounds} alternating rounds: wall median and ratio to node -e 0 (${floor.toFixed(0)} ms), CPU mean and ratio to node -e 0 (${cpuFloor.toFixed(0)} ms):`,
+    );
     sides.forEach(([label], i) => {
       const m = median(runs[i].map((r) => r.wall));
       const c = mean(runs[i].map((r) => r.cpu));
-      console.log(`  ${label.padEnd(60)} ${m.toFixed(0).padStart(5)} ms  ${(m / floor).toFixed(2)}×   cpu ${c.toFixed(0).padStart(5)} ms  ${(c / cpuFloor).toFixed(2)}×`);
+      console.log(
+        `  ${label.padEnd(60)} ${m.toFixed(0).padStart(5)} ms  ${(m / floor).toFixed(2)}×   cpu ${c.toFixed(0).padStart(5)} ms  ${(c / cpuFloor).toFixed(2)}×`,
+      );
     });
-    console.log(`\nload average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nload average at the end ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     process.exitCode = now <= LIMIT_BYTES ? 0 : 1;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -30,7 +30,8 @@ function parseArgs(argv) {
     else if (a === '--baseline') o.baseline = argv[++i];
     else throw new Error(`unknown option ${a}`);
   }
-  if (!Number.isInteger(o.rounds) || o.rounds < 1 || o.lines.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--rounds and --lines need positive integers');
+  if (!Number.isInteger(o.rounds) || o.rounds < 1 || o.lines.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('--rounds and --lines need positive integers');
   return o;
 }
 
@@ -62,7 +63,11 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 function alternate(rounds, sides) {
   const runs = sides.map(() => []);
@@ -80,7 +85,9 @@ async function main() {
   const tmp = mkdtempSync(join(os.tmpdir(), 'bqschema-bench-jobs-'));
   const misses = [];
   try {
-    console.log(`bqschema validate --jobs benchmark: node ${process.version}, ${os.availableParallelism()} CPUs, ${o.rounds} alternating rounds`);
+    console.log(
+      `bqschema validate --jobs benchmark: node ${process.version}, ${os.availableParallelism()} CPUs, ${o.rounds} alternating rounds`,
+    );
     const { registry } = setupRegistry(tmp);
     for (const lines of o.lines) {
       const file = join(tmp, `traffic-${lines}.ndjson`);
@@ -91,30 +98,49 @@ async function main() {
         ['default --jobs', []],
       ];
       if (o.baseline !== undefined) modes.push(['baseline --jobs 2', ['--jobs', '2'], o.baseline], ['baseline default', [], o.baseline]);
-      const sides = modes.map(([, extra, bin]) => () => run(bin ?? BQ, ['validate', '--registry', registry, '--quiet', ...extra, file]));
+      const sides = modes.map(
+        ([, extra, bin]) =>
+          () =>
+            run(bin ?? BQ, ['validate', '--registry', registry, '--quiet', ...extra, file]),
+      );
       const want = `FAILED: ${lines} messages: ${lines - invalid} valid, ${invalid} invalid, 0 skipped, 0 errors`;
       for (const [label, side] of modes.map((m, i) => [m[0], sides[i]])) {
         const r = side();
-        if (r.status !== 1 || !r.stdout.includes(want)) throw new Error(`${label}: expected "${want}", exit 1; got exit ${r.status}:\n${r.stdout.slice(-300)}${r.stderr}`);
+        if (r.status !== 1 || !r.stdout.includes(want))
+          throw new Error(`${label}: expected "${want}", exit 1; got exit ${r.status}:\n${r.stdout.slice(-300)}${r.stderr}`);
       }
-      console.log(`\n${lines.toLocaleString('en-US')} lines (${(statSync(file).size / 1e6).toFixed(0)} MB, ${invalid} invalid), load average before ${load()}`);
+      console.log(
+        `\n${lines.toLocaleString('en-US')} lines (${(statSync(file).size / 1e6).toFixed(0)} MB, ${invalid} invalid), load average before ${load()}`,
+      );
       const runs = alternate(o.rounds, sides);
       const wall = runs.map((rs) => median(rs.map((r) => r.ms)));
       const cpu = runs.map((rs) => median(rs.map((r) => r.cpu)));
       modes.forEach(([label], i) => {
         const per = runs[i].map((r) => r.ms.toFixed(0)).join(' ');
-        console.log(`  ${label.padEnd(17)} wall median ${wall[i].toFixed(0).padStart(6)} ms (rounds ${per})   cpu median ${cpu[i].toFixed(0).padStart(6)} ms`);
+        console.log(
+          `  ${label.padEnd(17)} wall median ${wall[i].toFixed(0).padStart(6)} ms (rounds ${per})   cpu median ${cpu[i].toFixed(0).padStart(6)} ms`,
+        );
       });
       const speedup = wall[0] / wall[1];
       const defaultRatio = wall[2] / wall[0];
       console.log(`  --jobs 2 vs --jobs 1: ${speedup.toFixed(2)}x faster (wall), cpu ${(cpu[1] / cpu[0]).toFixed(2)}x`);
-      console.log(`  default vs --jobs 1: wall ${defaultRatio.toFixed(2)}, cpu ${(cpu[2] / cpu[0]).toFixed(2)} (at most 1 is never slower)`);
-      if (o.baseline !== undefined) console.log(`  baseline vs --jobs 1: --jobs 2 wall ${(wall[0] / wall[3]).toFixed(2)}x faster, cpu ${(cpu[3] / cpu[0]).toFixed(2)}x; default wall ${(wall[4] / wall[0]).toFixed(2)}, cpu ${(cpu[4] / cpu[0]).toFixed(2)}`);
+      console.log(
+        `  default vs --jobs 1: wall ${defaultRatio.toFixed(2)}, cpu ${(cpu[2] / cpu[0]).toFixed(2)} (at most 1 is never slower)`,
+      );
+      if (o.baseline !== undefined)
+        console.log(
+          `  baseline vs --jobs 1: --jobs 2 wall ${(wall[0] / wall[3]).toFixed(2)}x faster, cpu ${(cpu[3] / cpu[0]).toFixed(2)}x; default wall ${(wall[4] / wall[0]).toFixed(2)}, cpu ${(cpu[4] / cpu[0]).toFixed(2)}`,
+        );
       console.log(`  load average after ${load()}`);
       if (defaultRatio > 1.05) misses.push(`${lines} lines: the default --jobs took ${defaultRatio.toFixed(2)}x the time of --jobs 1`);
-      if (lines >= 1_000_000 && speedup < TARGET_JOBS2) misses.push(`${lines} lines: --jobs 2 ${speedup.toFixed(2)}x --jobs 1, target ${TARGET_JOBS2}x with two free cores`);
+      if (lines >= 1_000_000 && speedup < TARGET_JOBS2)
+        misses.push(`${lines} lines: --jobs 2 ${speedup.toFixed(2)}x --jobs 1, target ${TARGET_JOBS2}x with two free cores`);
     }
-    console.log(misses.length === 0 ? '\nTargets: PASS' : `\nTargets missed (wall times; on a busy machine see the CPU figures):\n  ${misses.join('\n  ')}`);
+    console.log(
+      misses.length === 0
+        ? '\nTargets: PASS'
+        : `\nTargets missed (wall times; on a busy machine see the CPU figures):\n  ${misses.join('\n  ')}`,
+    );
   } finally {
     if (o.keep) console.log(`kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });

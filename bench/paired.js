@@ -47,9 +47,17 @@ export function paired(name, [aLabel, a], [bLabel, b], data, method) {
   const as = [];
   const bs = [];
   for (let r = 0; r < ROUNDS; r++) {
-    if (r % 2 === 0) { as.push(time(fa, data)); bs.push(time(fb, data)); } else { bs.push(time(fb, data)); as.push(time(fa, data)); }
+    if (r % 2 === 0) {
+      as.push(time(fa, data));
+      bs.push(time(fb, data));
+    } else {
+      bs.push(time(fb, data));
+      as.push(time(fa, data));
+    }
   }
   const am = median(as);
   const bm = median(bs);
-  console.log(`  ${name.padEnd(40)} ${aLabel} ${(am * 1e6 / N).toFixed(0).padStart(5)} ns/call  ${bLabel} ${(bm * 1e6 / N).toFixed(0).padStart(5)} ns/call  ratio ${(bm / am).toFixed(2)}×`);
+  console.log(
+    `  ${name.padEnd(40)} ${aLabel} ${((am * 1e6) / N).toFixed(0).padStart(5)} ns/call  ${bLabel} ${((bm * 1e6) / N).toFixed(0).padStart(5)} ns/call  ratio ${(bm / am).toFixed(2)}×`,
+  );
 }

@@ -72,7 +72,8 @@ function validate(dir, file, format) {
   if (r.error) throw r.error;
   const stderr = readFileSync(err, 'utf8');
   const m = /BQBENCH-RSS (\d+)\n?$/.exec(stderr);
-  if (r.status !== 1) throw new Error(`validate --format ${format} ${file}: exit ${r.status}, expected 1 (invalid messages):\n${stderr.slice(-2000)}`);
+  if (r.status !== 1)
+    throw new Error(`validate --format ${format} ${file}: exit ${r.status}, expected 1 (invalid messages):\n${stderr.slice(-2000)}`);
   return { ms, cpu, mb: m ? Number(m[1]) / 1024 : undefined, bytes: statSync(out).size, out };
 }
 
@@ -87,7 +88,8 @@ function checkOutput(format, out, lines) {
     junit: '</testsuites>',
   }[format];
   if (!tail.includes(want)) throw new Error(`${format}: the output does not end as a run of ${lines} messages does:\n${tail.slice(-600)}`);
-  if (format === 'junit' && !readHead(out, 4096).includes(`tests="${lines}" failures="${invalid}" errors="0"`)) throw new Error('junit: wrong counts');
+  if (format === 'junit' && !readHead(out, 4096).includes(`tests="${lines}" failures="${invalid}" errors="0"`))
+    throw new Error('junit: wrong counts');
 }
 
 function readTail(file, n) {
@@ -116,9 +118,19 @@ function readHead(file, n) {
 function writeInput(file, lines) {
   const parts = [];
   for (let i = 1; i <= lines; i++) {
-    parts.push(i % 2 === 0
-      ? JSON.stringify({ job: URN, data: { order_id: 0, customer_id: `c-${i}`, currency: 'GBP', lines: [] } })
-      : JSON.stringify({ job: URN, data: { order_id: i, customer_id: `c-${i}`, currency: 'EUR', lines: [{ sku: `SKU-${i % 1000 + 100}`, quantity: 1 + (i % 9) }] } }));
+    parts.push(
+      i % 2 === 0
+        ? JSON.stringify({ job: URN, data: { order_id: 0, customer_id: `c-${i}`, currency: 'GBP', lines: [] } })
+        : JSON.stringify({
+            job: URN,
+            data: {
+              order_id: i,
+              customer_id: `c-${i}`,
+              currency: 'EUR',
+              lines: [{ sku: `SKU-${(i % 1000) + 100}`, quantity: 1 + (i % 9) }],
+            },
+          }),
+    );
   }
   writeFileSync(file, parts.join('\n') + '\n');
 }
@@ -142,10 +154,19 @@ try {
     return f;
   });
   const mb = (f) => (statSync(f).size / 1048576).toFixed(1);
-  console.log(`validate --jobs 1 over NDJSON, half invalid (two violations each): ${sizes[0]} lines (${mb(files[0])} MB) and ${sizes[1]} (${mb(files[1])} MB); ${o.rounds} round(s), medians`);
-  console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `validate --jobs 1 over NDJSON, half invalid (two violations each): ${sizes[0]} lines (${mb(files[0])} MB) and ${sizes[1]} (${mb(files[1])} MB); ${o.rounds} round(s), medians`,
+  );
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('');
-  console.log('format | 2 lines: cpu ms | N: cpu ms  wall ms  RSS MB  out MB | 10N: cpu ms  wall ms  RSS MB  out MB | 10N/N: cpu  net cpu  wall  RSS');
+  console.log(
+    'format | 2 lines: cpu ms | N: cpu ms  wall ms  RSS MB  out MB | 10N: cpu ms  wall ms  RSS MB  out MB | 10N/N: cpu  net cpu  wall  RSS',
+  );
   for (const format of o.formats) {
     const all = [floorFile, ...files];
     const counts = [2, ...sizes];
@@ -162,9 +183,16 @@ try {
         got[i].bytes = r.bytes;
       }
     }
-    const [z, a, b] = got.map((g) => ({ cpu: median(g.cpu), ms: median(g.ms), mb: g.mb.length ? median(g.mb) : NaN, out: g.bytes / 1048576 }));
+    const [z, a, b] = got.map((g) => ({
+      cpu: median(g.cpu),
+      ms: median(g.ms),
+      mb: g.mb.length ? median(g.mb) : NaN,
+      out: g.bytes / 1048576,
+    }));
     const f = (x, w, d = 0) => (Number.isNaN(x) ? 'n/a' : x.toFixed(d)).padStart(w);
-    console.log(`${format.padEnd(6)} | ${f(z.cpu, 15)} | ${f(a.cpu, 10)} ${f(a.ms, 8)} ${f(a.mb, 7)} ${f(a.out, 7, 1)} | ${f(b.cpu, 11)} ${f(b.ms, 8)} ${f(b.mb, 7)} ${f(b.out, 7, 1)} | ${f(b.cpu / a.cpu, 10, 2)} ${f((b.cpu - z.cpu) / (a.cpu - z.cpu), 8, 2)} ${f(b.ms / a.ms, 5, 2)} ${f(b.mb / a.mb, 4, 2)}`);
+    console.log(
+      `${format.padEnd(6)} | ${f(z.cpu, 15)} | ${f(a.cpu, 10)} ${f(a.ms, 8)} ${f(a.mb, 7)} ${f(a.out, 7, 1)} | ${f(b.cpu, 11)} ${f(b.ms, 8)} ${f(b.mb, 7)} ${f(b.out, 7, 1)} | ${f(b.cpu / a.cpu, 10, 2)} ${f((b.cpu - z.cpu) / (a.cpu - z.cpu), 8, 2)} ${f(b.ms / a.ms, 5, 2)} ${f(b.mb / a.mb, 4, 2)}`,
+    );
   }
   console.log('');
   console.log('net cpu: the ratio with the 2-line run (start-up, the registry) taken off both; ~10 is linear cost.');

@@ -49,7 +49,8 @@ const manifest = (file) => JSON.stringify({ schemas: [{ urn: 'urn:bench:a', sche
 /** The files of each case at size n, written into `dir`; `args` runs it, `exit` is its expected code. */
 const CASES = {
   check: {
-    args: ['check'], exit: 1,
+    args: ['check'],
+    exit: 1,
     files: (n) => {
       const properties = {};
       for (let i = 0; i < n; i++) properties[`p${i}`] = { type: 'string', typx: i };
@@ -57,7 +58,9 @@ const CASES = {
     },
   },
   compat: {
-    n: COMPAT_N, args: ['compat', 'old.json', 'new.json'], exit: 1,
+    n: COMPAT_N,
+    args: ['compat', 'old.json', 'new.json'],
+    exit: 1,
     files: (n) => {
       const before = {};
       const after = {};
@@ -73,7 +76,8 @@ const CASES = {
     },
   },
   yaml: {
-    args: ['check'], exit: 0,
+    args: ['check'],
+    exit: 0,
     files: (n) => {
       let text = 'type: object\nx-defs:\n';
       for (let i = 0; i < n; i++) text += `  d${i}: &a${i} {type: string, maxLength: ${i + 1}}\n`;
@@ -83,14 +87,18 @@ const CASES = {
     },
   },
   'types ts': {
-    n: TYPES_N, args: ['types'], exit: 0,
+    n: TYPES_N,
+    args: ['types'],
+    exit: 0,
     files: (n) => ({
       'a.json': JSON.stringify({ type: 'object', properties: { e: { enum: Array.from({ length: n }, (_, i) => `v${i}`) } } }),
       'registry.json': manifest('a.json'),
     }),
   },
   'types go': {
-    n: TYPES_N, args: ['types', '--lang', 'go'], exit: 0,
+    n: TYPES_N,
+    args: ['types', '--lang', 'go'],
+    exit: 0,
     files: (n) => CASES['types ts'].files(n),
   },
 };
@@ -104,7 +112,8 @@ function cli(dir, args, exit) {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [BQ, ...args], { cwd: dir, maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1' } });
   const ms = performance.now() - t0;
-  if (r.status !== exit) throw new Error(`${args.join(' ')} in ${dir}: exit ${r.status}, expected ${exit}: ${r.stderr.toString().slice(0, 300)}`);
+  if (r.status !== exit)
+    throw new Error(`${args.join(' ')} in ${dir}: exit ${r.status}, expected ${exit}: ${r.stderr.toString().slice(0, 300)}`);
   return ms;
 }
 
@@ -124,7 +133,8 @@ function bigSchema(mb) {
   let size = 0;
   for (let i = 0; size < mb * 1e6; i++) {
     properties[`p${i}`] = {
-      type: 'object', description: `field ${i}: "quoted", a colon: and a backslash \\ ünïcødé`,
+      type: 'object',
+      description: `field ${i}: "quoted", a colon: and a backslash \\ ünïcødé`,
       properties: { a: { type: 'string', maxLength: 40, enum: [`x${i}`, 'y', 'z'] }, b: { type: 'integer', minimum: i } },
       required: ['a'],
     };
@@ -161,10 +171,14 @@ async function main() {
       }
       const b = median(base);
       const [t1, t10] = times.map((t) => Math.max(1, median(t) - b));
-      lines.push(`${name.padEnd(9)} ${String(n).padStart(7)}: ${t1.toFixed(0).padStart(7)} ms  ${String(10 * n).padStart(7)}: ${t10.toFixed(0).padStart(7)} ms  ×${(t10 / t1).toFixed(1)}   (start ${b.toFixed(0)} ms subtracted)`);
+      lines.push(
+        `${name.padEnd(9)} ${String(n).padStart(7)}: ${t1.toFixed(0).padStart(7)} ms  ${String(10 * n).padStart(7)}: ${t10.toFixed(0).padStart(7)} ms  ×${(t10 / t1).toFixed(1)}   (start ${b.toFixed(0)} ms subtracted)`,
+      );
       if (name === 'compat') {
         const [p1, p10] = inner.map(median);
-        lines.push(`${'  positions'.padEnd(9)} ${String(n).padStart(7)}: ${p1.toFixed(1).padStart(7)} ms  ${String(10 * n).padStart(7)}: ${p10.toFixed(1).padStart(7)} ms  ×${(p10 / p1).toFixed(1)}   (in process; the rest of compat's time is its witness search)`);
+        lines.push(
+          `${'  positions'.padEnd(9)} ${String(n).padStart(7)}: ${p1.toFixed(1).padStart(7)} ms  ${String(10 * n).padStart(7)}: ${p10.toFixed(1).padStart(7)} ms  ×${(p10 / p1).toFixed(1)}   (in process; the rest of compat's time is its witness search)`,
+        );
       }
     }
     if (BIG_MB > 0) {
@@ -181,9 +195,16 @@ async function main() {
         unique.push(performance.now() - t0);
       }
       const [p, u] = [median(plain), median(unique)];
-      lines.push(`parse     ${(text.length / 1e6).toFixed(0)} MB schema: JSON.parse ${p.toFixed(0)} ms, as a registry file (repeated keys refused) ${u.toFixed(0)} ms  ×${(u / p).toFixed(2)}`);
+      lines.push(
+        `parse     ${(text.length / 1e6).toFixed(0)} MB schema: JSON.parse ${p.toFixed(0)} ms, as a registry file (repeated keys refused) ${u.toFixed(0)} ms  ×${(u / p).toFixed(2)}`,
+      );
     }
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; medians of ${ROUNDS}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; medians of ${ROUNDS}`,
+    );
     for (const line of lines) console.log(line);
   } finally {
     rmSync(work, { recursive: true, force: true });

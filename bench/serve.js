@@ -33,9 +33,13 @@ function parseArgs(argv) {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'bqschema.js'), 'serve', '--port', '0', '--registry', join(ROOT, 'registry.example.json')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'bqschema.js'), 'serve', '--port', '0', '--registry', join(ROOT, 'registry.example.json')],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr.setEncoding('utf8');
   const port = await new Promise((resolve, reject) => {
@@ -49,7 +53,11 @@ async function startServer() {
   return { child, port };
 }
 
-const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
@@ -58,7 +66,8 @@ async function main() {
   try {
     const probe = await fetch(url);
     const body = await probe.json();
-    if (probe.status !== 200 || body.subject !== 'urn:babel:orders:created') throw new Error(`unexpected answer ${probe.status}: ${JSON.stringify(body)}`);
+    if (probe.status !== 200 || body.subject !== 'urn:babel:orders:created')
+      throw new Error(`unexpected answer ${probe.status}: ${JSON.stringify(body)}`);
     console.log(`bqschema serve on ${url}`);
     console.log(`${os.cpus().length} CPUs, load average before ${loadavg()}`);
     let ok = true;

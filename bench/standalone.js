@@ -19,7 +19,13 @@ import { CASES, N, paired, ROUNDS, SCHEMAS } from './paired.js';
 const dir = mkdtempSync(join(tmpdir(), 'bq-bench-standalone-'));
 const file = join(dir, 'validators.mjs');
 const runtime = new URL('../dist/standalone/index.js', import.meta.url).href;
-writeFileSync(file, standaloneModule(Object.entries(SCHEMAS).map(([urn, schema]) => ({ urn, schema })), { runtime }));
+writeFileSync(
+  file,
+  standaloneModule(
+    Object.entries(SCHEMAS).map(([urn, schema]) => ({ urn, schema })),
+    { runtime },
+  ),
+);
 const { validators } = await import(pathToFileURL(file).href);
 rmSync(dir, { recursive: true, force: true });
 
@@ -29,7 +35,9 @@ try {
 } catch {
   generates = false;
 }
-console.log(`standalone module vs compile() (${generates ? 'generated code' : 'interpreted: code generation is refused'}): node ${process.version}, ${N} calls per round, ${ROUNDS} rounds`);
+console.log(
+  `standalone module vs compile() (${generates ? 'generated code' : 'interpreted: code generation is refused'}): node ${process.version}, ${N} calls per round, ${ROUNDS} rounds`,
+);
 for (const [name, schemaName, data, method] of CASES) {
   if (data.length === 0) continue;
   const generated = compile(SCHEMAS[schemaName], { onWarning: () => {} });

@@ -49,9 +49,9 @@ const lineItem = {
 };
 const lineItems = Array.from({ length: 1000 }, (_, i) => ({
   id: i + 1,
-  sku: `SKU-${String(i * 7919 % 100000).padStart(5, '0')}`,
+  sku: `SKU-${String((i * 7919) % 100000).padStart(5, '0')}`,
   qty: 1 + (i % 9),
-  price: Math.round((i * 37.3) % 500 * 100) / 100,
+  price: Math.round(((i * 37.3) % 500) * 100) / 100,
   currency: ['USD', 'EUR', 'TRY'][i % 3],
   note: i % 4 === 0 ? null : `kalem ${i} — güncellendi`,
 }));
@@ -107,7 +107,11 @@ const ajvAll = new Ajv({ strict: false, allErrors: true });
 const COPIES = 16;
 function runner(side, fn, c, body) {
   const pool = Array.from({ length: COPIES }, (_, i) => JSON.parse(JSON.stringify(c.variant ? c.variant(i) : c.data)));
-  const make = new Function('fn', 'pool', `/* ${side} */ return function run(n){let c=0;for(let i=0;i<n;i++){const data=pool[i&${COPIES - 1}];${body}}return c;};`);
+  const make = new Function(
+    'fn',
+    'pool',
+    `/* ${side} */ return function run(n){let c=0;for(let i=0;i<n;i++){const data=pool[i&${COPIES - 1}];${body}}return c;};`,
+  );
   return make(fn, pool);
 }
 const boolBody = 'if(fn(data))c++;';
@@ -202,7 +206,9 @@ if (only !== -1) {
 }
 const rows = [];
 for (let i = 0; i < cases.length; i++) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--case', String(i), ...(quick ? ['--quick'] : [])], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--case', String(i), ...(quick ? ['--quick'] : [])], {
+    encoding: 'utf8',
+  });
   if (child.status !== 0) {
     process.stderr.write(child.stderr);
     process.exit(child.status ?? 1);
@@ -216,10 +222,25 @@ const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const table = [['case', 'api', 'ours ops/s', 'ajv ops/s', 'ours/ajv', 'target', '']];
 for (const r of rows) {
   const ratio = r.ours / r.theirs;
-  table.push([r.name, r.api, fmt(r.ours), fmt(r.theirs), ratio.toFixed(2), `≥${r.target.toFixed(1)}`, ratio >= r.target ? 'PASS' : 'BELOW']);
+  table.push([
+    r.name,
+    r.api,
+    fmt(r.ours),
+    fmt(r.theirs),
+    ratio.toFixed(2),
+    `≥${r.target.toFixed(1)}`,
+    ratio >= r.target ? 'PASS' : 'BELOW',
+  ]);
 }
 const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
 for (const row of table) {
-  console.log(row.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  console.log(
+    row
+      .map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
-console.log(`\n${quick ? 'quick run, ' : ''}each case in a process of its own; ${ROUNDS} rounds × ${ROUND_MS} ms CPU per side; checksum ${checksum}`);
+console.log(
+  `\n${quick ? 'quick run, ' : ''}each case in a process of its own; ${ROUNDS} rounds × ${ROUND_MS} ms CPU per side; checksum ${checksum}`,
+);

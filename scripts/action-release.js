@@ -61,7 +61,8 @@ function main() {
   const o = parseArgs(process.argv.slice(2));
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const main = join(root, 'dist', 'cli', 'main.js');
-  if (!existsSync(main) || !readFileSync(main, 'utf8').endsWith(MARK)) fail('dist/ is not a full build (the bundled CLI is missing): run npm run build first');
+  if (!existsSync(main) || !readFileSync(main, 'utf8').endsWith(MARK))
+    fail('dist/ is not a full build (the bundled CLI is missing): run npm run build first');
   if (existsSync(o.out) && readdirSync(o.out).length > 0) fail(`${o.out} is not empty`);
 
   const tmp = mkdtempSync(join(tmpdir(), 'bqschema-action-release-'));
@@ -85,8 +86,10 @@ function main() {
 
   const tag = o.tag === '' ? `v${pkg.version}` : o.tag;
   const gitDir = run('git', ['rev-parse', '--absolute-git-dir'], o.repo);
-  if (run('git', ['status', '--porcelain', '--untracked-files=no'], o.repo) !== '') fail(`${o.repo} has uncommitted changes: release a commit`);
-  if (spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}`], { cwd: o.repo }).status === 0) fail(`tag ${tag} exists already`);
+  if (run('git', ['status', '--porcelain', '--untracked-files=no'], o.repo) !== '')
+    fail(`${o.repo} has uncommitted changes: release a commit`);
+  if (spawnSync('git', ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}`], { cwd: o.repo }).status === 0)
+    fail(`tag ${tag} exists already`);
   const head = run('git', ['rev-parse', 'HEAD'], o.repo);
   const indexDir = mkdtempSync(join(tmpdir(), 'bqschema-action-index-'));
   try {
@@ -97,7 +100,9 @@ function main() {
     const message = `bqschema ${pkg.version}: the GitHub Action's release\n\nThe package as npm ships it (built from ${head}), action.yml and its production dependencies,\nso that uses: babelqueue/bqschema@${tag} runs without installing dev dependencies or compiling.`;
     const commit = git('commit-tree', treeId, '-p', head, '-m', message);
     git('tag', '-a', tag, commit, '-m', `bqschema ${pkg.version}`);
-    process.stdout.write(`action-release: tagged ${tag} (${commit}, a child of ${head.slice(0, 12)}); push it with: git push origin ${tag}\n`);
+    process.stdout.write(
+      `action-release: tagged ${tag} (${commit}, a child of ${head.slice(0, 12)}); push it with: git push origin ${tag}\n`,
+    );
   } finally {
     rmSync(indexDir, { recursive: true, force: true });
   }

@@ -81,10 +81,11 @@ function jsonEnd(text, start) {
  * test/asyncapi/build-time-validator.e2e.test.ts compares every result and error with ajv at run time).
  */
 function pruneSchemaConstants(code) {
-  if (!code.includes('const func1 = Object.prototype.hasOwnProperty;')) fatal('unexpected standalone code layout (ajv upgrade?): func1 is not hasOwnProperty');
+  if (!code.includes('const func1 = Object.prototype.hasOwnProperty;'))
+    fatal('unexpected standalone code layout (ajv upgrade?): func1 is not hasOwnProperty');
   const defs = [];
   const defRe = /const (schema\d+) = /g;
-  for (let m; (m = defRe.exec(code)); ) {
+  for (let m; (m = defRe.exec(code));) {
     const valueStart = m.index + m[0].length;
     const end = jsonEnd(code, valueStart);
     if (code[end] !== ';') fatal(`unexpected standalone code layout (ajv upgrade?): ${m[1]} is not one JSON value`);
@@ -101,10 +102,12 @@ function pruneSchemaConstants(code) {
   // Every read of a constant: its path of property names, and whether it only asks for own keys.
   const reads = new Map(defs.map((d) => [d.name, []]));
   const refRe = /\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*)/g;
-  for (let m; (m = refRe.exec(rest)); ) {
+  for (let m; (m = refRe.exec(rest));) {
     const list = reads.get(m[1]);
     if (list === undefined) continue;
-    const path = [...m[2].matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)].map((p) => p[1] ?? (p[2] !== undefined ? Number(p[2]) : JSON.parse(p[3])));
+    const path = [...m[2].matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g)].map(
+      (p) => p[1] ?? (p[2] !== undefined ? Number(p[2]) : JSON.parse(p[3])),
+    );
     const keysOnly = rest.slice(m.index - 'func1.call('.length, m.index) === 'func1.call(' && rest[m.index + m[0].length] === ',';
     list.push({ path, keysOnly });
   }
@@ -116,11 +119,12 @@ function pruneSchemaConstants(code) {
     const keysOnly = paths.some((p) => p.path.length === 0 && p.keysOnly);
     const out = Array.isArray(value) ? [] : {};
     const below = new Map();
-    for (const p of paths) if (p.path.length > 0) {
-      const [head, ...tail] = p.path;
-      if (!own(value, head)) fatal(`a schema constant is read at a missing key ${JSON.stringify(head)}`);
-      (below.get(head) ?? below.set(head, []).get(head)).push({ path: tail, keysOnly: p.keysOnly });
-    }
+    for (const p of paths)
+      if (p.path.length > 0) {
+        const [head, ...tail] = p.path;
+        if (!own(value, head)) fatal(`a schema constant is read at a missing key ${JSON.stringify(head)}`);
+        (below.get(head) ?? below.set(head, []).get(head)).push({ path: tail, keysOnly: p.keysOnly });
+      }
     if (Array.isArray(value)) {
       // Arrays keep their length and order; only read elements keep their content.
       for (let i = 0; i < value.length; i++) out.push(below.has(i) ? cut(value[i], below.get(i)) : true);
@@ -152,7 +156,11 @@ export function generate() {
   // The options validate.ts used at run time: the spec bundles the draft-07 meta-schema under its
   // own $id (meta: false avoids the clash); formats are not checked (ajv-formats is not used).
   const ajv = new Ajv({
-    strict: false, allErrors: true, meta: false, validateSchema: false, validateFormats: false,
+    strict: false,
+    allErrors: true,
+    meta: false,
+    validateSchema: false,
+    validateFormats: false,
     code: { source: true, esm: true },
   });
   let code = standaloneCode(ajv, ajv.compile(schema));
@@ -188,7 +196,7 @@ export function generate() {
     '// @ts-nocheck -- ajv standalone code, checked by test/asyncapi/*.test.ts instead.',
     `// The AsyncAPI 3.0.0 JSON Schema from @asyncapi/specs ${v.specs} (Apache-2.0, Copyright 2016-2025`,
     `// AsyncAPI Initiative), compiled to validation code by ajv ${v.ajv} (MIT) and minified; embedded schema`,
-    '// fragments are that specification\'s.',
+    "// fragments are that specification's.",
     '// A factory: the helpers (our jsonEqual and codePointLength) come from whoever loads it, the',
     '// library or the CLI bundle, so the file imports nothing. Types: spec-validator.d.cts.',
     min.code.trimEnd(),
@@ -222,7 +230,9 @@ function main() {
   const text = generate();
   if (check) {
     if (text !== current) {
-      process.stderr.write(`build-asyncapi-validator: ${path.relative(repoRoot, OUT)} is not what this script generates: run node scripts/build-asyncapi-validator.js --force and commit it\n`);
+      process.stderr.write(
+        `build-asyncapi-validator: ${path.relative(repoRoot, OUT)} is not what this script generates: run node scripts/build-asyncapi-validator.js --force and commit it\n`,
+      );
       process.exit(1);
     }
     return;

@@ -12,7 +12,14 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // In node_modules/.cache, so `npm ci` (which removes node_modules) forgets it and it is never packed.
 const RECORD = join(root, 'node_modules', '.cache', 'bqschema', 'build-inputs.sha256');
-const FILES = ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/build-asyncapi-validator.js', 'scripts/declarations.js', 'scripts/bundle-cli.js'];
+const FILES = [
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'scripts/build-asyncapi-validator.js',
+  'scripts/declarations.js',
+  'scripts/bundle-cli.js',
+];
 // The files the build writes; dist/cli/main.js marks the bundle made from it (scripts/bundle-cli.js).
 const OUTPUTS = ['dist/index.js', 'dist/cli/main.js', 'dist/cli-bundle'];
 

@@ -70,7 +70,8 @@ async function bundle() {
   // yaml and jsonc-parser stay packages (loaded on first need through createRequire).
   const external = (id) =>
     id === SPEC_PATH ||
-    (!['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) && (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id)));
+    (!['node:crypto', 'crypto', LAZY_CRYPTO].includes(id) &&
+      (id.startsWith('node:') || builtinModules.includes(id) || /^(yaml|jsonc-parser)(\/|$)/.test(id)));
   rmSync(out, { recursive: true, force: true });
   // The shared module's cache too: the training below makes one only if a trained command loads it.
   rmSync(join(out, `${SPEC_PATH}.cache`), { force: true });
@@ -84,7 +85,15 @@ async function bundle() {
     // strict: the modules were ES modules, which are strict; CommonJS output is not unless told.
     // Comments: only legal ones are kept (JSDoc was ~120 KB of the package, issue 24 item 5); whitespace goes
     // too (~100 KB), names and code are kept as written (no compress, no mangle: what runs is what was tested).
-    output: { dir: out, format: 'cjs', strict: true, entryFileNames: '[name].js', chunkFileNames: '[name].js', comments: { legal: true, annotation: false, jsdoc: false }, minify: { compress: false, mangle: false } },
+    output: {
+      dir: out,
+      format: 'cjs',
+      strict: true,
+      entryFileNames: '[name].js',
+      chunkFileNames: '[name].js',
+      comments: { legal: true, annotation: false, jsdoc: false },
+      minify: { compress: false, mangle: false },
+    },
     logLevel: 'warn',
   });
   // The chunks are CommonJS in a "type": "module" package.
@@ -101,7 +110,12 @@ async function bundle() {
   // (no NODE_OPTIONS such as --max-old-space-size from the build's environment), as a user runs it.
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const trained = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--train'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const trained = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--train'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (trained.status !== 0) throw new Error(`making the code cache failed:\n${trained.stderr}`);
   const main = join(root, 'dist', 'cli', 'main.js');
   if (!readFileSync(main, 'utf8').endsWith(MARK)) appendFileSync(main, MARK);
@@ -132,7 +146,14 @@ async function train() {
     ['validate', ...reg, '--format', 'json', 'examples/messages/valid'],
     ['compat', 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.next.json'],
     ['compat', 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.breaking.json'],
-    ['compat', '--format', 'github', ...summary('compat'), 'examples/compat/orders-created.v1.json', 'examples/compat/orders-created.breaking.json'],
+    [
+      'compat',
+      '--format',
+      'github',
+      ...summary('compat'),
+      'examples/compat/orders-created.v1.json',
+      'examples/compat/orders-created.breaking.json',
+    ],
   ];
   try {
     for (const argv of runs) await main(argv);

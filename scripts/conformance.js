@@ -43,7 +43,8 @@ function runCase(compiled, c) {
   const detail = violations.map((v) => `${v.instancePath || '(root)'} ${v.keyword}: ${v.message}`).join('; ');
   return {
     status: 'fail',
-    reason: `expected ${c.valid ? 'valid' : 'invalid'}; isValid returned ${isValid}, validate reported ` +
+    reason:
+      `expected ${c.valid ? 'valid' : 'invalid'}; isValid returned ${isValid}, validate reported ` +
       `${violations.length} violation(s)${detail ? `: ${detail}` : ''}`,
   };
 }
@@ -78,7 +79,10 @@ const pkg = readJson(path.join(repoRoot, 'package.json'));
 // not run: it is reported with the reason and never fails the run (conformance-suite.txt).
 const RUNNABLE = ['payload_schema', 'payload_schema_unicode'];
 const isVerdictBlock = (block) =>
-  block !== null && typeof block === 'object' && Array.isArray(block.cases) && Object.prototype.hasOwnProperty.call(block, 'schema') &&
+  block !== null &&
+  typeof block === 'object' &&
+  Array.isArray(block.cases) &&
+  Object.prototype.hasOwnProperty.call(block, 'schema') &&
   block.cases.every((c) => c !== null && typeof c === 'object' && typeof c.valid === 'boolean' && 'data' in c);
 
 const sections = {};
@@ -93,7 +97,9 @@ for (const section of Object.keys(manifest.sections)) {
     continue;
   }
   if (!RUNNABLE.includes(section) || !isVerdictBlock(block)) {
-    notRun.push(`${section} (in scope but not run: ${RUNNABLE.includes(section) ? 'its block does not have the {schema, cases} shape' : 'this runner does not know it; a newer suite section?'})`);
+    notRun.push(
+      `${section} (in scope but not run: ${RUNNABLE.includes(section) ? 'its block does not have the {schema, cases} shape' : 'this runner does not know it; a newer suite section?'})`,
+    );
     continue;
   }
   const compiled = compile(block.schema, {

@@ -68,7 +68,13 @@ function entryTypes() {
 /** The declaration file a relative specifier in `from` names (./x.js → ./x.d.ts, ./x.cjs → ./x.d.cts). */
 function declarationOf(from, spec) {
   const base = join(dirname(from), spec);
-  const candidates = [base.replace(/\.js$/, '.d.ts'), base.replace(/\.cjs$/, '.d.cts'), base.replace(/\.mjs$/, '.d.mts'), `${base}.d.ts`, join(base, 'index.d.ts')];
+  const candidates = [
+    base.replace(/\.js$/, '.d.ts'),
+    base.replace(/\.cjs$/, '.d.cts'),
+    base.replace(/\.mjs$/, '.d.mts'),
+    `${base}.d.ts`,
+    join(base, 'index.d.ts'),
+  ];
   const found = candidates.find((c) => DECLARATION.test(c) && existsSync(c));
   if (found === undefined) throw new Error(`${relative(root, from)}: the declarations of '${spec}' are not in dist/`);
   return found;

@@ -47,8 +47,7 @@ deliberately differently:
 `;
 
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const breaksIn = (breaks, mode) =>
-  breaks === 'both' || (breaks !== 'never' && (mode === 'full' || breaks === mode)) ? 'breaks' : '';
+const breaksIn = (breaks, mode) => (breaks === 'both' || (breaks !== 'never' && (mode === 'full' || breaks === mode)) ? 'breaks' : '');
 
 /** The Markdown table of every rule, in RULES order. */
 export function rulesTable(compat) {

@@ -36,7 +36,14 @@ if (!unitOnly) {
   }
 }
 const t = performance.now();
-const vitest = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args], { cwd: root, stdio: 'inherit' });
-const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-process.stdout.write(`\nnpm test: ${seconds(performance.now() - started)} (build: ${build}; vitest: ${seconds(performance.now() - t)}); load average ${load}\n`);
+const vitest = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+process.stdout.write(
+  `\nnpm test: ${seconds(performance.now() - started)} (build: ${build}; vitest: ${seconds(performance.now() - t)}); load average ${load}\n`,
+);
 process.exit(vitest.status ?? 1);

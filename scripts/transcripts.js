@@ -41,7 +41,12 @@ export function findBlocks(text) {
       else if (steps.length === 0) throw new Error(`a console block must start with a "$ " command line, found: ${line}`);
       else steps[steps.length - 1].expected.push(line);
     }
-    blocks.push({ start, length: body.length, line: text.slice(0, m.index).split('\n').length, steps: steps.map((s) => ({ command: s.command, expected: s.expected.join('\n') })) });
+    blocks.push({
+      start,
+      length: body.length,
+      line: text.slice(0, m.index).split('\n').length,
+      steps: steps.map((s) => ({ command: s.command, expected: s.expected.join('\n') })),
+    });
   }
   return blocks;
 }
@@ -54,14 +59,27 @@ export function runBlock(steps, root = ROOT) {
   try {
     // `bqschema` is a script on PATH (not a shell function), so `bqschema serve &` leaves $! = its pid.
     mkdirSync(join(tmp, '.bin'));
-    writeFileSync(join(tmp, '.bin', 'bqschema'), `#!/bin/sh\nexec node ${JSON.stringify(join(root, 'bin', 'bqschema.js'))} "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(tmp, '.bin', 'bqschema'), `#!/bin/sh\nexec node ${JSON.stringify(join(root, 'bin', 'bqschema.js'))} "$@"\n`, {
+      mode: 0o755,
+    });
     const script = [
       'exec 2>&1',
       // The marker keeps $? so that `echo $?` shows the previous command's exit code.
       ...steps.flatMap((s, i) => [`__bq_rc=$?; printf '%s\\n' '${marker(i)}'; (exit $__bq_rc)`, s.command]),
       `printf '%s\\n' '${marker(steps.length)}'`,
     ].join('\n');
-    const env = { ...process.env, PATH: `${join(tmp, '.bin')}:${process.env.PATH}`, NO_COLOR: '1', TMPDIR: tmp, LC_ALL: 'C.UTF-8', GIT_AUTHOR_NAME: 'Docs', GIT_AUTHOR_EMAIL: 'docs@example.com', GIT_COMMITTER_NAME: 'Docs', GIT_COMMITTER_EMAIL: 'docs@example.com', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const env = {
+      ...process.env,
+      PATH: `${join(tmp, '.bin')}:${process.env.PATH}`,
+      NO_COLOR: '1',
+      TMPDIR: tmp,
+      LC_ALL: 'C.UTF-8',
+      GIT_AUTHOR_NAME: 'Docs',
+      GIT_AUTHOR_EMAIL: 'docs@example.com',
+      GIT_COMMITTER_NAME: 'Docs',
+      GIT_COMMITTER_EMAIL: 'docs@example.com',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
     for (const k of ['BQSCHEMA_REGISTRY', 'BQSCHEMA_DEBUG', 'FORCE_COLOR', 'GITHUB_ACTIONS']) delete env[k];
     const r = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
     if (r.error) throw r.error;
@@ -71,7 +89,11 @@ export function runBlock(steps, root = ROOT) {
       const to = out.indexOf(marker(i + 1) + '\n');
       if (from < 0 || to < 0) throw new Error(`transcript session ended early:\n${out}`);
       // The temporary directory is shown as plain /tmp, as a reader's mktemp would give.
-      return out.slice(from + marker(i).length + 1, to).replace(/\n$/, '').split(tmp + '/').join('/tmp/');
+      return out
+        .slice(from + marker(i).length + 1, to)
+        .replace(/\n$/, '')
+        .split(tmp + '/')
+        .join('/tmp/');
     });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -81,7 +103,8 @@ export function runBlock(steps, root = ROOT) {
 /** What may differ between two runs: temp directories, commit ids, timings, the checkout's path. */
 export function normalise(text, root = ROOT) {
   return text
-    .split(root.replace(/\/$/, '')).join('<repo>')
+    .split(root.replace(/\/$/, ''))
+    .join('<repo>')
     .replace(/\/tmp\/tmp\.[A-Za-z0-9]+/g, '<tmp>')
     .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g, '<commit>')
     .replace(/\b\d+(\.\d+)? ?ms\b/g, '<time>');
@@ -103,7 +126,10 @@ function main() {
       block.steps.forEach((s, i) => {
         if (normalise(s.expected) !== normalise(actual[i])) {
           stale++;
-          if (!update) process.stdout.write(`${relative(ROOT, path)}:${block.line}: $ ${s.command}\n--- shown\n${s.expected}\n+++ actual\n${actual[i]}\n\n`);
+          if (!update)
+            process.stdout.write(
+              `${relative(ROOT, path)}:${block.line}: $ ${s.command}\n--- shown\n${s.expected}\n+++ actual\n${actual[i]}\n\n`,
+            );
         }
       });
       if (update) text = text.slice(0, block.start) + body + text.slice(block.start + block.length);

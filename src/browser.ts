@@ -4,8 +4,20 @@
 // test/package/browser-entry.e2e.test.ts proves its module graph has no `node:` import, and
 // test/guard/browser-csp.e2e.test.ts runs it in Chromium under a CSP that forbids 'unsafe-eval'.
 export {
-  compile, lintSchema, SchemaError, warningMessage, WARNING_CODE, jsonEqual, codePointLength, lengthBound, minimumBound,
-  type CompiledSchema, type CompileOptions, type LintIssue, type SchemaWarning, type Violation,
+  compile,
+  lintSchema,
+  SchemaError,
+  warningMessage,
+  WARNING_CODE,
+  jsonEqual,
+  codePointLength,
+  lengthBound,
+  minimumBound,
+  type CompiledSchema,
+  type CompileOptions,
+  type LintIssue,
+  type SchemaWarning,
+  type Violation,
 } from './validator/index.js';
 export { MapProvider, type ProviderOptions } from './providers/map-provider.js';
 export { HttpProvider, type HttpProviderOptions } from './providers/http-provider.js';

@@ -6,7 +6,10 @@ try {
   bqschema = require('./index.js');
 } catch (err) {
   if ((err as { code?: unknown }).code !== 'ERR_REQUIRE_ESM') throw err;
-  throw new Error(`bqschema is an ES module and this Node (${process.version}) cannot require() one: use Node >= 20.19, or \`const bqschema = await import('bqschema')\``, { cause: err });
+  throw new Error(
+    `bqschema is an ES module and this Node (${process.version}) cannot require() one: use Node >= 20.19, or \`const bqschema = await import('bqschema')\``,
+    { cause: err },
+  );
 }
 
 export = bqschema;

@@ -96,13 +96,29 @@ export interface BundleEntry {
 const CONTAINERS = ['definitions', '$defs'] as const;
 /** Keywords holding one schema. */
 const SCHEMA_ONE: ReadonlySet<string> = new Set([
-  'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'not',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ]);
 /** Keywords holding an array of schemas (`items` may be either). */
 const SCHEMA_LIST: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Keywords holding an object of named schemas (`dependencies`' values may also be arrays of names). */
-const SCHEMA_MAP: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'dependencies']);
+const SCHEMA_MAP: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'dependencies',
+]);
 
 const MERGE_KEY = 'the key "<<" is read as a YAML merge key by AsyncAPI tools, which would merge its value into the enclosing object';
 
@@ -135,7 +151,8 @@ const decodeOr = (s: string): string => {
 };
 
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-const kind = (v: unknown): string => (Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const kind = (v: unknown): string =>
+  Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 const isSchema = (v: unknown): boolean => typeof v === 'boolean' || isSchemaObject(v);
 
 /** A reference as read: where it points, or why it cannot be followed. */
@@ -201,7 +218,10 @@ function splitRef(ref: string): { path: string; tokens: string[] } | { problem: 
   const rawPath = hash < 0 ? ref : ref.slice(0, hash);
   const rawFragment = hash < 0 ? '' : ref.slice(hash + 1);
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(rawPath) || rawPath.startsWith('//')) {
-    return { problem: 'names another location: references are bundled only from the registry\'s own files; copy the schema into the registry and refer to it by a relative path' };
+    return {
+      problem:
+        "names another location: references are bundled only from the registry's own files; copy the schema into the registry and refer to it by a relative path",
+    };
   }
   if (rawPath.includes('?')) return { problem: 'has a query, which names no file of the registry; refer to the file by its path' };
   let path: string;
@@ -213,7 +233,9 @@ function splitRef(ref: string): { path: string; tokens: string[] } | { problem: 
     return { problem: 'is not a valid URI reference (a "%" that starts no escape); percent-encode it' };
   }
   if (fragment !== '' && fragment[0] !== '/') {
-    return { problem: 'names an anchor: only JSON Pointer fragments ("#/definitions/name") are bundled; refer to the schema by its pointer' };
+    return {
+      problem: 'names an anchor: only JSON Pointer fragments ("#/definitions/name") are bundled; refer to the schema by its pointer',
+    };
   }
   return { path, tokens: parsePointer(fragment) };
 }
@@ -271,7 +293,8 @@ function scan(source: Source, report: (pointer: string, message: string, unlessH
     // Children in document order, pushed reversed: the stack then visits them in that order, as problems are reported.
     const children: Walk[] = [];
     const child = (v: unknown, at: string, r: Role, container?: string): void => {
-      if (typeof v === 'object' && v !== null) children.push(container === undefined ? { value: v, pointer: at, role: r } : { value: v, pointer: at, role: r, container });
+      if (typeof v === 'object' && v !== null)
+        children.push(container === undefined ? { value: v, pointer: at, role: r } : { value: v, pointer: at, role: r, container });
     };
     if (Array.isArray(obj)) {
       for (let i = 0; i < obj.length; i++) child(obj[i], joinPointer(pointer, i), role === 'schema' ? 'schema' : 'data');
@@ -338,7 +361,8 @@ function copy(value: unknown, rewrite: (ref: string) => string, omit: ReadonlySe
       if (top && omit.has(k)) continue;
       const v = (from as Record<string, unknown>)[k];
       // Defined as data: a key such as "__proto__" (refused, but still copied faithfully) stays a key.
-      if (k === '$ref' && typeof v === 'string') Object.defineProperty(out, k, { value: rewrite(v), enumerable: true, writable: true, configurable: true });
+      if (k === '$ref' && typeof v === 'string')
+        Object.defineProperty(out, k, { value: rewrite(v), enumerable: true, writable: true, configurable: true });
       else {
         Object.defineProperty(out, k, { value: undefined, enumerable: true, writable: true, configurable: true });
         stack.push({ from: v, into: out, key: k, top: false });
@@ -370,9 +394,11 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
   }
 
   const pending: Array<{ source: Source; pointer: string; message: string; unlessHoisted?: string }> = [];
-  const report = (source: Source) => (pointer: string, message: string, unlessHoisted?: string): void => {
-    pending.push({ source, pointer, message, unlessHoisted });
-  };
+  const report =
+    (source: Source) =>
+    (pointer: string, message: string, unlessHoisted?: string): void => {
+      pending.push({ source, pointer, message, unlessHoisted });
+    };
 
   // Read every source and follow its references, reading each file they name once.
   for (let i = 0; i < sources.length; i++) {
@@ -419,7 +445,8 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
         }
       }
       const found = walkTo(target.value, split.tokens);
-      const where = target === source ? 'this schema' : target.registered && target.name === undefined ? `the schema of ${target.urn}` : target.name!;
+      const where =
+        target === source ? 'this schema' : target.registered && target.name === undefined ? `the schema of ${target.urn}` : target.name!;
       if ('missing' in found) {
         resolved.set(ref, `points at nothing: ${where} has no ${found.missing}`);
       } else if (!isSchema(found.value)) {
@@ -525,7 +552,10 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
    */
   const componentOf = (key: string, source: Source, value: unknown): { home: string; entry: (schema: unknown) => unknown } =>
     typeof meant(source, value) === 'boolean'
-      ? { home: `/components/schemas/${escapePointerToken(key)}/schema`, entry: (schema) => ({ schemaFormat: PAYLOAD_SCHEMA_FORMAT, schema }) }
+      ? {
+          home: `/components/schemas/${escapePointerToken(key)}/schema`,
+          entry: (schema) => ({ schemaFormat: PAYLOAD_SCHEMA_FORMAT, schema }),
+        }
       : { home: `/components/schemas/${escapePointerToken(key)}`, entry: (schema) => schema };
   const homes = new Map<string, ReturnType<typeof componentOf>>();
   const keys = allocateKeys(requests, new Set());
@@ -554,7 +584,8 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
     return at;
   };
   for (const p of pending) {
-    if (p.unlessHoisted === undefined || !hoist.get(p.source)!.includes(p.unlessHoisted)) issues.push(sourceIssue(p.source, p.pointer, p.message));
+    if (p.unlessHoisted === undefined || !hoist.get(p.source)!.includes(p.unlessHoisted))
+      issues.push(sourceIssue(p.source, p.pointer, p.message));
   }
   for (const [source, resolved] of finals) {
     for (const [ref, t] of resolved) {
@@ -562,19 +593,34 @@ export function bundleSchemas(entries: readonly BundleEntry[], channelKeys: Read
       const names = parsePointer(docPointer(t.source, t.tokens));
       const escaped = names.find((name) => PERCENT_ESCAPE.test(name));
       if (names.includes('')) {
-        resolved.set(ref, 'passes through an empty name, which AsyncAPI tools misread (@asyncapi/parser takes the parent for it); rename the property it passes through');
+        resolved.set(
+          ref,
+          'passes through an empty name, which AsyncAPI tools misread (@asyncapi/parser takes the parent for it); rename the property it passes through',
+        );
       } else if (escaped !== undefined) {
-        resolved.set(ref, `passes through the name ${JSON.stringify(escaped)}, which AsyncAPI tools read two ways (@asyncapi/parser percent-decodes it to ${JSON.stringify(decodeOr(escaped))} in one pass and not in the other); rename it`);
+        resolved.set(
+          ref,
+          `passes through the name ${JSON.stringify(escaped)}, which AsyncAPI tools read two ways (@asyncapi/parser percent-decodes it to ${JSON.stringify(decodeOr(escaped))} in one pass and not in the other); rename it`,
+        );
       }
     }
     for (const site of source.refs) {
       const t = resolved.get(site.ref)!;
-      if (typeof t === 'string') issues.push(sourceIssue(source, joinPointer(site.at, '$ref'), `the $ref ${JSON.stringify(site.ref)} ${t}`));
+      if (typeof t === 'string')
+        issues.push(sourceIssue(source, joinPointer(site.at, '$ref'), `the $ref ${JSON.stringify(site.ref)} ${t}`));
       // @asyncapi/parser percent-decodes the names on the way to a reference it resolves, and adds
       // what it resolved under the decoded name too ("%41" gains a sibling "A").
-      const escaped = source.cyclic ? undefined : parsePointer(docPointer(source, parsePointer(site.at))).find((name) => PERCENT_ESCAPE.test(name));
+      const escaped = source.cyclic
+        ? undefined
+        : parsePointer(docPointer(source, parsePointer(site.at))).find((name) => PERCENT_ESCAPE.test(name));
       if (escaped !== undefined) {
-        issues.push(sourceIssue(source, joinPointer(site.at, '$ref'), `this $ref sits under the name ${JSON.stringify(escaped)}, which AsyncAPI tools misread (@asyncapi/parser percent-decodes the names on a reference's way, and adds its target under ${JSON.stringify(decodeOr(escaped))} too); rename it`));
+        issues.push(
+          sourceIssue(
+            source,
+            joinPointer(site.at, '$ref'),
+            `this $ref sits under the name ${JSON.stringify(escaped)}, which AsyncAPI tools misread (@asyncapi/parser percent-decodes the names on a reference's way, and adds its target under ${JSON.stringify(decodeOr(escaped))} too); rename it`,
+          ),
+        );
       }
     }
   }
@@ -626,4 +672,3 @@ export function originOf(pointer: string, origins: readonly Origin[]): { urn: st
   if (best.file !== undefined) out.file = best.file;
   return out;
 }
-

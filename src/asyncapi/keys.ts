@@ -10,9 +10,18 @@ export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b
  * count as taken. A fixed list, not read from the runtime, so every Node version agrees.
  */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set([
-  '__proto__', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
-  'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString',
-  'toString', 'valueOf',
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
 ]);
 
 /** A map key made of any string: each code point the pattern does not allow becomes `_`. */

@@ -42,8 +42,7 @@ function describeError(e: AjvError): string {
   return base;
 }
 
-const own = (o: unknown, k: string): unknown =>
-  isSchemaObject(o) && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+const own = (o: unknown, k: string): unknown => (isSchemaObject(o) && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
 
 /** The URN of a channel as buildAsyncApi writes it: its message's name, else its address. */
 function channelUrn(doc: unknown, key: string): string | undefined {
@@ -133,7 +132,11 @@ function refIssues(doc: unknown): Array<[string, string]> {
       const at = joinPointer(pointer, key);
       if (key === '$ref') {
         const target = typeof v === 'string' ? localTarget(doc, v) : undefined;
-        if (target === undefined) out.push([at, `the reference ${JSON.stringify(v)} names no place in this document, so AsyncAPI tools would read another file, the network, or fail`]);
+        if (target === undefined)
+          out.push([
+            at,
+            `the reference ${JSON.stringify(v)} names no place in this document, so AsyncAPI tools would read another file, the network, or fail`,
+          ]);
         continue;
       }
       stack.push({ value: v, pointer: at });
@@ -183,7 +186,13 @@ export async function validateAsyncApi(doc: unknown): Promise<AsyncApiIssue[]> {
   const cycle = findCycle(doc);
   if (cycle !== undefined) {
     const [at, ancestor] = cycle;
-    return [issue(doc, at, `refers back to ${ancestor === '' ? 'the document root' : ancestor} (a YAML alias cycle?): it has no end, so it cannot be written out`)];
+    return [
+      issue(
+        doc,
+        at,
+        `refers back to ${ancestor === '' ? 'the document root' : ancestor} (a YAML alias cycle?): it has no end, so it cannot be written out`,
+      ),
+    ];
   }
   const refs = refIssues(doc);
   if (refs.length > 0) return refs.map(([at, message]) => issue(doc, at, message));

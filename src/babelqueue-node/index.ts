@@ -102,8 +102,13 @@ function sdkPath(value: unknown, tokens: readonly string[]): string {
 }
 
 const TYPE_REASON: Record<string, string> = {
-  object: 'not_an_object', array: 'not_an_array', string: 'not_a_string', integer: 'not_an_integer',
-  number: 'not_a_number', boolean: 'not_a_boolean', null: 'not_null',
+  object: 'not_an_object',
+  array: 'not_an_array',
+  string: 'not_a_string',
+  integer: 'not_an_integer',
+  number: 'not_a_number',
+  boolean: 'not_a_boolean',
+  null: 'not_null',
 };
 
 /** One of our violations as the SDK writes one. */
@@ -117,7 +122,9 @@ function sdkViolation(schema: Schema, value: unknown, v: Violation, base: string
       // The SDK names the missing key: the first required name the object lacks.
       const names = at(schema, schemaTokens);
       const obj = at(value, tokens);
-      const missing = Array.isArray(names) ? names.find((n) => typeof n === 'string' && !(isSchemaObject(obj) && hasOwn(obj, n))) : undefined;
+      const missing = Array.isArray(names)
+        ? names.find((n) => typeof n === 'string' && !(isSchemaObject(obj) && hasOwn(obj, n)))
+        : undefined;
       if (typeof missing === 'string') path = path === '' ? missing : `${path}.${missing}`;
       reason = 'missing_required';
       break;
@@ -127,18 +134,33 @@ function sdkViolation(schema: Schema, value: unknown, v: Violation, base: string
       reason = typeof t === 'string' ? (TYPE_REASON[t] ?? 'wrong_type') : 'wrong_type'; // a union: the SDK has no word for it
       break;
     }
-    case 'additionalProperties': reason = 'additional_not_allowed'; break;
-    case 'enum': reason = 'not_in_enum'; break;
-    case 'const': reason = 'wrong_const'; break;
-    case 'minLength': reason = 'below_min_length'; break;
-    case 'maxLength': reason = 'above_max_length'; break;
-    case 'minimum': reason = 'below_minimum'; break;
+    case 'additionalProperties':
+      reason = 'additional_not_allowed';
+      break;
+    case 'enum':
+      reason = 'not_in_enum';
+      break;
+    case 'const':
+      reason = 'wrong_const';
+      break;
+    case 'minLength':
+      reason = 'below_min_length';
+      break;
+    case 'maxLength':
+      reason = 'above_max_length';
+      break;
+    case 'minimum':
+      reason = 'below_minimum';
+      break;
     // A `false` schema: at the root (`false`), or under the keyword that led to it (a property's or
     // the items' schema is `false`); additionalProperties' is `additional_not_allowed` above.
     case 'false':
     case 'properties':
-    case 'items': reason = 'not_allowed'; break;
-    default: reason = v.keyword;
+    case 'items':
+      reason = 'not_allowed';
+      break;
+    default:
+      reason = v.keyword;
   }
   const full = base === '' ? path : path === '' ? base : `${base}.${path}`;
   return `${full === '' ? '<root>' : full}: ${reason}`;
@@ -179,7 +201,8 @@ export async function validate(provider: SchemaProvider, urn: string, data: Reco
   const first = firstViolation(node, data, '');
   if (first !== null) {
     throw new InvalidPayloadError(urn, [first.violation], {
-      violation: first.text, message: `Message data for "${urn}" does not match its URN schema: ${first.text}.`,
+      violation: first.text,
+      message: `Message data for "${urn}" does not match its URN schema: ${first.text}.`,
     });
   }
 }

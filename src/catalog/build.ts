@@ -118,7 +118,8 @@ function statusClass(status: string | undefined): string {
 function piiSummary(view: FieldsView | undefined): SafeHtml {
   if (view === undefined || view.pii.length === 0) return html`<span class="empty">none marked</span>`;
   return html`<ul class="pii-list">${view.pii.map(
-    (p) => html`<li><code>${p.path === '' ? '(the whole payload)' : p.path}</code> <span class="badge pii">PII${p.category === '' ? '' : ` · ${p.category}`}</span></li>`,
+    (p) =>
+      html`<li><code>${p.path === '' ? '(the whole payload)' : p.path}</code> <span class="badge pii">PII${p.category === '' ? '' : ` · ${p.category}`}</span></li>`,
   )}</ul>`;
 }
 
@@ -127,26 +128,39 @@ function notices(p: Prepared): SafeHtml {
   if (p.entry.status === 'deprecated') {
     const d = p.entry.deprecated ?? {};
     const ask = p.entry.owner !== undefined ? html`ask ${p.entry.owner}` : 'ask its owner';
-    const dates = [d.since === undefined ? '' : `since ${d.since}`, d.sunset === undefined ? '' : `sunset ${d.sunset}: it may be removed from that day`].filter((x) => x !== '').join('; ');
-    const instead = d.replacement === undefined ? html`${ask} what replaces it`
-      : html`use <a href="${fragment(anchorId(d.replacement))}"><code>${d.replacement}</code></a> instead`;
-    parts.push(html`<div class="notice warn" data-bq="deprecation"><strong>Deprecated${dates === '' ? '' : ` (${dates})`}:</strong> do not start producing or consuming this event; ${instead}.${d.reason === undefined ? '' : html` Why: ${d.reason}.`}</div>`);
+    const dates = [
+      d.since === undefined ? '' : `since ${d.since}`,
+      d.sunset === undefined ? '' : `sunset ${d.sunset}: it may be removed from that day`,
+    ]
+      .filter((x) => x !== '')
+      .join('; ');
+    const instead =
+      d.replacement === undefined
+        ? html`${ask} what replaces it`
+        : html`use <a href="${fragment(anchorId(d.replacement))}"><code>${d.replacement}</code></a> instead`;
+    parts.push(
+      html`<div class="notice warn" data-bq="deprecation"><strong>Deprecated${dates === '' ? '' : ` (${dates})`}:</strong> do not start producing or consuming this event; ${instead}.${d.reason === undefined ? '' : html` Why: ${d.reason}.`}</div>`,
+    );
   }
   if (p.problem !== undefined) {
     parts.push(html`<div class="notice bad"><strong>This schema cannot be read:</strong> ${p.problem}. Its fields are not shown.</div>`);
   }
   const v = p.view;
   if (v !== undefined && v.malformed.length > 0) {
-    parts.push(html`<div class="notice bad"><strong>${plural(v.malformed.length, 'malformed keyword')}</strong> (no effect on validation; <code>bqschema check</code> fails on them):<ul>${v.malformed.map(
-      (m) => html`<li><code>${pointerLabel(m.pointer)}</code> <code>${m.keyword}</code>: ${m.message}</li>`,
-    )}</ul></div>`);
+    parts.push(
+      html`<div class="notice bad"><strong>${plural(v.malformed.length, 'malformed keyword')}</strong> (no effect on validation; <code>bqschema check</code> fails on them):<ul>${v.malformed.map(
+        (m) => html`<li><code>${pointerLabel(m.pointer)}</code> <code>${m.keyword}</code>: ${m.message}</li>`,
+      )}</ul></div>`,
+    );
   }
   // `deprecated` is documentation (its field's badge says it), not a constraint left unenforced.
   const unsupported = v?.unsupported.filter((w) => w.keyword !== 'deprecated') ?? [];
   if (unsupported.length > 0) {
-    parts.push(html`<div class="notice warn"><strong>${plural(unsupported.length, 'keyword')} not enforced</strong> by the validator (outside the supported subset):<ul>${unsupported.map(
-      (w) => html`<li><code>${pointerLabel(w.pointer)}</code> <code>${w.keyword}</code></li>`,
-    )}</ul></div>`);
+    parts.push(
+      html`<div class="notice warn"><strong>${plural(unsupported.length, 'keyword')} not enforced</strong> by the validator (outside the supported subset):<ul>${unsupported.map(
+        (w) => html`<li><code>${pointerLabel(w.pointer)}</code> <code>${w.keyword}</code></li>`,
+      )}</ul></div>`,
+    );
   }
   return join(parts);
 }
@@ -189,7 +203,13 @@ function examples(p: Prepared): SafeHtml {
   list(schema).forEach((ex, i) => out.push(example(html`From the schema (<code>examples[${i}]</code>)`, masked[i], verdictOf(p, ex))));
   (p.entry.examples ?? []).forEach((msg, i) => {
     const isEnvelope = isSchemaObject(msg) && hasOwn(msg, 'data');
-    out.push(example(html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`, maskedMessage(msg, schema), isEnvelope ? verdictOf(p, msg.data) : undefined));
+    out.push(
+      example(
+        html`Example message ${i + 1}${isEnvelope ? ' (its data)' : ''}`,
+        maskedMessage(msg, schema),
+        isEnvelope ? verdictOf(p, msg.data) : undefined,
+      ),
+    );
   });
   return out.length === 0 ? html`<p class="empty">No examples.</p>` : html`<div class="examples">${out}</div>`;
 }
@@ -223,7 +243,10 @@ function history(entries: readonly HistoryEntry[]): SafeHtml {
 function section(p: Prepared, hist: readonly HistoryEntry[] | undefined, links: Links): SafeHtml {
   const { entry, id, view } = p;
   const file = entry.file !== undefined ? html`<div><dt>Schema file</dt><dd><code>${entry.file}</code></dd></div>` : '';
-  const peers = links.services.size === 0 ? '' : html`<div><dt>Produced by</dt><dd>${serviceLinks(entry.producers ?? [], links, 'no producer')}</dd></div><div><dt>Consumed by</dt><dd>${serviceLinks(entry.consumers ?? [], links, 'no consumer')}</dd></div>`;
+  const peers =
+    links.services.size === 0
+      ? ''
+      : html`<div><dt>Produced by</dt><dd>${serviceLinks(entry.producers ?? [], links, 'no producer')}</dd></div><div><dt>Consumed by</dt><dd>${serviceLinks(entry.consumers ?? [], links, 'no consumer')}</dd></div>`;
   return html`<section class="event" id="${id}" data-bq-event>
 <h2><a href="${fragment(id)}">${entry.urn}</a></h2>
 ${entry.description !== undefined ? html`<p class="desc">${entry.description}</p>` : ''}
@@ -251,16 +274,25 @@ interface Links {
 
 function urnLink(urn: string, links: Links, cls = ''): SafeHtml {
   const id = links.urns.get(urn);
-  return id === undefined ? html`<code>${urn}</code>` : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}"><code>${urn}</code></a>`;
+  return id === undefined
+    ? html`<code>${urn}</code>`
+    : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}"><code>${urn}</code></a>`;
 }
 
 function serviceLink(name: string, links: Links, cls = ''): SafeHtml {
   const id = links.services.get(name);
-  return id === undefined ? html`<span>${name}</span>` : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}">${name}</a>`;
+  return id === undefined
+    ? html`<span>${name}</span>`
+    : html`<a${cls === '' ? '' : html` class="${cls}"`} href="${fragment(id)}">${name}</a>`;
 }
 
 function serviceLinks(names: readonly string[], links: Links, none: string): SafeHtml {
-  return names.length === 0 ? html`<span class="empty">${none}</span>` : join(names.map((n) => serviceLink(n, links)), ', ');
+  return names.length === 0
+    ? html`<span class="empty">${none}</span>`
+    : join(
+        names.map((n) => serviceLink(n, links)),
+        ', ',
+      );
 }
 
 /** A service's page: its team, contact and repository (as text: every link of the catalog stays inside it), what it produces and consumes, and the personal data of those URNs. */
@@ -268,10 +300,19 @@ function serviceSection(s: CatalogService, id: string, links: Links, piiOf: (urn
   const fact = (label: string, value: SafeHtml | string | undefined): SafeHtml =>
     html`<div><dt>${label}</dt><dd>${value ?? html`<span class="empty">none</span>`}</dd></div>`;
   const urnList = (urns: readonly string[], none: string): SafeHtml =>
-    urns.length === 0 ? html`<p class="empty">${none}</p>` : html`<ul class="urn-list">${urns.map((u) => html`<li>${urnLink(u, links)}</li>`)}</ul>`;
+    urns.length === 0
+      ? html`<p class="empty">${none}</p>`
+      : html`<ul class="urn-list">${urns.map((u) => html`<li>${urnLink(u, links)}</li>`)}</ul>`;
   const handled = [...new Set([...s.produces, ...s.consumes])].sort(byCodeUnits);
-  const pii = handled.flatMap((urn) => piiOf(urn).map((f) => html`<li>${urnLink(urn, links)} <code>${f.path === '' ? '(the whole payload)' : f.path}</code> <span class="badge pii">PII${f.category === '' ? '' : ` · ${f.category}`}</span></li>`));
-  const undeclared = s.declared ? '' : html`<div class="notice warn"><strong>Not declared:</strong> a URN lists this service, but the manifest's <code>services</code> has no entry for it (<code>bqschema check</code> reports it); declare it with its team and contact.</div>`;
+  const pii = handled.flatMap((urn) =>
+    piiOf(urn).map(
+      (f) =>
+        html`<li>${urnLink(urn, links)} <code>${f.path === '' ? '(the whole payload)' : f.path}</code> <span class="badge pii">PII${f.category === '' ? '' : ` · ${f.category}`}</span></li>`,
+    ),
+  );
+  const undeclared = s.declared
+    ? ''
+    : html`<div class="notice warn"><strong>Not declared:</strong> a URN lists this service, but the manifest's <code>services</code> has no entry for it (<code>bqschema check</code> reports it); declare it with its team and contact.</div>`;
   return html`<section class="event service" id="${id}" data-bq-service>
 <h2><a href="${fragment(id)}">${s.name}</a> <span class="badge">service</span></h2>
 ${undeclared}
@@ -289,27 +330,38 @@ ${pii.length === 0 ? html`<p class="empty">none marked</p>` : html`<ul class="pi
 /** The map: per URN with a producer or a consumer, its producers, the URN and its consumers, every node a link. */
 function serviceMap(services: readonly CatalogService[], prepared: readonly Prepared[], id: string, links: Links): SafeHtml {
   const nodes = (names: readonly string[], none: string): SafeHtml =>
-    names.length === 0 ? html`<span class="empty">${none}</span>` : html`<ul class="nodes">${names.map((n) => html`<li>${serviceLink(n, links, 'node')}</li>`)}</ul>`;
+    names.length === 0
+      ? html`<span class="empty">${none}</span>`
+      : html`<ul class="nodes">${names.map((n) => html`<li>${serviceLink(n, links, 'node')}</li>`)}</ul>`;
   const seen = new Set<string>();
   const rows = prepared.flatMap((p) => {
     const { urn, producers = [], consumers = [] } = p.entry;
     if (seen.has(urn) || producers.length + consumers.length === 0) return [];
     seen.add(urn);
-    return [html`<li class="flow-row"><div class="flow-from"><span class="sr">Produced by:</span> ${nodes(producers, 'no producer')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-urn"><span class="sr">Event:</span> ${urnLink(urn, links, 'node urn-node')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-to"><span class="sr">Consumed by:</span> ${nodes(consumers, 'no consumer')}</div></li>`];
+    return [
+      html`<li class="flow-row"><div class="flow-from"><span class="sr">Produced by:</span> ${nodes(producers, 'no producer')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-urn"><span class="sr">Event:</span> ${urnLink(urn, links, 'node urn-node')}</div><span class="arrow" aria-hidden="true">→</span><div class="flow-to"><span class="sr">Consumed by:</span> ${nodes(consumers, 'no consumer')}</div></li>`,
+    ];
   });
   const idle = services.filter((s) => s.produces.length + s.consumes.length === 0);
   return html`<section class="event service-map" id="${id}" data-bq="map">
 <h2><a href="${fragment(id)}">Services map</a></h2>
 <p class="desc">Who writes and who reads each event: producers → event → consumers. ${plural(services.length, 'service')}, ${plural(rows.length, 'event')} with a producer or a consumer.</p>
 ${rows.length === 0 ? html`<p class="empty">No event names a producer or a consumer.</p>` : html`<div class="flow-head" aria-hidden="true"><span>Producers</span><span></span><span>Event</span><span></span><span>Consumers</span></div><ol class="flow">${rows}</ol>`}
-${idle.length === 0 ? '' : html`<p>Services that produce and consume nothing: ${join(idle.map((s) => serviceLink(s.name, links, 'node')), ' ')}</p>`}
+${
+  idle.length === 0
+    ? ''
+    : html`<p>Services that produce and consume nothing: ${join(
+        idle.map((s) => serviceLink(s.name, links, 'node')),
+        ' ',
+      )}</p>`
+}
 </section>
 `;
 }
 
 function navItem(p: Prepared): SafeHtml {
   const { entry, id, view } = p;
-  const status = entry.status === 'deprecated' ? html`<span class="badge st-deprecated">deprecated</span>` : entry.status ?? 'no status';
+  const status = entry.status === 'deprecated' ? html`<span class="badge st-deprecated">deprecated</span>` : (entry.status ?? 'no status');
   const meta = html`${entry.owner ?? 'no owner'} · ${status}`;
   const pii = view !== undefined && view.pii.length > 0 ? html` <span class="badge pii">PII</span>` : '';
   return html`<li data-bq-item><a href="${fragment(id)}"><span class="urn">${entry.urn}</span><span class="meta">${meta}${pii}</span></a></li>`;
@@ -319,7 +371,15 @@ function searchText(p: Prepared): string {
   const e = p.entry;
   const schema = e.schema;
   const title = isSchemaObject(schema) && hasOwn(schema, 'title') && typeof schema.title === 'string' ? schema.title : '';
-  const words = [e.urn, e.owner ?? '', e.status ?? '', e.description ?? '', title, ...(p.view?.names ?? []), ...(p.view?.pii.map((x) => x.category) ?? [])];
+  const words = [
+    e.urn,
+    e.owner ?? '',
+    e.status ?? '',
+    e.description ?? '',
+    title,
+    ...(p.view?.names ?? []),
+    ...(p.view?.pii.map((x) => x.category) ?? []),
+  ];
   return words.join(' ').toLowerCase();
 }
 
@@ -387,16 +447,30 @@ export function buildCatalog(input: CatalogInput): string {
 <nav class="side" aria-label="Events">
 <div class="filters" data-bq="filters" hidden>
 <label><span>Search <kbd>/</kbd></span><input type="search" data-bq="q" placeholder="URN, field, owner, PII category" autocomplete="off" spellcheck="false"></label>
-<label>Owner<select data-bq="owner">${options(owners, 'All owners', 'No owner', sorted.some((e) => e.owner === undefined))}</select></label>
-<label>Status<select data-bq="status">${options(statuses, 'All statuses', 'No status', sorted.some((e) => e.status === undefined))}</select></label>
+<label>Owner<select data-bq="owner">${options(
+    owners,
+    'All owners',
+    'No owner',
+    sorted.some((e) => e.owner === undefined),
+  )}</select></label>
+<label>Status<select data-bq="status">${options(
+    statuses,
+    'All statuses',
+    'No status',
+    sorted.some((e) => e.status === undefined),
+  )}</select></label>
 <label>Personal data<select data-bq="pii"><option value="">Any</option><option value="yes">Carries personal data</option><option value="no">No personal data</option></select></label>
 <p class="count" data-bq="count" aria-live="polite">${plural(n, 'event')}</p>
 </div>
 <noscript><p class="count">Search and filters need JavaScript; every event is listed here and below.</p></noscript>
 <ul class="urns">${prepared.map(navItem)}</ul>
 <p class="empty" data-bq="none" hidden>No event matches.</p>
-${services.length === 0 ? '' : html`<h2 class="nav-head" id="${navId}">Services</h2>
-<ul class="svcs" aria-labelledby="${navId}"><li><a href="${fragment(mapId)}">Map: producers → events → consumers</a></li>${[...serviceIds].map(([name, id]) => html`<li><a href="${fragment(id)}">${name}</a></li>`)}</ul>`}
+${
+  services.length === 0
+    ? ''
+    : html`<h2 class="nav-head" id="${navId}">Services</h2>
+<ul class="svcs" aria-labelledby="${navId}"><li><a href="${fragment(mapId)}">Map: producers → events → consumers</a></li>${[...serviceIds].map(([name, id]) => html`<li><a href="${fragment(id)}">${name}</a></li>`)}</ul>`
+}
 </nav>
 <main>
 ${prepared.map((p) => section(p, input.history?.get(p.entry.urn), links))}

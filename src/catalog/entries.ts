@@ -12,7 +12,15 @@ import type { CatalogEntry, CatalogService, HistoryEntry, RuleChange } from './b
 
 /** What the catalog needs from a registry. */
 export interface CatalogRegistry {
-  entries: ReadonlyArray<{ urn: string; owner?: string; status?: string; description?: string; deprecated?: Deprecation; producers?: readonly string[]; consumers?: readonly string[] }>;
+  entries: ReadonlyArray<{
+    urn: string;
+    owner?: string;
+    status?: string;
+    description?: string;
+    deprecated?: Deprecation;
+    producers?: readonly string[];
+    consumers?: readonly string[];
+  }>;
   /** The manifest's `services`, when it declares any. */
   services?: ServiceSource['services'];
   /** The parsed schema of a URN; throws when it cannot be read. */
@@ -30,7 +38,11 @@ export interface CatalogRegistry {
  * `bqschema services` lists them (declared ones in the manifest's order, then names URNs list that
  * none declares); no services when the manifest names none.
  */
-export function catalogEntries(registry: CatalogRegistry): { entries: CatalogEntry[]; history: Map<string, readonly HistoryEntry[]>; services: CatalogService[] } {
+export function catalogEntries(registry: CatalogRegistry): {
+  entries: CatalogEntry[];
+  history: Map<string, readonly HistoryEntry[]>;
+  services: CatalogService[];
+} {
   const entries: CatalogEntry[] = [];
   const history = new Map<string, readonly HistoryEntry[]>();
   for (const e of registry.entries) {
@@ -64,7 +76,11 @@ export function catalogServices(registry: ServiceSource): CatalogService[] {
 }
 
 /** A compatibility judgement of two schemas in one direction (compat's `comparePair`, which the CLI loads only for a history). */
-export type JudgeChange = (before: unknown, after: unknown, mode: 'backward' | 'forward') => {
+export type JudgeChange = (
+  before: unknown,
+  after: unknown,
+  mode: 'backward' | 'forward',
+) => {
   compatible: boolean;
   problems: readonly { message: string }[];
   changes: readonly { rule: string; breaking: boolean; path: string; message: string }[];
@@ -77,14 +93,21 @@ export type JudgeChange = (before: unknown, after: unknown, mode: 'backward' | '
  */
 export function historyEntries(changes: readonly SchemaChange[], judge: JudgeChange, since?: string): HistoryEntry[] {
   return changes.map((c) => {
-    const base = { commit: c.commit, date: c.date, author: c.author, subject: c.subject, ...(since !== undefined && c.date >= since ? { deprecated: true } : {}) };
+    const base = {
+      commit: c.commit,
+      date: c.date,
+      author: c.author,
+      subject: c.subject,
+      ...(since !== undefined && c.date >= since ? { deprecated: true } : {}),
+    };
     if (!c.existed) return { ...base, verdict: 'added' as const };
     if (jsonEqual(c.before, c.after)) return { ...base, verdict: 'unchanged' as const };
     const backward = judge(c.before, c.after, 'backward');
     const forward = judge(c.before, c.after, 'forward');
     // The same change in both directions is one rule; one a direction alone lists is kept too.
     const rules = new Map<string, RuleChange>();
-    for (const ch of backward.changes) rules.set(`${ch.rule} ${ch.path}`, { rule: ch.rule, path: ch.path, message: ch.message, backward: ch.breaking, forward: false });
+    for (const ch of backward.changes)
+      rules.set(`${ch.rule} ${ch.path}`, { rule: ch.rule, path: ch.path, message: ch.message, backward: ch.breaking, forward: false });
     for (const ch of forward.changes) {
       const key = `${ch.rule} ${ch.path}`;
       const known = rules.get(key);
@@ -92,6 +115,11 @@ export function historyEntries(changes: readonly SchemaChange[], judge: JudgeCha
       else rules.set(key, { rule: ch.rule, path: ch.path, message: ch.message, backward: false, forward: ch.breaking });
     }
     const problems = backward.problems.map((p) => p.message);
-    return { ...base, verdict: backward.compatible ? 'compatible' as const : 'breaking' as const, ...(problems.length > 0 ? { changes: problems } : {}), ...(rules.size > 0 ? { rules: [...rules.values()] } : {}) };
+    return {
+      ...base,
+      verdict: backward.compatible ? ('compatible' as const) : ('breaking' as const),
+      ...(problems.length > 0 ? { changes: problems } : {}),
+      ...(rules.size > 0 ? { rules: [...rules.values()] } : {}),
+    };
   });
 }

@@ -60,7 +60,13 @@ function rules(node: SchemaNode, raw: Record<string, unknown> | undefined): stri
   }
   const { minLength: lo, maxLength: hi } = node;
   if (lo !== undefined && hi !== undefined) {
-    out.push(lo === hi ? `exactly ${plural(lo, 'character')}` : lo > hi ? `no string fits (at least ${lo}, at most ${hi} characters)` : `${lo} to ${plural(hi, 'character')}`);
+    out.push(
+      lo === hi
+        ? `exactly ${plural(lo, 'character')}`
+        : lo > hi
+          ? `no string fits (at least ${lo}, at most ${hi} characters)`
+          : `${lo} to ${plural(hi, 'character')}`,
+    );
   } else if (lo !== undefined) out.push(`at least ${plural(lo, 'character')}`);
   else if (hi !== undefined) out.push(`at most ${plural(hi, 'character')}`);
   if (node.minimum !== undefined) out.push(`≥ ${formatValue(node.minimum)}`);
@@ -99,7 +105,13 @@ function annotations(raw: Record<string, unknown> | undefined, isRoot: boolean):
   if (description !== undefined) parts.push(html`<span>${description}</span>`);
   if (hasOwn(raw, 'default')) parts.push(html`<span class="dim">default ${formatValue(raw.default)}</span>`);
   const ex = !isRoot && hasOwn(raw, 'examples') ? raw.examples : undefined;
-  if (Array.isArray(ex) && ex.length > 0) parts.push(html`<span class="dim">e.g. ${ex.slice(0, 3).map((v) => formatValue(v)).join(', ')}</span>`);
+  if (Array.isArray(ex) && ex.length > 0)
+    parts.push(
+      html`<span class="dim">e.g. ${ex
+        .slice(0, 3)
+        .map((v) => formatValue(v))
+        .join(', ')}</span>`,
+    );
   return parts.length === 0 ? html`` : html`<p class="fdesc">${join(parts, ' ')}</p>`;
 }
 
@@ -115,7 +127,8 @@ export function fieldsView(schema: unknown): FieldsView {
   // otherwise cost the parser a stack overflow or exponential time.
   const size = expandedSize(schema, subSchemas, MAX_SCHEMA_NODES);
   if (size === 'circular') throw new SchemaError('the schema contains itself (circular)');
-  if (size > MAX_SCHEMA_NODES) throw new SchemaError(`the schema has more than ${MAX_SCHEMA_NODES} sub-schemas once its shared parts are expanded`);
+  if (size > MAX_SCHEMA_NODES)
+    throw new SchemaError(`the schema has more than ${MAX_SCHEMA_NODES} sub-schemas once its shared parts are expanded`);
   const parsed = parseSchema(schema);
   const { root, lint } = parsed;
   // Malformed keywords come back in `lint` (and as warnings of kind 'malformed'): listed once, as malformed.
@@ -147,9 +160,11 @@ export function fieldsView(schema: unknown): FieldsView {
     const type = typeText(node);
     const badges: SafeHtml[] = type === undefined ? [] : [html`<span class="type">${type}</span>`];
     if (item.required && depth > 0) badges.push(html`<span class="badge req">required</span>`);
-    if (category !== undefined) badges.push(html`<span class="badge pii" title="x-gdpr-sensitive">PII${category === '' ? '' : ` · ${category}`}</span>`);
+    if (category !== undefined)
+      badges.push(html`<span class="badge pii" title="x-gdpr-sensitive">PII${category === '' ? '' : ` · ${category}`}</span>`);
     // The 2019-09 annotation: documentation, validated as before (so not listed as "not enforced").
-    if (raw !== undefined && hasOwn(raw, 'deprecated') && raw.deprecated === true) badges.push(html`<span class="badge st-deprecated" title="deprecated: true">deprecated</span>`);
+    if (raw !== undefined && hasOwn(raw, 'deprecated') && raw.deprecated === true)
+      badges.push(html`<span class="badge st-deprecated" title="deprecated: true">deprecated</span>`);
     const words = rules(node, raw);
     const notes: SafeHtml[] = [];
     for (const keyword of unsupportedAt.get(node.pointer) ?? []) {
@@ -159,7 +174,9 @@ export function fieldsView(schema: unknown): FieldsView {
       notes.push(html`<li class="warn"><code>${shown}</code> <span class="badge noenf">not enforced</span></li>`);
     }
     for (const issue of malformedAt.get(node.pointer) ?? []) {
-      notes.push(html`<li class="bad"><code>${issue.keyword}</code> <span class="badge malformed">malformed</span> ${issue.message}; it has no effect</li>`);
+      notes.push(
+        html`<li class="bad"><code>${issue.keyword}</code> <span class="badge malformed">malformed</span> ${issue.message}; it has no effect</li>`,
+      );
     }
     out.push(
       html`<li class="field"><div class="row">${item.label} ${join(badges, ' ')}</div>`,
@@ -174,21 +191,44 @@ export function fieldsView(schema: unknown): FieldsView {
     for (const [name, child] of node.properties ?? []) {
       names.push(name);
       const rawChild = isSchemaObject(props) && hasOwn(props, name) ? props[name] : undefined;
-      children.push({ node: child, raw: rawChild, label: html`<code class="name">${name}</code>`, required: required.has(name), depth: depth + 1, path: propertyPath(path, name) });
+      children.push({
+        node: child,
+        raw: rawChild,
+        label: html`<code class="name">${name}</code>`,
+        required: required.has(name),
+        depth: depth + 1,
+        path: propertyPath(path, name),
+      });
     }
     if (node.items !== undefined) {
-      children.push({ node: node.items, raw: sub('items'), label: html`<span class="name meta">each item</span>`, required: false, depth: depth + 1, path: itemsPath(path) });
+      children.push({
+        node: node.items,
+        raw: sub('items'),
+        label: html`<span class="name meta">each item</span>`,
+        required: false,
+        depth: depth + 1,
+        path: itemsPath(path),
+      });
     }
     // `additionalProperties: false` is said in words above; a schema or `true` is drawn as a field.
     if (node.additional !== undefined && node.additional.always !== false) {
-      children.push({ node: node.additional, raw: sub('additionalProperties'), label: html`<span class="name meta">any other property</span>`, required: false, depth: depth + 1, path: additionalPath(path) });
+      children.push({
+        node: node.additional,
+        raw: sub('additionalProperties'),
+        label: html`<span class="name meta">any other property</span>`,
+        required: false,
+        depth: depth + 1,
+        path: additionalPath(path),
+      });
     }
     if (children.length === 0) {
       out.push(html`</li>`);
       continue;
     }
     if (depth + 1 > MAX_DEPTH) {
-      out.push(html`<ul class="tree"><li class="more">${plural(children.length, 'field')} nested deeper than ${MAX_DEPTH} levels: see the schema source</li></ul></li>`);
+      out.push(
+        html`<ul class="tree"><li class="more">${plural(children.length, 'field')} nested deeper than ${MAX_DEPTH} levels: see the schema source</li></ul></li>`,
+      );
       continue;
     }
     stack.push(html`</ul></li>`);

@@ -15,8 +15,13 @@ export class SafeHtml {
 }
 
 const ENTITIES: Record<string, string> = {
-  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
-  '\u2028': '&#x2028;', '\u2029': '&#x2029;',
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '\u2028': '&#x2028;',
+  '\u2029': '&#x2029;',
 };
 
 /*
@@ -68,7 +73,10 @@ export function join(parts: readonly HtmlValue[], separator: HtmlValue = ''): Sa
  * so neither `</script>` nor `<!--` can end or change the block, and the text still parses as JSON.
  */
 export function jsonScript(value: unknown): SafeHtml {
-  const text = JSON.stringify(value).replace(/[<>&\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = JSON.stringify(value).replace(
+    /[<>&\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return new SafeHtml(text);
 }
 

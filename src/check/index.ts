@@ -1,6 +1,18 @@
 import { RegistryError, type Registry, type SchemaDocument } from '../registry/index.js';
 import { assignIds } from '../registry/ids.js';
-import { compile, describe, hasOwn, isSchemaObject, joinPointer, lintSchema, pointerLabel, SchemaError, unknownMessage, warningMessage, type SchemaWarning } from '../validator/index.js';
+import {
+  compile,
+  describe,
+  hasOwn,
+  isSchemaObject,
+  joinPointer,
+  lintSchema,
+  pointerLabel,
+  SchemaError,
+  unknownMessage,
+  warningMessage,
+  type SchemaWarning,
+} from '../validator/index.js';
 import { GDPR_MARKER, hasMarker, isMarked, markerIssues, Reach } from '../validator/sensitive.js';
 import type { ServiceIssue, ServiceRule } from './service-rules.js';
 
@@ -13,7 +25,13 @@ import type { ServiceIssue, ServiceRule } from './service-rules.js';
 
 /** The rule an issue breaks: its SARIF ruleId and JSON `rule`. */
 type CheckRule =
-  | 'manifest' | 'schema' | 'malformed-keyword' | 'example-fails-schema' | 'unsupported-keyword' | 'unknown-keyword' | 'unreachable-marker'
+  | 'manifest'
+  | 'schema'
+  | 'malformed-keyword'
+  | 'example-fails-schema'
+  | 'unsupported-keyword'
+  | 'unknown-keyword'
+  | 'unreachable-marker'
   | ServiceRule;
 
 export interface CheckIssue {
@@ -100,7 +118,8 @@ function checkExamples(root: unknown, report: (pointer: string, message: string)
     const props = schema.properties;
     if (isSchemaObject(props)) for (const name of Object.keys(props)) stack.push([props[name], joinPointer(pointer, 'properties', name)]);
     if (isSchemaObject(schema.items)) stack.push([schema.items, joinPointer(pointer, 'items')]);
-    if (isSchemaObject(schema.additionalProperties)) stack.push([schema.additionalProperties, joinPointer(pointer, 'additionalProperties')]);
+    if (isSchemaObject(schema.additionalProperties))
+      stack.push([schema.additionalProperties, joinPointer(pointer, 'additionalProperties')]);
   }
 }
 
@@ -141,15 +160,30 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions = {})
     return report;
   }
   for (const issue of lint) {
-    error('malformed-keyword', issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer, `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`, issue.keyword);
+    error(
+      'malformed-keyword',
+      issue.keyword ? joinPointer(issue.pointer, issue.keyword) : issue.pointer,
+      `malformed keyword "${issue.keyword}": ${issue.message}; it would not be enforced`,
+      issue.keyword,
+    );
   }
   // Personal data must stay masked: a marker masking reads as sensitive but that is malformed, or
   // that masking cannot reach, is an error (src/validator/sensitive.ts).
   for (const m of markerIssues(schema)) {
     if (m.kind === 'malformed') {
-      error('malformed-keyword', m.pointer, `malformed keyword "${GDPR_MARKER}": must be true, false or a category string, got ${describe(m.value)}; masking treats the field as personal data`, GDPR_MARKER);
+      error(
+        'malformed-keyword',
+        m.pointer,
+        `malformed keyword "${GDPR_MARKER}": must be true, false or a category string, got ${describe(m.value)}; masking treats the field as personal data`,
+        GDPR_MARKER,
+      );
     } else {
-      error('unreachable-marker', m.pointer, `"${GDPR_MARKER}" ${m.reason}: masking cannot reach it, so the data it marks would be shown in clear; put the marker on the schema of the value itself (a property, items or additionalProperties), or use the definition through a local "$ref"`, GDPR_MARKER);
+      error(
+        'unreachable-marker',
+        m.pointer,
+        `"${GDPR_MARKER}" ${m.reason}: masking cannot reach it, so the data it marks would be shown in clear; put the marker on the schema of the value itself (a property, items or additionalProperties), or use the definition through a local "$ref"`,
+        GDPR_MARKER,
+      );
     }
   }
   let warnings: readonly SchemaWarning[];
@@ -167,15 +201,31 @@ function checkEntry(registry: Registry, urn: string, options: CheckOptions = {})
       // A typo would otherwise pass as a keyword nobody enforces (docs/contract.md §14).
       const pointer = joinPointer(w.pointer, w.keyword);
       const allow = allowed.has(w.keyword);
-      const fix = allow ? 'Allowed by --allow-keyword.' : `Fix the name, or allow it with --allow-keyword ${w.keyword} (or name it x-${w.keyword}).`;
+      const fix = allow
+        ? 'Allowed by --allow-keyword.'
+        : `Fix the name, or allow it with --allow-keyword ${w.keyword} (or name it x-${w.keyword}).`;
       const issue: CheckIssue = {
-        rule: 'unknown-keyword', urn, file: shown, pointer, keyword: w.keyword, message: `${unknownMessage(w)}${w.suggestion === undefined ? '.' : ''} ${fix}`,
-        ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }), ...at(pointer),
+        rule: 'unknown-keyword',
+        urn,
+        file: shown,
+        pointer,
+        keyword: w.keyword,
+        message: `${unknownMessage(w)}${w.suggestion === undefined ? '.' : ''} ${fix}`,
+        ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }),
+        ...at(pointer),
       };
       (allow && !options.failOnUnsupported ? report.warnings : report.errors).push(issue);
       continue;
     }
-    const issue: CheckIssue = { rule: 'unsupported-keyword', urn, file: shown, pointer: w.pointer, keyword: w.keyword, message: warningMessage({ ...w, urn: undefined }), ...at(joinPointer(w.pointer, w.keyword)) };
+    const issue: CheckIssue = {
+      rule: 'unsupported-keyword',
+      urn,
+      file: shown,
+      pointer: w.pointer,
+      keyword: w.keyword,
+      message: warningMessage({ ...w, urn: undefined }),
+      ...at(joinPointer(w.pointer, w.keyword)),
+    };
     // Reviewed in the manifest: not a warning, nor an error under --fail-on-unsupported (which fails on the unreviewed).
     if (registry.acknowledges(urn, w.keyword)) report.acknowledged.push({ ...issue, acknowledged: true });
     else (options.failOnUnsupported ? report.errors : report.warnings).push(issue);
@@ -205,9 +255,18 @@ function deprecatedNames(registry: Registry, urn: string, schema: unknown, repor
   for (const name of entry.deprecatedProperties.keys()) {
     if (hasOwn(props, name)) continue;
     const pointer = joinPointer(`/schemas/${entry.index}/deprecatedProperties`, name);
-    const near = declared.length === 0 ? '' : `; it declares ${declared.slice(0, 5).map((n) => JSON.stringify(n)).join(', ')}${declared.length > 5 ? ', …' : ''}`;
+    const near =
+      declared.length === 0
+        ? ''
+        : `; it declares ${declared
+            .slice(0, 5)
+            .map((n) => JSON.stringify(n))
+            .join(', ')}${declared.length > 5 ? ', …' : ''}`;
     report.warnings.push({
-      rule: 'manifest', urn, file: registry.manifest.shown, pointer,
+      rule: 'manifest',
+      urn,
+      file: registry.manifest.shown,
+      pointer,
       message: `entry ${entry.index}: "deprecatedProperties" names ${JSON.stringify(name)}, which ${report.file} does not declare at its root${near}; fix the name, or drop it once the property is gone`,
       ...registry.manifestPosition(pointer),
     });
@@ -217,7 +276,15 @@ function deprecatedNames(registry: Registry, urn: string, schema: unknown, repor
 /** The manifest's issues and every entry's, for a registry opened leniently (its problems kept, not thrown). */
 export function checkRegistry(registry: Registry, options: CheckOptions = {}): RegistryCheck {
   const file = registry.manifest.shown;
-  const manifestErrors: CheckIssue[] = registry.problems.map((p) => ({ rule: 'manifest', urn: p.urn, file, pointer: p.pointer, message: p.message, line: p.line, col: p.col }));
+  const manifestErrors: CheckIssue[] = registry.problems.map((p) => ({
+    rule: 'manifest',
+    urn: p.urn,
+    file,
+    pointer: p.pointer,
+    message: p.message,
+    line: p.line,
+    col: p.col,
+  }));
   // Schema ids as serve gives them: an explicit id, else one derived from the URN; two URNs must never share one.
   for (const p of assignIds(registry.entries.map((e) => ({ urn: e.urn, id: e.id }))).problems) {
     const entry = registry.entry(p.urn)!;
@@ -226,7 +293,11 @@ export function checkRegistry(registry: Registry, options: CheckOptions = {}): R
   }
   const services = options.serviceIssues ?? { errors: [], warnings: [] };
   manifestErrors.push(...services.errors);
-  return { manifestErrors, manifestWarnings: [...services.warnings], entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)) };
+  return {
+    manifestErrors,
+    manifestWarnings: [...services.warnings],
+    entries: registry.entries.map((entry) => checkEntry(registry, entry.urn, options)),
+  };
 }
 
 /** A manifest that cannot be read at all: check's one finding, the run's (no URN owns it); `shown`: its file as shown. */
@@ -240,8 +311,27 @@ export function unreadableManifest(err: RegistryError & { file: string }, shown:
  * branch of `allOf`), not one constraint.
  */
 const SUBTREE_KEYWORDS: ReadonlySet<string> = new Set([
-  '$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependencies',
-  'dependentSchemas', 'propertyNames', 'contains', 'prefixItems', 'items', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema',
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'dependencies',
+  'dependentSchemas',
+  'propertyNames',
+  'contains',
+  'prefixItems',
+  'items',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
 ]);
 
 /** What the registry does not enforce, counted: check's last line before its summary. */
@@ -279,14 +369,27 @@ export function verdictOf({ manifestErrors, manifestWarnings = [], entries }: Re
   const warnings = [...manifestWarnings, ...entries.flatMap((r) => r.warnings)];
   const acknowledged = entries.flatMap((r) => r.acknowledged ?? []);
   // failed: the URN entries with an error, their own or their manifest entry's.
-  const failing = new Set([...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])), ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn)]);
-  const summary = { urns: entries.length, failed: entries.filter((r) => failing.has(r.urn)).length, errors: errors.length, warnings: warnings.length, acknowledged: acknowledged.length };
+  const failing = new Set([
+    ...manifestErrors.flatMap((e) => (e.urn === undefined ? [] : [e.urn])),
+    ...entries.filter((r) => r.errors.length > 0).map((r) => r.urn),
+  ]);
+  const summary = {
+    urns: entries.length,
+    failed: entries.filter((r) => failing.has(r.urn)).length,
+    errors: errors.length,
+    warnings: warnings.length,
+    acknowledged: acknowledged.length,
+  };
   const counts = `${summary.urns} URN(s), ${summary.errors} error(s), ${summary.warnings} warning(s)${summary.acknowledged === 0 ? '' : `, ${summary.acknowledged} acknowledged`}`;
   // Every unsupported keyword, whatever its level or review, in the registry's order.
-  const unsupported = entries.flatMap((r) => [...r.errors, ...r.warnings, ...(r.acknowledged ?? [])].filter((i) => i.rule === 'unsupported-keyword'));
+  const unsupported = entries.flatMap((r) =>
+    [...r.errors, ...r.warnings, ...(r.acknowledged ?? [])].filter((i) => i.rule === 'unsupported-keyword'),
+  );
   const byKeyword = new Map<string, number>();
   for (const i of unsupported) byKeyword.set(i.keyword ?? '', (byKeyword.get(i.keyword ?? '') ?? 0) + 1);
-  const subtrees = unsupported.filter((i) => SUBTREE_KEYWORDS.has(i.keyword ?? '')).map((i) => ({ urn: i.urn ?? '', pointer: i.pointer, keyword: i.keyword! }));
+  const subtrees = unsupported
+    .filter((i) => SUBTREE_KEYWORDS.has(i.keyword ?? ''))
+    .map((i) => ({ urn: i.urn ?? '', pointer: i.pointer, keyword: i.keyword! }));
   const unenforced: Unenforced = { total: unsupported.length, acknowledged: acknowledged.length, byKeyword, subtrees };
   return { ok: errors.length === 0, summary, errors, warnings, acknowledged, unenforced, manifestErrors, entries, manifest, counts };
 }

@@ -46,9 +46,15 @@ export function serviceIssues(registry: Registry): { errors: ServiceIssue[]; war
         // The same name in another case is the one meant; else the nearest by edits.
         const folded = names.find((n) => serviceKey(n) === serviceKey(name)) ?? closest(name, names);
         const hint = folded === undefined ? '' : ` (did you mean ${quoteName(folded)}?)`;
-        const fix = names.length === 0 ? 'declare it in the manifest\'s "services"' : 'fix the name, or declare the service in the manifest\'s "services"';
+        const fix =
+          names.length === 0
+            ? 'declare it in the manifest\'s "services"'
+            : 'fix the name, or declare the service in the manifest\'s "services"';
         errors.push({
-          rule: 'unknown-service', urn: entry.urn, file, ...at(`/schemas/${entry.index}/${key}/${i}`),
+          rule: 'unknown-service',
+          urn: entry.urn,
+          file,
+          ...at(`/schemas/${entry.index}/${key}/${i}`),
           message: `${key} lists ${quoteName(name)}, which is no service of the manifest${hint}; ${fix}`,
           ...(folded === undefined ? {} : { suggestion: folded }),
         });
@@ -59,7 +65,9 @@ export function serviceIssues(registry: Registry): { errors: ServiceIssue[]; war
   for (const s of registry.services) {
     if (used.has(s.name)) continue;
     warnings.push({
-      rule: 'unused-service', file, ...at(`/services/${s.index}/name`),
+      rule: 'unused-service',
+      file,
+      ...at(`/services/${s.index}/name`),
       message: `service ${quoteName(s.name)} produces and consumes nothing: name it in the "producers" or "consumers" of the URNs it sends or reads, or remove it`,
     });
   }
@@ -70,12 +78,18 @@ export function serviceIssues(registry: Registry): { errors: ServiceIssue[]; war
     const pointer = `/schemas/${entry.index}/${entry.producers === undefined ? 'urn' : 'producers'}`;
     if (consumers.length > 0) {
       warnings.push({
-        rule: 'consumers-without-producer', urn: entry.urn, file, ...at(pointer),
+        rule: 'consumers-without-producer',
+        urn: entry.urn,
+        file,
+        ...at(pointer),
         message: `${consumers.length === 1 ? 'consumer' : 'consumers'} ${consumers.map(quoteName).join(', ')} ${consumers.length === 1 ? 'reads' : 'read'} it, but no service produces it: name its producers, or move the consumers off it`,
       });
     } else if (entry.status !== 'deprecated') {
       warnings.push({
-        rule: 'no-producer', urn: entry.urn, file, ...at(pointer),
+        rule: 'no-producer',
+        urn: entry.urn,
+        file,
+        ...at(pointer),
         message: 'no service produces or consumes it: name its producers and consumers, or mark it "status": "deprecated" on its way out',
       });
     }

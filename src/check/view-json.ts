@@ -7,5 +7,11 @@ import type { CheckIssue, CheckVerdict, EntryCheck } from './index.js';
 const atStart = ({ endLine: _l, endCol: _c, ...i }: CheckIssue): CheckIssue => i;
 
 export function checkJsonView(verdict: CheckVerdict): JsonView<EntryCheck> {
-  return { fields: { errors: verdict.errors.map(atStart), warnings: verdict.warnings.map(atStart), acknowledged: verdict.acknowledged.map(atStart) } };
+  return {
+    fields: {
+      errors: verdict.errors.map(atStart),
+      warnings: verdict.warnings.map(atStart),
+      acknowledged: verdict.acknowledged.map(atStart),
+    },
+  };
 }

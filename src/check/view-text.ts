@@ -19,9 +19,16 @@ function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
   const head = `not enforced: ${u.total} constraint(s) (${kinds})${u.acknowledged === 0 ? '' : `, ${u.acknowledged} acknowledged in the manifest`}`;
   if (u.subtrees.length === 0) return [{ text: head, tone: 'warn' }];
   // Each subtree by its own pointer: `/properties/address/$ref`, `/allOf`.
-  const named = u.subtrees.slice(0, max).map((t) => `${t.urn} ${joinPointer(t.pointer, t.keyword)}`).join(', ');
+  const named = u.subtrees
+    .slice(0, max)
+    .map((t) => `${t.urn} ${joinPointer(t.pointer, t.keyword)}`)
+    .join(', ');
   const more = u.subtrees.length > max ? ` and ${u.subtrees.length - max} more` : '';
-  return [{ text: head, tone: 'warn' }, '; ', { text: `not checked at all: ${u.subtrees.length} subtree(s): ${named}${more}`, tone: 'warn' }];
+  return [
+    { text: head, tone: 'warn' },
+    '; ',
+    { text: `not checked at all: ${u.subtrees.length} subtree(s): ${named}${more}`, tone: 'warn' },
+  ];
 }
 
 /**
@@ -32,9 +39,15 @@ function unenforcedLine(u: Unenforced, max = 5): TextLine | undefined {
  */
 function issueLine(level: 'error' | 'warning', i: CheckIssue, schemaFile: string | undefined): TextLine {
   const tone = level === 'error' ? 'fail' : 'warn';
-  if (schemaFile === undefined) return [{ text: `${level === 'error' ? '✗' : '!'} ${level}`, tone }, '  ', `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`];
+  if (schemaFile === undefined)
+    return [
+      { text: `${level === 'error' ? '✗' : '!'} ${level}`, tone },
+      '  ',
+      `${i.file}${i.pointer ? ' ' + i.pointer : ''}: ${i.message}`,
+    ];
   const other = i.file === schemaFile ? '' : `${i.file}${i.line === undefined ? '' : `:${i.line}`} `;
-  const what = level === 'warning' && i.rule === 'unsupported-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
+  const what =
+    level === 'warning' && i.rule === 'unsupported-keyword' ? `unsupported keyword "${i.keyword ?? ''}" is not enforced` : i.message;
   return [{ text: level, tone }, '  ', other, pointerLabel(i.pointer), '  ', what];
 }
 
@@ -45,7 +58,15 @@ export function checkTextView(verdict: CheckVerdict, _report?: CheckReport): Tex
     unit: (u) => {
       const r = u.subject;
       if (r === undefined) return undefined;
-      return { heading: [u.outcome === 'fail' ? { text: '✗', tone: 'fail' } : { text: '✓', tone: 'pass' }, ' ', { text: r.urn, tone: 'bold' }, '  ', { text: r.file, tone: 'dim' }] };
+      return {
+        heading: [
+          u.outcome === 'fail' ? { text: '✗', tone: 'fail' } : { text: '✓', tone: 'pass' },
+          ' ',
+          { text: r.urn, tone: 'bold' },
+          '  ',
+          { text: r.file, tone: 'dim' },
+        ],
+      };
     },
     finding: (f) => {
       const s = f.subject;

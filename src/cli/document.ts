@@ -46,7 +46,11 @@ export async function emitDocument(text: string, target: DocumentTarget, summary
   const { output } = target;
   if (output === undefined) return printDocument(text);
   if (target.check) {
-    const stale = !existsSync(outputTarget(output)) ? 'does not exist; generate it' : readCurrent(output).equals(Buffer.from(text, 'utf8')) ? undefined : 'is out of date; regenerate it';
+    const stale = !existsSync(outputTarget(output))
+      ? 'does not exist; generate it'
+      : readCurrent(output).equals(Buffer.from(text, 'utf8'))
+        ? undefined
+        : 'is out of date; regenerate it';
     if (stale !== undefined) {
       const rerun = summary.rerun?.();
       process.stderr.write(`bqschema: ${output} ${stale}${rerun === undefined ? '' : ` with ${rerun}`}\n`);

@@ -23,7 +23,12 @@ export const EXIT_INTERNAL = 3;
  * against this list by a test.
  */
 export const EXIT_POLICY: ReadonlyArray<{ error: abstract new (...args: never[]) => Error; code: number; meaning: string }> = [
-  { error: UsageError, code: EXIT_USAGE, meaning: 'the invocation is wrong: a bad option, an unregistered --urn, no input, an unwritable output or one that is a file the run reads' },
+  {
+    error: UsageError,
+    code: EXIT_USAGE,
+    meaning:
+      'the invocation is wrong: a bad option, an unregistered --urn, no input, an unwritable output or one that is a file the run reads',
+  },
   { error: RegistryNotFoundError, code: EXIT_USAGE, meaning: 'no registry manifest where one was given or searched for' },
   { error: GitError, code: EXIT_USAGE, meaning: 'git cannot be run, or the --against ref names no commit' },
   { error: RegistryError, code: EXIT_GATE, meaning: 'the registry is broken: a malformed manifest or schema, a path outside the registry' },
@@ -41,7 +46,10 @@ export function exitCodeFor(err: unknown): number {
 /** Every exit code with its meaning, for `--help` and the docs. */
 export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
   { code: EXIT_OK, meaning: 'success: everything checked passed' },
-  { code: EXIT_GATE, meaning: 'the gate failed: invalid messages, breaking changes, registry problems, inputs that do not parse or cannot be read' },
+  {
+    code: EXIT_GATE,
+    meaning: 'the gate failed: invalid messages, breaking changes, registry problems, inputs that do not parse or cannot be read',
+  },
   { code: EXIT_USAGE, meaning: 'usage: bad options, no registry found, no input, unknown --urn, git ref not found' },
   { code: EXIT_INTERNAL, meaning: 'internal error: a bug in bqschema (set BQSCHEMA_DEBUG=1 for a stack trace and report it)' },
 ];

@@ -53,7 +53,9 @@ function isStream(file: string): boolean {
  */
 export function tooLarge(file: string, what: string, limit: number, option: string, size?: number): UsageError {
   const is = size === undefined ? `is larger than ${limit} bytes` : `is ${size} bytes, larger than ${limit}`;
-  return new UsageError(`${file}: ${what} ${is} (the limit of ${option}); raise the limit with ${option} <bytes>, and give node ${HEAP_PER_BYTE} bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)`);
+  return new UsageError(
+    `${file}: ${what} ${is} (the limit of ${option}); raise the limit with ${option} <bytes>, and give node ${HEAP_PER_BYTE} bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)`,
+  );
 }
 
 /**
@@ -68,7 +70,10 @@ function walk(dir: string, seen: Set<string>, out: PlanItem[]): void {
   try {
     real = realpathSync(dir);
   } catch (err) {
-    out.push({ kind: 'error', doc: { kind: 'error', file: dir, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` } });
+    out.push({
+      kind: 'error',
+      doc: { kind: 'error', file: dir, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` },
+    });
     return;
   }
   if (seen.has(real)) return;
@@ -77,7 +82,14 @@ function walk(dir: string, seen: Set<string>, out: PlanItem[]): void {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
-    out.push({ kind: 'error', doc: { kind: 'error', file: dir, message: `directory cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` } });
+    out.push({
+      kind: 'error',
+      doc: {
+        kind: 'error',
+        file: dir,
+        message: `directory cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      },
+    });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -99,7 +111,10 @@ function walk(dir: string, seen: Set<string>, out: PlanItem[]): void {
         if (code === 'ENOENT') continue; // a dangling symlink: nothing is there
         // A symlink loop or a permission error hides a file the user may expect checked: say so.
         if (WALK_NAME.test(name)) {
-          out.push({ kind: 'error', doc: { kind: 'error', file: base + name, message: `cannot be read: ${code ?? (err as Error).message}` } });
+          out.push({
+            kind: 'error',
+            doc: { kind: 'error', file: base + name, message: `cannot be read: ${code ?? (err as Error).message}` },
+          });
           files = undefined;
         }
         continue;
@@ -150,7 +165,12 @@ function lineText(bytes: Buffer, file: string, line: number, offset: number): Do
  * not four per line); a chunk that is not UTF-8 or may hold a line over the limit takes the byte
  * path, which names the offending byte and line. Both give the same documents (test/validate/ndjson-lines.e2e.test.ts).
  */
-export async function* lines(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, start = { line: 0, offset: 0 }): AsyncGenerator<Doc[]> {
+export async function* lines(
+  stream: AsyncIterable<Buffer> | Iterable<Buffer>,
+  file: string,
+  limits: InputLimits,
+  start = { line: 0, offset: 0 },
+): AsyncGenerator<Doc[]> {
   const cut = new LineCutter(file, limits, start.line, start.offset);
   for await (const chunk of stream) {
     const batch: Doc[] = [];
@@ -316,9 +336,10 @@ export async function readAll(stream: Readable, file: string, limits: InputLimit
 // Buffer's UTF-8 decoder without toString's argument handling and without a subarray per file
 // (10k files: ~3 ms): utf8Slice is what toString('utf8') calls. A runtime without it gets toString.
 type Utf8Slice = { utf8Slice(start: number, end: number): string };
-const decode: (bytes: Buffer, end: number) => string = typeof (Buffer.prototype as Partial<Utf8Slice>).utf8Slice === 'function'
-  ? (bytes, end) => (bytes as unknown as Utf8Slice).utf8Slice(0, end)
-  : (bytes, end) => bytes.toString('utf8', 0, end);
+const decode: (bytes: Buffer, end: number) => string =
+  typeof (Buffer.prototype as Partial<Utf8Slice>).utf8Slice === 'function'
+    ? (bytes, end) => (bytes as unknown as Utf8Slice).utf8Slice(0, end)
+    : (bytes, end) => bytes.toString('utf8', 0, end);
 
 /** A whole document from its bytes (the first `end` of them). */
 export function wholeText(bytes: Buffer, file: string, end = bytes.length): Doc {
@@ -342,7 +363,11 @@ export function wholeFile(file: string, limits: InputLimits): Doc {
     fd = openSync(file, constants.O_RDONLY);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { kind: 'error', file, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` };
+    return {
+      kind: 'error',
+      file,
+      message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}`,
+    };
   }
   try {
     // Read to the end, the limit applied as the bytes arrive (memory stays under it): no fstat first,
@@ -402,7 +427,10 @@ function* fileChunks(file: string, size: number): Generator<Buffer> {
  * stream (100k lines, one thread: 540 vs 630 ms; wall time at the read+parse floor's). A FIFO or a
  * device goes through a stream, so that opening and waiting on one does not block the thread.
  */
-export function streamOfFile(file: string, direct: (file: string) => Generator<Buffer>): { chunks: AsyncIterable<Buffer> | Iterable<Buffer>; close: () => void } {
+export function streamOfFile(
+  file: string,
+  direct: (file: string) => Generator<Buffer>,
+): { chunks: AsyncIterable<Buffer> | Iterable<Buffer>; close: () => void } {
   let regular = false;
   try {
     regular = statSync(file).isFile();
@@ -432,7 +460,11 @@ async function* streamFile(file: string, limits: InputLimits): AsyncGenerator<Do
 /** A path named on the command line that cannot be stat'ed: an error result naming why. */
 function unreadable(path: string, err: unknown): Doc {
   const code = (err as NodeJS.ErrnoException).code;
-  return { kind: 'error', file: path, message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}` };
+  return {
+    kind: 'error',
+    file: path,
+    message: code === 'ENOENT' ? 'no such file or directory' : `cannot be read: ${code ?? (err as Error).message}`,
+  };
 }
 
 export interface DocumentOptions {
@@ -485,7 +517,12 @@ export async function* documents(paths: string[], options: DocumentOptions = {})
  * What the paths hold, found before any is read: the default `--jobs` depends on it. A whole file
  * named on the command line is its path; a walked directory's run of whole files is one item.
  */
-type PlanItem = string | { kind: 'files'; base: string; names: string[] } | { kind: 'stdin' } | { kind: 'stream'; file: string } | { kind: 'error'; doc: Doc };
+type PlanItem =
+  | string
+  | { kind: 'files'; base: string; names: string[] }
+  | { kind: 'stdin' }
+  | { kind: 'stream'; file: string }
+  | { kind: 'error'; doc: Doc };
 
 export interface InputPlan {
   items: PlanItem[];

@@ -32,9 +32,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const { buildProgram } = await import('./program.js');
-    const program = await buildProgram(version(), (c) => {
-      code = c;
-    }, argv);
+    const program = await buildProgram(
+      version(),
+      (c) => {
+        code = c;
+      },
+      argv,
+    );
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (err) {

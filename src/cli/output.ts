@@ -48,7 +48,7 @@ export function coloursFor(stream: { isTTY?: boolean } | boolean = process.stdou
 }
 
 // Escaping lives with the renderers of src/report, which need it too; the CLI re-exports it.
-export { clean,  } from '../report/text.js';
+export { clean } from '../report/text.js';
 
 /**
  * Where `Out` writes: a stream (stdout), or a file written as it goes (src/cli/write.ts openAtomic),
@@ -115,8 +115,6 @@ export class Out {
     if (this.wantsFlush()) await this.flush();
   }
 }
-
-
 
 /**
  * Prints a whole generated document (ending in a newline) on stdout, waiting for the reader;

@@ -6,28 +6,41 @@ import { Command, Option } from 'commander';
 type SetCode = (code: number) => void;
 
 const registryOption = (): Option =>
-  new Option('-r, --registry <path>', 'registry manifest (default: $BQSCHEMA_REGISTRY, else registry.json/.jsonc/.yaml/.yml here or in a parent directory)');
-const outsideOption = (): Option =>
-  new Option('--allow-outside-paths', 'read schema files outside the registry directory');
+  new Option(
+    '-r, --registry <path>',
+    'registry manifest (default: $BQSCHEMA_REGISTRY, else registry.json/.jsonc/.yaml/.yml here or in a parent directory)',
+  );
+const outsideOption = (): Option => new Option('--allow-outside-paths', 'read schema files outside the registry directory');
 /** Repeatable: `--allow-keyword nullable --allow-keyword tsType`. */
 const allowKeywordOption = (what: string): Option =>
-  new Option('--allow-keyword <name>', `an unknown keyword used on purpose (repeatable): ${what}`)
-    .argParser((name: string, previous: string[] | undefined) => [...(previous ?? []), name]);
+  new Option('--allow-keyword <name>', `an unknown keyword used on purpose (repeatable): ${what}`).argParser(
+    (name: string, previous: string[] | undefined) => [...(previous ?? []), name],
+  );
 const formatOption = (choices: readonly string[], fallback: string): Option =>
   new Option('-f, --format <format>', 'output format').choices(choices).default(fallback);
 /** What every gate (validate, check, compat, gdpr) writes: every format of the table (src/report/formats.ts). */
 const GATE_FORMATS = FORMAT_NAMES;
 /** SARIF's automationDetails.id: code scanning replaces an upload's alerts only by those of the same category. */
 const categoryOption = (): Option =>
-  new Option('--category <id>', "SARIF: the run's analysis category (automationDetails.id), which code scanning keeps apart from other uploads (default: bqschema/<command>/)");
+  new Option(
+    '--category <id>',
+    "SARIF: the run's analysis category (automationDetails.id), which code scanning keeps apart from other uploads (default: bqschema/<command>/)",
+  );
 /** Repeatable: `--report sarif=bq.sarif --report junit=bq.xml`, beside --format on stdout. */
 const reportOption = (choices: readonly string[]): Option =>
-  new Option('--report <format=file>', `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`)
-    .argParser(parseReport(choices));
+  new Option(
+    '--report <format=file>',
+    `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`,
+  ).argParser(parseReport(choices));
 
 /** `error: unknown option '--x'\n(Did you mean --y?)` as one line, without commander's `error:` prefix. */
 function oneLine(message: string): string {
-  return message.replace(/^error: /, '').split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' ');
+  return message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(' ');
 }
 
 function examples(lines: string[]): string {
@@ -62,27 +75,37 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'validate',
     summary: "validate each message's data against the schema registered for its URN",
-    options: (command) => command
-      .argument('[paths...]', 'message files, directories (walked for *.json, *.ndjson, *.jsonl) or - for stdin')
-      .addOption(registryOption())
-      .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
-      .option('--ndjson', 'read stdin as one envelope per line')
-      .option('--strict', 'fail when a URN has no registered schema')
-      .option('--no-deprecation-warnings', 'no warning on messages of a URN the registry deprecates')
-      .option('-q, --quiet', 'print only problems and the summary (text format)')
-      .option('--max-file-bytes <n>', 'largest whole file or stdin document read (default 16777216: 16 MiB; a YAML message: 1/16 of it); more needs more heap, see docs/cli/validate.md')
-      .option('--max-line-bytes <n>', 'longest NDJSON line read (default 16777216: 16 MiB)')
-      .option('-j, --jobs <n>', 'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)')
-      .addOption(formatOption(GATE_FORMATS, 'text'))
-      .addOption(reportOption(GATE_FORMATS))
-      .addOption(categoryOption())
-      .addOption(outsideOption())
-      .addHelpText('after', examples([
-        'bqschema validate --registry registry.json messages/',
-        'bqschema validate --format github messages/order-created.json',
-        'cat traffic.ndjson | bqschema validate --ndjson -',
-        'bqschema validate --urn urn:babel:orders:created data.json',
-      ])),
+    options: (command) =>
+      command
+        .argument('[paths...]', 'message files, directories (walked for *.json, *.ndjson, *.jsonl) or - for stdin')
+        .addOption(registryOption())
+        .option('--urn <urn>', 'validate bare data objects (no envelope) against this URN')
+        .option('--ndjson', 'read stdin as one envelope per line')
+        .option('--strict', 'fail when a URN has no registered schema')
+        .option('--no-deprecation-warnings', 'no warning on messages of a URN the registry deprecates')
+        .option('-q, --quiet', 'print only problems and the summary (text format)')
+        .option(
+          '--max-file-bytes <n>',
+          'largest whole file or stdin document read (default 16777216: 16 MiB; a YAML message: 1/16 of it); more needs more heap, see docs/cli/validate.md',
+        )
+        .option('--max-line-bytes <n>', 'longest NDJSON line read (default 16777216: 16 MiB)')
+        .option(
+          '-j, --jobs <n>',
+          'threads that parse and validate, the main thread included (default: the cores, at most 4, for 4 MiB of NDJSON or more; else 1)',
+        )
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema validate --registry registry.json messages/',
+            'bqschema validate --format github messages/order-created.json',
+            'cat traffic.ndjson | bqschema validate --ndjson -',
+            'bqschema validate --urn urn:babel:orders:created data.json',
+          ]),
+        ),
     handler: async (_, paths: string[], opts) => {
       const { run } = await import('./commands/validate.js');
       return run(paths, opts);
@@ -91,15 +114,26 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'check',
     summary: 'self-check the registry: every entry, schema file and example',
-    options: (command) => command
-      .addOption(registryOption())
-      .addOption(formatOption(GATE_FORMATS, 'text'))
-      .addOption(reportOption(GATE_FORMATS))
-      .addOption(categoryOption())
-      .option('--fail-on-unsupported', 'unsupported keywords (pattern, format, …) are errors, not warnings, but those the manifest\'s "unenforced" acknowledges; so are allowed unknown keywords')
-      .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
-      .addOption(outsideOption())
-      .addHelpText('after', examples(['bqschema check --registry registry.json', 'bqschema check --format json', 'bqschema check --format junit > check.xml'])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
+        .option(
+          '--fail-on-unsupported',
+          'unsupported keywords (pattern, format, …) are errors, not warnings, but those the manifest\'s "unenforced" acknowledges; so are allowed unknown keywords',
+        )
+        .addOption(allowKeywordOption('a warning, not an error (any keyword named x-… is always allowed)'))
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema check --registry registry.json',
+            'bqschema check --format json',
+            'bqschema check --format junit > check.xml',
+          ]),
+        ),
     handler: async (_, opts) => {
       const { run } = await import('./commands/check.js');
       return run(opts);
@@ -108,37 +142,67 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'compat',
     summary: 'gate schema changes: two schema files, or the registry against a git ref',
-    options: (command) => command
-      .argument('[old]', 'the old schema file')
-      .argument('[new]', 'the new schema file')
-      .option('--compatibility <level>', 'compatibility level: backward, forward, full or none (no change breaks), in any case', 'backward')
-      // The first name of the level; kept working, and documented as deprecated (docs/cli/compat.md).
-      .addOption(new Option('-m, --mode <level>', 'deprecated: the same as --compatibility').conflicts('compatibility'))
-      .option('--policy <policy>', 'rule set: bqschema (the registry\'s rules) or confluent (Confluent\'s JSON Schema content-model rules)', 'bqschema')
-      .addOption(registryOption())
-      .option('--against <ref>', 'compare the registry with the one at this git ref')
-      .option('--against-registry <path>', 'with --against: the manifest\'s path at the ref, from the repository\'s top level (default: found as the working tree finds it, through renames and moves)')
-      .option('--allow-new-registry', 'with --against: when no registry is found at the ref (the change creates it), every URN is added instead of an error')
-      .option('--mention', 'with --against: the markdown comment mentions the teams (@org/team) of the services the failing changes reach')
-      .option('--transitive', 'also check each URN\'s new schema against every earlier version in git history: from the --against ref, or --since, or (alone) the whole history')
-      .option('--since <ref>', 'the transitive window\'s start, e.g. the last release\'s tag (implies --transitive)')
-      .option('--corpus <paths...>', 'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN')
-      .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
-      .option('--exceptions <file>', 'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on')
-      .addOption(allowKeywordOption('the new schema may introduce it without failing the gate'))
-      .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
-      .addOption(formatOption(GATE_FORMATS, 'text'))
-      .addOption(reportOption(GATE_FORMATS))
-      .addOption(categoryOption())
-      .addOption(outsideOption())
-      .addHelpText('after', examples([
-        'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
-        'bqschema compat --registry registry.json --against origin/main',
-        'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
-        'bqschema compat --against origin/main --format sarif > compat.sarif',
-        'bqschema compat --against origin/main --transitive --since v1.4.0',
-        'bqschema compat --list-rules --format json',
-      ])),
+    options: (command) =>
+      command
+        .argument('[old]', 'the old schema file')
+        .argument('[new]', 'the new schema file')
+        .option(
+          '--compatibility <level>',
+          'compatibility level: backward, forward, full or none (no change breaks), in any case',
+          'backward',
+        )
+        // The first name of the level; kept working, and documented as deprecated (docs/cli/compat.md).
+        .addOption(new Option('-m, --mode <level>', 'deprecated: the same as --compatibility').conflicts('compatibility'))
+        .option(
+          '--policy <policy>',
+          "rule set: bqschema (the registry's rules) or confluent (Confluent's JSON Schema content-model rules)",
+          'bqschema',
+        )
+        .addOption(registryOption())
+        .option('--against <ref>', 'compare the registry with the one at this git ref')
+        .option(
+          '--against-registry <path>',
+          "with --against: the manifest's path at the ref, from the repository's top level (default: found as the working tree finds it, through renames and moves)",
+        )
+        .option(
+          '--allow-new-registry',
+          'with --against: when no registry is found at the ref (the change creates it), every URN is added instead of an error',
+        )
+        .option(
+          '--mention',
+          'with --against: the markdown comment mentions the teams (@org/team) of the services the failing changes reach',
+        )
+        .option(
+          '--transitive',
+          "also check each URN's new schema against every earlier version in git history: from the --against ref, or --since, or (alone) the whole history",
+        )
+        .option('--since <ref>', "the transitive window's start, e.g. the last release's tag (implies --transitive)")
+        .option(
+          '--corpus <paths...>',
+          'captured envelopes (files, directories, NDJSON) checked against the new schema of every changed URN',
+        )
+        .option('--urn <urn>', 'with two schema files: the URN they are registered under (which corpus messages apply; exceptions)')
+        .option(
+          '--exceptions <file>',
+          'reviewed exceptions (default: bqschema-exceptions.yaml in the registry directory when present); each holds through its expires day (UTC); BQSCHEMA_NOW=YYYY-MM-DD sets the day they are judged on',
+        )
+        .addOption(allowKeywordOption('the new schema may introduce it without failing the gate'))
+        .option('--list-rules', 'print the compat rules (id, description, when each breaks, nearest Confluent type)')
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema compat schemas/orders-created.json schemas/orders-created.next.json',
+            'bqschema compat --registry registry.json --against origin/main',
+            'bqschema compat --against origin/main --corpus captured/ --format markdown > compat.md',
+            'bqschema compat --against origin/main --format sarif > compat.sarif',
+            'bqschema compat --against origin/main --transitive --since v1.4.0',
+            'bqschema compat --list-rules --format json',
+          ]),
+        ),
     handler: async (_, oldFile: string | undefined, newFile: string | undefined, opts) => {
       const { run } = await import('./commands/compat.js');
       return run(oldFile, newFile, opts);
@@ -147,24 +211,31 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'gdpr',
     summary: 'inventory, gate (--require) or mask (--mask) the GDPR-sensitive fields of the registry',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('--require', 'fail when a PII-named field is not marked x-gdpr-sensitive')
-      .option('--pattern <regex>', 'PII name pattern for --require (case-insensitive)')
-      .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
-      .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
-      .option('--ndjson', 'with --mask -: stdin holds one message per line')
-      .option('--by-service', 'the inventory by service: which services (the manifest\'s producers and consumers) handle which personal fields; text, json or markdown')
-      .addOption(formatOption(GATE_FORMATS, 'text'))
-      .addOption(reportOption(GATE_FORMATS))
-      .addOption(categoryOption())
-      .addOption(outsideOption())
-      .addHelpText('after', examples([
-        'bqschema gdpr --registry registry.json',
-        'bqschema gdpr --require --format github',
-        'bqschema gdpr --require --format sarif > gdpr.sarif',
-        'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
-      ])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('--require', 'fail when a PII-named field is not marked x-gdpr-sensitive')
+        .option('--pattern <regex>', 'PII name pattern for --require (case-insensitive)')
+        .option('--mask <file>', 'print a message with its sensitive fields masked (- for stdin)')
+        .option('--urn <urn>', 'with --mask: the input is bare data of this URN')
+        .option('--ndjson', 'with --mask -: stdin holds one message per line')
+        .option(
+          '--by-service',
+          "the inventory by service: which services (the manifest's producers and consumers) handle which personal fields; text, json or markdown",
+        )
+        .addOption(formatOption(GATE_FORMATS, 'text'))
+        .addOption(reportOption(GATE_FORMATS))
+        .addOption(categoryOption())
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema gdpr --registry registry.json',
+            'bqschema gdpr --require --format github',
+            'bqschema gdpr --require --format sarif > gdpr.sarif',
+            'tail -f app.ndjson | bqschema gdpr --mask - --ndjson',
+          ]),
+        ),
     handler: async (_, opts) => {
       const { run } = await import('./commands/gdpr.js');
       return run(opts);
@@ -173,17 +244,21 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'services',
     summary: 'per service: the URNs it produces and consumes and the personal data it handles; or CODEOWNERS lines for the schema files',
-    options: (command) => command
-      .addOption(registryOption())
-      .addOption(formatOption(['text', 'json', 'markdown', 'codeowners'], 'text'))
-      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-      .option('--consumers-review', 'with --format codeowners: the consumers\' teams own each schema file too, beside its producers\'')
-      .addOption(outsideOption())
-      .addHelpText('after', examples([
-        'bqschema services --registry registry.json',
-        'bqschema services --format codeowners -o .github/CODEOWNERS',
-        'bqschema services --format codeowners --consumers-review -o .github/CODEOWNERS',
-      ])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .addOption(formatOption(['text', 'json', 'markdown', 'codeowners'], 'text'))
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--consumers-review', "with --format codeowners: the consumers' teams own each schema file too, beside its producers'")
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema services --registry registry.json',
+            'bqschema services --format codeowners -o .github/CODEOWNERS',
+            'bqschema services --format codeowners --consumers-review -o .github/CODEOWNERS',
+          ]),
+        ),
     handler: async (_, opts) => {
       const { run } = await import('./commands/services.js');
       return run(opts);
@@ -192,20 +267,27 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'export-asyncapi',
     summary: 'write an AsyncAPI 3.0 event catalog of the registry',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-      .option('--title <title>', 'info.title of the document')
-      .option('--doc-version <version>', 'info.version of the document')
-      .option('--service <name>', 'one service\'s document: a send operation for each URN it produces, a receive operation for each it consumes (the manifest\'s services)')
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--title <title>', 'info.title of the document')
+        .option('--doc-version <version>', 'info.version of the document')
+        .option(
+          '--service <name>',
+          "one service's document: a send operation for each URN it produces, a receive operation for each it consumes (the manifest's services)",
+        )
         // Not -f/--format, which names the output style (text, json, github, …) in every other command.
-      .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
-      .option('--versions', "give each message x-bqschema-versions: how many distinct versions its schema file has had in git")
-      .addOption(outsideOption())
-      .addHelpText('after', examples([
-        'bqschema export-asyncapi --registry registry.json -o asyncapi.json',
-        'bqschema export-asyncapi -o catalog.yaml --title "Orders events" --doc-version 2.1.0',
-      ])),
+        .addOption(new Option('--doc-format <format>', 'json or yaml (default: by the -o extension, else json)').choices(['json', 'yaml']))
+        .option('--versions', 'give each message x-bqschema-versions: how many distinct versions its schema file has had in git')
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema export-asyncapi --registry registry.json -o asyncapi.json',
+            'bqschema export-asyncapi -o catalog.yaml --title "Orders events" --doc-version 2.1.0',
+          ]),
+        ),
     handler: async (_, opts) => {
       const { run } = await import('./commands/export-asyncapi.js');
       return run(opts);
@@ -214,20 +296,31 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'serve',
     summary: 'serve the registry over a read-only Confluent-compatible REST API',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--port <port>', 'port to listen on', '8081')
-      .option('--compatibility <level>', 'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case', 'BACKWARD')
-      .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
-      .option('--verbose', 'log one line per request to stderr')
-      .option('--catalog', 'also serve the HTML event catalog at /catalog')
-      .option('--history', 'each distinct schema of a URN in the registry\'s git history is a version (/versions lists them; ids stable per content)')
-      .option('--max-connections <n>', 'most connections open at once; more are closed on arrival (default 512)')
-      .option('--max-pending-bytes <n>', 'most bytes held by request bodies still arriving, over all connections; past it a body is answered 503 (default 67108864: 64 MiB)')
-      .addOption(allowKeywordOption('a schema posted to /compatibility may introduce it (else 422, as compat fails it)'))
-      .addOption(outsideOption())
-      .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081'])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('--host <host>', 'address to bind', '127.0.0.1')
+        .option('--port <port>', 'port to listen on', '8081')
+        .option(
+          '--compatibility <level>',
+          'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case',
+          'BACKWARD',
+        )
+        .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
+        .option('--verbose', 'log one line per request to stderr')
+        .option('--catalog', 'also serve the HTML event catalog at /catalog')
+        .option(
+          '--history',
+          "each distinct schema of a URN in the registry's git history is a version (/versions lists them; ids stable per content)",
+        )
+        .option('--max-connections <n>', 'most connections open at once; more are closed on arrival (default 512)')
+        .option(
+          '--max-pending-bytes <n>',
+          'most bytes held by request bodies still arriving, over all connections; past it a body is answered 503 (default 67108864: 64 MiB)',
+        )
+        .addOption(allowKeywordOption('a schema posted to /compatibility may introduce it (else 422, as compat fails it)'))
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema serve --registry registry.json --port 8081'])),
     handler: async (_, opts) => {
       const { run } = await import('./commands/serve.js');
       return run(opts);
@@ -235,14 +328,27 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'types',
-    summary: 'generate types for every URN: TypeScript with a BqMessages map (for typed check/wrap), or Go, Python, Java, C# or PHP with --lang',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-      .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
-      .addOption(new Option('--lang <lang>', `the language: ${languageList()}; standard library only`).choices(LANGUAGES.map((l) => l.lang)).default(DEFAULT_LANG))
-      .addOption(outsideOption())
-      .addHelpText('after', examples(['bqschema types --registry registry.json -o src/bq-types.ts', 'bqschema types -o src/bq-types.ts --check', 'bqschema types --lang go -o bqtypes/bqtypes.go'])),
+    summary:
+      'generate types for every URN: TypeScript with a BqMessages map (for typed check/wrap), or Go, Python, Java, C# or PHP with --lang',
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+        .addOption(
+          new Option('--lang <lang>', `the language: ${languageList()}; standard library only`)
+            .choices(LANGUAGES.map((l) => l.lang))
+            .default(DEFAULT_LANG),
+        )
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema types --registry registry.json -o src/bq-types.ts',
+            'bqschema types -o src/bq-types.ts --check',
+            'bqschema types --lang go -o bqtypes/bqtypes.go',
+          ]),
+        ),
     handler: async (_, opts) => {
       const { runTypes } = await import('./commands/types.js');
       return runTypes(opts);
@@ -251,12 +357,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'compile',
     summary: 'write a standalone ES module of validators for every URN, usable where eval and new Function are forbidden (CSP, Workers)',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-      .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
-      .addOption(outsideOption())
-      .addHelpText('after', examples(['bqschema compile --registry registry.json -o src/validators.js', 'bqschema compile -o src/validators.js --check'])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--check', 'with -o: exit 1 when the file is not what would be written (for CI)')
+        .addOption(outsideOption())
+        .addHelpText(
+          'after',
+          examples(['bqschema compile --registry registry.json -o src/validators.js', 'bqschema compile -o src/validators.js --check']),
+        ),
     handler: async (_, opts) => {
       const { runCompile } = await import('./commands/compile.js');
       return runCompile(opts);
@@ -265,14 +375,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'catalog',
     summary: 'write a self-contained HTML event catalog of the registry',
-    options: (command) => command
-      .addOption(registryOption())
-      .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
-      .option('--title <title>', 'title of the catalog')
-      .option('--messages <paths...>', 'example messages (files or directories of envelopes) to show under their URN')
-      .option('--no-history', 'leave out the compat history read from git')
-      .addOption(outsideOption())
-      .addHelpText('after', examples(['bqschema catalog --registry registry.json --messages examples/messages -o catalog.html'])),
+    options: (command) =>
+      command
+        .addOption(registryOption())
+        .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+        .option('--title <title>', 'title of the catalog')
+        .option('--messages <paths...>', 'example messages (files or directories of envelopes) to show under their URN')
+        .option('--no-history', 'leave out the compat history read from git')
+        .addOption(outsideOption())
+        .addHelpText('after', examples(['bqschema catalog --registry registry.json --messages examples/messages -o catalog.html'])),
     handler: async (_, opts) => {
       const { runCatalog } = await import('./commands/catalog-command.js');
       return runCatalog(opts);
@@ -281,9 +392,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'init',
     summary: 'scaffold a registry: registry.json, one schema, one valid example message and a CI workflow',
-    options: (command) => command
-      .argument('[dir]', 'the directory to scaffold (created when missing)', '.')
-      .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry'])),
+    options: (command) =>
+      command
+        .argument('[dir]', 'the directory to scaffold (created when missing)', '.')
+        .addHelpText('after', examples(['bqschema init', 'bqschema init schemas-registry'])),
     handler: async (context, dir: string) => {
       const { run } = await import('./commands/init.js');
       return run({ dir, version: context.version });
@@ -292,14 +404,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'conformance',
     summary: "run the cross-SDK conformance suite through another implementation's adapter",
-    options: (command) => command
-      .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
-      .option('--out <file>', 'results file to write', 'results.json')
-      .option('--suite <path>', "the suite: its directory (manifest.json and CONFORMANCE_VERSION) or its manifest.json (default: the copy shipped in this package)")
-      .option('--timeout <ms>', 'time one answer may take', '10000')
-      .option('--max-line-bytes <n>', 'longest line the adapter may write (default 16777216: 16 MiB)')
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-      .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json'])),
+    options: (command) =>
+      command
+        .option('--impl <command>', "the command that runs your implementation's adapter (line protocol on stdin/stdout)")
+        .option('--out <file>', 'results file to write', 'results.json')
+        .option(
+          '--suite <path>',
+          'the suite: its directory (manifest.json and CONFORMANCE_VERSION) or its manifest.json (default: the copy shipped in this package)',
+        )
+        .option('--timeout <ms>', 'time one answer may take', '10000')
+        .option('--max-line-bytes <n>', 'longest line the adapter may write (default 16777216: 16 MiB)')
+        .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+        .addHelpText('after', examples(['bqschema conformance --impl "python3 adapter.py" --out results.json'])),
     handler: async (_, opts) => {
       const { run } = await import('./commands/conformance.js');
       return run(opts);
@@ -325,7 +441,8 @@ export async function buildProgram(version: string, setCode: SetCode, argv: read
   const context: RunContext = { version };
   const invoked = COMMANDS.find((c) => c.name === argv[0]);
   for (const spec of invoked ? [invoked] : COMMANDS) {
-    spec.options(program.command(spec.name).description(spec.summary))
+    spec
+      .options(program.command(spec.name).description(spec.summary))
       .action(async (...args: unknown[]) => setCode(await spec.handler(context, ...args)));
   }
   return program;

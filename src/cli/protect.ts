@@ -155,7 +155,8 @@ function protectedAs(id: Identity): string | undefined {
   return undefined;
 }
 
-const refusal = (target: string, why: string, remedy = 'choose another path'): UsageError => new UsageError(`refusing to write ${target}: ${why}; ${remedy}`);
+const refusal = (target: string, why: string, remedy = 'choose another path'): UsageError =>
+  new UsageError(`refusing to write ${target}: ${why}; ${remedy}`);
 
 /**
  * Claims `target` as an output of this run, before anything is written: a file this run reads, or

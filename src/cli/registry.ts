@@ -1,4 +1,13 @@
-import { DEFAULT_MAX_YAML_EXPANSION, didYouMean, display, loadRegistry, RegistryError, YAML_EXPANSION_ENV, type Registry, type RegistryOptions } from '../registry/index.js';
+import {
+  DEFAULT_MAX_YAML_EXPANSION,
+  didYouMean,
+  display,
+  loadRegistry,
+  RegistryError,
+  YAML_EXPANSION_ENV,
+  type Registry,
+  type RegistryOptions,
+} from '../registry/index.js';
 import { noteRegistry } from './report/emit.js';
 import { UsageError } from './errors.js';
 import { protectManifest, protectRegistry } from './protect.js';
@@ -21,8 +30,13 @@ export function openRegistry(options: RegistryCliOptions, extra: RegistryOptions
   let registry: Registry;
   try {
     registry = loadRegistry({
-      registry: options.registry, allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false, onWarning: () => {},
-      ...registryLimits(), ...extra,
+      registry: options.registry,
+      allowOutsidePaths: options.allowOutsidePaths,
+      strict: true,
+      strictUnknown: false,
+      onWarning: () => {},
+      ...registryLimits(),
+      ...extra,
     });
   } catch (err) {
     // A manifest that does not parse is still this run's input (check reports it, and may write reports).
@@ -47,7 +61,9 @@ export function registryLimits(env: NodeJS.ProcessEnv = process.env): { maxYamlE
   if (raw === undefined || raw === '') return {};
   const n = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n)) {
-    throw new UsageError(`${YAML_EXPANSION_ENV} must be a whole number of values (default ${DEFAULT_MAX_YAML_EXPANSION}), got ${JSON.stringify(raw.slice(0, 40))}`);
+    throw new UsageError(
+      `${YAML_EXPANSION_ENV} must be a whole number of values (default ${DEFAULT_MAX_YAML_EXPANSION}), got ${JSON.stringify(raw.slice(0, 40))}`,
+    );
   }
   return { maxYamlExpansion: n };
 }

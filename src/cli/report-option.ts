@@ -17,7 +17,8 @@ export function parseReport(formats: readonly string[]) {
     const format = eq === -1 ? '' : value.slice(0, eq);
     const file = eq === -1 ? '' : value.slice(eq + 1);
     if (eq === -1 || file === '') throw new InvalidArgumentError(`It takes <format>=<file>, e.g. --report sarif=bq.sarif`);
-    if (!formats.includes(format)) throw new InvalidArgumentError(`${JSON.stringify(format)} is not a format of this command: use one of ${formats.join(', ')}`);
+    if (!formats.includes(format))
+      throw new InvalidArgumentError(`${JSON.stringify(format)} is not a format of this command: use one of ${formats.join(', ')}`);
     // Two reports naming one file, however spelt, are refused by the command (./protect.ts).
     return [...(previous ?? []), { format, file }];
   };

@@ -30,7 +30,10 @@ export function checkReportTargets(reports: readonly ReportTarget[] | undefined)
     } catch {
       // missing: said below
     }
-    if (!isDir) throw new UsageError(`cannot write --report ${r.format}=${r.file}: the directory ${display(dir)} does not exist; nothing was written`);
+    if (!isDir)
+      throw new UsageError(
+        `cannot write --report ${r.format}=${r.file}: the directory ${display(dir)} does not exist; nothing was written`,
+      );
     claimOutput(r.file, `--report ${r.format}=${r.file}`);
   }
 }

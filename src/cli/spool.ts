@@ -66,7 +66,7 @@ export class Spool {
     const buf = Buffer.allocUnsafe(CHUNK_BYTES);
     const decoder = new StringDecoder('utf8');
     for (const [from, to] of this.ranges.get(key) ?? []) {
-      for (let at = from; at < to; ) {
+      for (let at = from; at < to;) {
         const n = readSync(this.fd!, buf, 0, Math.min(CHUNK_BYTES, to - at), at);
         if (n === 0) throw new Error(`the spool file ended at byte ${at} of ${to}`);
         at += n;
@@ -110,7 +110,9 @@ export class Spool {
     try {
       this.fd = openSync(path, 'wx+', 0o600);
     } catch (err) {
-      throw new UsageError(`cannot write a temporary file in ${dir} for a report too large to hold in memory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; set TMPDIR to a writable directory`);
+      throw new UsageError(
+        `cannot write a temporary file in ${dir} for a report too large to hold in memory: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; set TMPDIR to a writable directory`,
+      );
     }
     this.path = path;
     try {
@@ -130,9 +132,11 @@ export class Spool {
     const bytes = Buffer.from(this.pending, 'utf8');
     this.pending = '';
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at, bytes.length - at);
     } catch (err) {
-      throw new UsageError(`cannot write the temporary file of a report too large to hold in memory (in ${tmpdir()}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; set TMPDIR to a directory with room`);
+      throw new UsageError(
+        `cannot write the temporary file of a report too large to hold in memory (in ${tmpdir()}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; set TMPDIR to a directory with room`,
+      );
     }
   }
 }

@@ -84,8 +84,7 @@ function* lineAlignedChunks(file: string, size: number, maxLineBytes: number): G
  * lines and bytes before them, so the worker numbers lines and places byte offsets as one reader would.
  */
 export type Task =
-  | { kind: 'docs'; items: Array<string | Doc> }
-  | { kind: 'lines'; file: string; bytes: Buffer; line: number; offset: number };
+  { kind: 'docs'; items: Array<string | Doc> } | { kind: 'lines'; file: string; bytes: Buffer; line: number; offset: number };
 
 /**
  * How many lines `lines()` counts in these bytes: every \n, every \r not followed by \n (a lone \r
@@ -106,7 +105,12 @@ function countLines(bytes: Buffer, final: boolean): number {
  * of the stream). Each task's bytes are a fresh shared buffer of their own (taskBuffer). A line without a \n longer than the limit stops the run after the
  * complete lines before it, as `lines()` does.
  */
-async function* streamTasks(stream: AsyncIterable<Buffer> | Iterable<Buffer>, file: string, limits: InputLimits, taskBytes: number): AsyncGenerator<Task> {
+async function* streamTasks(
+  stream: AsyncIterable<Buffer> | Iterable<Buffer>,
+  file: string,
+  limits: InputLimits,
+  taskBytes: number,
+): AsyncGenerator<Task> {
   let line = 0;
   let offset = 0;
   let parts: Buffer[] = [];
@@ -160,7 +164,10 @@ async function* streamTasks(stream: AsyncIterable<Buffer> | Iterable<Buffer>, fi
     if (err instanceof UsageError || file === STDIN) throw err;
     // A read error ends the stream; its complete lines are still judged, then the error is reported.
     if (size > tail) yield cut(size - tail, false);
-    yield { kind: 'docs', items: [{ kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }] };
+    yield {
+      kind: 'docs',
+      items: [{ kind: 'error', file, message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }],
+    };
     return;
   }
   if (size > 0) yield cut(size, true);
@@ -215,4 +222,3 @@ export async function* tasks(plan: InputPlan, options: TaskOptions): AsyncGenera
   }
   if (items.length > 0) yield take();
 }
-

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { display } from '../registry/index.js';
 import { UsageError } from './errors.js';
@@ -19,7 +31,8 @@ export function outputTarget(target: string): string {
     if (code !== 'ENOENT') throw new UsageError(`cannot write ${target}: ${code ?? (err as Error).message}; nothing was written`);
     // A dangling symlink or a new path: written as a new file where the path (or link) points.
     try {
-      if (lstatSync(resolve(target)).isSymbolicLink()) throw new UsageError(`cannot write ${target}: it is a symbolic link to a missing file; nothing was written`);
+      if (lstatSync(resolve(target)).isSymbolicLink())
+        throw new UsageError(`cannot write ${target}: it is a symbolic link to a missing file; nothing was written`);
     } catch (e) {
       if (e instanceof UsageError) throw e;
     }
@@ -31,17 +44,25 @@ export function outputTarget(target: string): string {
   } catch {
     // The link resolved to a name that does not exist: only a kernel-made link does that, such as
     // `/dev/stdout` → `/proc/self/fd/1` → `pipe:[…]`. There is no file to write through to.
-    throw new UsageError(`cannot write ${target}: it is a symbolic link to something that is not a file (such as /dev/stdout on a pipe); nothing was written`);
+    throw new UsageError(
+      `cannot write ${target}: it is a symbolic link to something that is not a file (such as /dev/stdout on a pipe); nothing was written`,
+    );
   }
   if (st.isDirectory()) throw new UsageError(`cannot write ${target}: it is a directory; nothing was written`);
-  if (!st.isFile()) throw new UsageError(`cannot write ${target}: it is not a regular file (a device, FIFO or socket); nothing was written`);
+  if (!st.isFile())
+    throw new UsageError(`cannot write ${target}: it is not a regular file (a device, FIFO or socket); nothing was written`);
   // `-o /dev/stdout >> build.log` resolves to build.log: renaming over it would replace the log
   // the shell opened (and lose what it held) instead of appending to it.
-  for (const [fd, name] of [[1, 'standard output'], [2, 'standard error']] as const) {
+  for (const [fd, name] of [
+    [1, 'standard output'],
+    [2, 'standard error'],
+  ] as const) {
     try {
       const open = fstatSync(fd);
       if (open.dev === st.dev && open.ino === st.ino) {
-        throw new UsageError(`cannot write ${target}: it is this process's ${name}; leave out -o to write to standard output; nothing was written`);
+        throw new UsageError(
+          `cannot write ${target}: it is this process's ${name}; leave out -o to write to standard output; nothing was written`,
+        );
       }
     } catch (err) {
       if (err instanceof UsageError) throw err; // a closed descriptor is nobody's file
@@ -124,10 +145,12 @@ export function openAtomic(target: string): AtomicFile {
     // A signal that arrived during a write is read from libuv's signal pipe in the next poll
     // phase. One setImmediate can run before that poll (when the write ran in an I/O callback) and
     // would drop the signal with its listener; the second runs after it.
-    setImmediate(() => setImmediate(() => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }));
+    setImmediate(() =>
+      setImmediate(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }),
+    );
   };
   const fail = (err?: unknown): UsageError | undefined => {
     if (fd !== undefined) {
@@ -148,7 +171,7 @@ export function openAtomic(target: string): AtomicFile {
     const bytes = Buffer.from(pending, 'utf8');
     pending = '';
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
     } catch (err) {
       throw fail(err);
     }

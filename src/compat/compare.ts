@@ -1,6 +1,13 @@
 import {
-  canonicalKey, hasOwn,
-  ANNOTATION_KEYWORDS, SUPPORTED_KEYWORDS, SchemaError, isSchemaObject, joinPointer, jsonEqual, type SchemaNode,
+  canonicalKey,
+  hasOwn,
+  ANNOTATION_KEYWORDS,
+  SUPPORTED_KEYWORDS,
+  SchemaError,
+  isSchemaObject,
+  joinPointer,
+  jsonEqual,
+  type SchemaNode,
 } from '../validator/index.js';
 import { ARRAY, BOOLEAN, FRACTION, NULL, NUMBERS, OBJECT, STRING, typeKinds } from './kinds.js';
 import { PAIRS, ruleMessage, ruleOrder, type CompatPolicy, type RuleId, type RulePair } from './rules.js';
@@ -155,9 +162,7 @@ function unsupportedEntries(raw: unknown): Map<string, unknown> {
   if (!isSchemaObject(raw)) return out;
   for (const k of Object.keys(raw)) {
     const v = raw[k];
-    const unsupported = SUPPORTED_KEYWORDS.has(k)
-      ? k === 'items' && Array.isArray(v)
-      : !ANNOTATION_KEYWORDS.has(k) && !k.startsWith('x-');
+    const unsupported = SUPPORTED_KEYWORDS.has(k) ? k === 'items' && Array.isArray(v) : !ANNOTATION_KEYWORDS.has(k) && !k.startsWith('x-');
     if (unsupported) out.set(k, v);
   }
   return out;
@@ -239,7 +244,8 @@ class Comparison {
     }
     const tt = typeKinds(t.types);
     const typePath = joinPointer(path, 'type');
-    if ((ts & ~tt) !== 0) this.emit({ pair: PAIRS.type, narrowing: true, breaking: live && (kinds & ~tt) !== 0, path: typePath, src: s.types, tgt: t.types });
+    if ((ts & ~tt) !== 0)
+      this.emit({ pair: PAIRS.type, narrowing: true, breaking: live && (kinds & ~tt) !== 0, path: typePath, src: s.types, tgt: t.types });
     if ((tt & ~ts) !== 0) this.emit({ pair: PAIRS.type, narrowing: false, breaking: false, path: typePath, src: s.types, tgt: t.types });
 
     this.objects(s, t, path, live && (kinds & OBJECT) !== 0);
@@ -258,7 +264,14 @@ class Comparison {
     const tMin = t.minimum ?? -Infinity;
     // Integers at or above a minimum m are those at or above ceil(m).
     const hits = (kinds & FRACTION) !== 0 || Math.ceil(tMin) > Math.ceil(sMin);
-    this.bound(PAIRS.minimum, sign(tMin, sMin), live && (kinds & NUMBERS) !== 0 && hits, joinPointer(path, 'minimum'), s.minimum, t.minimum);
+    this.bound(
+      PAIRS.minimum,
+      sign(tMin, sMin),
+      live && (kinds & NUMBERS) !== 0 && hits,
+      joinPointer(path, 'minimum'),
+      s.minimum,
+      t.minimum,
+    );
 
     if (finite !== undefined) this.settleFinite(s, t, finite, start);
   }
@@ -300,11 +313,21 @@ class Comparison {
       const raw = tp === undefined ? undefined : this.tgt.raw(tp);
       const excused = confluent && isSchemaObject(raw) && hasOwn(raw, 'default');
       const excuse = excused ? ' (it declares a default: compatible under the confluent policy)' : undefined;
-      const f = this.emit({ pair: PAIRS.required, narrowing: true, breaking: live && !excused, path: reqPath, subject: name, policy: excused, excuse });
-      const refuted = this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
+      const f = this.emit({
+        pair: PAIRS.required,
+        narrowing: true,
+        breaking: live && !excused,
+        path: reqPath,
+        subject: name,
+        policy: excused,
+        excuse,
+      });
+      const refuted =
+        this.dir === 'backward' ? 'old data without it is rejected' : 'data new producers send without it is rejected by the old schema';
       if (excused && live) this.choose(f, `: a policy choice, since ${refuted} (no validator applies a default)`);
     }
-    for (const name of sReq) if (!tReq.has(name)) this.emit({ pair: PAIRS.required, narrowing: false, breaking: false, path: reqPath, subject: name });
+    for (const name of sReq)
+      if (!tReq.has(name)) this.emit({ pair: PAIRS.required, narrowing: false, breaking: false, path: reqPath, subject: name });
 
     const sProps = new Map(s.properties ?? []);
     for (const [name, sp] of sProps) {
@@ -312,7 +335,16 @@ class Comparison {
       const tp = tProps.get(name);
       if (tp !== undefined) this.node(sp, tp, p, live, 'properties', name);
       else if (confluent) this.removedUnderConfluent(sp, t, p, live, name);
-      else this.emit({ pair: PAIRS.property, narrowing: true, breaking: live, path: p, subject: name, policy: true, at: this.at(name, sp, t.additional ?? ANY) });
+      else
+        this.emit({
+          pair: PAIRS.property,
+          narrowing: true,
+          breaking: live,
+          path: p,
+          subject: name,
+          policy: true,
+          at: this.at(name, sp, t.additional ?? ANY),
+        });
     }
     for (const [name, tp] of tProps) {
       if (sProps.has(name)) continue;
@@ -321,7 +353,15 @@ class Comparison {
       if (confluent && governed.always === true) {
         // An open model: any non-empty schema for the name breaks (PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL).
         const breaking = live && tp.always !== true;
-        this.emit({ pair: PAIRS.property, narrowing: false, breaking, path: p, subject: name, policy: true, at: this.at(name, governed, tp) });
+        this.emit({
+          pair: PAIRS.property,
+          narrowing: false,
+          breaking,
+          path: p,
+          subject: name,
+          policy: true,
+          at: this.at(name, governed, tp),
+        });
         continue;
       }
       // additionalProperties governed the name before: a schema there is compared, and so is a new
@@ -335,14 +375,25 @@ class Comparison {
         // Removed from an open model: new data may carry any value there, which the old schema
         // still checks (Confluent's forward check alike).
         const breaking = this.rejectsSome(governed, tp, p, live, name);
-        const f = this.emit({ pair: PAIRS.property, narrowing: false, breaking, path: p, subject: name, at: breaking ? this.at(name, governed, tp) : undefined });
+        const f = this.emit({
+          pair: PAIRS.property,
+          narrowing: false,
+          breaking,
+          path: p,
+          subject: name,
+          at: breaking ? this.at(name, governed, tp) : undefined,
+        });
         if (breaking) f.message += ' from an open model: new producers may send any value under it, and the old schema rejects some';
         continue;
       }
       const f = this.emit({ pair: PAIRS.property, narrowing: false, breaking: false, path: p, subject: name, policy: true });
       // An open model leaves the name to policy, though old data may already carry it.
       if (governed.always === true && this.rejectsSome(governed, tp, p, live, name)) {
-        this.choose(f, ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`, this.at(name, governed, tp));
+        this.choose(
+          f,
+          ` (a policy choice: data may already carry ${JSON.stringify(name)} with a value the new schema rejects)`,
+          this.at(name, governed, tp),
+        );
       }
     }
     if (s.additional !== undefined || t.additional !== undefined) {
@@ -396,7 +447,8 @@ class Comparison {
       const sv = new ValueSet(s.enum);
       const tv = new ValueSet(t.enum);
       for (const v of sv.values) {
-        if (!tv.has(v)) this.emit({ pair: PAIRS.enumValue, narrowing: true, breaking: live && this.src.admits(s, v), path: enumPath, subject: v });
+        if (!tv.has(v))
+          this.emit({ pair: PAIRS.enumValue, narrowing: true, breaking: live && this.src.admits(s, v), path: enumPath, subject: v });
       }
       for (const v of tv.values) {
         if (!sv.has(v)) this.emit({ pair: PAIRS.enumValue, narrowing: false, breaking: false, path: enumPath, subject: v });
@@ -419,11 +471,22 @@ class Comparison {
     const a = unsupportedEntries(this.src.raw(s));
     const b = unsupportedEntries(this.tgt.raw(t));
     for (const [k, v] of a) {
-      if (!b.has(k)) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), src: v, subject: k });
-      else if (!jsonEqual(v, b.get(k))) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), src: v, tgt: b.get(k), subject: k });
+      if (!b.has(k))
+        this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), src: v, subject: k });
+      else if (!jsonEqual(v, b.get(k)))
+        this.emit({
+          pair: PAIRS.unsupported,
+          narrowing: false,
+          breaking: false,
+          path: joinPointer(path, k),
+          src: v,
+          tgt: b.get(k),
+          subject: k,
+        });
     }
     for (const [k, v] of b) {
-      if (!a.has(k)) this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), tgt: v, subject: k });
+      if (!a.has(k))
+        this.emit({ pair: PAIRS.unsupported, narrowing: false, breaking: false, path: joinPointer(path, k), tgt: v, subject: k });
     }
   }
 }
@@ -450,9 +513,8 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   for (const dir of mode === 'full' ? (['backward', 'forward'] as const) : [mode]) {
     let findings: Finding[];
     try {
-      findings = dir === 'backward'
-        ? new Comparison(dir, oldSide, newSide, policy).run()
-        : new Comparison(dir, newSide, oldSide, policy).run();
+      findings =
+        dir === 'backward' ? new Comparison(dir, oldSide, newSide, policy).run() : new Comparison(dir, newSide, oldSide, policy).run();
     } catch (err) {
       if (err instanceof RangeError) throw new SchemaError('the schema is nested too deeply to compare');
       throw err;
@@ -460,7 +522,9 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
     for (const f of findings) {
       const seen = merged.get(f.key);
       // A breaking finding wins (its message and witness), by data over by policy, and a policy choice over a plain one.
-      const wins = seen === undefined || (f.breaking && (!seen.breaking || (seen.policy && !f.policy))) ||
+      const wins =
+        seen === undefined ||
+        (f.breaking && (!seen.breaking || (seen.policy && !f.policy))) ||
         (!f.breaking && !seen.breaking && f.choice === true && seen.choice !== true);
       if (wins) merged.set(f.key, f);
     }
@@ -471,7 +535,12 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   const changes = [...merged.values()]
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : ruleOrder(a.rule) - ruleOrder(b.rule)))
     .map((f): Change => {
-      const change: Change = { rule: f.rule, breaking: f.breaking, path: f.path, message: f.choice === true ? f.message + (f.choiceNote ?? '') : f.message };
+      const change: Change = {
+        rule: f.rule,
+        breaking: f.breaking,
+        path: f.path,
+        message: f.choice === true ? f.message + (f.choiceNote ?? '') : f.message,
+      };
       if (SUBJECT_RULES.has(f.rule)) change.subject = f.subject;
       if (f.breaking) return witnesses ? { ...change, ...provers.prove(f) } : change;
       if (f.choice !== true) return change;
@@ -483,7 +552,12 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
 }
 
 /** Rules whose path is shared by several changes (one per name or value): their Change names its subject. */
-const SUBJECT_RULES: ReadonlySet<RuleId> = new Set<RuleId>(['required-added', 'required-removed', 'enum-value-removed', 'enum-value-added']);
+const SUBJECT_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  'required-added',
+  'required-removed',
+  'enum-value-removed',
+  'enum-value-added',
+]);
 
 type Proven = Pick<Change, 'witness' | 'witnessReason' | 'otherWitness'>;
 
@@ -493,7 +567,10 @@ class Provers {
   /** One budget for the whole comparison: its changes are proved in report order until it runs out. */
   private readonly budget = new Budget();
 
-  constructor(private readonly oldSide: Side, private readonly newSide: Side) {}
+  constructor(
+    private readonly oldSide: Side,
+    private readonly newSide: Side,
+  ) {}
 
   private get(dir: Direction): Prover {
     let p = this.cache.get(dir);

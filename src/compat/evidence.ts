@@ -58,7 +58,9 @@ export type CorpusTarget = (urn: string) => { key: string; schema: CompiledSchem
  * none for are counted, not checked. `keys` are the report's entries, in order.
  */
 export async function judgeCorpus(
-  batches: AsyncIterable<readonly CorpusDocument[]>, target: CorpusTarget, keys: readonly string[],
+  batches: AsyncIterable<readonly CorpusDocument[]>,
+  target: CorpusTarget,
+  keys: readonly string[],
 ): Promise<CorpusReport> {
   const report: CorpusReport = { documents: 0, ignored: 0, unreadable: 0, errors: [], urns: [], failed: false };
   const byKey = new Map<string, CorpusUrn>();
@@ -69,7 +71,8 @@ export async function judgeCorpus(
   }
   const unreadable = (file: string, message: string, line?: number, col?: number): void => {
     report.unreadable++;
-    if (report.errors.length < CORPUS_EXAMPLES) report.errors.push({ file, ...(line === undefined ? {} : { line }), ...(col === undefined ? {} : { col }), message });
+    if (report.errors.length < CORPUS_EXAMPLES)
+      report.errors.push({ file, ...(line === undefined ? {} : { line }), ...(col === undefined ? {} : { col }), message });
   };
   for await (const batch of batches) {
     for (const doc of batch) {
@@ -107,8 +110,10 @@ export async function judgeCorpus(
       if (u.examples.length < CORPUS_EXAMPLES) {
         const v = t.schema.validate(data, 1)[0]; // the first only: the walk stops there
         u.examples.push({
-          file: doc.file, ...(doc.line === undefined ? {} : { line: doc.line }),
-          at: `/data${v?.instancePath ?? ''}`, message: `${pointerLabel(v?.instancePath ?? '')} ${v?.message ?? 'is invalid'}`,
+          file: doc.file,
+          ...(doc.line === undefined ? {} : { line: doc.line }),
+          at: `/data${v?.instancePath ?? ''}`,
+          message: `${pointerLabel(v?.instancePath ?? '')} ${v?.message ?? 'is invalid'}`,
         });
       }
     }
@@ -184,7 +189,10 @@ export interface ExceptionsState {
 
 /** Applies the exceptions in force on `now` to the findings of each URN. */
 export function weighExceptions(
-  loaded: LoadedExceptions, findings: ReadonlyMap<string, readonly Change[]>, fingerprints: ReadonlyMap<string, string>, now: Date,
+  loaded: LoadedExceptions,
+  findings: ReadonlyMap<string, readonly Change[]>,
+  fingerprints: ReadonlyMap<string, string>,
+  now: Date,
 ): ExceptionsState {
   const outcome = applyExceptions(findings, loaded.entries, { now, fingerprints });
   const excused = new Map<Change, CompatException>();

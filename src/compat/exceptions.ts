@@ -84,8 +84,13 @@ export function parseExceptions(value: unknown, file: string): CompatException[]
       return v;
     };
     const e = {
-      urn: text('urn'), rule: text('rule'), path: text('path', true), fingerprint: text('fingerprint'),
-      reason: text('reason'), owner: text('owner'), expires: text('expires'),
+      urn: text('urn'),
+      rule: text('rule'),
+      path: text('path', true),
+      fingerprint: text('fingerprint'),
+      reason: text('reason'),
+      owner: text('owner'),
+      expires: text('expires'),
     };
     if (!isRuleId(e.rule)) fail(`rule ${shown(e.rule)} is not a compat rule (see compat --list-rules)`);
     if (e.path !== '' && !e.path.startsWith('/')) fail(`path must be a JSON pointer ("" or starting with "/"), got ${shown(e.path)}`);
@@ -103,7 +108,9 @@ export function parseExceptions(value: unknown, file: string): CompatException[]
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonical(x))).join(',')}]`;
   if (isSchemaObject(v)) {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys = Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
@@ -184,7 +191,9 @@ const today = (now: Date): string => now.toISOString().slice(0, 10);
  * path; nothing else.
  */
 export function applyExceptions(
-  findingsByUrn: ReadonlyMap<string, readonly Change[]>, exceptions: readonly CompatException[], options: ApplyOptions,
+  findingsByUrn: ReadonlyMap<string, readonly Change[]>,
+  exceptions: readonly CompatException[],
+  options: ApplyOptions,
 ): ExceptionsOutcome {
   const day = today(options.now);
   const out: ExceptionsOutcome = { suppressed: [], unexcused: [], expired: [], stale: [], unused: [], failed: false };
@@ -192,7 +201,10 @@ export function applyExceptions(
   const what = (e: CompatException): string => `${e.rule} at ${pointerLabel(e.path)}`;
   for (const e of exceptions) {
     if (e.expires < day) {
-      out.expired.push({ exception: e, message: `${e.source}: expired on ${e.expires} (owner ${e.owner}): ${what(e)} breaks again until it is reviewed and renewed, or fixed` });
+      out.expired.push({
+        exception: e,
+        message: `${e.source}: expired on ${e.expires} (owner ${e.owner}): ${what(e)} breaks again until it is reviewed and renewed, or fixed`,
+      });
       continue;
     }
     const current = options.fingerprints.get(e.urn);
@@ -201,16 +213,20 @@ export function applyExceptions(
       continue;
     }
     if (current !== e.fingerprint) {
-      out.stale.push({ exception: e, message: `${e.source}: the old schema of ${e.urn} changed since the review (fingerprint ${current}): review ${what(e)} again` });
+      out.stale.push({
+        exception: e,
+        message: `${e.source}: the old schema of ${e.urn} changed since the review (fingerprint ${current}): review ${what(e)} again`,
+      });
       continue;
     }
     const matches = (findingsByUrn.get(e.urn) ?? []).filter((c) => c.breaking && c.rule === e.rule && exceptionPath(c) === e.path);
     if (matches.length !== 1) {
       let why = matches.length === 0 ? 'no breaking change matches it' : `it matches ${matches.length} changes, not one`;
       // An entry written before subjects kept their type names the number; say how to name the string.
-      const untyped = matches.length === 0
-        ? (findingsByUrn.get(e.urn) ?? []).find((c) => c.breaking && c.rule === e.rule && untypedPath(c) === e.path)
-        : undefined;
+      const untyped =
+        matches.length === 0
+          ? (findingsByUrn.get(e.urn) ?? []).find((c) => c.breaking && c.rule === e.rule && untypedPath(c) === e.path)
+          : undefined;
       if (untyped !== undefined) why += ` (for the string ${JSON.stringify(untyped.subject)}, the path is ${exceptionPath(untyped)})`;
       out.unused.push({ exception: e, message: `${e.source}: ${why} (${what(e)}): remove it` });
       continue;

@@ -5,7 +5,18 @@ import { judgeCorpus, weighExceptions, type CorpusDocument, type LoadedException
 import { schemaFingerprint } from './exceptions.js';
 import type { CompatLevel } from './levels.js';
 import { compareRegistries, comparePair, type SchemaProblem, type UrnReport } from './registry.js';
-import { exceptRows, pairVerdict, reachedServices, registryVerdict, type Doc, type PairVerdict, type RegistryFindings, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
+import {
+  exceptRows,
+  pairVerdict,
+  reachedServices,
+  registryVerdict,
+  type Doc,
+  type PairVerdict,
+  type RegistryFindings,
+  type RegistryVerdict,
+  type Row,
+  type Verdicts,
+} from './verdict.js';
 import { teamsOf } from './reach.js';
 // Types only: the transitive check loads with --transitive alone.
 import type { TransitiveWindow } from './transitive.js';
@@ -51,9 +62,13 @@ const unread = (d: SchemaDocument | SchemaProblem): d is SchemaProblem => 'side'
 export async function pairGate(gate: PairGate): Promise<PairVerdict> {
   const { older, newer, urn } = gate;
   const problems = [older, newer].filter(unread);
-  const result = problems.length > 0
-    ? { changes: [] as Change[], problems, rollout: undefined }
-    : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, gate.level, { policy: gate.policy, allowKeywords: gate.allowKeywords });
+  const result =
+    problems.length > 0
+      ? { changes: [] as Change[], problems, rollout: undefined }
+      : comparePair((older as SchemaDocument).value, (newer as SchemaDocument).value, gate.level, {
+          policy: gate.policy,
+          allowKeywords: gate.allowKeywords,
+        });
   const { changes, rollout } = result;
   const v: Verdicts = {};
   if (gate.exceptions !== undefined && urn !== undefined) {
@@ -76,7 +91,16 @@ export async function pairGate(gate: PairGate): Promise<PairVerdict> {
   }
   const newDoc = unread(newer) ? undefined : { name: newer.file.shown, text: newer.text };
   return pairVerdict({
-    oldFile: gate.oldFile, newFile: gate.newFile, urn, v, changes, problems: result.problems, rollout, newDoc, mode: gate.level, policy: gate.policy,
+    oldFile: gate.oldFile,
+    newFile: gate.newFile,
+    urn,
+    v,
+    changes,
+    problems: result.problems,
+    rollout,
+    newDoc,
+    mode: gate.level,
+    policy: gate.policy,
   });
 }
 
@@ -100,7 +124,10 @@ export interface RegistryGate extends CompatSettings, CompatEvidence {
 export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict> {
   const { current } = gate;
   const rows: Row[] = compareRegistries(gate.base, current, gate.level, {
-    policy: gate.policy, fingerprints: gate.exceptions !== undefined, allowKeywords: gate.allowKeywords, today: dayOf(gate.now.getTime()),
+    policy: gate.policy,
+    fingerprints: gate.exceptions !== undefined,
+    allowKeywords: gate.allowKeywords,
+    today: dayOf(gate.now.getTime()),
   });
   const window = gate.transitive ? await gate.transitive(rows) : undefined;
   const v: Verdicts = {};
@@ -114,15 +141,19 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
   if (gate.corpus !== undefined) {
     const schemas = new Map<string, { key: string; schema: CompiledSchema }>();
     const wanted = new Set(changed.map((r) => r.urn));
-    v.corpus = await judgeCorpus(gate.corpus, (urn) => {
-      if (!wanted.has(urn)) return undefined;
-      let t = schemas.get(urn);
-      if (t === undefined) {
-        t = { key: urn, schema: current.compiled(urn)! };
-        schemas.set(urn, t);
-      }
-      return t;
-    }, changed.map((r) => r.urn));
+    v.corpus = await judgeCorpus(
+      gate.corpus,
+      (urn) => {
+        if (!wanted.has(urn)) return undefined;
+        let t = schemas.get(urn);
+        if (t === undefined) {
+          t = { key: urn, schema: current.compiled(urn)! };
+          schemas.set(urn, t);
+        }
+        return t;
+      },
+      changed.map((r) => r.urn),
+    );
     const byUrn = new Map(v.corpus.urns.map((u) => [u.urn, u]));
     for (const r of changed) r.corpus = byUrn.get(r.urn);
   }
@@ -136,8 +167,17 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
     }
   };
   return registryVerdict({
-    rows, v, manifestName: current.manifest.shown, manifestText: current.manifestText, docOf, mode: gate.level, policy: gate.policy,
-    against: gate.against, working: gate.working, looked: gate.looked, ...(window ? { window } : {}),
+    rows,
+    v,
+    manifestName: current.manifest.shown,
+    manifestText: current.manifestText,
+    docOf,
+    mode: gate.level,
+    policy: gate.policy,
+    against: gate.against,
+    working: gate.working,
+    looked: gate.looked,
+    ...(window ? { window } : {}),
     ...(gate.mention ? { mention: teamsOf(reachedServices(rows, v), [...current.services, ...(gate.base?.services ?? [])]) } : {}),
   });
 }

@@ -14,12 +14,23 @@ export const ALL_KINDS = 127;
 export const NUMBERS = INTEGER | FRACTION;
 
 const TYPE_KINDS: Readonly<Record<string, number>> = {
-  null: NULL, boolean: BOOLEAN, string: STRING, integer: INTEGER, number: NUMBERS, object: OBJECT, array: ARRAY,
+  null: NULL,
+  boolean: BOOLEAN,
+  string: STRING,
+  integer: INTEGER,
+  number: NUMBERS,
+  object: OBJECT,
+  array: ARRAY,
 };
 
 const KIND_NAMES: ReadonlyArray<[number, string]> = [
-  [NULL, 'null'], [BOOLEAN, 'booleans'], [STRING, 'strings'], [INTEGER, 'integers'],
-  [FRACTION, 'non-integer numbers'], [OBJECT, 'objects'], [ARRAY, 'arrays'],
+  [NULL, 'null'],
+  [BOOLEAN, 'booleans'],
+  [STRING, 'strings'],
+  [INTEGER, 'integers'],
+  [FRACTION, 'non-integer numbers'],
+  [OBJECT, 'objects'],
+  [ARRAY, 'arrays'],
 ];
 
 /** The kinds a parsed `type` admits; an absent `type` admits every kind. */
@@ -48,5 +59,7 @@ export function kindOf(v: unknown): number {
 }
 
 export function kindNames(mask: number): string {
-  return KIND_NAMES.filter(([bit]) => (mask & bit) !== 0).map(([, name]) => name).join(', ');
+  return KIND_NAMES.filter(([bit]) => (mask & bit) !== 0)
+    .map(([, name]) => name)
+    .join(', ');
 }

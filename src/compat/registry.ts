@@ -1,4 +1,12 @@
-import { dayNumber, daysUntil, RegistryError, type Deprecation, type FileRef, type ManifestEntry, type Registry } from '../registry/index.js';
+import {
+  dayNumber,
+  daysUntil,
+  RegistryError,
+  type Deprecation,
+  type FileRef,
+  type ManifestEntry,
+  type Registry,
+} from '../registry/index.js';
 import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage, type SchemaNode } from '../validator/index.js';
 import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
@@ -34,7 +42,9 @@ export interface RegistriesOptions extends PairOptions {
 type UrnStatus = 'unchanged' | 'compatible' | 'breaking' | 'added' | 'removed' | 'invalid';
 
 /** What to do about a breaking change. */
-export type Remedy = { kind: 'new-urn'; urn?: string; next?: string } | { kind: 'deprecate'; urn: string }
+export type Remedy =
+  | { kind: 'new-urn'; urn?: string; next?: string }
+  | { kind: 'deprecate'; urn: string }
   /** A deprecated URN removed before its sunset: `days` remain (undefined: today is not known). */
   | { kind: 'sunset'; urn: string; sunset: string; days?: number; replacement?: string }
   /** Deprecated properties removed before their sunset (the latest one's): nothing else breaks, and on that day nothing will. */
@@ -97,20 +107,38 @@ export function remedySpans(r: Remedy): Array<string | Code> {
   }
   if (r.kind === 'property-sunset') {
     const left = r.days === undefined ? '' : ` (${r.days} day${r.days === 1 ? '' : 's'} from now)`;
-    const names: Array<string | Code> = r.properties.flatMap((p, i) => [...(i === 0 ? [] : [i === r.properties.length - 1 ? ' and ' : ', ']), code(p)]);
-    return ['keep ', ...names, ' in ', code(r.urn), `'s schema until ${r.properties.length === 1 ? 'its sunset' : 'the last sunset'} ${r.sunset}${left}, then remove ${r.properties.length === 1 ? 'it' : 'them'}`];
+    const names: Array<string | Code> = r.properties.flatMap((p, i) => [
+      ...(i === 0 ? [] : [i === r.properties.length - 1 ? ' and ' : ', ']),
+      code(p),
+    ]);
+    return [
+      'keep ',
+      ...names,
+      ' in ',
+      code(r.urn),
+      `'s schema until ${r.properties.length === 1 ? 'its sunset' : 'the last sunset'} ${r.sunset}${left}, then remove ${r.properties.length === 1 ? 'it' : 'them'}`,
+    ];
   }
   if (r.kind === 'deprecate') {
     return ['keep ', code(r.urn), ' registered with "status": "deprecated" until its consumers have moved off it, then remove it'];
   }
   if (r.urn === undefined || r.next === undefined) {
-    return ['mint a new URN for the new schema (the URN with ', code('.v2'), ' appended, or the next ', code('.vN'), ') instead of changing the registered one'];
+    return [
+      'mint a new URN for the new schema (the URN with ',
+      code('.v2'),
+      ' appended, or the next ',
+      code('.vN'),
+      ') instead of changing the registered one',
+    ];
   }
   return ['mint a new URN for the new schema, e.g. ', code(r.next), ', and leave ', code(r.urn), ' as it is'];
 }
 
 /** The remedy in words. */
-export const remedyText = (r: Remedy): string => remedySpans(r).map((s) => (typeof s === 'string' ? s : s.text)).join('');
+export const remedyText = (r: Remedy): string =>
+  remedySpans(r)
+    .map((s) => (typeof s === 'string' ? s : s.text))
+    .join('');
 
 /**
  * The malformed keywords of a schema (docs/contract.md §8): they would not be enforced, so a
@@ -126,7 +154,9 @@ export function malformedKeywords(schema: unknown, side: 'old' | 'new'): SchemaP
     throw err;
   }
   return lint.map((i) => ({
-    side, pointer: i.pointer, keyword: i.keyword,
+    side,
+    pointer: i.pointer,
+    keyword: i.keyword,
     message: `${side} schema: malformed keyword "${i.keyword}" at ${i.pointer === '' ? 'the schema root' : i.pointer}: ${i.message}; it would not be enforced`,
   }));
 }
@@ -151,7 +181,10 @@ export function unknownKeywords(newSchema: unknown, oldSchema: unknown, allow: R
   return unknownIn(newSchema)
     .filter((w) => !allow.has(w.keyword) && !before.has(joinPointer(w.pointer, w.keyword)))
     .map((w) => ({
-      side: 'new', pointer: w.pointer, keyword: w.keyword, ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }),
+      side: 'new',
+      pointer: w.pointer,
+      keyword: w.keyword,
+      ...(w.suggestion === undefined ? {} : { suggestion: w.suggestion }),
       message: `new schema: ${unknownMessage(w)}`,
     }));
 }
@@ -162,8 +195,12 @@ export function unknownKeywords(newSchema: unknown, oldSchema: unknown, allow: R
  */
 function involves(problems: readonly SchemaProblem[], path: string): boolean {
   const under = (at: string): boolean => path === at || path.startsWith(`${at}/`);
-  return problems.some((p) => p.keyword !== undefined && p.pointer !== undefined &&
-    (under(joinPointer(p.pointer, p.keyword)) || (p.suggestion !== undefined && under(joinPointer(p.pointer, p.suggestion)))));
+  return problems.some(
+    (p) =>
+      p.keyword !== undefined &&
+      p.pointer !== undefined &&
+      (under(joinPointer(p.pointer, p.keyword)) || (p.suggestion !== undefined && under(joinPointer(p.pointer, p.suggestion)))),
+  );
 }
 
 export interface PairResult extends CompatResult {
@@ -194,7 +231,8 @@ function levelNone(result: CompatResult): CompatResult {
  */
 export function comparePair(oldSchema: unknown, newSchema: unknown, level: CompatLevel, options: PairOptions = {}): PairResult {
   const problems = [
-    ...malformedKeywords(oldSchema, 'old'), ...malformedKeywords(newSchema, 'new'),
+    ...malformedKeywords(oldSchema, 'old'),
+    ...malformedKeywords(newSchema, 'new'),
     ...unknownKeywords(newSchema, oldSchema, options.allowKeywords),
   ];
   const policy = options.policy ?? 'bqschema';
@@ -248,7 +286,13 @@ function removalRemedy(entry: ManifestEntry, today: number | undefined): Remedy 
   const days = today === undefined ? undefined : daysUntil(sunset, today);
   if (days !== undefined && days <= 0) return undefined;
   const replacement = entry.deprecated?.replacement;
-  return { kind: 'sunset', urn: entry.urn, sunset, ...(days === undefined ? {} : { days }), ...(replacement === undefined ? {} : { replacement }) };
+  return {
+    kind: 'sunset',
+    urn: entry.urn,
+    sunset,
+    ...(days === undefined ? {} : { days }),
+    ...(replacement === undefined ? {} : { replacement }),
+  };
 }
 
 /** The root node of a schema as the validator enforces it, or undefined when it cannot be read. */
@@ -289,10 +333,19 @@ const pointerToken = (name: string): string => name.replace(/~/g, '~0').replace(
  * witness and says why the sunset does not excuse it; before the sunset the message says how many
  * days remain. The old manifest's word counts: a deprecation is announced before the removal.
  */
-export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Change[] {
+export function sunsetRemovals(
+  changes: Change[],
+  old: ManifestEntry | undefined,
+  oldSchema: unknown,
+  newSchema: unknown,
+  level: CompatLevel,
+  today: number | undefined,
+): Change[] {
   const deprecated = old?.deprecatedProperties;
   if (deprecated === undefined || deprecated.size === 0) return changes;
-  const byPath = new Map<string, { name: string; d: Deprecation }>([...deprecated].map(([name, d]) => [`/properties/${pointerToken(name)}`, { name, d }]));
+  const byPath = new Map<string, { name: string; d: Deprecation }>(
+    [...deprecated].map(([name, d]) => [`/properties/${pointerToken(name)}`, { name, d }]),
+  );
   return changes.map((c) => {
     const hit = c.rule === 'property-removed' && c.breaking ? byPath.get(c.path) : undefined;
     if (hit === undefined) return c;
@@ -300,11 +353,18 @@ export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined
     const days = d.sunset === undefined ? undefined : today === undefined ? Infinity : daysUntil(d.sunset, today);
     if (days !== undefined && days > 0) {
       const left = days === Infinity ? '' : ` (${days} day${days === 1 ? '' : 's'} from now)`;
-      return { ...c, message: `${c.message}; ${JSON.stringify(name)} is deprecated until its sunset ${d.sunset}${left}: remove it on that day or later` };
+      return {
+        ...c,
+        message: `${c.message}; ${JSON.stringify(name)} is deprecated until its sunset ${d.sunset}${left}: remove it on that day or later`,
+      };
     }
     const passed = d.sunset === undefined ? 'deprecated' : `deprecated and past its sunset ${d.sunset}`;
     const refuted = (c.witness !== undefined && c.witness !== null) || !removalUnrefuted(oldSchema, newSchema, name, level);
-    if (refuted) return { ...c, message: `${c.message}; ${JSON.stringify(name)} is ${passed}, but data refutes the removal, so the sunset does not excuse it` };
+    if (refuted)
+      return {
+        ...c,
+        message: `${c.message}; ${JSON.stringify(name)} is ${passed}, but data refutes the removal, so the sunset does not excuse it`,
+      };
     const { witness: _w, witnessReason: _r, otherWitness: _o, reach: _reach, ...rest } = c;
     return { ...rest, breaking: false, message: `${c.message}; ${JSON.stringify(name)} is ${passed}: its removal is allowed` };
   });
@@ -314,7 +374,15 @@ export function sunsetRemovals(changes: Change[], old: ManifestEntry | undefined
  * When every break of a URN is the removal of a property the old manifest deprecates, before its
  * sunset, and no payload refutes it (so on that day it passes): wait for the sunset, not a new URN.
  */
-function waitForSunset(urn: string, changes: readonly Change[], old: ManifestEntry | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel, today: number | undefined): Remedy | undefined {
+function waitForSunset(
+  urn: string,
+  changes: readonly Change[],
+  old: ManifestEntry | undefined,
+  oldSchema: unknown,
+  newSchema: unknown,
+  level: CompatLevel,
+  today: number | undefined,
+): Remedy | undefined {
   const deprecated = old?.deprecatedProperties;
   if (deprecated === undefined) return undefined;
   const waiting: Array<{ name: string; sunset: string; day: number }> = [];
@@ -330,7 +398,10 @@ function waitForSunset(urn: string, changes: readonly Change[], old: ManifestEnt
   if (waiting.length === 0) return undefined;
   const last = waiting.reduce((a, b) => (b.day > a.day ? b : a));
   return {
-    kind: 'property-sunset', urn, properties: waiting.map((w) => w.name), sunset: last.sunset,
+    kind: 'property-sunset',
+    urn,
+    properties: waiting.map((w) => w.name),
+    sunset: last.sunset,
     ...(today === undefined ? {} : { days: daysUntil(last.sunset, today) }),
   };
 }
@@ -355,7 +426,12 @@ function sunsetRollout(oldSchema: unknown, newSchema: unknown, old: ManifestEntr
  * manifest did not exist there, every URN is added. A URN whose schema cannot be read, or has a
  * malformed keyword, on either side is `invalid` and fails the gate.
  */
-export function compareRegistries(base: Registry | undefined, current: Registry, level: CompatLevel, options: RegistriesOptions = {}): UrnReport[] {
+export function compareRegistries(
+  base: Registry | undefined,
+  current: Registry,
+  level: CompatLevel,
+  options: RegistriesOptions = {},
+): UrnReport[] {
   const taken = new Set([...(base?.urns() ?? []), ...current.urns()]);
   const reports: UrnReport[] = [];
   for (const entry of current.entries) {
@@ -372,7 +448,15 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
       if ('value' in now) for (const p of unknownKeywords(now.value, undefined, options.allowKeywords)) problems.push(p);
       const back = retired(undefined);
       if (problems.length > 0) reports.push({ ...head, status: 'invalid', breaking: true, changes: [], problems });
-      else if (back.some((c) => c.breaking)) reports.push({ ...head, status: 'breaking', breaking: true, changes: back, problems, remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) } });
+      else if (back.some((c) => c.breaking))
+        reports.push({
+          ...head,
+          status: 'breaking',
+          breaking: true,
+          changes: back,
+          problems,
+          remedy: { kind: 'new-urn', urn, next: nextUrn(urn, taken) },
+        });
       else reports.push({ ...head, status: 'added', breaking: false, changes: back, problems });
       continue;
     }
@@ -388,31 +472,69 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     }
     const paired = comparePair(was.value, now.value, level, options);
     const sunsetted = sunsetRemovals(paired.changes, base?.entry(urn), was.value, now.value, level, options.today);
-    const compared = sunsetted === paired.changes ? paired : {
-      ...paired, compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking), changes: breakingFirst(sunsetted),
-      ...(paired.rollout ? { rollout: sunsetRollout(was.value, now.value, base?.entry(urn), options) } : {}),
-    };
+    const compared =
+      sunsetted === paired.changes
+        ? paired
+        : {
+            ...paired,
+            compatible: paired.problems.length === 0 && !sunsetted.some((c) => c.breaking),
+            changes: breakingFirst(sunsetted),
+            ...(paired.rollout ? { rollout: sunsetRollout(was.value, now.value, base?.entry(urn), options) } : {}),
+          };
     const back = retired(was.value);
-    const result = back.length === 0 ? compared : {
-      ...compared, compatible: compared.compatible && !back.some((c) => c.breaking), changes: breakingFirst([...compared.changes, ...back]),
-    };
+    const result =
+      back.length === 0
+        ? compared
+        : {
+            ...compared,
+            compatible: compared.compatible && !back.some((c) => c.breaking),
+            changes: breakingFirst([...compared.changes, ...back]),
+          };
     if (result.problems.length > 0) {
-      reports.push({ ...head, status: 'invalid', breaking: true, changes: result.changes, problems: result.problems, ...(baseline ? { baseline } : {}) });
+      reports.push({
+        ...head,
+        status: 'invalid',
+        breaking: true,
+        changes: result.changes,
+        problems: result.problems,
+        ...(baseline ? { baseline } : {}),
+      });
       continue;
     }
     const breaking = !result.compatible;
     const services = urnServices(entry);
     // Level none breaks nothing, so reaches no one.
-    const changes = services === undefined || level === 'none' ? result.changes : result.changes.map((c) => {
-      const rule = RULES_BY_ID.get(c.rule);
-      const reach = changeReach(c, level, rule === undefined ? undefined : options.policy === 'confluent' ? rule.confluentBreaks : rule.breaks, services);
-      return reach === undefined ? c : { ...c, reach };
-    });
+    const changes =
+      services === undefined || level === 'none'
+        ? result.changes
+        : result.changes.map((c) => {
+            const rule = RULES_BY_ID.get(c.rule);
+            const reach = changeReach(
+              c,
+              level,
+              rule === undefined ? undefined : options.policy === 'confluent' ? rule.confluentBreaks : rule.breaks,
+              services,
+            );
+            return reach === undefined ? c : { ...c, reach };
+          });
     reports.push({
-      ...head, status: breaking ? 'breaking' : 'compatible', breaking, changes, problems, ...(baseline ? { baseline } : {}),
+      ...head,
+      status: breaking ? 'breaking' : 'compatible',
+      breaking,
+      changes,
+      problems,
+      ...(baseline ? { baseline } : {}),
       ...(services === undefined ? {} : { services }),
       ...(result.rollout ? { rollout: rolloutWithServices(result.rollout, services) } : {}),
-      ...(breaking ? { remedy: waitForSunset(urn, changes, base?.entry(urn), was.value, now.value, level, options.today) ?? { kind: 'new-urn', urn, next: nextUrn(urn, taken) } } : {}),
+      ...(breaking
+        ? {
+            remedy: waitForSunset(urn, changes, base?.entry(urn), was.value, now.value, level, options.today) ?? {
+              kind: 'new-urn',
+              urn,
+              next: nextUrn(urn, taken),
+            },
+          }
+        : {}),
     });
   }
   for (const entry of base?.entries ?? []) {
@@ -422,9 +544,17 @@ export function compareRegistries(base: Registry | undefined, current: Registry,
     const services = urnServices(entry);
     const remedy = removalRemedy(entry, options.today);
     reports.push({
-      urn, status: 'removed', breaking: remedy !== undefined, changes: [], problems: [], ...(services === undefined ? {} : { services }),
-      ...(deprecated ? { deprecated } : {}), ...(remedy ? { remedy } : {}),
+      urn,
+      status: 'removed',
+      breaking: remedy !== undefined,
+      changes: [],
+      problems: [],
+      ...(services === undefined ? {} : { services }),
+      ...(deprecated ? { deprecated } : {}),
+      ...(remedy ? { remedy } : {}),
     });
   }
-  return reports.sort((a, b) => Number(b.breaking) - Number(a.breaking) || STATUS_RANK[a.status] - STATUS_RANK[b.status] || byCodeUnits(a.urn, b.urn));
+  return reports.sort(
+    (a, b) => Number(b.breaking) - Number(a.breaking) || STATUS_RANK[a.status] - STATUS_RANK[b.status] || byCodeUnits(a.urn, b.urn),
+  );
 }

@@ -3,7 +3,17 @@ import type { Change } from './compare.js';
 import { remedyText, type Remedy, type SchemaProblem } from './registry.js';
 import type { Rollout } from './rollout.js';
 import { corpusSentence, exceptedText, type CorpusReport, type CorpusUrn } from './evidence.js';
-import { changeLabel, excusedBy, fails, rowFails, type Doc, type PairVerdict, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
+import {
+  changeLabel,
+  excusedBy,
+  fails,
+  rowFails,
+  type Doc,
+  type PairVerdict,
+  type RegistryVerdict,
+  type Row,
+  type Verdicts,
+} from './verdict.js';
 import { changeMessage, problemLine, removedReach, where, witnessLine } from './words.js';
 import { reachWords } from './reach.js';
 import type { Position } from '../registry/positions.js';
@@ -51,25 +61,90 @@ async function locator(doc: Doc | undefined, wanted: boolean): Promise<Locate> {
 
 const COMPAT_PAGE = docsPage('cli/compat.md');
 const EXTRA_RULES: readonly ReportRule[] = [
-  { id: 'schema-problem', description: 'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.', help: 'Fix the schema (bqschema check names the keyword and the nearest valid one); an unknown keyword used on purpose is named x-… or allowed with --allow-keyword.', helpUri: COMPAT_PAGE },
-  { id: 'urn-removed', description: 'A URN was removed from the registry without being deprecated first, or before its deprecation\'s sunset.', help: 'Keep the URN registered with "status": "deprecated" (or "deprecated": {"sunset": …}) until its consumers have moved off it, and remove it on or after its sunset.', helpUri: COMPAT_PAGE },
-  { id: 'urn-added', description: 'A URN was added to the registry.', help: 'Nothing to do: a new URN breaks no consumer.', helpUri: COMPAT_PAGE },
-  { id: 'corpus-rejected', description: 'A captured message of a changed URN is rejected by its new schema.', help: 'The new schema rejects traffic that exists: mint a new URN for it, or change it so that the captured messages stay valid.', helpUri: COMPAT_PAGE },
-  { id: 'corpus-unreadable', description: 'A corpus document does not parse or is not a message envelope.', help: 'Fix or remove the corpus file at the position given (NDJSON: one envelope per line).', helpUri: COMPAT_PAGE },
-  { id: 'exception-expired', description: 'A compat exception is past its date: the break it excused fails again.', help: 'Ship the migration the exception was for, or review the exception again and move its expires date.', helpUri: COMPAT_PAGE },
-  { id: 'exception-stale', description: 'The old schema changed since a compat exception was reviewed.', help: 'Review the exception against the schema as it is now and update its fingerprint.', helpUri: COMPAT_PAGE },
-  { id: 'exception-unused', description: 'A compat exception matches no breaking change.', help: 'Remove the exception: nothing needs excusing any more.', helpUri: COMPAT_PAGE },
-  { id: 'rollout-order', description: 'In which order to deploy producers and consumers for the changes of a URN.', help: 'Deploy in the order given; when no order is safe, mint a new URN instead.', helpUri: COMPAT_PAGE },
-  { id: 'registry-absent', description: 'No registry manifest was found at the git ref compared with, and --allow-new-registry counts every URN as added.', help: 'Nothing to do if this change creates the registry; otherwise name the manifest it had at the ref with --against-registry <path>.', helpUri: COMPAT_PAGE },
-  { id: 'registry-moved', description: 'The registry manifest was elsewhere at the git ref compared with (renamed, moved, or in another format): URNs are compared all the same.', help: 'Nothing to do; --against-registry <path> names another manifest at the ref if this is not the one.', helpUri: COMPAT_PAGE },
+  {
+    id: 'schema-problem',
+    description:
+      'A schema cannot be read, or has a malformed keyword, or the new one an unknown keyword (a typo), that would not be enforced.',
+    help: 'Fix the schema (bqschema check names the keyword and the nearest valid one); an unknown keyword used on purpose is named x-… or allowed with --allow-keyword.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'urn-removed',
+    description: "A URN was removed from the registry without being deprecated first, or before its deprecation's sunset.",
+    help: 'Keep the URN registered with "status": "deprecated" (or "deprecated": {"sunset": …}) until its consumers have moved off it, and remove it on or after its sunset.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'urn-added',
+    description: 'A URN was added to the registry.',
+    help: 'Nothing to do: a new URN breaks no consumer.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'corpus-rejected',
+    description: 'A captured message of a changed URN is rejected by its new schema.',
+    help: 'The new schema rejects traffic that exists: mint a new URN for it, or change it so that the captured messages stay valid.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'corpus-unreadable',
+    description: 'A corpus document does not parse or is not a message envelope.',
+    help: 'Fix or remove the corpus file at the position given (NDJSON: one envelope per line).',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'exception-expired',
+    description: 'A compat exception is past its date: the break it excused fails again.',
+    help: 'Ship the migration the exception was for, or review the exception again and move its expires date.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'exception-stale',
+    description: 'The old schema changed since a compat exception was reviewed.',
+    help: 'Review the exception against the schema as it is now and update its fingerprint.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'exception-unused',
+    description: 'A compat exception matches no breaking change.',
+    help: 'Remove the exception: nothing needs excusing any more.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'rollout-order',
+    description: 'In which order to deploy producers and consumers for the changes of a URN.',
+    help: 'Deploy in the order given; when no order is safe, mint a new URN instead.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'registry-absent',
+    description: 'No registry manifest was found at the git ref compared with, and --allow-new-registry counts every URN as added.',
+    help: 'Nothing to do if this change creates the registry; otherwise name the manifest it had at the ref with --against-registry <path>.',
+    helpUri: COMPAT_PAGE,
+  },
+  {
+    id: 'registry-moved',
+    description:
+      'The registry manifest was elsewhere at the git ref compared with (renamed, moved, or in another format): URNs are compared all the same.',
+    help: 'Nothing to do; --against-registry <path> names another manifest at the ref if this is not the one.',
+    helpUri: COMPAT_PAGE,
+  },
 ];
 
 /** A compat rule as a CI rule: when it breaks, and what to do about a breaking change. */
 function compatRule(r: CompatRule): ReportRule {
-  const breaks = r.breaks === 'never' ? 'It never breaks (a notice).' : `It breaks ${r.breaks === 'both' ? 'backward and forward' : r.breaks} compatibility under the default policy.`;
+  const breaks =
+    r.breaks === 'never'
+      ? 'It never breaks (a notice).'
+      : `It breaks ${r.breaks === 'both' ? 'backward and forward' : r.breaks} compatibility under the default policy.`;
   return {
-    id: r.id, description: r.description, fullDescription: `${r.description} ${breaks}`,
-    help: r.breaks === 'never' ? 'Nothing to do: the change is listed for review.' : 'Where the change breaks the level you gate on, mint a new URN for the new schema (the URN with .v2, or the next .vN) instead of changing the registered one; the witness shows data one side accepts and the other rejects.',
+    id: r.id,
+    description: r.description,
+    fullDescription: `${r.description} ${breaks}`,
+    help:
+      r.breaks === 'never'
+        ? 'Nothing to do: the change is listed for review.'
+        : 'Where the change breaks the level you gate on, mint a new URN for the new schema (the URN with .v2, or the next .vN) instead of changing the registered one; the witness shows data one side accepts and the other rejects.',
     helpUri: docsPage('compat-rules.md'),
   };
 }
@@ -97,17 +172,23 @@ function changeEvidence(c: Change, corpus: CorpusUrn | undefined): ReportEvidenc
   return Object.keys(e).length === 0 ? undefined : e;
 }
 
-
 /** A change as a finding: where it is in the new schema, what changed, and its proof, excuse and remedy. */
 function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string, remedy: Remedy | undefined): Finding {
   const label = changeLabel(v, c);
   const e = excusedBy(v, c);
   const w = witnessLine(c);
   const reach = c.breaking && c.reach ? `. Reach: ${reachWords(c.reach)}` : '';
-  const tail = (e ? `. ${exceptedText(e)}` : '') + (w ? `. ${w}` : '') + reach + (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
+  const tail =
+    (e ? `. ${exceptedText(e)}` : '') +
+    (w ? `. ${w}` : '') +
+    reach +
+    (label === 'breaking' && remedy ? `. Remedy: ${remedyText(remedy)}` : '');
   const evidence = changeEvidence(c, site.corpus);
   return {
-    rule: c.rule, level: label === 'breaking' ? 'error' : 'note', title: `${label} change (${c.rule})`, message: `${prefix}${changeMessage(c)}${tail}`,
+    rule: c.rule,
+    level: label === 'breaking' ? 'error' : 'note',
+    title: `${label} change (${c.rule})`,
+    message: `${prefix}${changeMessage(c)}${tail}`,
     ...(site.urn === undefined ? {} : { urn: site.urn }),
     location: { file: site.file, ...site.locate(c.path), ...(site.inSchema ? { pointer: c.path } : {}) },
     ...(evidence ? { evidence } : {}),
@@ -116,7 +197,12 @@ function changeFinding(v: Verdicts, c: Change, site: ChangeSite, prefix: string,
 }
 
 const rolloutFinding = (r: Rollout, file: string, prefix: string, urn?: string): Finding => ({
-  rule: 'rollout-order', level: 'note', title: 'rollout order', message: `${prefix}${r.sentence}`, location: { file }, ...(urn === undefined ? {} : { urn, unit: urn }),
+  rule: 'rollout-order',
+  level: 'note',
+  title: 'rollout order',
+  message: `${prefix}${r.sentence}`,
+  location: { file },
+  ...(urn === undefined ? {} : { urn, unit: urn }),
 });
 
 /**
@@ -132,9 +218,36 @@ function evidenceFindings(v: Verdicts, results: Finding[], units: Unit[], unitOf
     const unit = `exceptions (${file})`;
     units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass', subject: { kind: 'exceptions' } });
     const location = { file };
-    for (const n of o.expired) results.push({ rule: 'exception-expired', level: 'error', title: 'expired compat exception', message: n.message, location, unit, subject: { kind: 'exception', state: 'expired' } });
-    for (const n of o.stale) results.push({ rule: 'exception-stale', level: 'warning', title: 'stale compat exception', message: n.message, location, unit, subject: { kind: 'exception', state: 'stale' } });
-    for (const n of o.unused) results.push({ rule: 'exception-unused', level: 'note', title: 'unused compat exception', message: n.message, location, unit, subject: { kind: 'exception', state: 'unused' } });
+    for (const n of o.expired)
+      results.push({
+        rule: 'exception-expired',
+        level: 'error',
+        title: 'expired compat exception',
+        message: n.message,
+        location,
+        unit,
+        subject: { kind: 'exception', state: 'expired' },
+      });
+    for (const n of o.stale)
+      results.push({
+        rule: 'exception-stale',
+        level: 'warning',
+        title: 'stale compat exception',
+        message: n.message,
+        location,
+        unit,
+        subject: { kind: 'exception', state: 'stale' },
+      });
+    for (const n of o.unused)
+      results.push({
+        rule: 'exception-unused',
+        level: 'note',
+        title: 'unused compat exception',
+        message: n.message,
+        location,
+        unit,
+        subject: { kind: 'exception', state: 'unused' },
+      });
   }
   const corpus = v.corpus;
   if (corpus === undefined) return;
@@ -142,7 +255,12 @@ function evidenceFindings(v: Verdicts, results: Finding[], units: Unit[], unitOf
   let rejected = false;
   for (const e of corpus.errors) {
     results.push({
-      rule: 'corpus-unreadable', level: 'error', title: 'corpus document unreadable', message: e.message, location: { file: e.file, line: e.line, col: e.col }, unit,
+      rule: 'corpus-unreadable',
+      level: 'error',
+      title: 'corpus document unreadable',
+      message: e.message,
+      location: { file: e.file, line: e.line, col: e.col },
+      unit,
       subject: { kind: 'corpus-error', error: e },
     });
   }
@@ -151,8 +269,14 @@ function evidenceFindings(v: Verdicts, results: Finding[], units: Unit[], unitOf
     if (owner === undefined && u.rejected > 0) rejected = true;
     for (const e of u.examples) {
       results.push({
-        rule: 'corpus-rejected', level: 'error', title: 'rejected by the new schema', message: `${u.urn}: ${e.message} (${corpusSentence(u)})`, urn: u.urn,
-        location: { file: e.file, line: e.line }, evidence: { corpus: { checked: u.checked, rejected: u.rejected } }, unit: owner ?? unit,
+        rule: 'corpus-rejected',
+        level: 'error',
+        title: 'rejected by the new schema',
+        message: `${u.urn}: ${e.message} (${corpusSentence(u)})`,
+        urn: u.urn,
+        location: { file: e.file, line: e.line },
+        evidence: { corpus: { checked: u.checked, rejected: u.rejected } },
+        unit: owner ?? unit,
       });
     }
   }
@@ -168,7 +292,15 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Co
     const file = p.side === 'old' ? oldFile : newFile;
     const unit = `schema problem ${i + 1} (${p.side})`;
     units.push({ id: unit, file, outcome: 'error' });
-    results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: problemLine(p), location: { file }, unit, subject: { kind: 'problem', problem: p } });
+    results.push({
+      rule: 'schema-problem',
+      level: 'error',
+      title: 'schema problem',
+      message: problemLine(p),
+      location: { file },
+      unit,
+      subject: { kind: 'problem', problem: p },
+    });
   });
   const locate = await locator(newDoc, changes.length > 0);
   const file = newDoc?.name ?? newFile;
@@ -186,7 +318,16 @@ export async function pairReport(view: PairVerdict, about: ToolInfo): Promise<Co
   });
   if (rollout) results.push(rolloutFinding(rollout, file, ''));
   evidenceFindings(v, results, units);
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts: [file], units };
+  return {
+    tool: { ...about, rules: compatReportRules() },
+    command: 'compat',
+    ok: compatible,
+    summary,
+    summaryLine,
+    findings: results,
+    artifacts: [file],
+    units,
+  };
 }
 
 /** The registry's Report: a unit per URN, failing when it fails the gate, an error when its schema is invalid. */
@@ -195,10 +336,15 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
   const results: Finding[] = [];
   const artifacts: string[] = [];
   const units: Unit[] = rows.map((r) => ({
-    id: r.urn, file: docOf(r)?.name ?? manifestName, outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass', subject: { kind: 'urn', row: r },
+    id: r.urn,
+    file: docOf(r)?.name ?? manifestName,
+    outcome: r.status === 'invalid' ? 'error' : rowFails(r) ? 'fail' : 'pass',
+    subject: { kind: 'urn', row: r },
   }));
-  if (absent) results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName } });
-  if (moved) results.push({ rule: 'registry-moved', level: 'note', title: 'registry moved', message: moved, location: { file: manifestName } });
+  if (absent)
+    results.push({ rule: 'registry-absent', level: 'note', title: 'registry absent', message: absent, location: { file: manifestName } });
+  if (moved)
+    results.push({ rule: 'registry-moved', level: 'note', title: 'registry moved', message: moved, location: { file: manifestName } });
   const manifest = await locator({ name: manifestName, text: manifestText }, true);
   for (const r of listed) {
     if (r.status === 'added' || r.status === 'removed') {
@@ -208,20 +354,53 @@ export async function registryReport(view: RegistryVerdict, about: ToolInfo): Pr
       const gone = removedReach(r);
       const rem = (gone ? `. Reach: ${gone}` : '') + (r.remedy ? `. Remedy: ${remedyText(r.remedy)}` : '');
       const evidence = gone ? { evidence: { reach: { consumers: r.services!.consumers } } } : {};
-      results.push({ rule: `urn-${r.status}`, level: r.breaking ? 'error' : 'note', title: `URN ${r.status}`, message: `${r.urn}: ${what}${rem}`, urn: r.urn, location: { file: manifestName, ...manifest(pointer), pointer }, unit: r.urn, ...evidence });
+      results.push({
+        rule: `urn-${r.status}`,
+        level: r.breaking ? 'error' : 'note',
+        title: `URN ${r.status}`,
+        message: `${r.urn}: ${what}${rem}`,
+        urn: r.urn,
+        location: { file: manifestName, ...manifest(pointer), pointer },
+        unit: r.urn,
+        ...evidence,
+      });
       continue;
     }
     const doc = docOf(r);
     const file = doc?.name ?? manifestName;
     if (doc) artifacts.push(doc.name);
     for (const p of r.problems) {
-      results.push({ rule: 'schema-problem', level: 'error', title: 'schema problem', message: `${r.urn}: ${problemLine(p)}`, urn: r.urn, location: { file: p.side === 'new' && doc ? doc.name : manifestName }, unit: r.urn, subject: { kind: 'problem', problem: p } });
+      results.push({
+        rule: 'schema-problem',
+        level: 'error',
+        title: 'schema problem',
+        message: `${r.urn}: ${problemLine(p)}`,
+        urn: r.urn,
+        location: { file: p.side === 'new' && doc ? doc.name : manifestName },
+        unit: r.urn,
+        subject: { kind: 'problem', problem: p },
+      });
     }
-    const site: ChangeSite = { file, inSchema: doc !== undefined, locate: await locator(doc, r.changes.length > 0), urn: r.urn, corpus: r.corpus };
+    const site: ChangeSite = {
+      file,
+      inSchema: doc !== undefined,
+      locate: await locator(doc, r.changes.length > 0),
+      urn: r.urn,
+      corpus: r.corpus,
+    };
     for (const ch of r.changes) results.push({ ...changeFinding(v, ch, site, `${r.urn}: `, r.remedy), unit: r.urn });
     if (r.rollout) results.push(rolloutFinding(r.rollout, file, `${r.urn}: `, r.urn));
   }
   const urns = new Set(rows.map((r) => r.urn));
   evidenceFindings(v, results, units, (urn) => (urns.has(urn) ? urn : undefined));
-  return { tool: { ...about, rules: compatReportRules() }, command: 'compat', ok: compatible, summary, summaryLine, findings: results, artifacts, units };
+  return {
+    tool: { ...about, rules: compatReportRules() },
+    command: 'compat',
+    ok: compatible,
+    summary,
+    summaryLine,
+    findings: results,
+    artifacts,
+    units,
+  };
 }

@@ -15,12 +15,22 @@ const declares = (schema: unknown, name: string): boolean =>
   isSchemaObject(schema) && hasOwn(schema, 'properties') && isSchemaObject(schema.properties) && hasOwn(schema.properties, name);
 
 /** The retired names the new schema declares again (the old one, when given, not declaring them). */
-export function retiredChanges(retired: readonly string[] | undefined, oldSchema: unknown, newSchema: unknown, level: CompatLevel): Change[] {
+export function retiredChanges(
+  retired: readonly string[] | undefined,
+  oldSchema: unknown,
+  newSchema: unknown,
+  level: CompatLevel,
+): Change[] {
   if (retired === undefined) return [];
   const breaking = level === 'backward' || level === 'full';
-  return retired.filter((name) => declares(newSchema, name) && !declares(oldSchema, name)).map((name): Change => ({
-    rule: 'property-resurrected', breaking, path: joinPointer('/properties', name), subject: name,
-    message: `${ruleMessage('property-resurrected', undefined, undefined, name)} (it is retired in the manifest)`,
-    ...(breaking ? { witness: null, witnessReason: 'policy' as const } : {}),
-  }));
+  return retired
+    .filter((name) => declares(newSchema, name) && !declares(oldSchema, name))
+    .map((name): Change => ({
+      rule: 'property-resurrected',
+      breaking,
+      path: joinPointer('/properties', name),
+      subject: name,
+      message: `${ruleMessage('property-resurrected', undefined, undefined, name)} (it is retired in the manifest)`,
+      ...(breaking ? { witness: null, witnessReason: 'policy' as const } : {}),
+    }));
 }

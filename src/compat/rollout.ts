@@ -12,14 +12,12 @@ export interface Rollout {
 }
 
 const ROLLOUTS: Record<RolloutOrder, string> = {
-  either:
-    'Deploy in either order: data valid under the old schema is valid under the new one and the other way round.',
+  either: 'Deploy in either order: data valid under the old schema is valid under the new one and the other way round.',
   'consumers-first':
     'Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send.',
   'producers-first':
     'Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
-  'new-urn':
-    'Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
+  'new-urn': 'Mint a new URN: no order is safe, since each schema rejects data valid under the other.',
 };
 
 /** Said after the order when a verdict it relies on rests on a policy choice (Change.policyChoice), per direction. */
@@ -33,10 +31,18 @@ const BY_POLICY = {
  * upgrade consumers first. Forward-compatible (the old schema reads new data): producers first.
  * `byPolicy`: which verdicts rest on a policy choice, so the sentence promises no more than that.
  */
-export function rolloutOrder(backwardCompatible: boolean, forwardCompatible: boolean, byPolicy: { backward?: boolean; forward?: boolean } = {}): Rollout {
+export function rolloutOrder(
+  backwardCompatible: boolean,
+  forwardCompatible: boolean,
+  byPolicy: { backward?: boolean; forward?: boolean } = {},
+): Rollout {
   const order: RolloutOrder = backwardCompatible
-    ? forwardCompatible ? 'either' : 'consumers-first'
-    : forwardCompatible ? 'producers-first' : 'new-urn';
+    ? forwardCompatible
+      ? 'either'
+      : 'consumers-first'
+    : forwardCompatible
+      ? 'producers-first'
+      : 'new-urn';
   const backward = backwardCompatible && byPolicy.backward === true ? BY_POLICY.backward : '';
   const forward = forwardCompatible && byPolicy.forward === true ? BY_POLICY.forward : '';
   return { order, sentence: ROLLOUTS[order] + backward + forward };
@@ -55,5 +61,9 @@ export interface Assessment {
 export function assessChange(oldSchema: unknown, newSchema: unknown, options: Omit<CompatOptions, 'mode'> = {}): Assessment {
   const backward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'backward' });
   const forward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'forward' });
-  return { backward, forward, rollout: rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) }) };
+  return {
+    backward,
+    forward,
+    rollout: rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) }),
+  };
 }

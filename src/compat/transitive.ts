@@ -73,13 +73,19 @@ function has(schema: unknown, tokens: readonly string[]): boolean {
  * does not: the name was removed and came back. Walked keyword by keyword, so a property named
  * "properties" is a name, not a keyword.
  */
-export function resurrectedAt(path: string, old: unknown, now: unknown, between: readonly unknown[]): { pointer: string; name: string } | undefined {
+export function resurrectedAt(
+  path: string,
+  old: unknown,
+  now: unknown,
+  between: readonly unknown[],
+): { pointer: string; name: string } | undefined {
   const tokens = parsePointer(path);
   for (let i = 0; i < tokens.length;) {
     const keyword = tokens[i]!;
     if (keyword === 'properties' && i + 1 < tokens.length) {
       const prefix = tokens.slice(0, i + 2);
-      if (has(now, prefix) && has(old, prefix) && between.some((b) => !has(b, prefix))) return { pointer: joinPointer('', ...prefix), name: tokens[i + 1]! };
+      if (has(now, prefix) && has(old, prefix) && between.some((b) => !has(b, prefix)))
+        return { pointer: joinPointer('', ...prefix), name: tokens[i + 1]! };
       i += 2;
     } else if (keyword === 'items' || keyword === 'additionalProperties') i += 1;
     else return undefined;
@@ -100,7 +106,10 @@ function earlierWords(c: Change): string {
  * direct comparison already reports is not repeated); a row that passed and breaks one fails, with
  * the new-URN remedy. Returns the counts of the window (without `since`, `commits`).
  */
-export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick<TransitiveWindow, 'urns' | 'versions' | 'breaking' | 'skipped'> {
+export function checkTransitive(
+  rows: UrnReport[],
+  input: TransitiveInput,
+): Pick<TransitiveWindow, 'urns' | 'versions' | 'breaking' | 'skipped'> {
   const counts = { urns: 0, versions: 0, breaking: 0, skipped: 0 };
   const mode: CompatMode = input.level === 'none' ? 'backward' : input.level;
   for (const row of rows) {
@@ -137,10 +146,16 @@ export function checkTransitive(rows: UrnReport[], input: TransitiveInput): Pick
         if (!found0.breaking) continue;
         // A break under a property the compared-with schema does not have, that this version did: a resurrected name.
         const back = resurrectedAt(found0.path, v.value, now, [base, ...past.filter((w) => w.version > v.version).map((w) => w.value)]);
-        const c: Change = back === undefined ? found0 : {
-          ...found0, rule: 'property-resurrected', path: back.pointer, subject: back.name,
-          message: `${ruleMessage('property-resurrected', undefined, undefined, back.name)} (${found0.rule} at ${pointerLabel(found0.path)}: ${found0.message})`,
-        };
+        const c: Change =
+          back === undefined
+            ? found0
+            : {
+                ...found0,
+                rule: 'property-resurrected',
+                path: back.pointer,
+                subject: back.name,
+                message: `${ruleMessage('property-resurrected', undefined, undefined, back.name)} (${found0.rule} at ${pointerLabel(found0.path)}: ${found0.message})`,
+              };
         const key = changeKey(c);
         if (already.has(key)) continue;
         const seen = found.get(key);

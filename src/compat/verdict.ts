@@ -24,7 +24,6 @@ export interface Doc {
   text: string;
 }
 
-
 /** The summary line's corpus counts: `; corpus: 6 message(s) checked, 4 rejected`, or ''. */
 function corpusSummary(corpus: CorpusReport | undefined): string {
   if (corpus === undefined) return '';
@@ -40,8 +39,6 @@ function exceptionsSummary(e: ExceptionsState | undefined): string {
   const o = e.outcome;
   return `; exceptions: ${o.suppressed.length} excepted, ${o.expired.length} expired, ${o.stale.length} stale, ${o.unused.length} unused`;
 }
-
-
 
 /** Everything that bears on one changed URN (or the one pair of files). */
 export interface Verdicts {
@@ -136,7 +133,8 @@ export function reachedServices(rows: readonly Row[], v: Verdicts): string[] {
   const out = new Set<string>();
   for (const r of rows) {
     if (!rowFails(r)) continue;
-    for (const c of r.changes) if (fails(v, c)) for (const name of [...(c.reach?.consumers ?? []), ...(c.reach?.producers ?? [])]) out.add(name);
+    for (const c of r.changes)
+      if (fails(v, c)) for (const name of [...(c.reach?.consumers ?? []), ...(c.reach?.producers ?? [])]) out.add(name);
     if ((r.status === 'removed' || (r.corpus?.rejected ?? 0) > 0) && r.services) for (const name of r.services.consumers) out.add(name);
   }
   return [...out];
@@ -145,7 +143,10 @@ export function reachedServices(rows: readonly Row[], v: Verdicts): string[] {
 // ---- verdicts ---------------------------------------------------------------------------------------
 
 /** What two files' comparison found, before it is weighed: the PairVerdict's inputs. */
-export type PairFindings = Pick<PairVerdict, 'oldFile' | 'newFile' | 'urn' | 'v' | 'changes' | 'problems' | 'rollout' | 'newDoc' | 'mode' | 'policy'>;
+export type PairFindings = Pick<
+  PairVerdict,
+  'oldFile' | 'newFile' | 'urn' | 'v' | 'changes' | 'problems' | 'rollout' | 'newDoc' | 'mode' | 'policy'
+>;
 
 /**
  * Two files' verdict: compatible unless a change breaks unexcused, a schema cannot be compared, an
@@ -155,9 +156,9 @@ export function pairVerdict(found: PairFindings): PairVerdict {
   const { oldFile, newFile, urn, v, changes, problems, mode, policy } = found;
   const breaking = changes.filter((ch) => fails(v, ch)).length;
   const excepted = changes.filter((ch) => ch.breaking && !fails(v, ch)).length;
-  const compatible = breaking === 0 && problems.length === 0 && !(v.exceptions?.outcome.expired.length) && !v.corpus?.failed;
-  const remedy: Remedy | undefined = breaking === 0 ? undefined
-    : urn === undefined ? { kind: 'new-urn' } : { kind: 'new-urn', urn, next: nextUrn(urn, new Set([urn])) };
+  const compatible = breaking === 0 && problems.length === 0 && !v.exceptions?.outcome.expired.length && !v.corpus?.failed;
+  const remedy: Remedy | undefined =
+    breaking === 0 ? undefined : urn === undefined ? { kind: 'new-urn' } : { kind: 'new-urn', urn, next: nextUrn(urn, new Set([urn])) };
   const others = changes.length - breaking - excepted;
   // File names come from the command line: escaped, so a name cannot forge the summary line.
   const span = `from ${clean(oldFile)} to ${clean(newFile)}`;
@@ -184,7 +185,10 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 }
 
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
-export type RegistryFindings = Pick<RegistryVerdict, 'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window' | 'mention'>;
+export type RegistryFindings = Pick<
+  RegistryVerdict,
+  'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window' | 'mention'
+>;
 /**
  * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
  * a corpus document is unreadable; the URNs counted by status, the summary line, why it fails.
@@ -195,8 +199,13 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
   const compatible = rows.every((r) => !rowFails(r)) && expired === 0 && !(v.corpus && v.corpus.unreadable > 0);
   const count = (st: UrnReport['status']): number => rows.filter((r) => r.status === st && !r.excepted).length;
   const summary = {
-    urns: rows.length, breaking: count('breaking'), compatible: count('compatible'), added: count('added'), removed: count('removed'),
-    unchanged: count('unchanged'), errors: count('invalid'),
+    urns: rows.length,
+    breaking: count('breaking'),
+    compatible: count('compatible'),
+    added: count('added'),
+    removed: count('removed'),
+    unchanged: count('unchanged'),
+    errors: count('invalid'),
     ...(v.exceptions ? { excepted: rows.filter((r) => r.excepted).length } : {}),
     ...(v.corpus ? { corpusRejected: v.corpus.urns.reduce((n, u) => n + u.rejected, 0) } : {}),
   };
@@ -212,9 +221,20 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
     ? `OK: no breaking change against ${against}: ${counts} (${words})${tail}`
     : `FAILED: ${why} against ${against}: ${counts} (${words})${tail}`;
   return {
-    ...found, listed: rows.filter((r) => r.status !== 'unchanged'), compatible, summary, summaryLine, why, counted: counts + tail, note: levelNote(mode),
-    absent: at.found ? undefined : `no registry at ${at.ref} for ${found.working}${found.looked ? ` (${found.looked})` : ''}: a new registry, every URN is added (--allow-new-registry)`,
-    moved: at.found && at.foundBy !== undefined && at.foundBy !== 'path' ? `compared with ${at.registry} at ${at.ref} (${FOUND_BY[at.foundBy]}), URN by URN` : undefined,
+    ...found,
+    listed: rows.filter((r) => r.status !== 'unchanged'),
+    compatible,
+    summary,
+    summaryLine,
+    why,
+    counted: counts + tail,
+    note: levelNote(mode),
+    absent: at.found
+      ? undefined
+      : `no registry at ${at.ref} for ${found.working}${found.looked ? ` (${found.looked})` : ''}: a new registry, every URN is added (--allow-new-registry)`,
+    moved:
+      at.found && at.foundBy !== undefined && at.foundBy !== 'path'
+        ? `compared with ${at.registry} at ${at.ref} (${FOUND_BY[at.foundBy]}), URN by URN`
+        : undefined,
   };
 }
-

@@ -15,11 +15,19 @@ import type { JsonView } from '../report/json.js';
 function jsonChange(v: Verdicts, c: Change): object {
   const { rule, breaking, path, ...rest } = c;
   const e = excusedBy(v, c);
-  return { rule, breaking, schemaPath: path, ...rest, ...(e === undefined ? {} : { excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } }) };
+  return {
+    rule,
+    breaking,
+    schemaPath: path,
+    ...rest,
+    ...(e === undefined ? {} : { excepted: { reason: e.reason, owner: e.owner, expires: e.expires, source: e.source } }),
+  };
 }
 
-const jsonProblems = (problems: readonly SchemaProblem[]): object[] => problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion }));
-const jsonRollout = (r: Rollout | undefined): object => (r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence, ...(r.deploy ? { deploy: r.deploy } : {}) } });
+const jsonProblems = (problems: readonly SchemaProblem[]): object[] =>
+  problems.map(({ side, message, pointer, keyword, suggestion }) => ({ side, message, pointer, keyword, suggestion }));
+const jsonRollout = (r: Rollout | undefined): object =>
+  r === undefined ? {} : { rollout: { order: r.order, sentence: r.sentence, ...(r.deploy ? { deploy: r.deploy } : {}) } };
 
 function jsonExceptions(v: Verdicts): object {
   const s = v.exceptions;
@@ -27,8 +35,11 @@ function jsonExceptions(v: Verdicts): object {
   const notices = (list: Array<{ message: string }>): string[] => list.map((n) => n.message);
   return {
     exceptions: {
-      file: s.file, excepted: s.outcome.suppressed.length,
-      expired: notices(s.outcome.expired), stale: notices(s.outcome.stale), unused: notices(s.outcome.unused),
+      file: s.file,
+      excepted: s.outcome.suppressed.length,
+      expired: notices(s.outcome.expired),
+      stale: notices(s.outcome.stale),
+      unused: notices(s.outcome.unused),
     },
   };
 }
@@ -40,7 +51,10 @@ function jsonCorpus(c: CorpusReport | undefined): object {
 
 function jsonRow(v: Verdicts, r: Row): object {
   return {
-    urn: r.urn, status: r.status, breaking: rowFails(r), changes: r.changes.map((ch) => jsonChange(v, ch)),
+    urn: r.urn,
+    status: r.status,
+    breaking: rowFails(r),
+    changes: r.changes.map((ch) => jsonChange(v, ch)),
     ...(r.problems.length > 0 ? { problems: jsonProblems(r.problems) } : {}),
     ...(r.deprecated ? { deprecated: true } : {}),
     ...(r.excepted ? { excepted: true } : {}),
@@ -51,15 +65,21 @@ function jsonRow(v: Verdicts, r: Row): object {
   };
 }
 
-
 /** Two files: the verdict, the changes and problems, the rollout, the remedy, the evidence. */
 export function pairJsonView(view: PairVerdict): JsonView<CompatUnitSubject> {
   const { v, changes, problems, rollout, remedy, compatible, mode, policy, urn } = view;
   return {
     fields: {
-      compatible, mode, policy, ...(urn === undefined ? {} : { urn }),
-      changes: changes.map((ch) => jsonChange(v, ch)), problems: jsonProblems(problems), ...jsonRollout(rollout),
-      ...(remedy ? { remedy: remedyText(remedy) } : {}), ...jsonCorpus(v.corpus), ...jsonExceptions(v),
+      compatible,
+      mode,
+      policy,
+      ...(urn === undefined ? {} : { urn }),
+      changes: changes.map((ch) => jsonChange(v, ch)),
+      problems: jsonProblems(problems),
+      ...jsonRollout(rollout),
+      ...(remedy ? { remedy: remedyText(remedy) } : {}),
+      ...jsonCorpus(v.corpus),
+      ...jsonExceptions(v),
     },
   };
 }
@@ -67,9 +87,13 @@ export function pairJsonView(view: PairVerdict): JsonView<CompatUnitSubject> {
 /** The registry: the verdict and the ref compared with, an entry per URN, then the evidence. */
 export function registryJsonView(view: RegistryVerdict): JsonView<CompatUnitSubject> {
   const { v, compatible, mode, policy, against } = view;
-  const corpus = v.corpus ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } } : {};
+  const corpus = v.corpus
+    ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } }
+    : {};
   return {
-    fields: { compatible, mode, policy, against, ...(view.window ? { transitive: view.window } : {}) }, units: 'urns', unit: (u) => (u.subject?.kind === 'urn' ? jsonRow(v, u.subject.row) : undefined),
+    fields: { compatible, mode, policy, against, ...(view.window ? { transitive: view.window } : {}) },
+    units: 'urns',
+    unit: (u) => (u.subject?.kind === 'urn' ? jsonRow(v, u.subject.row) : undefined),
     after: { ...corpus, ...jsonExceptions(v) },
   };
 }

@@ -23,7 +23,8 @@ function mdNotices(v: Verdicts): MarkdownBlock[] {
     ...(o?.unused ?? []).map((n): TextLine => [`unused exception: ${n.message}`]),
     ...(v.corpus?.errors ?? []).map((e): TextLine => [strong('corpus error:'), ' ', code(corpusWhere(e)), `: ${e.message}`]),
   ];
-  if (v.corpus && v.corpus.unreadable > v.corpus.errors.length) items.push([strong('corpus error:'), ` ${v.corpus.unreadable - v.corpus.errors.length} more unreadable document(s)`]);
+  if (v.corpus && v.corpus.unreadable > v.corpus.errors.length)
+    items.push([strong('corpus error:'), ` ${v.corpus.unreadable - v.corpus.errors.length} more unreadable document(s)`]);
   return items.length > 0 ? [{ items }] : [];
 }
 
@@ -61,7 +62,10 @@ export function pairMarkdown(view: PairVerdict): MarkdownDocument {
   const blocks: MarkdownBlock[] = [];
   if (problems.length > 0) blocks.push({ items: problems.map((p): TextLine => [strong('error:'), ' ', problemLine(p)]) });
   if (changes.length > 0) {
-    blocks.push({ columns: ['status', 'path', 'change'], rows: changes.map((ch) => [[[mdLabel(v, ch)]], [[code(where(ch.path))]], mdChange(v, ch)]) });
+    blocks.push({
+      columns: ['status', 'path', 'change'],
+      rows: changes.map((ch) => [[[mdLabel(v, ch)]], [[code(where(ch.path))]], mdChange(v, ch)]),
+    });
   } else if (problems.length === 0) {
     blocks.push({ lines: [['No change that affects validation.']] });
   }
@@ -70,11 +74,14 @@ export function pairMarkdown(view: PairVerdict): MarkdownDocument {
   const corpusUrn = v.corpus?.urns[0];
   if (corpusUrn) blocks.push({ lines: mdCorpus(corpusUrn) });
   blocks.push(...mdNotices(v), ...mdNote(note));
-  blocks.push({ lines: [[`Mode: ${modeWords(mode, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`]] });
-  const heading: TextLine = compatible ? ['no breaking change ', ...files] : [`${summary.breaking} breaking change(s)${problemNote} `, ...files];
+  blocks.push({
+    lines: [[`Mode: ${modeWords(mode, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`]],
+  });
+  const heading: TextLine = compatible
+    ? ['no breaking change ', ...files]
+    : [`${summary.breaking} breaking change(s)${problemNote} `, ...files];
   return { heading, blocks };
 }
-
 
 /** A URN's row in the pull-request comment: the URN, its status, and its problems, changes, remedy, rollout and corpus. */
 function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
@@ -101,15 +108,20 @@ export function registryMarkdown(view: RegistryVerdict): MarkdownDocument {
   const { listed, v, compatible, absent, moved, mode, policy, against, why, counted, note } = view;
   const ref = code(against.ref);
   const blocks: MarkdownBlock[] = [];
-  if (absent) blocks.push({ lines: [['No registry at ', ref, ' for ', code(view.working), ': a new registry, every URN is added (', code('--allow-new-registry'), ').']] });
+  if (absent)
+    blocks.push({
+      lines: [
+        ['No registry at ', ref, ' for ', code(view.working), ': a new registry, every URN is added (', code('--allow-new-registry'), ').'],
+      ],
+    });
   if (moved && against.foundBy !== undefined && against.foundBy !== 'path') {
     blocks.push({ lines: [['Compared with ', code(against.registry), ' at ', ref, ` (${FOUND_BY[against.foundBy]}), URN by URN.`]] });
   }
   if (listed.length > 0) blocks.push({ columns: ['URN', 'status', 'changes'], rows: listed.map((r) => mdRow(v, r)) });
   else blocks.push({ lines: [['No URN changed.']] });
   blocks.push(...mdNotices(v), ...mdNote(note));
-  if (view.mention !== undefined && view.mention.length > 0) blocks.push({ lines: [['Teams of the services reached: ', view.mention.join(' ')]] });
+  if (view.mention !== undefined && view.mention.length > 0)
+    blocks.push({ lines: [['Teams of the services reached: ', view.mention.join(' ')]] });
   blocks.push({ lines: [[`${counted}; mode ${modeWords(mode, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']] });
   return { heading: [compatible ? 'no breaking change' : why, ' against ', ref], blocks };
 }
-

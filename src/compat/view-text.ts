@@ -28,20 +28,39 @@ function changeText(v: Verdicts, c: Change): FindingText {
   const w = witnessLine(c);
   if (w !== undefined) details.push([DETAIL, { text: w, tone: 'dim' }]);
   if (c.breaking && c.reach) details.push([DETAIL, { text: reachWords(c.reach), tone: label === 'breaking' ? 'fail' : 'warn' }]);
-  return { line: [{ text: label.padEnd(10), tone: LABEL_TONE[label] }, '  ', where(c.path), '  ', c.message, '  ', { text: `[${c.rule}]`, tone: 'dim' }], details };
+  return {
+    line: [
+      { text: label.padEnd(10), tone: LABEL_TONE[label] },
+      '  ',
+      where(c.path),
+      '  ',
+      c.message,
+      '  ',
+      { text: `[${c.rule}]`, tone: 'dim' },
+    ],
+    details,
+  };
 }
 
 const problemText = (p: SchemaProblem): FindingText => ({ line: [{ text: 'error     ', tone: 'fail' }, '  ', problemLine(p)] });
 /** A URN's corpus counts in text, and under them the first rejected messages with their file:line. */
-const corpusLines = (u: CorpusUrn | undefined): TextLine[] => u === undefined ? [] : [
-  [u.rejected > 0 ? { text: `corpus: ${corpusSentence(u)}`, tone: 'fail' } : `corpus: ${corpusSentence(u)}`],
-  ...u.examples.map((e): TextLine => ['    ', corpusWhere(e), '  ', e.message]),
-];
+const corpusLines = (u: CorpusUrn | undefined): TextLine[] =>
+  u === undefined
+    ? []
+    : [
+        [u.rejected > 0 ? { text: `corpus: ${corpusSentence(u)}`, tone: 'fail' } : `corpus: ${corpusSentence(u)}`],
+        ...u.examples.map((e): TextLine => ['    ', corpusWhere(e), '  ', e.message]),
+      ];
 const remedyLine = (r: Remedy): TextLine => [{ text: '→', tone: 'warn' }, ' ', remedyText(r)];
 /** The rollout order, in text only where something changed (identical schemas need no order). */
-const rolloutLines = (r: Rollout | undefined, changes: number): TextLine[] => (r === undefined || changes === 0 ? [] : [[`rollout: ${r.sentence}`]]);
+const rolloutLines = (r: Rollout | undefined, changes: number): TextLine[] =>
+  r === undefined || changes === 0 ? [] : [[`rollout: ${r.sentence}`]];
 
-const EXCEPTION_LABEL = { expired: ['expired exception', 'fail'], stale: ['stale exception', 'warn'], unused: ['unused exception', 'dim'] } as const;
+const EXCEPTION_LABEL = {
+  expired: ['expired exception', 'fail'],
+  stale: ['stale exception', 'warn'],
+  unused: ['unused exception', 'dim'],
+} as const;
 
 /** An evidence notice's line: an exception's, or an unreadable corpus document's; undefined for any other finding. */
 function noticeLine(f: ReportFinding<CompatSubject>): TextLine | undefined {
@@ -80,7 +99,11 @@ function findingText(v: Verdicts, f: ReportFinding<CompatSubject>, notices: bool
  */
 export function pairTextView(view: PairVerdict, report: CompatReport): TextView<CompatSubject, CompatUnitSubject> {
   const { v, changes, rollout, remedy, note } = view;
-  const notes: TextLine[] = [...(remedy ? [remedyLine(remedy)] : []), ...rolloutLines(rollout, changes.length), ...corpusLines(v.corpus?.urns[0])];
+  const notes: TextLine[] = [
+    ...(remedy ? [remedyLine(remedy)] : []),
+    ...rolloutLines(rollout, changes.length),
+    ...corpusLines(v.corpus?.urns[0]),
+  ];
   for (const f of report.findings) {
     const line = noticeLine(f);
     if (line !== undefined) notes.push(line);
@@ -94,14 +117,22 @@ function rowHeading(r: Row, file: string | undefined): TextLine | null {
   if (r.status === 'unchanged') return null;
   const mark = rowMark(r, rowFails(r));
   const tone: Tone | undefined = rowFails(r) ? 'fail' : r.excepted ? 'warn' : r.status === 'compatible' ? 'pass' : undefined;
-  return [tone === undefined ? mark : { text: mark, tone }, ' ', { text: r.urn, tone: 'bold' }, '  ', rowStatus(r), ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }])];
+  return [
+    tone === undefined ? mark : { text: mark, tone },
+    ' ',
+    { text: r.urn, tone: 'bold' },
+    '  ',
+    rowStatus(r),
+    ...(file === undefined ? [] : ['  ', { text: file, tone: 'dim' as const }]),
+  ];
 }
 
 /** What text says of a URN after its findings: that only annotations changed, the remedy, the rollout, the corpus counts. */
 function rowNotes(r: Row): TextLine[] {
   if (r.status === 'unchanged') return [];
   const notes: TextLine[] = [];
-  if (r.status === 'compatible' && r.changes.length === 0) notes.push([{ text: 'annotations only: no change that affects validation', tone: 'dim' }]);
+  if (r.status === 'compatible' && r.changes.length === 0)
+    notes.push([{ text: 'annotations only: no change that affects validation', tone: 'dim' }]);
   const gone = removedReach(r);
   if (gone) notes.push([{ text: gone, tone: 'fail' }]);
   if (r.remedy) notes.push(remedyLine(r.remedy));

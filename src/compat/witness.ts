@@ -125,7 +125,11 @@ export class Prover {
    * `keep`: the schema whose valid data must stay valid; `other`: the one that rejects the witness;
    * `budget`: what the search may still build, shared by the comparison's provers.
    */
-  constructor(private readonly keep: Side, private readonly other: Side, private readonly budget = new Budget()) {}
+  constructor(
+    private readonly keep: Side,
+    private readonly other: Side,
+    private readonly budget = new Budget(),
+  ) {}
 
   /**
    * A root document `keep` accepts and `other` rejects, reached through `steps`; NONE when none is
@@ -348,7 +352,10 @@ function strings(k: SchemaNode, o: SchemaNode): string[] {
  */
 export const fits = (node: SchemaNode, v: unknown): boolean => accepts(node, v);
 
-const fitter = (node: SchemaNode) => (v: unknown): boolean => fits(node, v);
+const fitter =
+  (node: SchemaNode) =>
+  (v: unknown): boolean =>
+    fits(node, v);
 
 /**
  * A payload on one line for text and markdown reports: its JSON (U+2028/U+2029 escaped too), cut
@@ -365,7 +372,10 @@ export function previewPayload(payload: unknown, max = 80): string {
 
 /** The data steps a schema path leads to: a property name, or `*` for any array item / other key. */
 function dataSteps(schemaPath: string, subject: unknown): Array<string | typeof EVERY> {
-  const tokens = schemaPath.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = schemaPath
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const steps: Array<string | typeof EVERY> = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];

@@ -27,22 +27,26 @@ const other = (w: Witness): 'old' | 'new' => (w.validUnder === 'old' ? 'new' : '
 export const code = (text: string): Span => ({ text, tone: 'code' });
 export const strong = (text: string): Span => ({ text, tone: 'bold' });
 
-
 /**
  * The proof of a breaking change on one line: its witness (a payload valid under one schema and
  * rejected by the other, previewed, as code), or why there is none and the other direction's witness.
  */
 export function witnessSpans(c: Change): Span[] | undefined {
   // Previewed around the place that breaks: a long payload is never cut before it.
-  const shown = (w: Witness): Span[] => [`valid under ${w.validUnder}, rejected by ${other(w)}): `, code(previewWitness(w.payload, c.path, c.subject))];
+  const shown = (w: Witness): Span[] => [
+    `valid under ${w.validUnder}, rejected by ${other(w)}): `,
+    code(previewWitness(w.payload, c.path, c.subject)),
+  ];
   // A compatible change by a policy choice: the data it lets fail.
   if (!c.breaking && c.affected !== undefined) return ['affected by this policy choice (', ...shown(c.affected)];
   if (c.witness === undefined) return undefined;
   if (c.witness !== null) return ['witness (', ...shown(c.witness)];
-  const why = c.witnessReason === 'policy'
-    ? 'no payload shows it: policy (a break by the registry\'s rules, not by data)'
-    : c.witnessReason === 'budget' ? 'no witness: the search budget was spent on earlier changes (see docs/cli/compat.md)'
-    : 'no witness found';
+  const why =
+    c.witnessReason === 'policy'
+      ? "no payload shows it: policy (a break by the registry's rules, not by data)"
+      : c.witnessReason === 'budget'
+        ? 'no witness: the search budget was spent on earlier changes (see docs/cli/compat.md)'
+        : 'no witness found';
   if (c.otherWitness === undefined) return [why];
   return [`${why}; the other way (`, ...shown(c.otherWitness)];
 }
@@ -54,11 +58,12 @@ export function witnessLine(c: Change): string | undefined {
 }
 
 /** The level and policy as every summary line says them: `backward`, `full, policy confluent`. */
-export const modeWords = (level: CompatLevel, policy: CompatPolicy): string => (policy === 'bqschema' ? level : `${level}, policy ${policy}`);
+export const modeWords = (level: CompatLevel, policy: CompatPolicy): string =>
+  policy === 'bqschema' ? level : `${level}, policy ${policy}`;
 
 /** What the level leaves out: level none gates nothing on the rules. */
-export const levelNote = (level: CompatLevel): string => (level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '');
-
+export const levelNote = (level: CompatLevel): string =>
+  level === 'none' ? 'level none: no change breaks, nothing is gated on the rules' : '';
 
 /** How a moved manifest was found at the ref, in words. */
 export const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
@@ -69,9 +74,18 @@ export const FOUND_BY: Record<Exclude<FoundBy, 'path'>, string> = {
 };
 
 /** A URN's mark: ✗ when it fails the gate, ! when every break is excepted, else its status's. */
-const MARK: Record<UrnReport['status'], string> = { breaking: '✗', invalid: '✗', removed: '-', compatible: '✓', added: '+', unchanged: '=' };
-export const rowMark = (r: UrnReport & { excepted?: boolean }, failing: boolean): string => (failing ? '✗' : r.excepted ? '!' : MARK[r.status]);
-export const rowStatus = (r: UrnReport & { excepted?: boolean }): string => (r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`);
+const MARK: Record<UrnReport['status'], string> = {
+  breaking: '✗',
+  invalid: '✗',
+  removed: '-',
+  compatible: '✓',
+  added: '+',
+  unchanged: '=',
+};
+export const rowMark = (r: UrnReport & { excepted?: boolean }, failing: boolean): string =>
+  failing ? '✗' : r.excepted ? '!' : MARK[r.status];
+export const rowStatus = (r: UrnReport & { excepted?: boolean }): string =>
+  r.excepted ? 'breaking, excepted' : `${r.status}${r.deprecated ? ' (deprecated)' : ''}`;
 
 /** A transitive window's line in the summary; `clean` escapes what came from the command line (the ref). */
 export function windowSentence(w: TransitiveWindow, clean: (s: string) => string): string {

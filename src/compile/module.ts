@@ -71,7 +71,11 @@ export function standaloneModule(entries: readonly StandaloneEntry[], options: S
     try {
       parts.push(code`[${valueLiteral(entry.urn)},${entryCode(entry)}]`);
     } catch (err) {
-      if (err instanceof SchemaError) throw new SchemaError(`${entry.urn}: ${err.message}`, err.pointer === undefined || err.keyword === undefined ? undefined : { pointer: err.pointer, keyword: err.keyword });
+      if (err instanceof SchemaError)
+        throw new SchemaError(
+          `${entry.urn}: ${err.message}`,
+          err.pointer === undefined || err.keyword === undefined ? undefined : { pointer: err.pointer, keyword: err.keyword },
+        );
       throw err;
     }
   }

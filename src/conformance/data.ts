@@ -28,7 +28,11 @@ interface EnvelopeCase {
 }
 
 export interface ContractCases {
-  validation: Array<{ name: string; schema: unknown; tests: Array<{ description: string; data?: unknown; data_json?: string; valid: boolean }> }>;
+  validation: Array<{
+    name: string;
+    schema: unknown;
+    tests: Array<{ description: string; data?: unknown; data_json?: string; valid: boolean }>;
+  }>;
   warnings: WarningCase[];
   envelopes: EnvelopeCase[];
 }
@@ -80,7 +84,9 @@ export function manifestVerdicts(): Array<{ section: string; cases: VerdictCase[
   const manifest = suiteManifest();
   const out: Array<{ section: string; cases: VerdictCase[] }> = [];
   for (const section of Object.keys(manifest.sections)) {
-    const block = Object.prototype.hasOwnProperty.call(manifest, section) ? (manifest[section] as { schema?: unknown; cases?: unknown }) : undefined;
+    const block = Object.prototype.hasOwnProperty.call(manifest, section)
+      ? (manifest[section] as { schema?: unknown; cases?: unknown })
+      : undefined;
     if (!isVerdictBlock(block)) continue;
     out.push({
       section,
@@ -91,12 +97,16 @@ export function manifestVerdicts(): Array<{ section: string; cases: VerdictCase[
 }
 
 /** A block this package knows how to run: a schema and cases of `{data, valid}`. */
-export function isVerdictBlock(block: unknown): block is { schema: unknown; cases: Array<{ name?: string; data: unknown; valid: boolean }> } {
+export function isVerdictBlock(
+  block: unknown,
+): block is { schema: unknown; cases: Array<{ name?: string; data: unknown; valid: boolean }> } {
   if (typeof block !== 'object' || block === null) return false;
   const b = block as { schema?: unknown; cases?: unknown };
   return (
     Object.prototype.hasOwnProperty.call(b, 'schema') &&
     Array.isArray(b.cases) &&
-    b.cases.every((c: unknown) => typeof c === 'object' && c !== null && typeof (c as { valid?: unknown }).valid === 'boolean' && 'data' in c)
+    b.cases.every(
+      (c: unknown) => typeof c === 'object' && c !== null && typeof (c as { valid?: unknown }).valid === 'boolean' && 'data' in c,
+    )
   );
 }

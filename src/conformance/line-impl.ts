@@ -81,7 +81,9 @@ export function spawnImplementation(command: string, options: LineImplementation
   let partBytes = 0;
   const tooLong = (): void => {
     parts = [];
-    stop(`the implementation wrote a line longer than ${maxLineBytes} bytes${pending === undefined ? '' : ` in answer to request ${pending.id}`} (the limit is --max-line-bytes): it was stopped`);
+    stop(
+      `the implementation wrote a line longer than ${maxLineBytes} bytes${pending === undefined ? '' : ` in answer to request ${pending.id}`} (the limit is --max-line-bytes): it was stopped`,
+    );
   };
   const take = (bytes: Buffer): void => {
     parts.push(bytes);
@@ -158,8 +160,17 @@ export function spawnImplementation(command: string, options: LineImplementation
         throw new ImplementationError(`${(err as Error).message} (before answering hello)`);
       }
       const bindings = answer.bindings ?? [];
-      if (typeof answer.sdk !== 'string' || answer.sdk === '' || typeof answer.version !== 'string' || answer.version === '' || !Array.isArray(bindings) || !bindings.every((b) => typeof b === 'string')) {
-        throw new ImplementationError(`the answer to hello must be {"id", "sdk": "<name>", "version": "<version>", "bindings"?: ["<binding>", …]}, got ${JSON.stringify(answer).slice(0, 200)}`);
+      if (
+        typeof answer.sdk !== 'string' ||
+        answer.sdk === '' ||
+        typeof answer.version !== 'string' ||
+        answer.version === '' ||
+        !Array.isArray(bindings) ||
+        !bindings.every((b) => typeof b === 'string')
+      ) {
+        throw new ImplementationError(
+          `the answer to hello must be {"id", "sdk": "<name>", "version": "<version>", "bindings"?: ["<binding>", …]}, got ${JSON.stringify(answer).slice(0, 200)}`,
+        );
       }
       return { sdk: answer.sdk, version: answer.version, bindings: bindings as string[] };
     },

@@ -115,14 +115,23 @@ interface Probes {
   expectNone(name: string, provider: AsyncProvider, urn: string): Promise<void>;
   expectSchema(name: string, provider: AsyncProvider, urn: string): Promise<CompiledSchema>;
   verdicts(name: string, provider: AsyncProvider, urn: string, c: VerdictCase): Promise<void>;
-  using(name: string, registry: Readonly<Record<string, string>>, body: (h: ProviderHandle) => Promise<void>, warnings?: SchemaWarning[]): Promise<void>;
+  using(
+    name: string,
+    registry: Readonly<Record<string, string>>,
+    body: (h: ProviderHandle) => Promise<void>,
+    warnings?: SchemaWarning[],
+  ): Promise<void>;
 }
 
 function probes(factory: ProviderFactory, capabilities: ProviderCapabilities, options: ProviderSuiteOptions): Probes {
   const timeoutMs = options.timeoutMs ?? 2000;
   const isAsync = capabilities.async === true;
 
-  async function open(name: string, registry: Readonly<Record<string, string>>, warnings: SchemaWarning[] = []): Promise<Required<Pick<ProviderHandle, 'provider'>> & ProviderHandle> {
+  async function open(
+    name: string,
+    registry: Readonly<Record<string, string>>,
+    warnings: SchemaWarning[] = [],
+  ): Promise<Required<Pick<ProviderHandle, 'provider'>> & ProviderHandle> {
     let made: AsyncProvider | ProviderHandle;
     try {
       made = await factory({ registry, onWarning: (w) => void warnings.push(w) });
@@ -165,7 +174,8 @@ function probes(factory: ProviderFactory, capabilities: ProviderCapabilities, op
       if (err instanceof ConformanceError) throw err;
       throw new ConformanceError(name, urn, `threw "${message(err)}"; expected none (undefined or null)`);
     }
-    if (answer !== undefined && answer !== null) throw new ConformanceError(name, urn, `expected none (undefined or null), got ${shown(answer)}`);
+    if (answer !== undefined && answer !== null)
+      throw new ConformanceError(name, urn, `expected none (undefined or null), got ${shown(answer)}`);
   }
 
   async function expectSchema(name: string, provider: AsyncProvider, urn: string): Promise<CompiledSchema> {
@@ -208,15 +218,23 @@ function probes(factory: ProviderFactory, capabilities: ProviderCapabilities, op
     let ran = false;
     threw = false;
     try {
-      await guard('wrap', () => wrap(provider, () => void (ran = true), { onWarning: () => {} })({ job: urn, data: c.data as Record<string, unknown> }));
+      await guard('wrap', () =>
+        wrap(provider, () => void (ran = true), { onWarning: () => {} })({ job: urn, data: c.data as Record<string, unknown> }),
+      );
     } catch (err) {
       if (!(err instanceof InvalidPayloadError)) throw err;
       threw = true;
     }
-    if (ran !== c.valid || threw === c.valid) fail(`wrap ${ran ? 'ran' : 'did not run'} the handler${threw ? ' and rejected with InvalidPayloadError' : ''}`);
+    if (ran !== c.valid || threw === c.valid)
+      fail(`wrap ${ran ? 'ran' : 'did not run'} the handler${threw ? ' and rejected with InvalidPayloadError' : ''}`);
   }
 
-  async function using(name: string, registry: Readonly<Record<string, string>>, body: (h: ProviderHandle) => Promise<void>, warnings?: SchemaWarning[]): Promise<void> {
+  async function using(
+    name: string,
+    registry: Readonly<Record<string, string>>,
+    body: (h: ProviderHandle) => Promise<void>,
+    warnings?: SchemaWarning[],
+  ): Promise<void> {
     const handle = await open(name, registry, warnings);
     try {
       await body(handle);
@@ -248,7 +266,11 @@ function scenarios(kit: Probes): ProviderScenario[] {
           for (const [i, urn] of HOSTILE_URNS.entries()) {
             const schema = await expectSchema(SCENARIOS.registered, provider, urn);
             if (!schema.isValid({ [`field_${i}`]: 1 }) || schema.isValid({ [`field_${(i + 1) % HOSTILE_URNS.length}`]: 1 })) {
-              throw new ConformanceError(SCENARIOS.registered, urn, `the answer does not enforce this URN's schema (required: ["field_${i}"])`);
+              throw new ConformanceError(
+                SCENARIOS.registered,
+                urn,
+                `the answer does not enforce this URN's schema (required: ["field_${i}"])`,
+              );
             }
           }
         });
@@ -285,18 +307,28 @@ function scenarios(kit: Probes): ProviderScenario[] {
             // Twice: a lazy provider warns on first use, and never again for the same schema.
             for (let pass = 0; pass < 2; pass++) for (const c of cases) await expectSchema(SCENARIOS.warnings, provider, c.urn);
             const stray = seen.find((w) => typeof w.urn !== 'string' || !cases.some((c) => c.urn === w.urn));
-            if (stray !== undefined) throw new ConformanceError(SCENARIOS.warnings, stray.urn, `a warning names no registered URN: ${JSON.stringify(stray)}`);
+            if (stray !== undefined)
+              throw new ConformanceError(SCENARIOS.warnings, stray.urn, `a warning names no registered URN: ${JSON.stringify(stray)}`);
             for (const c of cases) {
-              const got = seen.filter((w) => w.urn === c.urn).map(warningKey).sort();
+              const got = seen
+                .filter((w) => w.urn === c.urn)
+                .map(warningKey)
+                .sort();
               // The reference: the contract's {pointer, keyword} set, with the kind this package's compile gives.
-              const reference = compile(c.schema, { urn: c.urn, onWarning: () => {} }).warnings.map(warningKey).sort();
+              const reference = compile(c.schema, { urn: c.urn, onWarning: () => {} })
+                .warnings.map(warningKey)
+                .sort();
               const contract = c.expect?.map((w) => JSON.stringify([w.pointer, w.keyword])).sort();
               const referencePairs = reference.map((k) => JSON.stringify((JSON.parse(k) as string[]).slice(0, 2))).sort();
               if (contract !== undefined && JSON.stringify(referencePairs) !== JSON.stringify(contract)) {
                 throw new Error(`the kit's own compile disagrees with contract case "${c.name}"`);
               }
               if (JSON.stringify(got) !== JSON.stringify(reference)) {
-                throw new ConformanceError(SCENARIOS.warnings, c.urn, `case "${c.name}": expected warnings [${reference.join(', ')}], got [${got.join(', ')}]`);
+                throw new ConformanceError(
+                  SCENARIOS.warnings,
+                  c.urn,
+                  `case "${c.name}": expected warnings [${reference.join(', ')}], got [${got.join(', ')}]`,
+                );
               }
             }
           },
@@ -310,15 +342,30 @@ function scenarios(kit: Probes): ProviderScenario[] {
       run: () =>
         using(SCENARIOS.concurrent, registryOf([['urn:kit:concurrent', FIXED_TEXT]]), async ({ provider }) => {
           const urn = 'urn:kit:concurrent';
-          const answers = await within(SCENARIOS.concurrent, urn, '100 concurrent lookups', Promise.all(Array.from({ length: 100 }, () => provider.schemaFor(urn))));
+          const answers = await within(
+            SCENARIOS.concurrent,
+            urn,
+            '100 concurrent lookups',
+            Promise.all(Array.from({ length: 100 }, () => provider.schemaFor(urn))),
+          );
           const distinct = new Set(answers);
           const bad = answers.find((a) => !isCompiled(a));
-          if (bad !== undefined) throw new ConformanceError(SCENARIOS.concurrent, urn, `a lookup answered ${shown(bad)}; expected the compiled schema`);
+          if (bad !== undefined)
+            throw new ConformanceError(SCENARIOS.concurrent, urn, `a lookup answered ${shown(bad)}; expected the compiled schema`);
           if (distinct.size !== 1) {
-            throw new ConformanceError(SCENARIOS.concurrent, urn, `100 concurrent lookups answered ${distinct.size} distinct schemas: it was loaded ${distinct.size} times, expected once (share the in-flight load)`);
+            throw new ConformanceError(
+              SCENARIOS.concurrent,
+              urn,
+              `100 concurrent lookups answered ${distinct.size} distinct schemas: it was loaded ${distinct.size} times, expected once (share the in-flight load)`,
+            );
           }
           const again = await expectSchema(SCENARIOS.concurrent, provider, urn);
-          if (again !== answers[0]) throw new ConformanceError(SCENARIOS.concurrent, urn, 'a later lookup answered a different schema object: the load was not cached');
+          if (again !== answers[0])
+            throw new ConformanceError(
+              SCENARIOS.concurrent,
+              urn,
+              'a later lookup answered a different schema object: the load was not cached',
+            );
         }),
     },
     {
@@ -338,7 +385,10 @@ function scenarios(kit: Probes): ProviderScenario[] {
 
   async function loadFailure(): Promise<void> {
     const name = SCENARIOS.failure;
-    const broken = registryOf([['urn:kit:good', FIXED_TEXT], [BROKEN, BROKEN_TEXT]]);
+    const broken = registryOf([
+      ['urn:kit:good', FIXED_TEXT],
+      [BROKEN, BROKEN_TEXT],
+    ]);
     let handle: ProviderHandle;
     try {
       const made = await factory({ registry: broken, onWarning: () => {} });
@@ -346,10 +396,18 @@ function scenarios(kit: Probes): ProviderScenario[] {
     } catch (err) {
       // An eager provider refuses the registry at construction: that error must name the URN, and
       // building again from the fixed registry must work (nothing is remembered between builds).
-      if (!message(err).includes(BROKEN)) throw new ConformanceError(name, BROKEN, `building the provider failed without naming the URN: "${message(err)}"`);
-      await using(name, registryOf([['urn:kit:good', FIXED_TEXT], [BROKEN, FIXED_TEXT]]), async ({ provider }) => {
-        await expectSchema(name, provider, BROKEN);
-      });
+      if (!message(err).includes(BROKEN))
+        throw new ConformanceError(name, BROKEN, `building the provider failed without naming the URN: "${message(err)}"`);
+      await using(
+        name,
+        registryOf([
+          ['urn:kit:good', FIXED_TEXT],
+          [BROKEN, FIXED_TEXT],
+        ]),
+        async ({ provider }) => {
+          await expectSchema(name, provider, BROKEN);
+        },
+      );
       return;
     }
     try {
@@ -360,13 +418,22 @@ function scenarios(kit: Probes): ProviderScenario[] {
           answer = await lookup(name, handle.provider, BROKEN);
         } catch (err) {
           if (err instanceof ConformanceError) throw err;
-          if (!message(err).includes(BROKEN)) throw new ConformanceError(name, BROKEN, `lookup ${attempt} threw without naming the URN: "${message(err)}"`);
+          if (!message(err).includes(BROKEN))
+            throw new ConformanceError(name, BROKEN, `lookup ${attempt} threw without naming the URN: "${message(err)}"`);
           continue;
         }
-        throw new ConformanceError(name, BROKEN, `lookup ${attempt} of a schema that cannot load answered ${shown(answer)}; expected an error naming the URN`);
+        throw new ConformanceError(
+          name,
+          BROKEN,
+          `lookup ${attempt} of a schema that cannot load answered ${shown(answer)}; expected an error naming the URN`,
+        );
       }
       if (handle.update === undefined) {
-        throw new ConformanceError(name, BROKEN, 'the factory gives no update(): the kit cannot show that a retry after a fix succeeds (return {provider, update})');
+        throw new ConformanceError(
+          name,
+          BROKEN,
+          'the factory gives no update(): the kit cannot show that a retry after a fix succeeds (return {provider, update})',
+        );
       }
       // No reload(): a consumer's plain retry must succeed once the schema is fixed.
       await handle.update(BROKEN, FIXED_TEXT);
@@ -376,7 +443,8 @@ function scenarios(kit: Probes): ProviderScenario[] {
       } catch (err) {
         throw new ConformanceError(name, BROKEN, `the retry after the schema was fixed failed: the failure was cached (${message(err)})`);
       }
-      if (schema.isValid({}) || !schema.isValid({ order_id: 1 })) throw new ConformanceError(name, BROKEN, 'the retry answered a schema that is not the fixed one');
+      if (schema.isValid({}) || !schema.isValid({ order_id: 1 }))
+        throw new ConformanceError(name, BROKEN, 'the retry answered a schema that is not the fixed one');
     } finally {
       await handle.close?.();
     }
@@ -400,11 +468,14 @@ function scenarios(kit: Probes): ProviderScenario[] {
       }
     });
   }
-
 }
 
 /** Builds the whole suite for one factory. */
-export function providerScenarios(factory: ProviderFactory, capabilities: ProviderCapabilities = {}, options: ProviderSuiteOptions = {}): ProviderScenario[] {
+export function providerScenarios(
+  factory: ProviderFactory,
+  capabilities: ProviderCapabilities = {},
+  options: ProviderSuiteOptions = {},
+): ProviderScenario[] {
   return scenarios(probes(factory, capabilities, options));
 }
 
@@ -437,7 +508,11 @@ export interface ProviderSuiteReport {
  * Runs every scenario in order and throws the first violation (a ConformanceError naming the
  * scenario, the URN and what was expected). Resolves with what ran and what was not claimed.
  */
-export async function runProviderSuite(factory: ProviderFactory, capabilities: ProviderCapabilities = {}, options: ProviderSuiteOptions = {}): Promise<ProviderSuiteReport> {
+export async function runProviderSuite(
+  factory: ProviderFactory,
+  capabilities: ProviderCapabilities = {},
+  options: ProviderSuiteOptions = {},
+): Promise<ProviderSuiteReport> {
   const report: ProviderSuiteReport = { passed: [], unclaimed: [] };
   for (const s of providerScenarios(factory, capabilities, options)) {
     if (s.unclaimed !== undefined) {

@@ -77,7 +77,7 @@ const CONTRACT_SECTIONS = ['contract_validation', 'contract_warnings', 'contract
  */
 export function loadSuite(path?: string): Suite {
   if (path === undefined) return { manifest: suiteManifest(), version: conformanceVersion() };
-  const fix = 'give --suite the directory holding the suite\'s manifest.json and CONFORMANCE_VERSION, or that manifest.json';
+  const fix = "give --suite the directory holding the suite's manifest.json and CONFORMANCE_VERSION, or that manifest.json";
   let dir = path;
   let file = join(path, 'manifest.json');
   try {
@@ -108,7 +108,8 @@ export function loadSuite(path?: string): Suite {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('the manifest is not a JSON object');
   const manifest = value as SuiteManifest;
   const sections: unknown = has(manifest, 'sections') ? manifest.sections : undefined;
-  if (typeof sections !== 'object' || sections === null || Array.isArray(sections)) throw bad('the manifest has no "sections" map (section name to scope)');
+  if (typeof sections !== 'object' || sections === null || Array.isArray(sections))
+    throw bad('the manifest has no "sections" map (section name to scope)');
   const names = Object.keys(sections);
   const odd = names.find((s) => typeof (sections as Record<string, unknown>)[s] !== 'string');
   if (odd !== undefined) throw bad(`the scope of section ${json(odd)} is not a string`);
@@ -116,13 +117,16 @@ export function loadSuite(path?: string): Suite {
   if (runnable.length === 0) throw bad(`the manifest names no section this runner runs (${RUNNABLE_SECTIONS.join(', ')})`);
   for (const s of runnable) {
     const block = has(manifest, s) ? manifest[s] : undefined;
-    if (!isVerdictBlock(block)) throw bad(`section ${json(s)} has no block of the {schema, cases: [{data, valid}]} shape this runner reads`);
+    if (!isVerdictBlock(block))
+      throw bad(`section ${json(s)} has no block of the {schema, cases: [{data, valid}]} shape this runner reads`);
     if (block.cases.length === 0) throw bad(`section ${json(s)} has no cases`);
   }
   const version = read('CONFORMANCE_VERSION', join(dir, 'CONFORMANCE_VERSION')).trim();
   if (version === '') throw new Error(`${join(dir, 'CONFORMANCE_VERSION')}: the suite's version is empty; ${fix}`);
   if (manifest.conformance_version !== undefined && manifest.conformance_version !== version) {
-    throw new Error(`${file} says conformance_version ${String(manifest.conformance_version)}, ${join(dir, 'CONFORMANCE_VERSION')} says ${version}: the two must be one suite's`);
+    throw new Error(
+      `${file} says conformance_version ${String(manifest.conformance_version)}, ${join(dir, 'CONFORMANCE_VERSION')} says ${version}: the two must be one suite's`,
+    );
   }
   return { manifest, version };
 }
@@ -131,13 +135,18 @@ const json = (v: unknown): string => JSON.stringify(v);
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 function sameWarnings(got: unknown, expected: Array<{ pointer: string; keyword: string }>): string | undefined {
-  if (!Array.isArray(got) || !got.every((w) => typeof w === 'object' && w !== null && typeof w.pointer === 'string' && typeof w.keyword === 'string')) {
+  if (
+    !Array.isArray(got) ||
+    !got.every((w) => typeof w === 'object' && w !== null && typeof w.pointer === 'string' && typeof w.keyword === 'string')
+  ) {
     return `"warnings" must be an array of {pointer, keyword}, got ${json(got)?.slice(0, 200)}`;
   }
   const key = (w: { pointer: string; keyword: string }): string => json([w.pointer, w.keyword]);
   const a = got.map(key).sort();
   const b = expected.map(key).sort();
-  return json(a) === json(b) ? undefined : `expected warnings ${json(expected)}, got ${json(got.map((w) => ({ pointer: w.pointer, keyword: w.keyword })))}`;
+  return json(a) === json(b)
+    ? undefined
+    : `expected warnings ${json(expected)}, got ${json(got.map((w) => ({ pointer: w.pointer, keyword: w.keyword })))}`;
 }
 
 /**
@@ -146,20 +155,33 @@ function sameWarnings(got: unknown, expected: Array<{ pointer: string; keyword: 
  * does not know (a newer suite), is not run and is reported with the reason; that alone never
  * fails the run. Cases are never skipped: an implementation that cannot answer fails them.
  */
-export async function runConformance(impl: Implementation, suite: Suite = loadSuite(), now: () => Date = () => new Date()): Promise<ConformanceRun> {
+export async function runConformance(
+  impl: Implementation,
+  suite: Suite = loadSuite(),
+  now: () => Date = () => new Date(),
+): Promise<ConformanceRun> {
   const info = await impl.hello();
   const carried = new Set(['core', ...info.bindings]);
   // A run whose suite sections are all out of scope would pass on the contract's cases alone.
   const runnable = Object.keys(suite.manifest.sections).filter((s) => (RUNNABLE_SECTIONS as readonly string[]).includes(s));
   if (runnable.length > 0 && !runnable.some((s) => carried.has(String(suite.manifest.sections[s])))) {
     const scopes = runnable.map((s) => `${s}: scope ${String(suite.manifest.sections[s])}`).join(', ');
-    throw new SuiteError(`the suite's sections this runner runs (${scopes}) are all out of the implementation's scope (bindings: ${info.bindings.length > 0 ? info.bindings.join(', ') : 'none'}), so it would run none of the suite's cases; give a suite with a section in scope, or have the adapter's hello name the binding`);
+    throw new SuiteError(
+      `the suite's sections this runner runs (${scopes}) are all out of the implementation's scope (bindings: ${info.bindings.length > 0 ? info.bindings.join(', ') : 'none'}), so it would run none of the suite's cases; give a suite with a section in scope, or have the adapter's hello name the binding`,
+    );
   }
   // Null-prototype maps: a section or case named `__proto__` is an ordinary key.
   const table = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
   const sections = table<Record<string, CaseResult>>();
   const run: ConformanceRun = {
-    results: { sdk: info.sdk, version: info.version, conformance_version: suite.version, generated_at: '', bindings: [...new Set(info.bindings)], sections },
+    results: {
+      sdk: info.sdk,
+      version: info.version,
+      conformance_version: suite.version,
+      generated_at: '',
+      bindings: [...new Set(info.bindings)],
+      sections,
+    },
     ran: [],
     notRun: [],
     failed: [],
@@ -167,7 +189,13 @@ export async function runConformance(impl: Implementation, suite: Suite = loadSu
   };
   let dead: string | undefined;
 
-  async function one(section: string, id: string, op: 'validate' | 'warnings' | 'envelope', fields: Record<string, string>, judge: (answer: Record<string, unknown>) => string | undefined): Promise<void> {
+  async function one(
+    section: string,
+    id: string,
+    op: 'validate' | 'warnings' | 'envelope',
+    fields: Record<string, string>,
+    judge: (answer: Record<string, unknown>) => string | undefined,
+  ): Promise<void> {
     const results = (sections[section] ??= table<CaseResult>());
     let reason: string | undefined;
     if (has(results, id)) reason = `the section has two cases with id ${json(id)}`;
@@ -188,20 +216,30 @@ export async function runConformance(impl: Implementation, suite: Suite = loadSu
     if (reason !== undefined) run.failed.push({ section, id, reason });
   }
 
-  const verdict = (valid: boolean) => (answer: Record<string, unknown>): string | undefined => {
-    if (typeof answer.valid !== 'boolean') return `"valid" must be a boolean, got ${json(answer.valid) ?? 'nothing'}`;
-    return answer.valid === valid ? undefined : `expected ${valid ? 'valid' : 'invalid'}, the implementation said ${answer.valid ? 'valid' : 'invalid'}`;
-  };
+  const verdict =
+    (valid: boolean) =>
+    (answer: Record<string, unknown>): string | undefined => {
+      if (typeof answer.valid !== 'boolean') return `"valid" must be a boolean, got ${json(answer.valid) ?? 'nothing'}`;
+      return answer.valid === valid
+        ? undefined
+        : `expected ${valid ? 'valid' : 'invalid'}, the implementation said ${answer.valid ? 'valid' : 'invalid'}`;
+    };
 
   for (const section of Object.keys(suite.manifest.sections)) {
     const scope = String(suite.manifest.sections[section]);
     if (!carried.has(scope)) {
-      run.notRun.push({ section, scope, reason: `scope ${scope} is not carried (bindings: ${info.bindings.length > 0 ? info.bindings.join(', ') : 'none'})` });
+      run.notRun.push({
+        section,
+        scope,
+        reason: `scope ${scope} is not carried (bindings: ${info.bindings.length > 0 ? info.bindings.join(', ') : 'none'})`,
+      });
       continue;
     }
     const block = has(suite.manifest, section) ? suite.manifest[section] : undefined;
     if (!(RUNNABLE_SECTIONS as readonly string[]).includes(section) || !isVerdictBlock(block)) {
-      const why = (RUNNABLE_SECTIONS as readonly string[]).includes(section) ? 'its block does not have the {schema, cases: [{data, valid}]} shape this runner reads' : `this runner does not know it (it runs ${RUNNABLE_SECTIONS.join(', ')}); a newer suite section?`;
+      const why = (RUNNABLE_SECTIONS as readonly string[]).includes(section)
+        ? 'its block does not have the {schema, cases: [{data, valid}]} shape this runner reads'
+        : `this runner does not know it (it runs ${RUNNABLE_SECTIONS.join(', ')}); a newer suite section?`;
       run.notRun.push({ section, scope, reason: `in scope but not run: ${why}` });
       continue;
     }
@@ -232,11 +270,14 @@ export async function runConformance(impl: Implementation, suite: Suite = loadSu
       const warned = typeof answer.warnings === 'number' && answer.warnings > 0;
       if (typeof answer.warnings !== 'number') return `"warnings" must be a count, got ${json(answer.warnings) ?? 'nothing'}`;
       if (c.expect.error !== undefined) {
-        if (answer.rejected !== c.expect.error) return `expected the envelope rejected as ${json(c.expect.error)}, got ${answer.rejected !== undefined ? `rejected as ${json(answer.rejected)}` : `urn ${json(answer.urn)}`}`;
+        if (answer.rejected !== c.expect.error)
+          return `expected the envelope rejected as ${json(c.expect.error)}, got ${answer.rejected !== undefined ? `rejected as ${json(answer.rejected)}` : `urn ${json(answer.urn)}`}`;
       } else if (answer.urn !== c.expect.urn || answer.rejected !== undefined) {
         return `expected urn ${json(c.expect.urn)}, got ${answer.rejected !== undefined ? `rejected as ${json(answer.rejected)}` : `urn ${json(answer.urn)}`}`;
       }
-      return warned === c.warns ? undefined : `expected ${c.warns ? 'identity warnings' : 'no identity warning'}, got ${String(answer.warnings)}`;
+      return warned === c.warns
+        ? undefined
+        : `expected ${c.warns ? 'identity warnings' : 'no identity warning'}, got ${String(answer.warnings)}`;
     });
   }
   run.results.generated_at = now().toISOString();

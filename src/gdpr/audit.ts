@@ -19,10 +19,7 @@ export interface UnmarkedField {
  *   name is not passed down; a leaf below with a personal name of its own is still reported.
  * - The root has no name, so it matches only through its properties.
  */
-export function audit(
-  schemas: ReadonlyArray<{ urn: string; schema: unknown }>,
-  matcher: PiiMatcher | RegExp = isPiiName,
-): UnmarkedField[] {
+export function audit(schemas: ReadonlyArray<{ urn: string; schema: unknown }>, matcher: PiiMatcher | RegExp = isPiiName): UnmarkedField[] {
   const looksPersonal = typeof matcher === 'function' ? matcher : piiMatcher(matcher);
   const out: UnmarkedField[] = [];
   for (const { urn, schema } of schemas) {

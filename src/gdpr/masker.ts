@@ -49,7 +49,10 @@ export class Masker {
       const read = asEnvelope(value);
       if (read !== undefined) {
         if (read.urn !== urn) {
-          return { error: `the input is a message envelope of ${read.urn}, not of --urn ${urn}: it is not masked against another URN's schema, so it is not printed; drop --urn to mask an envelope by its own URN`, warnings: read.warnings };
+          return {
+            error: `the input is a message envelope of ${read.urn}, not of --urn ${urn}: it is not masked against another URN's schema, so it is not printed; drop --urn to mask an envelope by its own URN`,
+            warnings: read.warnings,
+          };
         }
         envelope = true;
         warnings = read.warnings;

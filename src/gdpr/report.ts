@@ -59,20 +59,24 @@ export interface RequireVerdict {
 const GDPR_PAGE = docsPage('cli/gdpr.md');
 
 const UNMARKED_RULE: ReportRule = {
-  id: 'gdpr-unmarked-pii', description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.',
-  fullDescription: 'The field name matches the personal-data pattern (email, phone, name, address, ip, …, or --pattern), but neither it nor a container above it carries x-gdpr-sensitive: bqschema gdpr --mask and the inventory would not treat it as personal data.',
+  id: 'gdpr-unmarked-pii',
+  description: 'A field whose name looks like personal data is not marked x-gdpr-sensitive.',
+  fullDescription:
+    'The field name matches the personal-data pattern (email, phone, name, address, ip, …, or --pattern), but neither it nor a container above it carries x-gdpr-sensitive: bqschema gdpr --mask and the inventory would not treat it as personal data.',
   help: 'Mark the field with "x-gdpr-sensitive": "<category>" (or true), or mark the object that holds it; if it is not personal data, narrow --pattern.',
   helpUri: GDPR_PAGE,
 };
 
 export const OWNERLESS_RULE: ReportRule = {
-  id: 'gdpr-service-without-owner', description: 'A service that produces or consumes personal data has no team or no contact in the manifest.',
+  id: 'gdpr-service-without-owner',
+  description: 'A service that produces or consumes personal data has no team or no contact in the manifest.',
   help: 'Give the service a "team" (who owns it) and a "contact" (whom to ask) in the manifest\'s "services" (docs/registry.md).',
   helpUri: GDPR_PAGE,
 };
 
 const INVENTORY_RULE: ReportRule = {
-  id: 'gdpr-inventory', description: 'The personal data the registry declares: the fields marked x-gdpr-sensitive, per URN.',
+  id: 'gdpr-inventory',
+  description: 'The personal data the registry declares: the fields marked x-gdpr-sensitive, per URN.',
   help: 'Nothing to do: review the list; bqschema gdpr --require fails on fields that look personal but are not marked.',
   helpUri: GDPR_PAGE,
 };
@@ -83,11 +87,17 @@ export function inventoryOf(schemas: readonly LoadedSchema[]): Inventory {
   return { urns, summary, summaryLine: `${summary.urns} URN(s), ${summary.fields} sensitive field(s)` };
 }
 
-export function requireVerdict(schemas: readonly LoadedSchema[], findings: readonly UnmarkedField[], ownerless: readonly OwnerlessService[] = []): RequireVerdict {
+export function requireVerdict(
+  schemas: readonly LoadedSchema[],
+  findings: readonly UnmarkedField[],
+  ownerless: readonly OwnerlessService[] = [],
+): RequireVerdict {
   const ok = findings.length === 0 && ownerless.length === 0;
   const checked = `${schemas.length} URN(s) checked`;
   const owners = ownerless.length === 0 ? '' : `${ownerless.length} service(s) handling personal data without a team or contact`;
-  const what = [findings.length === 0 ? '' : `${findings.length} PII-named field(s) not marked x-gdpr-sensitive`, owners].filter((x) => x !== '').join(', ');
+  const what = [findings.length === 0 ? '' : `${findings.length} PII-named field(s) not marked x-gdpr-sensitive`, owners]
+    .filter((x) => x !== '')
+    .join(', ');
   const verdict = ok ? `OK: no unmarked PII-named field; ${checked}` : `FAILED: ${what}; ${checked}`;
   const summary = { urns: schemas.length, failed: new Set(findings.map((f) => f.urn)).size, errors: findings.length + ownerless.length };
   return { schemas, findings, ownerless, ok, summary, summaryLine: verdict };
@@ -105,7 +115,15 @@ export function inventoryReport(inventory: Inventory, tool: ToolInfo): Report<ne
   const notice = summaryNotice(inventory.urns);
   const results: ReportFinding<never>[] = [{ rule: INVENTORY_RULE.id, level: 'note', title: notice.title, message: notice.message }];
   const units = inventory.urns.map((u): ReportUnit<InventoryUrn> => ({ id: u.urn, file: u.file, outcome: 'pass', subject: u }));
-  return { tool: { ...tool, rules: [INVENTORY_RULE] }, command: 'gdpr', ok: true, summary: inventory.summary, summaryLine: inventory.summaryLine, findings: results, units };
+  return {
+    tool: { ...tool, rules: [INVENTORY_RULE] },
+    command: 'gdpr',
+    ok: true,
+    summary: inventory.summary,
+    summaryLine: inventory.summaryLine,
+    findings: results,
+    units,
+  };
 }
 
 /** The --require gate: one unit per URN checked, failing when one of its fields is unmarked. */
@@ -124,15 +142,24 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report<U
     const schema = loaded.get(urn)!;
     const pointer = schemaPointer(path);
     return {
-      rule: UNMARKED_RULE.id, level: 'error', title: 'unmarked PII', urn, location: { file: schema.file, ...at(schema, pointer), pointer },
-      message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`, unit: urn, subject: field,
+      rule: UNMARKED_RULE.id,
+      level: 'error',
+      title: 'unmarked PII',
+      urn,
+      location: { file: schema.file, ...at(schema, pointer), pointer },
+      message: `${urn}: ${path} looks like personal data but is not marked x-gdpr-sensitive`,
+      unit: urn,
+      subject: field,
     };
   });
   for (const o of verdict.ownerless) {
     // A name from the manifest: JSON-quoted, so markup and control characters stay inert in every format.
     const what = `service ${JSON.stringify(o.service)} handles personal data (${o.urns.join(', ')}) but has no ${o.missing.join(' and no ')} in the manifest`;
     results.push({
-      rule: OWNERLESS_RULE.id, level: 'error', title: 'service without owner', message: what,
+      rule: OWNERLESS_RULE.id,
+      level: 'error',
+      title: 'service without owner',
+      message: what,
       location: { file: o.file, pointer: o.pointer, ...(o.line === undefined ? {} : { line: o.line, col: o.col }) },
     });
   }
@@ -140,6 +167,13 @@ export function requireReport(verdict: RequireVerdict, tool: ToolInfo): Report<U
   const units = schemas.map((sc) => ({ id: sc.urn, file: sc.file, outcome: unmarked.has(sc.urn) ? ('fail' as const) : ('pass' as const) }));
   const rules = verdict.ownerless.length === 0 ? [UNMARKED_RULE] : [UNMARKED_RULE, OWNERLESS_RULE];
   return {
-    tool: { ...tool, rules }, command: 'gdpr', ok, summary: verdict.summary, summaryLine: verdict.summaryLine, findings: results, artifacts: schemas.map((sc) => sc.file), units,
+    tool: { ...tool, rules },
+    command: 'gdpr',
+    ok,
+    summary: verdict.summary,
+    summaryLine: verdict.summaryLine,
+    findings: results,
+    artifacts: schemas.map((sc) => sc.file),
+    units,
   };
 }

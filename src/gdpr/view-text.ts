@@ -11,9 +11,14 @@ export const inventoryTextView: TextView<never, InventoryUrn> = {
     const { urn, file, fields } = u.subject!;
     let width = 0;
     for (const f of fields) width = Math.max(width, pointerLabel(f.path).length);
-    const notes: TextLine[] = fields.length === 0
-      ? [[{ text: 'no sensitive fields', tone: 'dim' }]]
-      : fields.map(({ path, category }) => [pointerLabel(path).padEnd(width), '  ', category === '' ? { text: '(no category)', tone: 'dim' } : category]);
+    const notes: TextLine[] =
+      fields.length === 0
+        ? [[{ text: 'no sensitive fields', tone: 'dim' }]]
+        : fields.map(({ path, category }) => [
+            pointerLabel(path).padEnd(width),
+            '  ',
+            category === '' ? { text: '(no category)', tone: 'dim' } : category,
+          ]);
     return { heading: [{ text: urn, tone: 'bold' }, '  ', { text: file, tone: 'dim' }], notes };
   },
   // The notice: text lists the fields under each URN instead, and the summary line counts them.
@@ -23,7 +28,15 @@ export const inventoryTextView: TextView<never, InventoryUrn> = {
 /** The --require gate: an unmarked field under its URN, by its path. */
 export const requireTextView: TextView<UnmarkedField> = {
   finding: (f) => {
-    if (f.subject !== undefined) return { line: [{ text: 'error', tone: 'fail' }, '  ', { text: pointerLabel(f.subject.path), tone: 'fail' }, '  looks like personal data but is not marked x-gdpr-sensitive'] };
+    if (f.subject !== undefined)
+      return {
+        line: [
+          { text: 'error', tone: 'fail' },
+          '  ',
+          { text: pointerLabel(f.subject.path), tone: 'fail' },
+          '  looks like personal data but is not marked x-gdpr-sensitive',
+        ],
+      };
     // A service handling personal data with no owner: its message names it (JSON-quoted, inert).
     if (f.rule === OWNERLESS_RULE.id) return { line: [{ text: '✗ error', tone: 'fail' }, '  ', f.message] };
     return undefined;

@@ -38,10 +38,15 @@ function formatInvalid(urn: string, violations: readonly Violation[]): string {
 export class UnknownUrnError extends Error {
   override name = 'UnknownUrnError';
   readonly code = 'BQ_UNKNOWN_URN';
-  constructor(readonly urn: string, purpose: 'validate' | 'mask' = 'validate') {
-    super(purpose === 'mask'
-      ? `no schema is registered for ${urn}, so its data cannot be masked: none of it may be logged`
-      : `no schema is registered for ${urn}, so its data cannot be validated (unknownUrn: 'reject')`);
+  constructor(
+    readonly urn: string,
+    purpose: 'validate' | 'mask' = 'validate',
+  ) {
+    super(
+      purpose === 'mask'
+        ? `no schema is registered for ${urn}, so its data cannot be masked: none of it may be logged`
+        : `no schema is registered for ${urn}, so its data cannot be validated (unknownUrn: 'reject')`,
+    );
   }
 }
 

@@ -16,9 +16,7 @@ export type UrnOf<M> = Extract<keyof M, string>;
  * A wire envelope typed by its URN: a union over the map's URNs discriminated by `job`, so
  * `switch (envelope.job)` narrows `envelope.data`. Other envelope fields are left as they are.
  */
-export type TypedEnvelope<M, U extends UrnOf<M> = UrnOf<M>> = U extends UrnOf<M>
-  ? { job: U; data: M[U]; [field: string]: unknown }
-  : never;
+export type TypedEnvelope<M, U extends UrnOf<M> = UrnOf<M>> = U extends UrnOf<M> ? { job: U; data: M[U]; [field: string]: unknown } : never;
 
 export interface TypedGuard<M> {
   /** `check(provider, urn, data)` with `data` typed by the URN. */
@@ -43,17 +41,21 @@ export interface TypedGuard<M> {
  */
 export function typed<M extends object>(provider: Provider, options: GuardOptions & { unknownUrn?: 'reject' } = {}): TypedGuard<M> {
   if (options.unknownUrn !== undefined && !rejectsUnknownUrn(options)) {
-    throw new TypeError(`typed(): unknownUrn must be 'reject' (a message without a schema has no type for the handler); use the untyped wrap to let such messages pass`);
+    throw new TypeError(
+      `typed(): unknownUrn must be 'reject' (a message without a schema has no type for the handler); use the untyped wrap to let such messages pass`,
+    );
   }
   const wrapOptions: GuardOptions = { ...options, unknownUrn: 'reject' };
   return {
     check: (urn, data) => check(provider, urn, data, options),
     validate: (urn, data) => validate(provider, urn, data, options),
-    wrap: (handler) => async (envelope, ...rest) => {
-      const { urn } = validateEnvelope(provider, envelope as Envelope, wrapOptions);
-      const wire = envelope as Record<string, unknown>;
-      const message = hasOwn(wire, 'job') && wire.job === urn ? wire : { ...wire, job: urn };
-      return handler(message as TypedEnvelope<M>, ...rest);
-    },
+    wrap:
+      (handler) =>
+      async (envelope, ...rest) => {
+        const { urn } = validateEnvelope(provider, envelope as Envelope, wrapOptions);
+        const wire = envelope as Record<string, unknown>;
+        const message = hasOwn(wire, 'job') && wire.job === urn ? wire : { ...wire, job: urn };
+        return handler(message as TypedEnvelope<M>, ...rest);
+      },
   };
 }

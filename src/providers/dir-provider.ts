@@ -29,7 +29,10 @@ export class DirProvider implements Provider {
   readonly warnings: SchemaWarning[] = [];
   private readonly reported = new Set<string>();
 
-  constructor(registryPath: string, readonly options: DirProviderOptions = {}) {
+  constructor(
+    registryPath: string,
+    readonly options: DirProviderOptions = {},
+  ) {
     this.registry = Registry.workingTree(registryPath, {
       allowOutsidePaths: options.allowOutsidePaths,
       strict: options.strict,

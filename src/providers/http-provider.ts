@@ -75,9 +75,7 @@ interface HttpAnswerCause {
 
 /** What one request established. */
 type Answer =
-  | { kind: 'schema'; schema: CompiledSchema; etag: string | undefined }
-  | { kind: 'unchanged'; etag: string | undefined }
-  | { kind: 'none' };
+  { kind: 'schema'; schema: CompiledSchema; etag: string | undefined } | { kind: 'unchanged'; etag: string | undefined } | { kind: 'none' };
 
 const ACCEPT = 'application/vnd.schemaregistry.v1+json, application/json';
 const SUBJECT_NOT_FOUND = 40401;
@@ -127,7 +125,8 @@ export class HttpProvider implements AsyncProvider {
       // Never the input itself: it may hold a password.
       throw new TypeError('HttpProvider needs an http: or https: URL, got text that is not a URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`HttpProvider needs an http: or https: URL, got ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`HttpProvider needs an http: or https: URL, got ${url.protocol}`);
     if (url.search !== '' || url.hash !== '') throw new TypeError('HttpProvider: the registry URL must have no query or fragment');
     this.refreshMs = duration(options, 'refreshMs', 60_000);
     this.deleteAfterMs = duration(options, 'deleteAfterMs', 15 * 60_000);
@@ -136,14 +135,18 @@ export class HttpProvider implements AsyncProvider {
     this.maxSchemas = whole(options, 'maxSchemas', 10_000, 1);
     this.maxMisses = whole(options, 'maxMisses', 1_000, 0);
     for (const name of ['onStale', 'fetch', 'onWarning'] as const) {
-      if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`HttpProvider: ${name} must be a function, got ${typeof options[name]}`);
+      if (options[name] !== undefined && typeof options[name] !== 'function')
+        throw new TypeError(`HttpProvider: ${name} must be a function, got ${typeof options[name]}`);
     }
     if (options.versions !== undefined) {
-      if (typeof options.versions !== 'object' || options.versions === null) throw new TypeError('HttpProvider: versions must be an object of URN to version number');
+      if (typeof options.versions !== 'object' || options.versions === null)
+        throw new TypeError('HttpProvider: versions must be an object of URN to version number');
       for (const urn of Object.keys(options.versions)) {
         const v = options.versions[urn];
         if (!(Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 2 ** 31 - 1)) {
-          throw new RangeError(`HttpProvider: versions[${JSON.stringify(urn.slice(0, 200))}] must be an integer from 1 to 2147483647, got ${typeof v === 'number' ? v : typeof v}`);
+          throw new RangeError(
+            `HttpProvider: versions[${JSON.stringify(urn.slice(0, 200))}] must be an integer from 1 to 2147483647, got ${typeof v === 'number' ? v : typeof v}`,
+          );
         }
         this.pinned.set(urn, v as number);
       }
@@ -191,7 +194,8 @@ export class HttpProvider implements AsyncProvider {
 
   /** Caches `entry` in its pool (and out of the other), dropping the least recently used past the bound. */
   private keep(urn: string, entry: Entry): void {
-    const [pool, other, max] = entry.schema === undefined ? [this.misses, this.schemas, this.maxMisses] : [this.schemas, this.misses, this.maxSchemas];
+    const [pool, other, max] =
+      entry.schema === undefined ? [this.misses, this.schemas, this.maxMisses] : [this.schemas, this.misses, this.maxSchemas];
     other.delete(urn);
     pool.delete(urn);
     if (max === 0) return;
@@ -233,9 +237,18 @@ export class HttpProvider implements AsyncProvider {
     const gone = previous.gone ?? { since: now, count: 0 };
     gone.count += 1;
     previous.gone = gone;
-    if (gone.count >= DELETION_CHECKS && now - gone.since >= this.deleteAfterMs) return { schema: undefined, etag: undefined, checkedAt: now };
-    const held = this.deleteAfterMs === Infinity ? 'it is kept until the process restarts (deleteAfterMs is Infinity)' : `it is dropped once that answer holds for ${DELETION_CHECKS} checks over ${this.deleteAfterMs} ms (deleteAfterMs); ${gone.count} so far`;
-    throw this.error('unreadable', urn, `the registry answered 404 (subject not found) for a subject it served before; the last schema is kept: ${held}`, { status: 404 });
+    if (gone.count >= DELETION_CHECKS && now - gone.since >= this.deleteAfterMs)
+      return { schema: undefined, etag: undefined, checkedAt: now };
+    const held =
+      this.deleteAfterMs === Infinity
+        ? 'it is kept until the process restarts (deleteAfterMs is Infinity)'
+        : `it is dropped once that answer holds for ${DELETION_CHECKS} checks over ${this.deleteAfterMs} ms (deleteAfterMs); ${gone.count} so far`;
+    throw this.error(
+      'unreadable',
+      urn,
+      `the registry answered 404 (subject not found) for a subject it served before; the last schema is kept: ${held}`,
+      { status: 404 },
+    );
   }
 
   private async fetchAnswer(urn: string, previous: Entry | undefined): Promise<Answer> {
@@ -255,7 +268,12 @@ export class HttpProvider implements AsyncProvider {
         await discard(res);
         const location = this.location(res.headers.get('location'), url);
         const to = location === undefined ? 'with no location' : `to ${location}`;
-        throw this.error('unreadable', urn, `the registry answered a redirect (HTTP ${status}) ${to}; redirects are not followed: give the registry's own URL`, { status, location });
+        throw this.error(
+          'unreadable',
+          urn,
+          `the registry answered a redirect (HTTP ${status}) ${to}; redirects are not followed: give the registry's own URL`,
+          { status, location },
+        );
       }
       if (status !== 304) text = await readCapped(res, this.maxBodyBytes);
     } catch (err) {
@@ -280,14 +298,26 @@ export class HttpProvider implements AsyncProvider {
     }
     const pinned = this.pinned.get(urn);
     if (body.version !== undefined && !(Number.isSafeInteger(body.version) && (body.version as number) >= 1)) {
-      throw this.error('unreadable', urn, `the answer's version is ${typeof body.version === 'number' ? body.version : typeof body.version}, not a version number (${pinned === undefined ? 'the latest' : `version ${pinned}`} was asked for)`);
+      throw this.error(
+        'unreadable',
+        urn,
+        `the answer's version is ${typeof body.version === 'number' ? body.version : typeof body.version}, not a version number (${pinned === undefined ? 'the latest' : `version ${pinned}`} was asked for)`,
+      );
     }
     // A pinned version must be the one answered: another would put that version's rules on this URN.
     if (pinned !== undefined && body.version !== pinned) {
-      throw this.error('unreadable', urn, `the answer is version ${typeof body.version === 'number' ? body.version : 'unnamed'}, not version ${pinned} asked for`);
+      throw this.error(
+        'unreadable',
+        urn,
+        `the answer is version ${typeof body.version === 'number' ? body.version : 'unnamed'}, not version ${pinned} asked for`,
+      );
     }
     if (body.schemaType !== undefined && body.schemaType !== null && body.schemaType !== 'JSON') {
-      throw this.error('unreadable', urn, `the schema type is ${typeof body.schemaType === 'string' ? body.schemaType.slice(0, 40) : typeof body.schemaType}, not JSON`);
+      throw this.error(
+        'unreadable',
+        urn,
+        `the schema type is ${typeof body.schemaType === 'string' ? body.schemaType.slice(0, 40) : typeof body.schemaType}, not JSON`,
+      );
     }
     const document = parseJson(body.schema);
     if (document === undefined) throw this.error('unreadable', urn, 'the schema is not valid JSON');
@@ -306,7 +336,11 @@ export class HttpProvider implements AsyncProvider {
     const added = held === undefined ? undefined : unenforcedAdded(schema.warnings, held.warnings);
     if (added !== undefined) {
       const what = added.kind === 'unknown' ? unknownMessage(added) : `${malformedMessage(added)}; it is not enforced`;
-      throw this.error('malformed', urn, `the registry answered a new schema in which ${what}${what.endsWith('?') ? ' T' : '; t'}he last good schema is kept until an answer without it`);
+      throw this.error(
+        'malformed',
+        urn,
+        `the registry answered a new schema in which ${what}${what.endsWith('?') ? ' T' : '; t'}he last good schema is kept until an answer without it`,
+      );
     }
     reportWarnings(warnings, { onWarning: this.options.onWarning });
     return { kind: 'schema', schema, etag };
@@ -319,11 +353,16 @@ export class HttpProvider implements AsyncProvider {
    */
   private urlFor(urn: string): string {
     const url = this.pathFor(urn);
-    if (url === undefined) throw this.error('unreadable', urn, 'the URN is not well-formed Unicode (it holds a lone surrogate); no request was sent');
+    if (url === undefined)
+      throw this.error('unreadable', urn, 'the URN is not well-formed Unicode (it holds a lone surrogate); no request was sent');
     const dotted = dotSegments(urn);
     if (dotted !== undefined || new URL(url).href !== url) {
       const shown = dotted === undefined || dotted === urn ? '' : ` (percent-decoded: ${JSON.stringify(dotted.slice(0, 200))})`;
-      throw this.error('unreadable', urn, `the URN${shown} holds a "." or ".." path segment, which would make the request name another path; no request was sent`);
+      throw this.error(
+        'unreadable',
+        urn,
+        `the URN${shown} holds a "." or ".." path segment, which would make the request name another path; no request was sent`,
+      );
     }
     return url;
   }
@@ -355,9 +394,13 @@ export class HttpProvider implements AsyncProvider {
    * error it wraps, or the answer `{ status, location? }` when the registry answered unexpectedly.
    */
   private error(kind: 'unreadable' | 'malformed', urn: string, problem: string, cause?: Error | HttpAnswerCause): RegistryError {
-    const message = kind === 'malformed' ? `schema for ${urn} from ${this.base}: ${problem}` : `schema for ${urn} cannot be read from ${this.base}: ${problem}`;
+    const message =
+      kind === 'malformed'
+        ? `schema for ${urn} from ${this.base}: ${problem}`
+        : `schema for ${urn} cannot be read from ${this.base}: ${problem}`;
     const err = new RegistryError(kind, this.pathFor(urn) ?? this.base, this.redact(message), urn);
-    if (cause !== undefined) Object.defineProperty(err, 'cause', { value: cause instanceof Error ? this.copy(cause) : cause, writable: true, configurable: true });
+    if (cause !== undefined)
+      Object.defineProperty(err, 'cause', { value: cause instanceof Error ? this.copy(cause) : cause, writable: true, configurable: true });
     return err;
   }
 
@@ -409,12 +452,19 @@ function dotSegments(urn: string): string | undefined {
 function duration(options: HttpProviderOptions, name: 'refreshMs' | 'deleteAfterMs', fallback: number): number {
   const value: unknown = options[name];
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= 0)) throw new RangeError(`HttpProvider: ${name} must be a number of milliseconds from 0 (Infinity allowed), got ${shown(value)}`);
+  if (typeof value !== 'number' || !(value >= 0))
+    throw new RangeError(`HttpProvider: ${name} must be a number of milliseconds from 0 (Infinity allowed), got ${shown(value)}`);
   return value;
 }
 
 /** A whole-number option from `min` to `max`. */
-function whole(options: HttpProviderOptions, name: 'timeoutMs' | 'maxBodyBytes' | 'maxSchemas' | 'maxMisses', fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function whole(
+  options: HttpProviderOptions,
+  name: 'timeoutMs' | 'maxBodyBytes' | 'maxSchemas' | 'maxMisses',
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const value: unknown = options[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -424,35 +474,51 @@ function whole(options: HttpProviderOptions, name: 'timeoutMs' | 'maxBodyBytes' 
 }
 
 function shown(value: unknown): string {
-  return typeof value === 'number' ? String(value) : typeof value === 'string' ? `${JSON.stringify(value.slice(0, 40))} (a string)` : value === null ? 'null' : typeof value;
+  return typeof value === 'number'
+    ? String(value)
+    : typeof value === 'string'
+      ? `${JSON.stringify(value.slice(0, 40))} (a string)`
+      : value === null
+        ? 'null'
+        : typeof value;
 }
 
 /**
  * The headers every request carries and the secrets they hold. URL credentials become Basic
  * authorization (fetch refuses a URL holding them, and they must never reach a message).
  */
-function requestHeaders(url: URL, given: Readonly<Record<string, string>> | undefined): { headers: Record<string, string>; secrets: string[] } {
+function requestHeaders(
+  url: URL,
+  given: Readonly<Record<string, string>> | undefined,
+): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = {};
   const secrets = new Set<string>();
   if (given !== undefined) {
-    if (given === null || typeof given !== 'object') throw new TypeError(`HttpProvider: headers must be an object of header names to strings, got ${given === null ? 'null' : typeof given}`);
+    if (given === null || typeof given !== 'object')
+      throw new TypeError(
+        `HttpProvider: headers must be an object of header names to strings, got ${given === null ? 'null' : typeof given}`,
+      );
     for (const name of Object.keys(given)) {
       const value: unknown = given[name];
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`HttpProvider: headers has a name that is not an HTTP header name: ${JSON.stringify(name.slice(0, 40))}`);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+        throw new TypeError(`HttpProvider: headers has a name that is not an HTTP header name: ${JSON.stringify(name.slice(0, 40))}`);
       // The value is never shown: it may be a credential.
-      if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new TypeError(`HttpProvider: headers.${name} must be a string without line breaks`);
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+        throw new TypeError(`HttpProvider: headers.${name} must be a string without line breaks`);
       headers[name.toLowerCase()] = value;
       secrets.add(value.trim());
       for (const part of value.trim().split(/\s+/).slice(1)) secrets.add(part); // `Bearer <token>`: the token alone too
     }
   }
   if (url.username !== '' || url.password !== '') {
-    if (headers.authorization !== undefined) throw new TypeError('HttpProvider: give credentials either in the URL or in headers.authorization, not both');
+    if (headers.authorization !== undefined)
+      throw new TypeError('HttpProvider: give credentials either in the URL or in headers.authorization, not both');
     const user = decoded(url.username);
     const password = decoded(url.password);
     const token = base64Utf8(`${user}:${password}`);
     headers.authorization = `Basic ${token}`;
-    for (const s of [url.username, url.password, user, password, `${user}:${password}`, `${url.username}:${url.password}`, token]) secrets.add(s);
+    for (const s of [url.username, url.password, user, password, `${user}:${password}`, `${url.username}:${url.password}`, token])
+      secrets.add(s);
   }
   return { headers, secrets: [...secrets].filter((s) => s.length >= MIN_SECRET).sort((a, b) => b.length - a.length) };
 }

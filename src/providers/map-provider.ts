@@ -12,7 +12,6 @@ export interface ProviderOptions {
   strict?: boolean;
 }
 
-
 /** In-memory provider for tests and for schemas embedded in code. Compiles every schema eagerly. */
 export class MapProvider implements Provider {
   private readonly schemas = new Map<string, CompiledSchema>();
@@ -38,7 +37,8 @@ export class MapProvider implements Provider {
     // A null-prototype object: a `__proto__` URN is an ordinary own key, not a prototype change.
     const parsed: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const urn of Object.keys(raw)) {
-      if (typeof raw[urn] !== 'string') throw new TypeError(`schema for ${urn} must be JSON text, got ${raw[urn] === null ? 'null' : typeof raw[urn]}`);
+      if (typeof raw[urn] !== 'string')
+        throw new TypeError(`schema for ${urn} must be JSON text, got ${raw[urn] === null ? 'null' : typeof raw[urn]}`);
       try {
         parsed[urn] = JSON.parse(raw[urn]!);
       } catch (err) {

@@ -68,7 +68,9 @@ function repoPath(given: string, top: string): string {
   const p = given.replace(/\\/g, '/');
   const rel = posix.isAbsolute(p) ? posix.relative(top.replace(/\\/g, '/'), p) : posix.normalize(p);
   if (rel === '' || rel === '.' || rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) {
-    throw new GitError(`--against-registry must name the manifest inside the repository (a path from its top level, as \`git show <ref>:<path>\` takes it), got ${JSON.stringify(given)}`);
+    throw new GitError(
+      `--against-registry must name the manifest inside the repository (a path from its top level, as \`git show <ref>:<path>\` takes it), got ${JSON.stringify(given)}`,
+    );
   }
   return rel;
 }
@@ -80,12 +82,19 @@ function repoPath(given: string, top: string): string {
  * user's to say). `present` tells whether a path is a file in the working tree: a manifest still
  * there is another registry, not where this one came from.
  */
-export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch, present: (path: string) => boolean = inWorkingTree(git.top)): Promise<ManifestAtRef> {
+export async function findManifestAtRef(
+  git: GitSnapshot,
+  search: ManifestSearch,
+  present: (path: string) => boolean = inWorkingTree(git.top),
+): Promise<ManifestAtRef> {
   const isFile = async (path: string): Promise<boolean> => (await git.lookup(path)).kind === 'file';
   if (search.named !== undefined) {
     const named = repoPath(search.named, git.top);
     if (await isFile(named)) return { found: true, path: named, foundBy: 'named' };
-    throw new RegistryNotFoundError(named, `--against-registry ${named} is not a file at ${git.ref} (${git.commit.slice(0, 12)}); give the manifest's path at that ref, from the repository's top level`);
+    throw new RegistryNotFoundError(
+      named,
+      `--against-registry ${named} is not a file at ${git.ref} (${git.commit.slice(0, 12)}); give the manifest's path at that ref, from the repository's top level`,
+    );
   }
   if (await isFile(search.path)) return { found: true, path: search.path, foundBy: 'path' };
 
@@ -126,7 +135,10 @@ export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch
   const goneCandidates = candidates.filter((p) => !present(p));
   if (goneCandidates.length > MAX_GONE) {
     // Not read them all: one of the rest may be it, so this is no proof the registry is new.
-    throw new RegistryNotFoundError(search.path, `${search.path} is not at ${git.ref} (${git.commit.slice(0, 12)}), and ${goneCandidates.length} manifests there are gone from the working tree, more than the ${MAX_GONE} compat reads to find it; name the one it came from with --against-registry <path>`);
+    throw new RegistryNotFoundError(
+      search.path,
+      `${search.path} is not at ${git.ref} (${git.commit.slice(0, 12)}), and ${goneCandidates.length} manifests there are gone from the working tree, more than the ${MAX_GONE} compat reads to find it; name the one it came from with --against-registry <path>`,
+    );
   }
   const sharing: string[] = [];
   for (const path of [...goneCandidates, ...candidates.filter((p) => present(p)).slice(0, MAX_PRESENT)]) {
@@ -138,7 +150,10 @@ export async function findManifestAtRef(git: GitSnapshot, search: ManifestSearch
   if (only !== undefined) return { found: true, path: only, foundBy: 'urns' };
   if (sharing.length > 1) {
     const list = sharing.slice(0, 5).join(', ') + (sharing.length > 5 ? `, and ${sharing.length - 5} more` : '');
-    throw new RegistryNotFoundError(search.path, `${search.path} is not at ${git.ref} (${git.commit.slice(0, 12)}), and several manifests there register its URNs: ${list}; name the one it came from with --against-registry <path>`);
+    throw new RegistryNotFoundError(
+      search.path,
+      `${search.path} is not at ${git.ref} (${git.commit.slice(0, 12)}), and several manifests there register its URNs: ${list}; name the one it came from with --against-registry <path>`,
+    );
   }
   // Discovery found a manifest that shares no URN: it is where this registry's place was, and
   // the comparison lists its URNs as removed and today's as added.

@@ -41,17 +41,32 @@ type Problem = (pointer: string, message: string, fatal: boolean) => void;
  * makes the manifest unusable (as a field of the wrong type does): a sunset nobody can read must not
  * let a URN be removed early, nor keep it forever. An unknown key is reported by `check` only.
  */
-export function readDeprecation(v: unknown, at: string, whose: string, problem: Problem, label = 'deprecated', what = 'a URN'): Deprecation | undefined {
+export function readDeprecation(
+  v: unknown,
+  at: string,
+  whose: string,
+  problem: Problem,
+  label = 'deprecated',
+  what = 'a URN',
+): Deprecation | undefined {
   if (!isSchemaObject(v)) {
     const example = label === 'deprecated' ? '"replacement": "urn:…", ' : '';
-    problem(at, `${whose}: "${label}" must be an object such as {"since": "2026-01-31", "sunset": "2026-06-30", ${example}"reason": "…"}`, true);
+    problem(
+      at,
+      `${whose}: "${label}" must be an object such as {"since": "2026-01-31", "sunset": "2026-06-30", ${example}"reason": "…"}`,
+      true,
+    );
     return undefined;
   }
   const out: Deprecation = {};
   let ok = true;
   for (const key of Object.keys(v)) {
     if (!DEPRECATION_KEYS.includes(key) && !key.startsWith('x-')) {
-      problem(`${at}/${escape(key)}`, `${whose}: "${label}" has an unknown key ${JSON.stringify(key)}${didYouMean(key, DEPRECATION_KEYS)}; known: ${DEPRECATION_KEYS.join(', ')}`, false);
+      problem(
+        `${at}/${escape(key)}`,
+        `${whose}: "${label}" has an unknown key ${JSON.stringify(key)}${didYouMean(key, DEPRECATION_KEYS)}; known: ${DEPRECATION_KEYS.join(', ')}`,
+        false,
+      );
     }
   }
   for (const key of DEPRECATION_KEYS as ReadonlyArray<keyof Deprecation>) {
@@ -63,14 +78,22 @@ export function readDeprecation(v: unknown, at: string, whose: string, problem: 
       continue;
     }
     if ((key === 'since' || key === 'sunset') && dayNumber(value) === undefined) {
-      problem(`${at}/${key}`, `${whose}: "${label}.${key}" is ${JSON.stringify(value)}, not a real calendar day; write it as YYYY-MM-DD, e.g. "2026-06-30"`, true);
+      problem(
+        `${at}/${key}`,
+        `${whose}: "${label}.${key}" is ${JSON.stringify(value)}, not a real calendar day; write it as YYYY-MM-DD, e.g. "2026-06-30"`,
+        true,
+      );
       ok = false;
       continue;
     }
     out[key] = value;
   }
   if (ok && out.since !== undefined && out.sunset !== undefined && dayNumber(out.sunset)! < dayNumber(out.since)!) {
-    problem(`${at}/sunset`, `${whose}: "${label}.sunset" ${out.sunset} is before "${label}.since" ${out.since}; ${what}'s sunset comes on or after the day it was deprecated`, false);
+    problem(
+      `${at}/sunset`,
+      `${whose}: "${label}.sunset" ${out.sunset} is before "${label}.since" ${out.since}; ${what}'s sunset comes on or after the day it was deprecated`,
+      false,
+    );
   }
   return ok ? out : undefined;
 }
@@ -82,9 +105,18 @@ export function readDeprecation(v: unknown, at: string, whose: string, problem: 
  * is a deprecated URN, and deprecating one field must not deprecate the message. Shapes and dates
  * are checked as a URN's are, so a sunset nobody can read never lets a property go early.
  */
-export function readPropertyDeprecations(v: unknown, at: string, whose: string, problem: Problem): ReadonlyMap<string, Deprecation> | undefined {
+export function readPropertyDeprecations(
+  v: unknown,
+  at: string,
+  whose: string,
+  problem: Problem,
+): ReadonlyMap<string, Deprecation> | undefined {
   if (!isSchemaObject(v)) {
-    problem(at, `${whose}: "deprecatedProperties" must be an object from property name to its deprecation, e.g. {"coupon": {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}}`, true);
+    problem(
+      at,
+      `${whose}: "deprecatedProperties" must be an object from property name to its deprecation, e.g. {"coupon": {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}}`,
+      true,
+    );
     return undefined;
   }
   const out = new Map<string, Deprecation>();

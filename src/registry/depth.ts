@@ -12,10 +12,51 @@ import { MAX_DEPTH } from '../validator/limits.js';
  */
 
 /** jsonc-parser's SyntaxKind and ParseErrorCode values this scan uses (const enums in its types). */
-const T = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, colon: 6, null: 7, true: 8, false: 9, string: 10, number: 11, lineComment: 12, blockComment: 13, lineBreak: 14, trivia: 15, unknown: 16, eof: 17 } as const;
-const E = { invalidSymbol: 1, invalidNumberFormat: 2, propertyNameExpected: 3, valueExpected: 4, colonExpected: 5, commaExpected: 6, closeBraceExpected: 7, closeBracketExpected: 8, endOfFileExpected: 9, invalidCommentToken: 10, unexpectedEndOfComment: 11, unexpectedEndOfString: 12, unexpectedEndOfNumber: 13, invalidUnicode: 14, invalidEscapeCharacter: 15, invalidCharacter: 16 } as const;
+const T = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  colon: 6,
+  null: 7,
+  true: 8,
+  false: 9,
+  string: 10,
+  number: 11,
+  lineComment: 12,
+  blockComment: 13,
+  lineBreak: 14,
+  trivia: 15,
+  unknown: 16,
+  eof: 17,
+} as const;
+const E = {
+  invalidSymbol: 1,
+  invalidNumberFormat: 2,
+  propertyNameExpected: 3,
+  valueExpected: 4,
+  colonExpected: 5,
+  commaExpected: 6,
+  closeBraceExpected: 7,
+  closeBracketExpected: 8,
+  endOfFileExpected: 9,
+  invalidCommentToken: 10,
+  unexpectedEndOfComment: 11,
+  unexpectedEndOfString: 12,
+  unexpectedEndOfNumber: 13,
+  invalidUnicode: 14,
+  invalidEscapeCharacter: 15,
+  invalidCharacter: 16,
+} as const;
 /** ScanError → ParseErrorCode, as jsonc-parser's parser maps them (UnexpectedEndOfComment only where comments are allowed). */
-const SCAN_ERRORS: Record<number, number> = { 4: E.invalidUnicode, 5: E.invalidEscapeCharacter, 3: E.unexpectedEndOfNumber, 2: E.unexpectedEndOfString, 6: E.invalidCharacter };
+const SCAN_ERRORS: Record<number, number> = {
+  4: E.invalidUnicode,
+  5: E.invalidEscapeCharacter,
+  3: E.unexpectedEndOfNumber,
+  2: E.unexpectedEndOfString,
+  6: E.invalidCharacter,
+};
 
 /** What one pass over a JSON or JSONC text found. */
 export interface JsonScan {
@@ -73,7 +114,8 @@ export function scanJson(jsonc: typeof JsoncParser, text: string, strict: boolea
         continue;
       }
       if (token === T.number && Number.isNaN(Number(scanner.getTokenValue()))) return fail(E.invalidNumberFormat);
-      if (token !== T.string && token !== T.number && token !== T.null && token !== T.true && token !== T.false) return fail(E.valueExpected);
+      if (token !== T.string && token !== T.number && token !== T.null && token !== T.true && token !== T.false)
+        return fail(E.valueExpected);
       token = next();
       if (typeof token !== 'number') return fail(token.code);
       if (open.length === 0) return token === T.eof ? out : fail(E.endOfFileExpected);
@@ -124,7 +166,11 @@ type YamlItem = { start?: YamlToken[]; key?: YamlToken | null; sep?: YamlToken[]
  * of its own, its syntax tree is measured, and only then does the composer, which recurses, turn
  * it into a document.
  */
-export function yamlDocument(yaml: typeof Yaml, text: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions): { doc: Yaml.Document.Parsed } | { deepAt: number } {
+export function yamlDocument(
+  yaml: typeof Yaml,
+  text: string,
+  options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions,
+): { doc: Yaml.Document.Parsed } | { deepAt: number } {
   const tokens = [...new yaml.Parser().parse(text)];
   const deepAt = yamlDeepAt(tokens);
   if (deepAt !== undefined) return { deepAt };
@@ -132,7 +178,13 @@ export function yamlDocument(yaml: typeof Yaml, text: string, options: Yaml.Pars
   for (const next of new yaml.Composer(options).compose(tokens, true, text.length)) {
     if (doc === undefined) doc = next;
     else {
-      doc.errors.push(new yaml.YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      doc.errors.push(
+        new yaml.YAMLParseError(
+          [next.range[0], next.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents; please use YAML.parseAllDocuments()',
+        ),
+      );
       break;
     }
   }

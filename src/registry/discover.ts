@@ -43,7 +43,10 @@ export function findRegistry(option: string | undefined, env: NodeJS.ProcessEnv 
     }
     if (existsSync(join(dir, '.git')) || dirname(dir) === dir) break;
   }
-  const where = searched.length === 1 ? display(searched[0]!, cwd) || '.' : `${display(searched[0]!, cwd) || '.'} and its parents up to ${searched[searched.length - 1]}`;
+  const where =
+    searched.length === 1
+      ? display(searched[0]!, cwd) || '.'
+      : `${display(searched[0]!, cwd) || '.'} and its parents up to ${searched[searched.length - 1]}`;
   throw new RegistryNotFoundError(
     resolve(cwd),
     `no registry found: looked for ${MANIFEST_NAMES.join(', ')} in ${where}; give one with --registry <path> or ${REGISTRY_ENV}=<path> (bqschema init creates one)`,

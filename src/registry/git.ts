@@ -42,7 +42,13 @@ const MAX_SYMLINKS = 40;
 export const GIT_TIMEOUT_MS = 60_000;
 
 export function git(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: GIT_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     if (code === 'ETIMEDOUT') throw new GitError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped`);
@@ -58,7 +64,13 @@ const MAX_LISTING = 256 * 1024 * 1024;
 
 /** A `-z` listing: the NUL-separated fields git prints; a git that fails or is cut off is a GitError. */
 export function gitFields(cwd: string, args: string[]): string[] {
-  const r = spawnSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: MAX_LISTING });
+  const r = spawnSync('git', args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: GIT_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: MAX_LISTING,
+  });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     if (code === 'ETIMEDOUT') throw new GitError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped`);
@@ -233,7 +245,8 @@ export class GitSnapshot {
     }
     const top = git(dir, ['rev-parse', '--show-toplevel']);
     if (!top.ok || top.stdout === '') {
-      const why = /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : firstLine(top.stderr);
+      const why =
+        /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : firstLine(top.stderr);
       throw new GitError(`cannot read the registry at ${ref}: ${why}`);
     }
     const commit = git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
@@ -278,15 +291,27 @@ export class GitSnapshot {
    * reports them (what a walk back through history follows a moved manifest by).
    */
   changesTo(to: string): TreeChanges {
-    return parseChanges(gitFields(this.top, [
-      'diff', '--no-ext-diff', '--no-textconv', '--find-renames', '--diff-filter=DR', '--name-status', '-z', this.commit, to, '--',
-    ]));
+    return parseChanges(
+      gitFields(this.top, [
+        'diff',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--find-renames',
+        '--diff-filter=DR',
+        '--name-status',
+        '-z',
+        this.commit,
+        to,
+        '--',
+      ]),
+    );
   }
 
   /** Every file of the commit (`/`-separated, from the top level) whose name `wanted` accepts: one `git ls-tree -r`. */
   files(wanted: (name: string) => boolean): string[] {
-    return gitFields(this.top, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', this.commit])
-      .filter((path) => wanted(path.slice(path.lastIndexOf('/') + 1)));
+    return gitFields(this.top, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', this.commit]).filter((path) =>
+      wanted(path.slice(path.lastIndexOf('/') + 1)),
+    );
   }
 
   /**
@@ -295,9 +320,20 @@ export class GitSnapshot {
    * only: no optional lock, so the index is never refreshed.
    */
   changes(): TreeChanges {
-    return parseChanges(gitFields(this.top, [
-      '--no-optional-locks', 'diff', '--no-ext-diff', '--no-textconv', '--find-renames', '--diff-filter=DR', '--name-status', '-z', this.commit, '--',
-    ]));
+    return parseChanges(
+      gitFields(this.top, [
+        '--no-optional-locks',
+        'diff',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--find-renames',
+        '--diff-filter=DR',
+        '--name-status',
+        '-z',
+        this.commit,
+        '--',
+      ]),
+    );
   }
 
   /** A file's contents as text. */

@@ -19,7 +19,14 @@ export interface SchemaChange {
 
 function git(cwd: string, args: string[]): string | undefined {
   // Killed after a minute (history is a courtesy: a git that stalls gives none, never a hung command).
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024, timeout: 60_000, killSignal: 'SIGKILL' });
+  const r = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
+  });
   return r.status === 0 ? r.stdout : undefined;
 }
 

@@ -57,9 +57,12 @@ export function assignIds(subjects: readonly IdInput[]): { ids: Map<string, numb
     if (urns.length < 2) continue;
     for (const urn of urns) {
       const others = urns.filter((u) => u !== urn).join(', ');
-      problems.push({ urn, id, message: `schema id ${id} of ${urn} is also the id of ${others}: give one of them an explicit "id" in the manifest` });
+      problems.push({
+        urn,
+        id,
+        message: `schema id ${id} of ${urn} is also the id of ${others}: give one of them an explicit "id" in the manifest`,
+      });
     }
   }
   return { ids, problems };
 }
-

@@ -24,7 +24,10 @@ export function loadRegistry(options: LoadOptions = {}): Registry {
  * The registry at a git ref, for the manifest the working tree's options name; where that manifest
  * was found by discovery, discovery at the ref starts from the same directory.
  */
-export async function loadRegistryAtRef(ref: string, options: LoadOptions & Pick<AtRefOptions, 'named' | 'urns'> = {}): Promise<RegistryAtRef & { found: FoundRegistry }> {
+export async function loadRegistryAtRef(
+  ref: string,
+  options: LoadOptions & Pick<AtRefOptions, 'named' | 'urns'> = {},
+): Promise<RegistryAtRef & { found: FoundRegistry }> {
   const found = findRegistry(options.registry, options.env, options.cwd);
   const start = found.origin === 'discovered' ? resolve(options.cwd ?? process.cwd()) : undefined;
   return { ...(await registryAtRef(found.path, ref, { ...options, ...(start === undefined ? {} : { start }) })), found };

@@ -60,7 +60,20 @@ export interface ManifestProblem {
   fatal: boolean;
 }
 
-const ENTRY_KEYS: readonly string[] = ['urn', 'schema', 'owner', 'status', 'description', 'id', 'unenforced', 'retired', 'producers', 'consumers', 'deprecated', 'deprecatedProperties'];
+const ENTRY_KEYS: readonly string[] = [
+  'urn',
+  'schema',
+  'owner',
+  'status',
+  'description',
+  'id',
+  'unenforced',
+  'retired',
+  'producers',
+  'consumers',
+  'deprecated',
+  'deprecatedProperties',
+];
 const MANIFEST_KEYS: readonly string[] = ['schemas', '$schema', 'unenforced', 'services'];
 /** The lifecycle statuses bqschema knows; `deprecated` is the one that changes behaviour. */
 export const STATUSES: readonly string[] = ['active', 'deprecated', 'experimental'];
@@ -78,7 +91,12 @@ const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
  * Reads a parsed manifest without throwing: the usable entries and every problem. Entries with a
  * missing or duplicate URN are reported and left out.
  */
-export function readManifest(value: unknown): { entries: ManifestEntry[]; problems: ManifestProblem[]; unenforced: string[]; services: ServiceEntry[] } {
+export function readManifest(value: unknown): {
+  entries: ManifestEntry[];
+  problems: ManifestProblem[];
+  unenforced: string[];
+  services: ServiceEntry[];
+} {
   const problems: ManifestProblem[] = [];
   const entries: ManifestEntry[] = [];
   const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
@@ -92,10 +110,15 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
   const services = hasOwn(value, 'services') ? readServices(value.services, problem) : [];
   for (const key of Object.keys(value)) {
     if (!MANIFEST_KEYS.includes(key) && !key.startsWith('x-')) {
-      problem(`/${escape(key)}`, `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`, false);
+      problem(
+        `/${escape(key)}`,
+        `unknown key ${JSON.stringify(key)}${didYouMean(key, MANIFEST_KEYS)}; prefix your own keys with "x-"`,
+        false,
+      );
     }
   }
-  if (hasOwn(value, '$schema') && typeof value.$schema !== 'string') problem('/$schema', '"$schema" must be a string (the editor schema\'s path)', false);
+  if (hasOwn(value, '$schema') && typeof value.$schema !== 'string')
+    problem('/$schema', '"$schema" must be a string (the editor schema\'s path)', false);
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);
@@ -114,7 +137,11 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     let ok = true;
     const name = typeof urn === 'string' && urn.trim() !== '' ? urn : undefined;
     if (name === undefined) {
-      problem(`${at}/urn`, `entry ${index} has ${typeof urn === 'string' ? 'an empty' : urn === undefined ? 'no' : 'a non-string'} "urn"`, true);
+      problem(
+        `${at}/urn`,
+        `entry ${index} has ${typeof urn === 'string' ? 'an empty' : urn === undefined ? 'no' : 'a non-string'} "urn"`,
+        true,
+      );
       ok = false;
     } else if (name !== name.trim()) {
       problem(`${at}/urn`, `entry ${index}: the URN ${JSON.stringify(name)} has surrounding whitespace`, false, name);
@@ -138,7 +165,12 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
     }
     const status = hasOwn(raw, 'status') ? raw.status : undefined;
     if (typeof status === 'string' && !STATUSES.includes(status)) {
-      problem(`${at}/status`, `entry ${index}: unknown status ${JSON.stringify(status)}${didYouMean(status, STATUSES)}; known: ${STATUSES.join(', ')}`, false, name);
+      problem(
+        `${at}/status`,
+        `entry ${index}: unknown status ${JSON.stringify(status)}${didYouMean(status, STATUSES)}; known: ${STATUSES.join(', ')}`,
+        false,
+        name,
+      );
     }
     let id: number | undefined;
     if (hasOwn(raw, 'id')) {
@@ -169,16 +201,24 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
         entry.deprecated = deprecation;
         if (entry.status === undefined) entry.status = 'deprecated';
         else if (entry.status !== 'deprecated') {
-          problem(`${at}/status`, `entry ${index}: "status" is ${JSON.stringify(entry.status)} but the entry has "deprecated"; set "status": "deprecated" or leave "status" out`, false, name);
+          problem(
+            `${at}/status`,
+            `entry ${index}: "status" is ${JSON.stringify(entry.status)} but the entry has "deprecated"; set "status": "deprecated" or leave "status" out`,
+            false,
+            name,
+          );
           entry.status = 'deprecated';
         }
       }
     }
     if (hasOwn(raw, 'deprecatedProperties')) {
-      const props = readPropertyDeprecations(raw.deprecatedProperties, `${at}/deprecatedProperties`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+      const props = readPropertyDeprecations(raw.deprecatedProperties, `${at}/deprecatedProperties`, `entry ${index}`, (p, m, f) =>
+        problem(p, m, f, name),
+      );
       if (props !== undefined) entry.deprecatedProperties = props;
     }
-    if (hasOwn(raw, 'unenforced')) entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
+    if (hasOwn(raw, 'unenforced'))
+      entry.unenforced = unenforcedList(raw.unenforced, `${at}/unenforced`, `entry ${index}`, (p, m, f) => problem(p, m, f, name));
     if (hasOwn(raw, 'retired')) {
       const r = raw.retired;
       if (Array.isArray(r) && r.every((n) => typeof n === 'string')) entry.retired = r as string[];
@@ -197,16 +237,35 @@ export function readManifest(value: unknown): { entries: ManifestEntry[]; proble
  * Each deprecation's `replacement` names a URN this manifest registers, not the URN itself, and
  * not one that is deprecated too (its consumers would move to a URN that is going away).
  */
-function replacements(entries: readonly ManifestEntry[], problem: (pointer: string, message: string, fatal: boolean, urn?: string) => void): void {
+function replacements(
+  entries: readonly ManifestEntry[],
+  problem: (pointer: string, message: string, fatal: boolean, urn?: string) => void,
+): void {
   const byUrn = new Map(entries.map((e) => [e.urn, e]));
   for (const e of entries) {
     const to = e.deprecated?.replacement;
     if (to === undefined) continue;
     const at = `/schemas/${e.index}/deprecated/replacement`;
     const target = byUrn.get(to);
-    if (to === e.urn) problem(at, `entry ${e.index}: ${e.urn} names itself as its replacement; name the URN its consumers move to`, false, e.urn);
-    else if (target === undefined) problem(at, `entry ${e.index}: the replacement ${JSON.stringify(to)} is not registered in this manifest${didYouMean(to, [...byUrn.keys()].filter((u) => u !== e.urn))}; register it, or name a registered URN`, false, e.urn);
-    else if (target.status === 'deprecated') problem(at, `entry ${e.index}: the replacement ${to} is itself deprecated; name the URN its consumers should move to in the end${target.deprecated?.replacement ? ` (${target.deprecated.replacement}?)` : ''}`, false, e.urn);
+    if (to === e.urn)
+      problem(at, `entry ${e.index}: ${e.urn} names itself as its replacement; name the URN its consumers move to`, false, e.urn);
+    else if (target === undefined)
+      problem(
+        at,
+        `entry ${e.index}: the replacement ${JSON.stringify(to)} is not registered in this manifest${didYouMean(
+          to,
+          [...byUrn.keys()].filter((u) => u !== e.urn),
+        )}; register it, or name a registered URN`,
+        false,
+        e.urn,
+      );
+    else if (target.status === 'deprecated')
+      problem(
+        at,
+        `entry ${e.index}: the replacement ${to} is itself deprecated; name the URN its consumers should move to in the end${target.deprecated?.replacement ? ` (${target.deprecated.replacement}?)` : ''}`,
+        false,
+        e.urn,
+      );
   }
 }
 
@@ -215,7 +274,12 @@ function replacements(entries: readonly ManifestEntry[], problem: (pointer: stri
  * field of the wrong type does). A name that is no unsupported keyword is reported (`check` fails
  * on it) and left out: it would acknowledge nothing, or hide a typo's warning.
  */
-function unenforcedList(v: unknown, pointer: string, whose: string, problem: (pointer: string, message: string, fatal: boolean) => void): string[] {
+function unenforcedList(
+  v: unknown,
+  pointer: string,
+  whose: string,
+  problem: (pointer: string, message: string, fatal: boolean) => void,
+): string[] {
   if (!Array.isArray(v) || !v.every((k) => typeof k === 'string')) {
     problem(pointer, `${whose}: "unenforced" must be an array of keyword names, e.g. ["pattern", "format"]`, true);
     return [];
@@ -224,9 +288,16 @@ function unenforcedList(v: unknown, pointer: string, whose: string, problem: (po
   (v as string[]).forEach((k, i) => {
     if (UNENFORCED_KEYWORDS.has(k)) out.push(k);
     else {
-      const why = SUPPORTED_KEYWORDS.has(k) ? 'it is enforced' : ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-') ? 'an annotation never warns'
-        : `no JSON Schema draft defines it${didYouMean(k, UNENFORCED_KEYWORDS)}, and a keyword of your own is best named x-${k}, which never warns`;
-      problem(`${pointer}/${i}`, `${whose}: "unenforced" lists ${JSON.stringify(k)}: ${why}; list only keywords bqschema leaves unenforced (pattern, format, $ref, …)`, false);
+      const why = SUPPORTED_KEYWORDS.has(k)
+        ? 'it is enforced'
+        : ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-')
+          ? 'an annotation never warns'
+          : `no JSON Schema draft defines it${didYouMean(k, UNENFORCED_KEYWORDS)}, and a keyword of your own is best named x-${k}, which never warns`;
+      problem(
+        `${pointer}/${i}`,
+        `${whose}: "unenforced" lists ${JSON.stringify(k)}: ${why}; list only keywords bqschema leaves unenforced (pattern, format, $ref, …)`,
+        false,
+      );
     }
   });
   return out;

@@ -106,7 +106,12 @@ function shownKey(key: string): string {
 function repeatedKey(body: string, file: string, key: string, first: number, second: number): ParseFailure {
   const at = lineCol(body, second);
   const was = lineCol(body, first);
-  return new ParseFailure(file, at.line, at.col, `the key ${shownKey(key)} appears twice in one object (first at line ${was.line}:${was.col}); remove one`);
+  return new ParseFailure(
+    file,
+    at.line,
+    at.col,
+    `the key ${shownKey(key)} appears twice in one object (first at line ${was.line}:${was.col}); remove one`,
+  );
 }
 
 /**
@@ -176,7 +181,9 @@ function parseBody(body: string, file: string, format: TextFormat, options: Pars
   if (failure) throw failure;
   const tree = jsonc().parseTree(body, [], { allowTrailingComma: true, disallowComments: false });
   const onRepeat = options.uniqueKeys
-    ? (key: string, first: number, second: number): never => { throw repeatedKey(body, file, key, first, second); }
+    ? (key: string, first: number, second: number): never => {
+        throw repeatedKey(body, file, key, first, second);
+      }
     : undefined;
   return tree === undefined ? undefined : treeValue(tree, onRepeat);
 }
@@ -205,7 +212,11 @@ function treeValue(root: JsoncParser.Node, onRepeat?: (key: string, first: numbe
         const [keyNode, valueNode] = prop.children ?? [];
         if (keyNode === undefined || valueNode === undefined) continue;
         const key = keyNode.value as string;
-        if (onRepeat !== undefined && Object.prototype.hasOwnProperty.call(target, key) && (repeat === undefined || keyNode.offset < repeat.second)) {
+        if (
+          onRepeat !== undefined &&
+          Object.prototype.hasOwnProperty.call(target, key) &&
+          (repeat === undefined || keyNode.offset < repeat.second)
+        ) {
           const first = (node.children ?? []).find((p) => p.children?.[0]?.value === key)!.children![0]!;
           repeat = { key, first: first.offset, second: keyNode.offset };
         }
@@ -336,12 +347,14 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
       let name: string | undefined;
       if (value === null) name = '';
       else if (typeof value !== 'object' && typeof value !== 'symbol' && typeof value !== 'function') name = String(value);
-      if (name === undefined || (merges && name === '<<') || (node !== null && typeof node === 'object' && 'addToJSMap' in node)) exotic = true;
+      if (name === undefined || (merges && name === '<<') || (node !== null && typeof node === 'object' && 'addToJSMap' in node))
+        exotic = true;
       if (f.seen !== undefined) {
         const seenAs = name ?? JSON.stringify(Y.isNode(node) ? node.toJSON() : value) ?? '';
         const first = f.seen.get(seenAs);
         if (first !== undefined) {
-          const at = (n: unknown, pair: Yaml.Pair): number => (n as Yaml.Node | null)?.range?.[0] ?? (pair.value as Yaml.Node | null)?.range?.[0] ?? 0;
+          const at = (n: unknown, pair: Yaml.Pair): number =>
+            (n as Yaml.Node | null)?.range?.[0] ?? (pair.value as Yaml.Node | null)?.range?.[0] ?? 0;
           const pairs = f.pairs;
           const firstPair = pairs.find((p) => p.key === first) ?? pairs[slot >> 1]!;
           throw repeatedKey(body, file, seenAs, at(first, firstPair), at(node, pairs[slot >> 1]!));
@@ -363,10 +376,14 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
       const target = anchors.get(node.source);
       if (target === undefined) return fail(node, `invalid YAML: the alias *${node.source} has no anchor &${node.source} before it`);
       const known = done.get(target);
-      if (known === undefined) return fail(node, `invalid YAML: the alias *${node.source} refers to a node that contains it (a self-referencing document)`);
+      if (known === undefined)
+        return fail(node, `invalid YAML: the alias *${node.source} refers to a node that contains it (a self-referencing document)`);
       added = sum(added, known.size);
       if (added > limit) {
-        return fail(node, `invalid YAML: its aliases expand it past ${limit} values (the limit), here at *${node.source}; write the repeated part out, or raise the limit with ${YAML_EXPANSION_ENV}`);
+        return fail(
+          node,
+          `invalid YAML: its aliases expand it past ${limit} values (the limit), here at *${node.source}; write the repeated part out, or raise the limit with ${YAML_EXPANSION_ENV}`,
+        );
       }
       if (holder !== undefined && !inKey) aliases.push([holder, slot, target]);
       return deliver(known.value, known.size, node);
@@ -381,8 +398,15 @@ function yamlValue(doc: Yaml.Document.Parsed, body: string, file: string, option
       if (Y.isPair(node) || Object.getPrototypeOf(node) !== (pairs === undefined ? plainSeq : plainMap)) exotic = true;
       const slots = pairs === undefined ? (node as Yaml.YAMLSeq).items.length : pairs.length * 2;
       stack.push({
-        node, pairs, slots, next: 0, size: 1, out: pairs === undefined ? [] : {}, key: undefined,
-        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined, inKey,
+        node,
+        pairs,
+        slots,
+        next: 0,
+        size: 1,
+        out: pairs === undefined ? [] : {},
+        key: undefined,
+        seen: options.uniqueKeys && pairs !== undefined ? new Map() : undefined,
+        inKey,
       });
       return undefined;
     }

@@ -339,7 +339,7 @@ export function jsonValueEnd(text: string, i: number): number {
     return j;
   }
   let depth = 0;
-  for (let j = i; j < n; ) {
+  for (let j = i; j < n;) {
     const d = text.charCodeAt(j);
     if (d === 0x22) j = stringEnd(text, j) + 1;
     else if (d === 0x2f && (text.charCodeAt(j + 1) === 0x2f || text.charCodeAt(j + 1) === 0x2a)) j = skipSpace(text, j);

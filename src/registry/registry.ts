@@ -1,6 +1,16 @@
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { realpathSync } from 'node:fs';
-import { compile, isSchemaObject, joinPointer, lintSchema, parseSchema, reportWarnings, SchemaError, type CompiledSchema, type SchemaWarning } from '../validator/index.js';
+import {
+  compile,
+  isSchemaObject,
+  joinPointer,
+  lintSchema,
+  parseSchema,
+  reportWarnings,
+  SchemaError,
+  type CompiledSchema,
+  type SchemaWarning,
+} from '../validator/index.js';
 import { RegistryError } from './errors.js';
 import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
 import type { ServiceEntry } from './service-entries.js';
@@ -87,7 +97,8 @@ export class Registry {
     try {
       value = parseText(this.manifestText, file.shown, undefined, this.parseOptions);
     } catch (err) {
-      if (err instanceof ParseFailure) throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
+      if (err instanceof ParseFailure)
+        throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
       throw err;
     }
     const { entries, problems, unenforced, services } = readManifest(value);
@@ -201,7 +212,13 @@ export class Registry {
     }
     if (typeof value !== 'boolean' && !isSchemaObject(value)) {
       const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
-      throw new RegistryError('malformed', file.path, `${what} is malformed: ${file.shown}: a schema must be an object or a boolean, got ${got}`, urn, { line: 1, col: 1 });
+      throw new RegistryError(
+        'malformed',
+        file.path,
+        `${what} is malformed: ${file.shown}: a schema must be an object or a boolean, got ${got}`,
+        urn,
+        { line: 1, col: 1 },
+      );
     }
     const doc: SchemaDocument = { urn, file, text, value };
     this.docs.set(urn, doc);
@@ -219,7 +236,8 @@ export class Registry {
     const doc = this.document(urn);
     // A schema the validator cannot read at all (nested past the stack, not JSON) is a registry error.
     const unusable = (err: unknown): never => {
-      if (err instanceof SchemaError) throw new RegistryError('malformed', doc.file.path, `schema for ${urn} (${doc.file.shown}): ${err.message}`, urn);
+      if (err instanceof SchemaError)
+        throw new RegistryError('malformed', doc.file.path, `schema for ${urn} (${doc.file.shown}): ${err.message}`, urn);
       throw err;
     };
     if (this.options.strict) {
@@ -233,11 +251,16 @@ export class Registry {
       if (first !== undefined) {
         const at = first.pointer === '' ? 'the schema root' : first.pointer;
         const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-        const position = this.schemaPosition(doc, first.keyword ? `${first.pointer}/${first.keyword.replace(/~/g, '~0').replace(/\//g, '~1')}` : first.pointer);
+        const position = this.schemaPosition(
+          doc,
+          first.keyword ? `${first.pointer}/${first.keyword.replace(/~/g, '~0').replace(/\//g, '~1')}` : first.pointer,
+        );
         throw new RegistryError(
-          'invalid-schema', doc.file.path,
+          'invalid-schema',
+          doc.file.path,
           `schema for ${urn} has a malformed keyword "${first.keyword}" at ${at}: ${first.message}${more}, at ${doc.file.shown}:${position.line}:${position.col}; it would not be enforced`,
-          urn, position,
+          urn,
+          position,
         );
       }
     }
@@ -255,9 +278,11 @@ export class Registry {
         const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : '';
         const position = this.schemaPosition(doc, joinPointer(first.pointer, first.keyword));
         throw new RegistryError(
-          'invalid-schema', doc.file.path,
+          'invalid-schema',
+          doc.file.path,
           `schema for ${urn} has an unknown keyword ${JSON.stringify(first.keyword)} at ${at}${hint}${more}, at ${doc.file.shown}:${position.line}:${position.col}; no JSON Schema draft defines it, so it would not be enforced`,
-          urn, position,
+          urn,
+          position,
         );
       }
     }
@@ -309,7 +334,8 @@ export class Registry {
 
   private known(urn: string): ManifestEntry {
     const entry = this.byUrn.get(urn);
-    if (entry === undefined) throw new RegistryError('missing', this.source.manifest.path, `${urn} is not registered in ${this.source.manifest.shown}`, urn);
+    if (entry === undefined)
+      throw new RegistryError('missing', this.source.manifest.path, `${urn} is not registered in ${this.source.manifest.shown}`, urn);
     return entry;
   }
 }
@@ -390,9 +416,7 @@ function dirInRepo(dir: string, top: string): string | undefined {
  * the manifest's directory, symlinks resolved, unless `allowOutsidePaths`) and never leave the
  * repository, which git cannot read from.
  */
-export async function registryAtRef(
-  manifestPath: string, ref: string, options: AtRefOptions = {},
-): Promise<RegistryAtRef> {
+export async function registryAtRef(manifestPath: string, ref: string, options: AtRefOptions = {}): Promise<RegistryAtRef> {
   const here = new WorkingTree(manifestPath, options);
   // git (and child_process) load only when a ref is read: most commands never do.
   const { GitSnapshot } = await import('./git.js');
@@ -412,14 +436,19 @@ export async function registryAtRef(
       }
     };
     const base = await findManifestAtRef(git, {
-      path: workingPath, start, named: options.named, urns: new Set(options.urns ?? urnsOf(here, options)), urnsAt,
+      path: workingPath,
+      start,
+      named: options.named,
+      urns: new Set(options.urns ?? urnsOf(here, options)),
+      urnsAt,
     });
     if (!base.found) return { ref, commit: git.commit, manifestPath: workingPath, workingPath, registry: undefined, looked: base.looked };
     const path = base.path;
     const at = { ref, commit: git.commit, manifestPath: path, workingPath, foundBy: base.foundBy };
     const found = await git.lookup(path);
     const manifest: FileRef = { path, shown: `${ref}:${path}` };
-    if (found.kind !== 'file') throw new RegistryError('manifest', path, `registry manifest cannot be read at ${ref}: ${path} is not a file there`);
+    if (found.kind !== 'file')
+      throw new RegistryError('manifest', path, `registry manifest cannot be read at ${ref}: ${path} is not a file there`);
     let text: string;
     try {
       text = await git.read(found.oid);
@@ -435,34 +464,42 @@ export async function registryAtRef(
     const dir = posix.dirname(path) === '.' ? '' : posix.dirname(path);
     const realDir = await git.lookup(dir);
     const realDirPath = realDir.kind === 'directory' ? realDir.path : dir;
-    await Promise.all(probe.entries.map(async (entry) => {
-      const subject = `schema file for ${entry.urn} at ${ref}`;
-      const fail = (kind: 'outside' | 'missing' | 'unreadable' | 'malformed', message: string): void => {
-        located.set(entry.urn, new RegistryError(kind, entry.schema, `${subject} ${message}`, entry.urn));
-      };
-      const outside = `is outside the registry directory: ${entry.schema} (use --allow-outside-paths to permit it)`;
-      let repoPath: string;
-      if (isAbsolute(entry.schema)) repoPath = relative(git.top, entry.schema).split(sep).join('/');
-      else repoPath = posix.normalize(posix.join(dir || '.', entry.schema));
-      if (repoPath === '..' || repoPath.startsWith('../') || isAbsolute(repoPath)) return fail('outside', `is outside the repository: ${entry.schema}`);
-      if (!options.allowOutsidePaths && !within(dir, repoPath)) return fail('outside', outside);
-      const target = await git.lookup(repoPath);
-      switch (target.kind) {
-        case 'missing': return fail('missing', `not found: ${repoPath}`);
-        case 'outside': return fail('outside', `is a symbolic link out of the repository: ${repoPath}`);
-        case 'loop': return fail('unreadable', `cannot be read: too many symbolic links: ${repoPath}`);
-        case 'directory': case 'submodule': return fail('unreadable', `is a ${target.kind}: ${repoPath}`);
-      }
-      if (!options.allowOutsidePaths && !within(realDirPath, target.path)) return fail('outside', outside);
-      try {
-        files.set(target.path, await git.read(target.oid));
-      } catch (err) {
-        if (err instanceof EncodingError) return fail('malformed', `is ${err.message}: ${target.path}`);
-        throw err;
-      }
-      located.set(entry.urn, { path: target.path, shown: `${ref}:${target.path}` });
-      return undefined;
-    }));
+    await Promise.all(
+      probe.entries.map(async (entry) => {
+        const subject = `schema file for ${entry.urn} at ${ref}`;
+        const fail = (kind: 'outside' | 'missing' | 'unreadable' | 'malformed', message: string): void => {
+          located.set(entry.urn, new RegistryError(kind, entry.schema, `${subject} ${message}`, entry.urn));
+        };
+        const outside = `is outside the registry directory: ${entry.schema} (use --allow-outside-paths to permit it)`;
+        let repoPath: string;
+        if (isAbsolute(entry.schema)) repoPath = relative(git.top, entry.schema).split(sep).join('/');
+        else repoPath = posix.normalize(posix.join(dir || '.', entry.schema));
+        if (repoPath === '..' || repoPath.startsWith('../') || isAbsolute(repoPath))
+          return fail('outside', `is outside the repository: ${entry.schema}`);
+        if (!options.allowOutsidePaths && !within(dir, repoPath)) return fail('outside', outside);
+        const target = await git.lookup(repoPath);
+        switch (target.kind) {
+          case 'missing':
+            return fail('missing', `not found: ${repoPath}`);
+          case 'outside':
+            return fail('outside', `is a symbolic link out of the repository: ${repoPath}`);
+          case 'loop':
+            return fail('unreadable', `cannot be read: too many symbolic links: ${repoPath}`);
+          case 'directory':
+          case 'submodule':
+            return fail('unreadable', `is a ${target.kind}: ${repoPath}`);
+        }
+        if (!options.allowOutsidePaths && !within(realDirPath, target.path)) return fail('outside', outside);
+        try {
+          files.set(target.path, await git.read(target.oid));
+        } catch (err) {
+          if (err instanceof EncodingError) return fail('malformed', `is ${err.message}: ${target.path}`);
+          throw err;
+        }
+        located.set(entry.urn, { path: target.path, shown: `${ref}:${target.path}` });
+        return undefined;
+      }),
+    );
     return { ...at, registry: new Registry(new MemorySource(label, manifest, files, located), options) };
   } finally {
     git.close();
@@ -478,12 +515,16 @@ export function readSchemaFile(path: string, cwd: string = process.cwd(), option
   try {
     value = parseText(text, file.shown, undefined, registryParseOptions(options));
   } catch (err) {
-    if (err instanceof ParseFailure) throw new RegistryError('malformed', abs, `schema file is malformed: ${err.message}`, undefined, { line: err.line, col: err.col });
+    if (err instanceof ParseFailure)
+      throw new RegistryError('malformed', abs, `schema file is malformed: ${err.message}`, undefined, { line: err.line, col: err.col });
     throw err;
   }
   if (typeof value !== 'boolean' && !isSchemaObject(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
-    throw new RegistryError('malformed', abs, `${file.shown}: a schema must be an object or a boolean, got ${got}`, undefined, { line: 1, col: 1 });
+    throw new RegistryError('malformed', abs, `${file.shown}: a schema must be an object or a boolean, got ${got}`, undefined, {
+      line: 1,
+      col: 1,
+    });
   }
   return { urn: '', file, text, value };
 }

@@ -85,16 +85,28 @@ export function readServices(value: unknown, problem: Problem): ServiceEntry[] {
     }
     const name = hasOwn(raw, 'name') ? raw.name : undefined;
     if (typeof name !== 'string' || name === '') {
-      problem(`${at}/name`, `service ${index} has ${typeof name === 'string' ? 'an empty' : name === undefined ? 'no' : 'a non-string'} "name"`, true);
+      problem(
+        `${at}/name`,
+        `service ${index} has ${typeof name === 'string' ? 'an empty' : name === undefined ? 'no' : 'a non-string'} "name"`,
+        true,
+      );
       return;
     }
     if (!isServiceName(name)) {
       const why = name.length > MAX_SERVICE_NAME ? `is longer than ${MAX_SERVICE_NAME} characters` : 'is not a service name';
-      problem(`${at}/name`, `service ${index}: ${quoteName(name)} ${why}; use letters, digits, ".", "_" and "-" (e.g. "billing-api")`, false);
+      problem(
+        `${at}/name`,
+        `service ${index}: ${quoteName(name)} ${why}; use letters, digits, ".", "_" and "-" (e.g. "billing-api")`,
+        false,
+      );
     }
     for (const key of Object.keys(raw)) {
       if (!SERVICE_KEYS.includes(key) && !key.startsWith('x-')) {
-        problem(`${at}/${escapeToken(key)}`, `service ${index}: unknown key ${quoteName(key)}${didYouMean(key, SERVICE_KEYS)}; prefix your own keys with "x-"`, false);
+        problem(
+          `${at}/${escapeToken(key)}`,
+          `service ${index}: unknown key ${quoteName(key)}${didYouMean(key, SERVICE_KEYS)}; prefix your own keys with "x-"`,
+          false,
+        );
       }
     }
     let ok = true;
@@ -107,7 +119,11 @@ export function readServices(value: unknown, problem: Problem): ServiceEntry[] {
     const first = seen.get(serviceKey(name));
     if (first !== undefined) {
       const same = first.name === name ? 'is declared twice' : `and ${quoteName(first.name)} differ only in case`;
-      problem(`${at}/name`, `service ${index}: ${quoteName(name)} ${same} (services ${first.index} and ${index}); give each service one entry`, true);
+      problem(
+        `${at}/name`,
+        `service ${index}: ${quoteName(name)} ${same} (services ${first.index} and ${index}); give each service one entry`,
+        true,
+      );
       return;
     }
     if (!ok) return;
@@ -124,7 +140,13 @@ export function readServices(value: unknown, problem: Problem): ServiceEntry[] {
  * manifest unusable). A name listed twice is reported and kept once; whether each names a declared
  * service is `check`'s to say (src/check/service-rules.ts), where it can suggest the nearest.
  */
-export function readPeers(value: unknown, pointer: string, whose: string, key: PeerKey, problem: (pointer: string, message: string, fatal: boolean) => void): string[] {
+export function readPeers(
+  value: unknown,
+  pointer: string,
+  whose: string,
+  key: PeerKey,
+  problem: (pointer: string, message: string, fatal: boolean) => void,
+): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
     problem(pointer, `${whose}: "${key}" must be an array of service names, e.g. ["billing"]`, true);
     return [];

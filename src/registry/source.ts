@@ -79,7 +79,12 @@ export function readRegularFile(path: string, shown: string, what: string, urn?:
     }
   } catch (err) {
     if (err instanceof RegistryError) throw err;
-    throw new RegistryError('unreadable', path, `${what} cannot be read: ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, urn);
+    throw new RegistryError(
+      'unreadable',
+      path,
+      `${what} cannot be read: ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      urn,
+    );
   } finally {
     closeSync(fd);
   }
@@ -115,7 +120,8 @@ export class WorkingTree implements Source {
     if (this.options.allowOutsidePaths) return file;
     const refuse = (): never => {
       throw new RegistryError(
-        'outside', target,
+        'outside',
+        target,
         `schema file for ${entry.urn} is outside the registry directory: ${entry.schema} (use --allow-outside-paths to permit it)`,
         entry.urn,
       );
@@ -129,7 +135,12 @@ export class WorkingTree implements Source {
       // Missing: nothing is there to be outside; reading it reports it missing.
       if (code === 'ENOENT' || code === 'ENOTDIR') return file;
       // Anything else (a symlink loop, no permission) leaves the real path unknown: never read it.
-      throw new RegistryError('unreadable', target, `schema file for ${entry.urn} cannot be resolved: ${file.shown}: ${code ?? (err as Error).message}`, entry.urn);
+      throw new RegistryError(
+        'unreadable',
+        target,
+        `schema file for ${entry.urn} cannot be resolved: ${file.shown}: ${code ?? (err as Error).message}`,
+        entry.urn,
+      );
     }
     this.realDir ??= realpathSync(this.dir);
     if (!inside(this.realDir, real)) refuse();
@@ -153,7 +164,8 @@ export class MemorySource implements Source {
 
   locate(entry: ManifestEntry): FileRef {
     const found = this.located.get(entry.urn);
-    if (found === undefined) throw new RegistryError('missing', entry.schema, `schema file for ${entry.urn} not found: ${entry.schema}`, entry.urn);
+    if (found === undefined)
+      throw new RegistryError('missing', entry.schema, `schema file for ${entry.urn} not found: ${entry.schema}`, entry.urn);
     if (found instanceof RegistryError) throw found;
     return found;
   }

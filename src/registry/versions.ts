@@ -85,13 +85,17 @@ const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** A ref that git could take for an option, or that holds control characters, is refused. */
 function checkRef(ref: string, what: string): void {
-  if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref)) throw new GitError(`${what}: not a git ref: ${JSON.stringify(ref)}`);
+  if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref))
+    throw new GitError(`${what}: not a git ref: ${JSON.stringify(ref)}`);
 }
 
 function commitOf(top: string, ref: string, what: string): string {
   checkRef(ref, what);
   const r = git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-  if (!r.ok || !SHA.test(r.stdout)) throw new GitError(`${what}: unknown git ref: ${ref} (not a commit in this repository; in CI, fetch it first, e.g. with fetch-depth: 0)`);
+  if (!r.ok || !SHA.test(r.stdout))
+    throw new GitError(
+      `${what}: unknown git ref: ${ref} (not a commit in this repository; in CI, fetch it first, e.g. with fetch-depth: 0)`,
+    );
   return r.stdout;
 }
 
@@ -99,7 +103,8 @@ function commitOf(top: string, ref: string, what: string): string {
 function topLevel(dir: string): string {
   const top = git(dir, ['rev-parse', '--show-toplevel']);
   if (!top.ok || top.stdout === '') {
-    const why = /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : top.stderr.split('\n')[0]!;
+    const why =
+      /not a git repository/i.test(top.stderr) || top.stderr === '' ? `${dir} is not in a git repository` : top.stderr.split('\n')[0]!;
     throw new GitError(`cannot read the registry's history: ${why}`);
   }
   return top.stdout;
@@ -113,7 +118,11 @@ function shallowBoundary(top: string): Set<string> {
   if (!file.ok) return new Set();
   try {
     const path = isAbsolute(file.stdout) ? file.stdout : join(top, file.stdout);
-    return new Set(readFileSync(path, 'utf8').split('\n').filter((l) => SHA.test(l)));
+    return new Set(
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => SHA.test(l)),
+    );
   } catch {
     return new Set();
   }
@@ -128,7 +137,8 @@ function inRepo(path: string, top: string): string {
     real = path;
   }
   const rel = relative(top, real);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new GitError(`the registry manifest is not inside the git repository at ${top}: ${path}`);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    throw new GitError(`the registry manifest is not inside the git repository at ${top}: ${path}`);
   return rel.split(sep).join('/');
 }
 
@@ -141,7 +151,9 @@ async function* commits(top: string, args: string[]): AsyncGenerator<{ commit: s
     if (stderr.length < 4096) stderr += c.toString('utf8');
   });
   child.on('error', (err) => {
-    failed = new GitError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git log: ${err.message}`);
+    failed = new GitError(
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (or not on PATH)' : `cannot run git log: ${err.message}`,
+    );
   });
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   const timer = setTimeout(() => child.kill('SIGKILL'), GIT_TIMEOUT_MS * 10);
@@ -208,7 +220,10 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         ancestor = mergeBase;
       }
     }
-    if (!ancestor.ok) throw new GitError(`${what} ${options.since} (${commit.slice(0, 12)}) ${options.sinceBase ? 'shares no history with' : 'is not an ancestor of'} ${options.tip ?? 'HEAD'}: the transitive window must start in its history`);
+    if (!ancestor.ok)
+      throw new GitError(
+        `${what} ${options.since} (${commit.slice(0, 12)}) ${options.sinceBase ? 'shares no history with' : 'is not an ancestor of'} ${options.tip ?? 'HEAD'}: the transitive window must start in its history`,
+      );
     const date = git(top, ['show', '-s', '--format=%cI', commit]).stdout;
     since = { ref: options.since, commit, date };
   }
@@ -257,20 +272,26 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
       if (found.kind !== 'file') {
         const later = newer;
         const present = later === undefined ? undefined : filesOf(top, later);
-        const where = await findManifestAtRef(snap, {
-          path: manifestPath, start: posix.dirname(manifestPath).replace(/^\.$/, ''), urns,
-          urnsAt: async (path) => {
-            const f = await snap.lookup(path);
-            if (f.kind !== 'file') return undefined;
-            try {
-              return readManifest(parse(await snap.read(f.oid), path)).entries.map((e) => e.urn);
-            } catch (err) {
-              if (err instanceof EncodingError || err instanceof ParseFailure) return undefined;
-              throw err;
-            }
+        const where = await findManifestAtRef(
+          snap,
+          {
+            path: manifestPath,
+            start: posix.dirname(manifestPath).replace(/^\.$/, ''),
+            urns,
+            urnsAt: async (path) => {
+              const f = await snap.lookup(path);
+              if (f.kind !== 'file') return undefined;
+              try {
+                return readManifest(parse(await snap.read(f.oid), path)).entries.map((e) => e.urn);
+              } catch (err) {
+                if (err instanceof EncodingError || err instanceof ParseFailure) return undefined;
+                throw err;
+              }
+            },
+            ...(later === undefined ? {} : { changes: (): TreeChanges => snap.changesTo(later) }),
           },
-          ...(later === undefined ? {} : { changes: (): TreeChanges => snap.changesTo(later) }),
-        }, present === undefined ? undefined : (p) => present.has(p));
+          present === undefined ? undefined : (p) => present.has(p),
+        );
         if (!where.found) break; // the registry starts after this commit
         manifestPath = where.path;
         found = await snap.lookup(manifestPath);
@@ -304,31 +325,36 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
         continue;
       }
       lastDirOid = dirOid;
-      await Promise.all(entries.map(async (entry) => {
-        const t = trail(entry.urn);
-        const repoPath = isAbsolute(entry.schema) ? relative(top, entry.schema).split(sep).join('/') : posix.normalize(posix.join(dir || '.', entry.schema));
-        const inside = !(repoPath === '..' || repoPath.startsWith('../') || isAbsolute(repoPath));
-        if (!inside || (!options.allowOutsidePaths && dir !== '' && !(repoPath === dir || repoPath.startsWith(`${dir}/`)))) return;
-        const file = await snap.lookup(repoPath);
-        if (file.kind !== 'file') return;
-        // A symbolic link out of the registry's directory is refused, as in the working tree.
-        if (!options.allowOutsidePaths && dir !== '' && !(file.path === dir || file.path.startsWith(`${dir}/`))) return;
-        if (file.oid === t.lastOid) {
-          if (t.lastVersion !== undefined) touch(t.lastVersion, at, file.path, commit, date);
-          return;
-        }
-        t.lastOid = file.oid;
-        t.lastVersion = undefined;
-        let value: unknown;
-        try {
-          value = parse(await snap.read(file.oid), file.path);
-        } catch (err) {
-          if (!(err instanceof EncodingError || err instanceof ParseFailure)) throw err;
-          return note({ urn: entry.urn, commit, path: file.path, message: err.message });
-        }
-        if (typeof value !== 'boolean' && !isSchemaObject(value)) return note({ urn: entry.urn, commit, path: file.path, message: 'a schema must be an object or a boolean' });
-        t.lastVersion = seen(entry.urn, value, file.path, at, commit, date);
-      }));
+      await Promise.all(
+        entries.map(async (entry) => {
+          const t = trail(entry.urn);
+          const repoPath = isAbsolute(entry.schema)
+            ? relative(top, entry.schema).split(sep).join('/')
+            : posix.normalize(posix.join(dir || '.', entry.schema));
+          const inside = !(repoPath === '..' || repoPath.startsWith('../') || isAbsolute(repoPath));
+          if (!inside || (!options.allowOutsidePaths && dir !== '' && !(repoPath === dir || repoPath.startsWith(`${dir}/`)))) return;
+          const file = await snap.lookup(repoPath);
+          if (file.kind !== 'file') return;
+          // A symbolic link out of the registry's directory is refused, as in the working tree.
+          if (!options.allowOutsidePaths && dir !== '' && !(file.path === dir || file.path.startsWith(`${dir}/`))) return;
+          if (file.oid === t.lastOid) {
+            if (t.lastVersion !== undefined) touch(t.lastVersion, at, file.path, commit, date);
+            return;
+          }
+          t.lastOid = file.oid;
+          t.lastVersion = undefined;
+          let value: unknown;
+          try {
+            value = parse(await snap.read(file.oid), file.path);
+          } catch (err) {
+            if (!(err instanceof EncodingError || err instanceof ParseFailure)) throw err;
+            return note({ urn: entry.urn, commit, path: file.path, message: err.message });
+          }
+          if (typeof value !== 'boolean' && !isSchemaObject(value))
+            return note({ urn: entry.urn, commit, path: file.path, message: 'a schema must be an object or a boolean' });
+          t.lastVersion = seen(entry.urn, value, file.path, at, commit, date);
+        }),
+      );
       snap.close();
       newer = commit;
       if (boundary.has(commit) && commit !== since?.commit) throw shallow(commit, walked, since);
@@ -339,10 +365,17 @@ export async function readHistory(options: HistoryOptions): Promise<History> {
   const versions = new Map<string, SchemaVersion[]>();
   for (const [urn, t] of trails) {
     const list = [...t.byKey.values()].sort((a, b) => b.oldest - a.oldest);
-    versions.set(urn, list.map((b, i) => ({
-      urn, version: i + 1, value: b.value, key: b.key, path: b.path,
-      ...(b.commit === undefined ? {} : { commit: b.commit, date: b.date! }),
-    })));
+    versions.set(
+      urn,
+      list.map((b, i) => ({
+        urn,
+        version: i + 1,
+        value: b.value,
+        key: b.key,
+        path: b.path,
+        ...(b.commit === undefined ? {} : { commit: b.commit, date: b.date! }),
+      })),
+    );
   }
   return { top, commits: walked, ...(since ? { since } : {}), versions, unreadable };
 }

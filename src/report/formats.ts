@@ -63,43 +63,82 @@ export interface OutputFormat {
 
 export const OUTPUT_FORMATS = [
   {
-    name: 'text', extension: 'txt', description: 'lines for a terminal or a CI log, in colour on a terminal', renderer: 'src/report/text.ts', streams: true, located: false, ci: false,
+    name: 'text',
+    extension: 'txt',
+    description: 'lines for a terminal or a CI log, in colour on a terminal',
+    renderer: 'src/report/text.ts',
+    streams: true,
+    located: false,
+    ci: false,
     load: async () => {
       const { renderText } = await import('./text.js');
       return (r, v, ctx) => renderText(r, ctx.colours, { quiet: ctx.quiet }, v.text);
     },
   },
   {
-    name: 'json', extension: 'json', description: 'one JSON document: ok, summary and the command\'s own fields (schemas/output/)', renderer: 'src/report/json.ts', streams: true, located: false, ci: false,
+    name: 'json',
+    extension: 'json',
+    description: "one JSON document: ok, summary and the command's own fields (schemas/output/)",
+    renderer: 'src/report/json.ts',
+    streams: true,
+    located: false,
+    ci: false,
     load: async () => {
       const { renderJson } = await import('./json.js');
       return (r, v) => renderJson(r, v.json);
     },
   },
   {
-    name: 'github', extension: 'log', description: 'GitHub Actions workflow commands: an annotation per finding', renderer: 'src/report/github.ts', streams: true, located: true, ci: false,
+    name: 'github',
+    extension: 'log',
+    description: 'GitHub Actions workflow commands: an annotation per finding',
+    renderer: 'src/report/github.ts',
+    streams: true,
+    located: true,
+    ci: false,
     load: async () => (await import('./github.js')).renderGithub,
   },
   {
-    name: 'markdown', extension: 'md', description: 'a job summary or pull-request comment', renderer: 'src/report/markdown.ts', streams: false, located: false, ci: false,
+    name: 'markdown',
+    extension: 'md',
+    description: 'a job summary or pull-request comment',
+    renderer: 'src/report/markdown.ts',
+    streams: false,
+    located: false,
+    ci: false,
     load: async () => {
       const { renderMarkdown } = await import('./markdown.js');
       return (r, v) => renderMarkdown(r, v.markdown);
     },
   },
   {
-    name: 'sarif', extension: 'sarif', description: 'SARIF 2.1.0 for GitHub code scanning', renderer: 'src/report/sarif.ts', streams: false, located: true, ci: true,
+    name: 'sarif',
+    extension: 'sarif',
+    description: 'SARIF 2.1.0 for GitHub code scanning',
+    renderer: 'src/report/sarif.ts',
+    streams: false,
+    located: true,
+    ci: true,
     load: async () => {
       const sarif = await import('./sarif.js');
       return (r, _v, ctx) => {
         const results = r.findings.filter(sarif.isSarifResult).length;
-        if (results > sarif.MAX_RESULTS) ctx.warn(`SARIF: ${results - sarif.MAX_RESULTS} of ${results} results left out: GitHub code scanning accepts at most ${sarif.MAX_RESULTS} per run (the run's notifications say which)`);
+        if (results > sarif.MAX_RESULTS)
+          ctx.warn(
+            `SARIF: ${results - sarif.MAX_RESULTS} of ${results} results left out: GitHub code scanning accepts at most ${sarif.MAX_RESULTS} per run (the run's notifications say which)`,
+          );
         return sarif.renderSarif(r);
       };
     },
   },
   {
-    name: 'junit', extension: 'xml', description: 'JUnit XML for test reporters: a test case per unit', renderer: 'src/report/junit.ts', streams: false, located: true, ci: true,
+    name: 'junit',
+    extension: 'xml',
+    description: 'JUnit XML for test reporters: a test case per unit',
+    renderer: 'src/report/junit.ts',
+    streams: false,
+    located: true,
+    ci: true,
     load: async () => (await import('./junit.js')).renderJunit,
   },
 ] as const satisfies readonly OutputFormat[];

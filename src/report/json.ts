@@ -55,4 +55,5 @@ export const jsonOpen = (key: string): string => `{${JSON.stringify(key)}:[`;
 export const jsonItem = (data: unknown, first: boolean): string => (first ? '' : ',') + JSON.stringify(data);
 
 /** The streamed document's end: the summary and the verdict. */
-export const jsonClose = (report: Pick<Report, 'ok' | 'summary'>): string => `],"summary":${JSON.stringify(report.summary)},"ok":${report.ok}}`;
+export const jsonClose = (report: Pick<Report, 'ok' | 'summary'>): string =>
+  `],"summary":${JSON.stringify(report.summary)},"ok":${report.ok}}`;

@@ -1,4 +1,13 @@
-import { placeOf, placeText, position, repositoryPath, type Outcome, type ReportFinding, type ReportInput, type ReportUnit } from './model.js';
+import {
+  placeOf,
+  placeText,
+  position,
+  repositoryPath,
+  type Outcome,
+  type ReportFinding,
+  type ReportInput,
+  type ReportUnit,
+} from './model.js';
 
 /*
  * JUnit XML for CI test reporters. One <testcase> per unit the command judged (a message, a URN),
@@ -102,7 +111,13 @@ export class JunitStream {
     const key = u.file === undefined || u.file === '' ? RUN : u.file;
     let suite = this.suites.get(key);
     if (suite === undefined) {
-      suite = { name: key === RUN ? tool : key, ...(key === RUN ? {} : { file: key }), tests: 0, counts: { pass: 0, fail: 0, error: 0, skip: 0 }, ms: 0 };
+      suite = {
+        name: key === RUN ? tool : key,
+        ...(key === RUN ? {} : { file: key }),
+        tests: 0,
+        counts: { pass: 0, fail: 0, error: 0, skip: 0 },
+        ms: 0,
+      };
       this.suites.set(key, suite);
     }
     suite.tests++;
@@ -116,7 +131,10 @@ export class JunitStream {
     const text = own.map((f) => (f.level === 'error' || u.outcome !== 'pass' ? lineOf(f) : `${f.level}: ${lineOf(f)}`)).join('\n');
     let xml: string;
     if (u.outcome === 'pass') {
-      xml = text === '' ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n      <system-out>${xmlText(text)}</system-out>\n    </testcase>`;
+      xml =
+        text === ''
+          ? `    <testcase ${attrs}/>`
+          : `    <testcase ${attrs}>\n      <system-out>${xmlText(text)}</system-out>\n    </testcase>`;
     } else {
       // The element's message is the unit's first error (else its first finding); its text, every finding.
       const lead = own.find((f) => f.level === 'error') ?? own[0];
@@ -176,7 +194,9 @@ export class JunitStream {
 export function renderJunit(input: ReportInput): string {
   const tool = input.tool.name;
   const given = input.units !== undefined;
-  const { units, findings, names } = given ? { units: input.units!, findings: input.findings, names: new Map<string, string>() } : unitsFromFindings(input);
+  const { units, findings, names } = given
+    ? { units: input.units!, findings: input.findings, names: new Map<string, string>() }
+    : unitsFromFindings(input);
   const byUnit = new Map<string, ReportFinding[]>();
   const runLevel: ReportFinding[] = [];
   for (const f of findings) {

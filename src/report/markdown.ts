@@ -99,7 +99,12 @@ function mdLine(line: TextLine, inTable = true): string {
  */
 function joined(lines: readonly TextLine[], inTable: boolean): string {
   const s = lines.map((l) => mdLine(l, inTable)).join('<br>');
-  return inTable ? s : s.replace(/^\s+/, '').replace(/^[-+=]/, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+  return inTable
+    ? s
+    : s
+        .replace(/^\s+/, '')
+        .replace(/^[-+=]/, '\\$&')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
 function block(b: MarkdownBlock): string[] {
@@ -121,7 +126,11 @@ function renderDocument(command: string, doc: MarkdownDocument): string {
 }
 
 /** A Report as a job summary's table of findings, or, given one, the document its command's view laid out. */
-export function renderMarkdown(report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted'>, doc?: MarkdownDocument, maxRows = MAX_ROWS): string {
+export function renderMarkdown(
+  report: Pick<Report, 'command' | 'findings' | 'summaryLine' | 'omitted'>,
+  doc?: MarkdownDocument,
+  maxRows = MAX_ROWS,
+): string {
   if (doc !== undefined) return renderDocument(report.command, doc);
   const lines = [`### bqschema ${md(report.command)}: ${md(report.summaryLine)}`, ''];
   const shown = report.findings.slice(0, maxRows);

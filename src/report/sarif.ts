@@ -1,4 +1,13 @@
-import { placeOf, position, repositoryPath, STDIN, type FindingLevel, type ReportFinding, type ReportInput, type ReportRule } from './model.js';
+import {
+  placeOf,
+  position,
+  repositoryPath,
+  STDIN,
+  type FindingLevel,
+  type ReportFinding,
+  type ReportInput,
+  type ReportRule,
+} from './model.js';
 
 /*
  * SARIF 2.1.0 (OASIS) for GitHub code scanning and other SARIF readers: one run, the tool's rules
@@ -22,7 +31,11 @@ export const MAX_RESULTS = 25_000;
 export function fileUri(file: string): string {
   const path = file.replace(/\\/g, '/');
   const drive = /^[A-Za-z]:\//.exec(path);
-  const encode = (p: string): string => p.split('/').map((seg) => encodeURIComponent(seg)).join('/');
+  const encode = (p: string): string =>
+    p
+      .split('/')
+      .map((seg) => encodeURIComponent(seg))
+      .join('/');
   if (drive) return `file:///${path.slice(0, 2)}${encode(path.slice(2))}`;
   if (path.startsWith('/')) return `file://${encode(path)}`;
   return encode(path);
@@ -63,7 +76,10 @@ function location(f: ReportFinding, base: string | undefined): unknown[] | undef
   let artifactLocation: Record<string, unknown>;
   if (at.file === STDIN) {
     // Standard input is no file of the repository: said so, and not placed under SRCROOT.
-    artifactLocation = { uri: fileUri(STDIN), description: { text: 'standard input: the data was piped to bqschema, not read from a file' } };
+    artifactLocation = {
+      uri: fileUri(STDIN),
+      description: { text: 'standard input: the data was piped to bqschema, not read from a file' },
+    };
   } else {
     const uri = fileUri(repositoryPath(at.file, base));
     artifactLocation = uri.startsWith('file:') ? { uri } : { uri, uriBaseId: SRCROOT };
@@ -105,7 +121,12 @@ function sarifRule(r: ReportRule): SarifRule {
 const messageText = (f: ReportFinding): string => (f.message === '' ? f.rule : f.message);
 
 /** A rule a finding cites but the command did not declare: still described (code scanning requires it). */
-const undeclared = (id: string, informationUri: string | undefined): ReportRule => ({ id, description: id, help: 'See the documentation.', helpUri: informationUri ?? 'https://github.com/babelqueue/bqschema#readme' });
+const undeclared = (id: string, informationUri: string | undefined): ReportRule => ({
+  id,
+  description: id,
+  help: 'See the documentation.',
+  helpUri: informationUri ?? 'https://github.com/babelqueue/bqschema#readme',
+});
 
 /** How many results of each level were left out, past MAX_RESULTS. */
 export type Omitted = Record<FindingLevel, number>;
@@ -157,7 +178,9 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 
 /** What the run says when results were left out, in words. */
 export function omittedText(omitted: Omitted, total: number, max = MAX_RESULTS): string {
   const left = omitted.error + omitted.warning + omitted.note;
-  const which = LEVELS.filter((l) => omitted[l] > 0).map((l) => plural(omitted[l], l)).join(', ');
+  const which = LEVELS.filter((l) => omitted[l] > 0)
+    .map((l) => plural(omitted[l], l))
+    .join(', ');
   return `${left} of ${total} results left out (${which}): GitHub code scanning accepts at most ${max} per run, so every error is kept before any warning and every warning before any note, each in the order found; the other formats (--format json) list them all`;
 }
 
@@ -172,14 +195,25 @@ export interface SarifEnd extends Pick<ReportInput, 'command' | 'ok' | 'summary'
 }
 
 /** The log's text with its results left empty, as JSON.stringify lays it out (two spaces a level). */
-function logText(tool: ReportInput['tool'], rules: readonly SarifRule[], index: ReadonlyMap<string, number>, category: string, end?: SarifEnd): string {
+function logText(
+  tool: ReportInput['tool'],
+  rules: readonly SarifRule[],
+  index: ReadonlyMap<string, number>,
+  category: string,
+  end?: SarifEnd,
+): string {
   const { name, version, informationUri } = tool;
   const driver = { name, version, ...(informationUri ? { informationUri } : {}), rules };
   // Notifications: findings about no file (code scanning rejects a result without a location), and what was left out.
   const notifications: unknown[] = (end?.notes ?? []).map((f) => {
     const i = index.get(f.rule);
     const properties = propertiesOf(f);
-    return { level: f.level, message: { text: messageText(f) }, ...(i === undefined ? {} : { associatedRule: { id: f.rule, index: i } }), ...(properties ? { properties } : {}) };
+    return {
+      level: f.level,
+      message: { text: messageText(f) },
+      ...(i === undefined ? {} : { associatedRule: { id: f.rule, index: i } }),
+      ...(properties ? { properties } : {}),
+    };
   });
   if (end?.omitted !== undefined) notifications.push({ level: 'warning', message: { text: omittedText(end.omitted, end.total ?? 0) } });
   const run = {
@@ -188,17 +222,27 @@ function logText(tool: ReportInput['tool'], rules: readonly SarifRule[], index: 
     automationDetails: { id: category },
     // Columns count code points (src/registry/parse.ts lineCol), not SARIF's default UTF-16 units.
     columnKind: 'unicodeCodePoints',
-    originalUriBaseIds: { [SRCROOT]: { description: { text: "The root of the repository bqschema ran in (outside one, the directory it ran in): every relative artifact URI is relative to it." } } },
+    originalUriBaseIds: {
+      [SRCROOT]: {
+        description: {
+          text: 'The root of the repository bqschema ran in (outside one, the directory it ran in): every relative artifact URI is relative to it.',
+        },
+      },
+    },
     results: [],
     ...(notifications.length === 0 ? {} : { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }] }),
     // What the other formats say of the run as a whole, so a script reading the SARIF sees the same verdict and counts.
-    ...(end?.summary === undefined && end?.omitted === undefined ? {} : {
-      properties: {
-        ...(end.command === undefined ? {} : { command: end.command }),
-        ...(end.summary === undefined ? {} : { ok: end.ok === true, summary: { ...end.summary } }),
-        ...(end.omitted === undefined ? {} : { omittedResults: { total: end.omitted.error + end.omitted.warning + end.omitted.note, ...end.omitted } }),
-      },
-    }),
+    ...(end?.summary === undefined && end?.omitted === undefined
+      ? {}
+      : {
+          properties: {
+            ...(end.command === undefined ? {} : { command: end.command }),
+            ...(end.summary === undefined ? {} : { ok: end.ok === true, summary: { ...end.summary } }),
+            ...(end.omitted === undefined
+              ? {}
+              : { omittedResults: { total: end.omitted.error + end.omitted.warning + end.omitted.note, ...end.omitted } }),
+          },
+        }),
   };
   return JSON.stringify({ $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] }, null, 2);
 }
@@ -235,7 +279,11 @@ export class SarifStream {
   private results = 0;
   private readonly category: string;
 
-  constructor(private readonly tool: ReportInput['tool'], rules: readonly ReportRule[] = tool.rules ?? [], private readonly options: SarifOptions = {}) {
+  constructor(
+    private readonly tool: ReportInput['tool'],
+    rules: readonly ReportRule[] = tool.rules ?? [],
+    private readonly options: SarifOptions = {},
+  ) {
     for (const r of rules) {
       if (this.index.has(r.id)) continue;
       this.index.set(r.id, this.rules.length);
@@ -258,7 +306,14 @@ export class SarifStream {
     const locations = location(f, this.options.base);
     if (locations === undefined) throw new Error('SARIF: a finding about no file is a notification, not a result');
     const properties = propertiesOf(f);
-    const result: SarifResult = { ruleId: f.rule, ruleIndex: i, level: f.level, message: { text: messageText(f) }, locations, ...(properties ? { properties } : {}) };
+    const result: SarifResult = {
+      ruleId: f.rule,
+      ruleIndex: i,
+      level: f.level,
+      message: { text: messageText(f) },
+      locations,
+      ...(properties ? { properties } : {}),
+    };
     // JSON.stringify escapes every newline inside a string: each \n here starts a line of its own.
     return JSON.stringify(result, null, 2).replace(/\n/g, RESULT_INDENT);
   }
@@ -275,7 +330,8 @@ export class SarifStream {
 
   /** The end of the log: its results closed, the run's notifications, verdict and counts, a final newline. */
   tail(end: SarifEnd): string {
-    for (const f of end.notes ?? []) if (!this.index.has(f.rule)) throw new Error(`SARIF: the rule ${JSON.stringify(f.rule)} was not declared`);
+    for (const f of end.notes ?? [])
+      if (!this.index.has(f.rule)) throw new Error(`SARIF: the rule ${JSON.stringify(f.rule)} was not declared`);
     const text = logText(this.tool, this.rules, this.index, this.category, end);
     const after = text.slice(text.indexOf(RESULTS) + RESULTS.length - 1);
     return (this.results === 0 ? '' : '\n      ') + after + '\n';

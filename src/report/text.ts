@@ -18,9 +18,12 @@ export function clean(s: string): string {
   if (!CONTROL_TEST.test(s)) return s;
   return s.replace(CONTROL, (ch) => {
     switch (ch) {
-      case '\n': return '\\n';
-      case '\r': return '\\r';
-      case '\t': return '\\t';
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
       default: {
         const code = ch.charCodeAt(0);
         return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
@@ -111,7 +114,14 @@ export interface Tones {
 }
 
 // Code is plain in a terminal: markdown is where it gets its own look.
-const TONE: Record<Tone, keyof Tones | undefined> = { bold: 'bold', dim: 'dim', fail: 'red', warn: 'yellow', pass: 'green', code: undefined };
+const TONE: Record<Tone, keyof Tones | undefined> = {
+  bold: 'bold',
+  dim: 'dim',
+  fail: 'red',
+  warn: 'yellow',
+  pass: 'green',
+  code: undefined,
+};
 
 /** A line's spans, each escaped (clean) and in its tone. */
 function renderLine(line: TextLine, c: Tones): string {
@@ -128,18 +138,32 @@ function renderLine(line: TextLine, c: Tones): string {
 }
 
 const MARK: Record<Outcome, { text: string; tone: Tone }> = {
-  pass: { text: '✓', tone: 'pass' }, fail: { text: '✗', tone: 'fail' }, skip: { text: '-', tone: 'warn' }, error: { text: '!', tone: 'fail' },
+  pass: { text: '✓', tone: 'pass' },
+  fail: { text: '✗', tone: 'fail' },
+  skip: { text: '-', tone: 'warn' },
+  error: { text: '!', tone: 'fail' },
 };
 const LEVEL_TONE: Record<FindingLevel, Tone> = { error: 'fail', warning: 'warn', note: 'dim' };
 
 /** A unit's heading when its command gives none: its mark, its id, its file. */
-const defaultHeading = (u: ReportUnit): TextLine => [MARK[u.outcome], ' ', { text: u.id, tone: 'bold' }, ...(u.file === undefined ? [] : ['  ', { text: u.file, tone: 'dim' as const }])];
+const defaultHeading = (u: ReportUnit): TextLine => [
+  MARK[u.outcome],
+  ' ',
+  { text: u.id, tone: 'bold' },
+  ...(u.file === undefined ? [] : ['  ', { text: u.file, tone: 'dim' as const }]),
+];
 
 /** A finding's line when its command gives none: its level, where it is (when not its unit's file), its pointer and message. */
 function defaultLine(f: ReportFinding, unitFile: string | undefined): TextLine {
   const place = f.location?.file === unitFile ? '' : placeText(f);
   const pointer = f.location?.pointer ?? '';
-  return [{ text: f.level, tone: LEVEL_TONE[f.level] }, '  ', place === '' ? '' : `${place} `, pointer === '' ? '' : `${pointer}  `, f.message];
+  return [
+    { text: f.level, tone: LEVEL_TONE[f.level] },
+    '  ',
+    place === '' ? '' : `${place} `,
+    pointer === '' ? '' : `${pointer}  `,
+    f.message,
+  ];
 }
 
 /**
@@ -157,7 +181,11 @@ export class TextStream<FS = unknown, US = unknown> {
   /** The header a stream that started in an unknown group wrote first (its line, with the newline). */
   leadingHeader: { group: string; length: number } | undefined;
 
-  constructor(private readonly c: Tones, private readonly quiet = false, private readonly view: TextView<FS, US> = {}) {}
+  constructor(
+    private readonly c: Tones,
+    private readonly quiet = false,
+    private readonly view: TextView<FS, US> = {},
+  ) {}
 
   /** A finding about the whole run (no unit), or a unit's when its unit is not in the report. */
   finding(f: ReportFinding<FS>, indent = '', unitFile?: string): string[] {
@@ -215,7 +243,12 @@ function pushAll(to: string[], more: readonly string[]): void {
 }
 
 /** Any Report as text: every finding, under its unit where it has one (see TextStream). */
-export function renderText<FS, US>(report: Report<FS, US>, c: Tones, options: { quiet?: boolean } = {}, view: TextView<FS, US> = {}): string {
+export function renderText<FS, US>(
+  report: Report<FS, US>,
+  c: Tones,
+  options: { quiet?: boolean } = {},
+  view: TextView<FS, US> = {},
+): string {
   const stream = new TextStream(c, options.quiet, view);
   const byUnit = new Map<string, ReportFinding<FS>[]>();
   const ids = new Set(report.units.map((u) => u.id));

@@ -73,7 +73,7 @@ export class JudgePool {
         best = slot;
       }
     }
-    return free === -1 ? best : this.start(free) ?? best;
+    return free === -1 ? best : (this.start(free) ?? best);
   }
 
   private start(i: number): Slot | undefined {

@@ -16,7 +16,8 @@ export function postedBody(body: Buffer | Uint8Array | undefined): { schema: Rec
   } catch {
     throw new ApiError('badRequest', 'the request body is not valid JSON');
   }
-  if (!isSchemaObject(value)) throw new ApiError('badRequest', 'the request body must be a JSON object {"schema": "<schema as JSON text>"}');
+  if (!isSchemaObject(value))
+    throw new ApiError('badRequest', 'the request body must be a JSON object {"schema": "<schema as JSON text>"}');
   const type = hasOwn(value, 'schemaType') ? value.schemaType : undefined;
   if (type !== undefined && type !== null && type !== SCHEMA_TYPE) {
     throw new ApiError('invalidSchema', `schemaType ${JSON.stringify(type)} is not served: this registry holds JSON schemas only`);
@@ -72,7 +73,9 @@ function refuseUnenforced(schema: unknown, registered: unknown, allowKeywords: r
   const unknown = unknownKeywords(schema, registered, new Set(allowKeywords))[0];
   if (unknown !== undefined) {
     const problem = unknown.message.replace(/^new schema: /, '');
-    throw new SchemaError(`${problem}${problem.endsWith('?') ? ' F' : '; f'}ix the name, or start serve with --allow-keyword ${unknown.keyword}`);
+    throw new SchemaError(
+      `${problem}${problem.endsWith('?') ? ' F' : '; f'}ix the name, or start serve with --allow-keyword ${unknown.keyword}`,
+    );
   }
 }
 
@@ -83,9 +86,17 @@ function refuseUnenforced(schema: unknown, registered: unknown, allowKeywords: r
  */
 export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean; messages?: string[] } {
   const schema = postedSchema(q.body);
-  if (deeperThan(schema, MAX_DEPTH)) throw new ApiError('invalidSchema', `Invalid schema: nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`);
+  if (deeperThan(schema, MAX_DEPTH))
+    throw new ApiError(
+      'invalidSchema',
+      `Invalid schema: nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`,
+    );
   const registered: unknown = JSON.parse(q.registered);
-  if (deeperThan(registered, MAX_DEPTH)) throw new ApiError('backend', `the registered schema is nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`);
+  if (deeperThan(registered, MAX_DEPTH))
+    throw new ApiError(
+      'backend',
+      `the registered schema is nested deeper than ${MAX_DEPTH} levels (objects and arrays), the most bqschema reads`,
+    );
   let result;
   try {
     refuseUnenforced(schema, registered, q.allowKeywords);
@@ -98,12 +109,18 @@ export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean;
     throw err;
   }
   if (!q.verbose) return { is_compatible: result.compatible };
-  const messages = result.changes.filter((c) => c.breaking).map((c) => {
-    const w = c.witness ?? c.otherWitness;
-    const proof = c.witness ? `; witness valid under ${w!.validUnder}: ${previewWitness(w!.payload, c.path, c.subject, 200)}`
-      : c.witness === null && c.witnessReason === 'policy' ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewWitness(w.payload, c.path, c.subject, 200)}` : ''}`
-      : c.witnessReason === 'budget' ? '; no witness (the search budget was spent on earlier changes)' : '';
-    return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
-  });
+  const messages = result.changes
+    .filter((c) => c.breaking)
+    .map((c) => {
+      const w = c.witness ?? c.otherWitness;
+      const proof = c.witness
+        ? `; witness valid under ${w!.validUnder}: ${previewWitness(w!.payload, c.path, c.subject, 200)}`
+        : c.witness === null && c.witnessReason === 'policy'
+          ? `; no payload shows it (policy)${w ? `; the other way, valid under ${w.validUnder}: ${previewWitness(w.payload, c.path, c.subject, 200)}` : ''}`
+          : c.witnessReason === 'budget'
+            ? '; no witness (the search budget was spent on earlier changes)'
+            : '';
+      return `${c.path || '/'}: ${c.message} (${c.rule})${proof}`;
+    });
   return { is_compatible: result.compatible, messages };
 }

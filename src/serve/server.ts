@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatMode, type CompatPolicy } from '../compat/index.js';
 import { jsonEqual } from '../validator/index.js';
-import { closeAfterResponse, declaredTooLarge, hasBody, linger, MAX_BODY_BYTES, MAX_PENDING_BYTES, PendingBytes, readBody } from './body.js';
+import {
+  closeAfterResponse,
+  declaredTooLarge,
+  hasBody,
+  linger,
+  MAX_BODY_BYTES,
+  MAX_PENDING_BYTES,
+  PendingBytes,
+  readBody,
+} from './body.js';
 import { ApiError, ERROR, type ErrorKind } from './errors.js';
 import { postedBody, postedSchema } from './judge.js';
 import { JudgePool } from './judge-pool.js';
@@ -160,7 +169,10 @@ function parseVersion(raw: string): number {
   if (raw === 'latest' || raw === '-1') return LATEST;
   const n = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!(n >= 1 && n <= MAX_VERSION)) {
-    throw new ApiError('invalidVersion', `The specified version '${raw}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest"`);
+    throw new ApiError(
+      'invalidVersion',
+      `The specified version '${raw}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest"`,
+    );
   }
   return n;
 }
@@ -197,7 +209,10 @@ const versionsOf = (entry: SubjectEntry): readonly LoadedVersion[] => (entry.ok 
 
 /** The read-only answer to a write on a subject, in Confluent's READONLY-mode words. */
 function subjectReadOnly(subject: string, what: string): ApiError {
-  return new ApiError('readOnly', `Subject ${subject} in context ${CONTEXT} is in read-only mode: ${what} is not served, ${READ_ONLY_MESSAGE}`);
+  return new ApiError(
+    'readOnly',
+    `Subject ${subject} in context ${CONTEXT} is in read-only mode: ${what} is not served, ${READ_ONLY_MESSAGE}`,
+  );
 }
 
 /**
@@ -216,13 +231,17 @@ function register(call: Call): Answer {
   const references = fields.references;
   const id = fields.id;
   const version = fields.version;
-  const plain = entry !== undefined &&
-    (absent('references') || (Array.isArray(references) && references.length === 0)) && absent('metadata') && absent('ruleSet');
+  const plain =
+    entry !== undefined &&
+    (absent('references') || (Array.isArray(references) && references.length === 0)) &&
+    absent('metadata') &&
+    absent('ruleSet');
   if (plain) {
     loaded(entry);
     // Any version of the subject: Confluent answers a schema registered before with its id and version.
     for (const v of versionsOf(entry)) {
-      const same = (absent('id') || (typeof id === 'number' && (id < 0 || id === v.id))) &&
+      const same =
+        (absent('id') || (typeof id === 'number' && (id < 0 || id === v.id))) &&
         (absent('version') || version === 0 || version === LATEST || (version === v.version && id === v.id));
       if (same && jsonEqual(v.document, schema)) return ok(v.registerBody);
     }
@@ -250,7 +269,10 @@ function listSchemas(call: Call): Answer {
   const offset = Math.max(0, intParam(params, 'offset', 0));
   const asked = intParam(params, 'limit', -1);
   const limit = asked > 0 && asked <= SCHEMAS_LIMIT ? asked : SCHEMAS_LIMIT;
-  const names = (prefix === '' ? call.snapshot.subjects : call.snapshot.subjects.filter((s) => s.startsWith(prefix))).slice(offset, offset + limit);
+  const names = (prefix === '' ? call.snapshot.subjects : call.snapshot.subjects.filter((s) => s.startsWith(prefix))).slice(
+    offset,
+    offset + limit,
+  );
   const bodies = names.map((name) => loaded(call.snapshot.bySubject.get(name)!).versionBody);
   return ok(Buffer.concat([Buffer.from('['), ...bodies.flatMap((b, i) => (i === 0 ? [b] : [COMMA, b])), Buffer.from(']')]));
 }
@@ -298,11 +320,24 @@ function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool
     { path: [], get: () => ok(EMPTY_OBJECT) },
     { path: ['subjects'], get: (c) => ok(c.snapshot.subjectsBody) },
     { path: ['subjects', S], post: lookUp },
-    { path: ['subjects', S, 'versions'], get: (c) => { const e = subjectEntry(c.snapshot, c.params[0]!); return ok(e.ok ? e.versionsBody : VERSIONS); }, post: register },
+    {
+      path: ['subjects', S, 'versions'],
+      get: (c) => {
+        const e = subjectEntry(c.snapshot, c.params[0]!);
+        return ok(e.ok ? e.versionsBody : VERSIONS);
+      },
+      post: register,
+    },
     { path: ['subjects', S, 'versions', V], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).versionBody) },
-    { path: ['subjects', S, 'versions', V, 'schema'], get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).schemaBody) },
+    {
+      path: ['subjects', S, 'versions', V, 'schema'],
+      get: (c) => ok(loaded(versionEntry(c.snapshot, c.params[0]!, c.params[1]!)).schemaBody),
+    },
     // A schema here refers to no other (Confluent's `references`), so none refers to it.
-    { path: ['subjects', S, 'versions', V, 'referencedby'], get: (c) => (versionEntry(c.snapshot, c.params[0]!, c.params[1]!), ok(NO_REFERENCES)) },
+    {
+      path: ['subjects', S, 'versions', V, 'referencedby'],
+      get: (c) => (versionEntry(c.snapshot, c.params[0]!, c.params[1]!), ok(NO_REFERENCES)),
+    },
     { path: ['schemas'], get: listSchemas },
     { path: ['schemas', 'types'], get: () => ok(SCHEMA_TYPES) },
     { path: ['schemas', 'ids', I], get: (c) => ok(loaded(idEntry(c.snapshot, c.params[0]!)).idBody) },
@@ -424,8 +459,15 @@ function dispatch(table: readonly Route[], method: string, url: string, call: Ca
   if (handler === undefined) {
     const write = parts === undefined ? undefined : confluentWrite(method, parts);
     if (write !== undefined) return errorAnswer(write);
-    if (found === undefined) return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
-    return { ...apiError('methodNotAllowed', `${method} is not served on this endpoint (it answers ${allowed(found.route)}); ${READ_ONLY_MESSAGE}`), allow: allowed(found.route) };
+    if (found === undefined)
+      return apiError('routeNotFound', `no such endpoint: ${method} ${url.length > 200 ? url.slice(0, 200) + '…' : url}`);
+    return {
+      ...apiError(
+        'methodNotAllowed',
+        `${method} is not served on this endpoint (it answers ${allowed(found.route)}); ${READ_ONLY_MESSAGE}`,
+      ),
+      allow: allowed(found.route),
+    };
   }
   call.params = found!.params;
   call.query = q === -1 ? '' : url.slice(q + 1);
@@ -499,7 +541,10 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
       answer = errorAnswer(err);
     }
     if (answer instanceof Promise) {
-      answer.then((a) => finish(req, res, method, a, closing), (err: unknown) => finish(req, res, method, errorAnswer(err), closing));
+      answer.then(
+        (a) => finish(req, res, method, a, closing),
+        (err: unknown) => finish(req, res, method, errorAnswer(err), closing),
+      );
       return;
     }
     finish(req, res, method, answer, closing);
@@ -513,7 +558,11 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   function refuseBusy(req: IncomingMessage, res: ServerResponse): void {
     refusedBodies++;
     closeAfterResponse(req, res);
-    send(res, apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`), closing);
+    send(
+      res,
+      apiError('busy', `the server already holds ${pending.cap} bytes of request bodies still arriving: send this one again in a moment`),
+      closing,
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -552,7 +601,13 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
   }
 
   const server = createHttpServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false },
+    {
+      requestTimeout: 30_000,
+      headersTimeout: 10_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 1_000,
+      requireHostHeader: false,
+    },
     handle,
   );
   server.keepAliveTimeout = 5_000;
@@ -597,9 +652,11 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
       return;
     }
     const [kind, message]: [ErrorKind, string] =
-      err.code === 'HPE_HEADER_OVERFLOW' ? ['headersTooLarge', 'the request headers are too large']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ['requestTimeout', 'the request took too long to arrive']
-      : ['badRequest', `malformed HTTP request (${err.code ?? 'parse error'})`];
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? ['headersTooLarge', 'the request headers are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['requestTimeout', 'the request took too long to arrive']
+          : ['badRequest', `malformed HTTP request (${err.code ?? 'parse error'})`];
     answered.add(socket);
     socket.write(rawAnswer(kind, message));
     linger(socket);
@@ -620,8 +677,13 @@ export function createServer(initial: Snapshot, options: ServerOptions = {}): Re
     },
     stats(): ServerStats {
       return {
-        connections, peakConnections, refusedConnections,
-        pendingBytes: pending.held, peakPendingBytes: pending.peak, pendingBodies: pending.bodies, refusedBodies,
+        connections,
+        peakConnections,
+        refusedConnections,
+        pendingBytes: pending.held,
+        peakPendingBytes: pending.peak,
+        pendingBodies: pending.bodies,
+        refusedBodies,
       };
     },
     listen(port: number, host: string): Promise<AddressInfo> {

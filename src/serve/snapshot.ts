@@ -116,7 +116,7 @@ function schemaText(compiled: CompiledSchema | null | undefined): string {
 }
 
 // Ids are the registry's (a manifest entry may give one); serve answers with them.
-export { assignIds, MAX_SCHEMA_ID, schemaId,  } from '../registry/ids.js';
+export { assignIds, MAX_SCHEMA_ID, schemaId } from '../registry/ids.js';
 
 function subjectInputs(source: SchemaSource): SubjectInput[] {
   return source.urns().map((item) => {
@@ -132,7 +132,11 @@ function subjectInputs(source: SchemaSource): SubjectInput[] {
  * to the next free number (in subject, then version, order).
  */
 function versionId(urn: string, document: unknown, taken: Set<number>): number {
-  let id = createHash('sha256').update(`${urn}\u0000${canonicalKey(document)}`, 'utf8').digest().readUInt32BE(0) >>> 1 || 1;
+  let id =
+    createHash('sha256')
+      .update(`${urn}\u0000${canonicalKey(document)}`, 'utf8')
+      .digest()
+      .readUInt32BE(0) >>> 1 || 1;
   while (taken.has(id)) id = id >= MAX_SCHEMA_ID ? 1 : id + 1;
   taken.add(id);
   return id;
@@ -140,7 +144,11 @@ function versionId(urn: string, document: unknown, taken: Set<number>): number {
 
 function loadedVersion(name: string, version: number, id: number, schema: string): LoadedVersion {
   return {
-    ok: true, name, version, id, schema,
+    ok: true,
+    name,
+    version,
+    id,
+    schema,
     document: JSON.parse(schema),
     versionBody: json({ subject: name, version, id, schemaType: SCHEMA_TYPE, schema }),
     registerBody: json({ id, version, schemaType: SCHEMA_TYPE, schema }),

@@ -85,7 +85,10 @@ function pick(s: { team?: string; contact?: string; repository?: string }): Pick
 
 /** An owner CODEOWNERS takes: a code-host handle (`@org/team`, `@user`: compat's isTeamHandle) or an e-mail address. */
 function isCodeOwner(owner: string): boolean {
-  return /^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/.test(owner) || /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(owner);
+  return (
+    /^@[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$/.test(owner) ||
+    /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(owner)
+  );
 }
 
 /** A CODEOWNERS line's path can hold it: no control character, no `#`, `!`, `[`, `]` or `\`, no leading or trailing space. */
@@ -113,19 +116,23 @@ export class CodeownersError extends Error {
 export function codeownersLines(registry: Registry, fileOf: (urn: string) => string, consumersReview: boolean): CodeownersLine[] {
   const byName = new Map(registry.services.map((s) => [s.name, s]));
   return registry.entries.map((entry) => {
-    const names = [...(entry.producers ?? []), ...(consumersReview ? entry.consumers ?? [] : [])];
+    const names = [...(entry.producers ?? []), ...(consumersReview ? (entry.consumers ?? []) : [])];
     const owners: string[] = [];
     for (const name of names) {
       const team = byName.get(name)?.team;
       if (team === undefined) continue;
       if (!isCodeOwner(team)) {
-        throw new CodeownersError(`service ${JSON.stringify(name)}: team ${JSON.stringify(team.slice(0, 60))} is not a code-host handle (@org/team, @user) or an e-mail address, so CODEOWNERS cannot name it; fix its "team"`);
+        throw new CodeownersError(
+          `service ${JSON.stringify(name)}: team ${JSON.stringify(team.slice(0, 60))} is not a code-host handle (@org/team, @user) or an e-mail address, so CODEOWNERS cannot name it; fix its "team"`,
+        );
       }
       if (!owners.includes(team)) owners.push(team);
     }
     const file = fileOf(entry.urn);
     if (!OWNABLE_PATH.test(file) || file !== file.trim()) {
-      throw new CodeownersError(`${entry.urn}: the schema file ${JSON.stringify(file)} has characters a CODEOWNERS path cannot hold (a control character, #, !, [, ], \\ or surrounding spaces); rename it`);
+      throw new CodeownersError(
+        `${entry.urn}: the schema file ${JSON.stringify(file)} has characters a CODEOWNERS path cannot hold (a control character, #, !, [, ], \\ or surrounding spaces); rename it`,
+      );
     }
     return { file, urn: entry.urn, owners };
   });
@@ -134,10 +141,15 @@ export function codeownersLines(registry: Registry, fileOf: (urn: string) => str
 /** The CODEOWNERS text: a header, and per URN its file (spaces escaped) and owners, or a comment when no team owns it. */
 export function codeownersText(lines: readonly CodeownersLine[], command: string, consumersReview: boolean): string {
   const whose = consumersReview ? "the teams of each URN's producers, then of its consumers" : "the teams of each URN's producers";
-  const out = [`# Schema owners, written by ${command}: ${whose}.`, '# Regenerate it after changing the registry\'s services, producers or consumers.'];
+  const out = [
+    `# Schema owners, written by ${command}: ${whose}.`,
+    "# Regenerate it after changing the registry's services, producers or consumers.",
+  ];
   for (const l of lines) {
     const path = `/${l.file.replace(/ /g, '\\ ')}`;
-    out.push(l.owners.length === 0 ? `# ${path}: no service with a team produces ${JSON.stringify(l.urn)}` : `${path} ${l.owners.join(' ')}`);
+    out.push(
+      l.owners.length === 0 ? `# ${path}: no service with a team produces ${JSON.stringify(l.urn)}` : `${path} ${l.owners.join(' ')}`,
+    );
   }
   return out.join('\n') + '\n';
 }

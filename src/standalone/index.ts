@@ -22,15 +22,25 @@ type Factory<F> = (H: Helpers, c: readonly unknown[]) => F;
  * `check`, `validate`, `wrap` and `mask`.
  */
 export function define(
-  runtime: number, urn: string, schema: unknown, warnings: SchemaWarning[], consts: readonly unknown[],
-  valid: Factory<(data: unknown) => boolean>, all: Factory<(data: unknown) => Violation[]>,
+  runtime: number,
+  urn: string,
+  schema: unknown,
+  warnings: SchemaWarning[],
+  consts: readonly unknown[],
+  valid: Factory<(data: unknown) => boolean>,
+  all: Factory<(data: unknown) => Violation[]>,
 ): CompiledSchema {
   if (runtime !== STANDALONE_RUNTIME) {
-    throw new Error(`this validators module was written for bqschema/standalone runtime ${String(runtime)}, and this bqschema has runtime ${STANDALONE_RUNTIME}: write it again with bqschema compile`);
+    throw new Error(
+      `this validators module was written for bqschema/standalone runtime ${String(runtime)}, and this bqschema has runtime ${STANDALONE_RUNTIME}: write it again with bqschema compile`,
+    );
   }
   return Object.freeze({
-    schema, urn, warnings: Object.freeze(warnings),
-    isValid: valid(helpers, consts), validate: all(helpers, consts),
+    schema,
+    urn,
+    warnings: Object.freeze(warnings),
+    isValid: valid(helpers, consts),
+    validate: all(helpers, consts),
   });
 }
 

@@ -9,7 +9,9 @@ import { hasOwn, isSchemaObject } from '../validator/index.js';
 export function urnDeprecation(entry: { status?: string; deprecated?: Deprecation }): string | undefined {
   if (entry.status !== 'deprecated') return undefined;
   const d = entry.deprecated ?? {};
-  const dates = [d.since === undefined ? '' : `since ${d.since}`, d.sunset === undefined ? '' : `sunset ${d.sunset}`].filter((x) => x !== '').join(', ');
+  const dates = [d.since === undefined ? '' : `since ${d.since}`, d.sunset === undefined ? '' : `sunset ${d.sunset}`]
+    .filter((x) => x !== '')
+    .join(', ');
   return `the registry deprecates this URN${dates === '' ? '' : ` (${dates})`}${d.reason === undefined ? '' : `: ${d.reason}`}${d.replacement === undefined ? '' : `; use ${d.replacement}`}.`;
 }
 

@@ -1,7 +1,14 @@
 import { sensitiveCategory } from '../validator/sensitive-paths.js';
 import {
-  canonicalKey, compile, hasOwn, isSchemaObject, parseSchema, SchemaError,
-  type LintIssue, type SchemaNode, type SchemaWarning,
+  canonicalKey,
+  compile,
+  hasOwn,
+  isSchemaObject,
+  parseSchema,
+  SchemaError,
+  type LintIssue,
+  type SchemaNode,
+  type SchemaWarning,
 } from '../validator/index.js';
 import { typeNames } from './names.js';
 import { deprecatedInSchema, SCHEMA_DEPRECATED, urnDeprecation } from './deprecation.js';
@@ -62,7 +69,13 @@ function union(members: string[]): Expr {
  * data without it is rejected, as the validator rejects it (unless the type admits a function).
  */
 const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
-  'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  'constructor',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
 ]);
 
 function optionalType(name: string, type: string): string {
@@ -194,7 +207,9 @@ function objectType(node: SchemaNode, raw: unknown, indent: string, ctx: Context
     const t = isRequired ? typeExpr(sub, rawSub, inner, ctx).text : optionalType(name, typeExpr(sub, rawSub, inner, ctx).text);
     declaredTypes.push(t);
     if (!isRequired) optional = true;
-    lines.push(docBlock(joinDoc(declarationDoc(sub, rawSub, ctx)), inner) + `${inner}${propertyKey(name)}${isRequired ? '' : '?'}: ${t};\n`);
+    lines.push(
+      docBlock(joinDoc(declarationDoc(sub, rawSub, ctx)), inner) + `${inner}${propertyKey(name)}${isRequired ? '' : '?'}: ${t};\n`,
+    );
   }
   // A required name that no property declares is held to what additionalProperties allows.
   const declared = new Set(properties.map(([name]) => name));
@@ -228,8 +243,11 @@ interface Doc {
   tags: string[];
 }
 
-const joinDoc = (doc: Doc, ...more: string[][]): string[] =>
-  [...doc.lines, ...more.flatMap((m) => ['', ...m]), ...(doc.tags.length === 0 ? [] : ['', ...doc.tags])];
+const joinDoc = (doc: Doc, ...more: string[][]): string[] => [
+  ...doc.lines,
+  ...more.flatMap((m) => ['', ...m]),
+  ...(doc.tags.length === 0 ? [] : ['', ...doc.tags]),
+];
 
 function declarationDoc(node: SchemaNode, raw: unknown, ctx: Context): Doc {
   const lines: string[] = [];
@@ -262,8 +280,7 @@ function nodeDoc(node: SchemaNode, raw: unknown, label: string, ctx: Context, li
     if (label === '') {
       for (const l of text) lines.push(l);
       lines.push('');
-    }
-    else lines.push(prefix + text.filter((l) => l !== '').join(' '));
+    } else lines.push(prefix + text.filter((l) => l !== '').join(' '));
   }
 
   const runtime: string[] = [];
@@ -274,16 +291,23 @@ function nodeDoc(node: SchemaNode, raw: unknown, label: string, ctx: Context, li
   if (runtime.length > 0) lines.push(say(`checked at run time only: ${runtime.join(', ')}.`));
   const extra = node.additional;
   if (extra !== undefined && extra.always === undefined && (node.properties ?? []).length > 0) {
-    lines.push(say('additional properties are checked against their schema at run time; the index signature also admits the declared property types (TypeScript requires it).'));
+    lines.push(
+      say(
+        'additional properties are checked against their schema at run time; the index signature also admits the declared property types (TypeScript requires it).',
+      ),
+    );
   }
   const unsupported = ctx.warnings.get(node.pointer);
   if (unsupported !== undefined) {
-    lines.push(say(`not enforced (unsupported keyword${unsupported.length === 1 ? '' : 's'}): ${docText(unsupported.join(', ')).join(' ')}.`));
+    lines.push(
+      say(`not enforced (unsupported keyword${unsupported.length === 1 ? '' : 's'}): ${docText(unsupported.join(', ')).join(' ')}.`),
+    );
   }
   for (const issue of ctx.lint.get(node.pointer) ?? []) {
     lines.push(say(`not enforced (malformed ${docText(issue.keyword).join(' ')}): ${docText(issue.message).join(' ')}.`));
   }
-  if (label === '' && deprecatedInSchema(raw)) tags.push(`@deprecated ${docText(SCHEMA_DEPRECATED[0]!.toUpperCase() + SCHEMA_DEPRECATED.slice(1)).join(' ')}`);
+  if (label === '' && deprecatedInSchema(raw))
+    tags.push(`@deprecated ${docText(SCHEMA_DEPRECATED[0]!.toUpperCase() + SCHEMA_DEPRECATED.slice(1)).join(' ')}`);
   const category = sensitiveCategory(raw);
   if (category !== undefined) {
     const what = docText(category).join(' ');
@@ -309,7 +333,12 @@ export function schemaType(schema: unknown, indent = ''): string {
 function declare(schema: unknown, indent: string): { type: string; doc: Doc } {
   const { root, warnings, lint } = parseSchema(schema);
   const ctx: Context = {
-    warnings: new Map([...byPointer<SchemaWarning>(warnings.filter((w) => w.kind !== 'malformed' && w.keyword !== 'deprecated'))].map(([p, ws]) => [p, ws.map((w) => w.keyword)])),
+    warnings: new Map(
+      [...byPointer<SchemaWarning>(warnings.filter((w) => w.kind !== 'malformed' && w.keyword !== 'deprecated'))].map(([p, ws]) => [
+        p,
+        ws.map((w) => w.keyword),
+      ]),
+    ),
     lint: byPointer(lint),
   };
   try {

@@ -40,7 +40,8 @@ export function goString(s: string): string {
     if (ch === '"') out += '\\"';
     else if (ch === '\\') out += '\\\\';
     else if (c >= 0xd800 && c <= 0xdfff) out += '\\uFFFD';
-    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029 || c === 0xfeff) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029 || c === 0xfeff)
+      out += `\\u${c.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return out + '"';
@@ -51,8 +52,14 @@ const goValue = (s: string): string => s.replace(/[\ud800-\udbff](?![\udc00-\udf
 
 /** `// ` lines for text from a schema: line breaks split it, control characters and a BOM are shown escaped. */
 function goComment(text: string, indent: string): string {
-  return text.split(/\r\n|[\n\r\u2028\u2029]/).map((l) =>
-    `${indent}// ${goValue(l).replace(/[\u0000-\u001f\u007f-\u009f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`.trimEnd()).join('\n') + '\n';
+  return (
+    text
+      .split(/\r\n|[\n\r\u2028\u2029]/)
+      .map((l) =>
+        `${indent}// ${goValue(l).replace(/[\u0000-\u001f\u007f-\u009f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`.trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** An exported Go identifier from any name: its words in PascalCase with Go's initialisms (`order_id` → `OrderID`), `X` first when it starts with a digit. */
@@ -95,7 +102,8 @@ function aligned(rows: ReadonlyArray<string | string[]>, indent: string): string
     const run = rows.slice(i, j) as string[][];
     const widths: number[] = [];
     for (const r of run) r.slice(0, -1).forEach((c, k) => (widths[k] = Math.max(widths[k] ?? 0, [...c].length)));
-    for (const r of run) out += indent + r.map((c, k) => (k < r.length - 1 ? c + ' '.repeat(widths[k]! - [...c].length + 1) : c)).join('') + '\n';
+    for (const r of run)
+      out += indent + r.map((c, k) => (k < r.length - 1 ? c + ' '.repeat(widths[k]! - [...c].length + 1) : c)).join('') + '\n';
     i = j;
   }
   return out;
@@ -135,7 +143,10 @@ type ${typeName} string
 
 // The values of ${typeName}.
 const (
-${aligned(members.map(([v, c]) => [c, typeName, `= ${goString(v)}`]), '\t')})
+${aligned(
+  members.map(([v, c]) => [c, typeName, `= ${goString(v)}`]),
+  '\t',
+)})
 
 // Valid reports whether v is one of the values of ${typeName}.
 func (v ${typeName}) Valid() bool {
@@ -181,16 +192,25 @@ function goType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root = fals
   const rest = kinds.filter((k) => k !== 'null');
   if (rest.length !== 1) return { type: 'any', nullable: false };
   switch (rest[0]) {
-    case 'string': return { type: 'string', nullable };
-    case 'integer': return { type: 'int64', nullable };
-    case 'number': return { type: 'float64', nullable };
-    case 'boolean': return { type: 'bool', nullable };
+    case 'string':
+      return { type: 'string', nullable };
+    case 'integer':
+      return { type: 'int64', nullable };
+    case 'number':
+      return { type: 'float64', nullable };
+    case 'boolean':
+      return { type: 'bool', nullable };
     case 'array': {
-      const item = n.items === undefined ? { type: 'any', nullable: false } : goType(n.items, ownValue(raw, 'items'), identifier(`${name}Item`, 'X'), ctx);
+      const item =
+        n.items === undefined
+          ? { type: 'any', nullable: false }
+          : goType(n.items, ownValue(raw, 'items'), identifier(`${name}Item`, 'X'), ctx);
       return { type: `[]${item.nullable && !nilable(item.type) ? '*' : ''}${item.type}`, nullable };
     }
-    case 'object': return { type: objectType(n, raw, name, ctx, root), nullable };
-    default: return { type: 'any', nullable: false };
+    case 'object':
+      return { type: objectType(n, raw, name, ctx, root), nullable };
+    default:
+      return { type: 'any', nullable: false };
   }
 }
 
@@ -252,7 +272,9 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
   // encoding/json alone matches a key to a tag in any case ("ORDER_ID" fills order_id) and cannot
   // name a property no tag can carry: UnmarshalJSON takes each property by its exact name.
   const names = tagged.length === 0 ? '' : `, ${tagged.map(goString).join(', ')}`;
-  const reads = untagged.map(({ prop, field }) => `\tif err := property(rest, ${goString(prop)}, &f.${field}); err != nil {\n\t\treturn err\n\t}\n`).join('');
+  const reads = untagged
+    .map(({ prop, field }) => `\tif err := property(rest, ${goString(prop)}, &f.${field}); err != nil {\n\t\treturn err\n\t}\n`)
+    .join('');
   const tail = open ? '\tif len(rest) > 0 {\n\t\tv.Extra = rest\n\t}\n\treturn nil\n' : '\treturn closed(rest)\n';
   let methods = `
 // UnmarshalJSON decodes the declared properties, each by its exact name (encoding/json alone
@@ -268,10 +290,12 @@ ${reads}\t*v = ${typeName}(f)
 ${tail}}
 `;
   if (untagged.length > 0) {
-    const writes = untagged.map(({ prop, field, optional }) => {
-      const put = `if others[${goString(prop)}], err = json.Marshal(v.${field}); err != nil {\n\t\treturn nil, err\n\t}`;
-      return optional ? `\tif v.${field} != nil {\n\t\t${put.replace(/\n/g, '\n\t')}\n\t}\n` : `\t${put}\n`;
-    }).join('');
+    const writes = untagged
+      .map(({ prop, field, optional }) => {
+        const put = `if others[${goString(prop)}], err = json.Marshal(v.${field}); err != nil {\n\t\treturn nil, err\n\t}`;
+        return optional ? `\tif v.${field} != nil {\n\t\t${put.replace(/\n/g, '\n\t')}\n\t}\n` : `\t${put}\n`;
+      })
+      .join('');
     const extra = open ? '\tfor k, x := range v.Extra {\n\t\tif _, ok := others[k]; !ok {\n\t\t\tothers[k] = x\n\t\t}\n\t}\n' : '';
     methods += `
 // MarshalJSON writes the properties ${typeName} declares${open ? ' and those kept in Extra' : ''}.
@@ -307,7 +331,11 @@ const GO_RESERVED: ReadonlySet<string> = new Set(['Envelope', 'DecodeData', 'URN
 
 /** The Go file for a registry. */
 export function generateGo(entries: readonly TypesEntry[]): string {
-  const names = urnTypeNames(entries.map((e) => e.urn), GO_RESERVED, (n) => pascalName(n, GO_INITIALISMS));
+  const names = urnTypeNames(
+    entries.map((e) => e.urn),
+    GO_RESERVED,
+    (n) => pascalName(n, GO_INITIALISMS),
+  );
   // Every URN's type name is reserved first: a nested struct never takes one.
   const taken = new Set<string>([...GO_RESERVED, ...names.values()]);
   const blocks: string[] = [];

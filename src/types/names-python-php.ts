@@ -8,7 +8,23 @@
  */
 
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'Th', ı: 'i',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'Th',
+  ı: 'i',
 };
 
 /** A JSON name's words: letters and digits that may continue an identifier, Latin letters without their accents. */
@@ -21,7 +37,10 @@ function identWords(name: string): string[] {
     .normalize('NFKC');
   const words = latin.match(/[\p{XID_Continue}]+/gu) ?? [];
   // `_` continues an identifier but separates words here; a word cannot start with a mark.
-  return words.flatMap((w) => w.split('_')).map((w) => w.replace(/^[^\p{XID_Start}\p{Nd}]+/u, '')).filter((w) => w !== '');
+  return words
+    .flatMap((w) => w.split('_'))
+    .map((w) => w.replace(/^[^\p{XID_Start}\p{Nd}]+/u, ''))
+    .filter((w) => w !== '');
 }
 
 /** The code points of a name without letters or digits (`*\/` → `U2A_2F`), `Empty` for the empty name. */
@@ -61,7 +80,11 @@ export function camelName(name: string): string {
  * order, a name already taken `_2`, `_3`, …. `fold` says which names are one (PHP: class names are
  * case-insensitive).
  */
-export function readableTypeNames(urns: readonly string[], reserved: ReadonlySet<string>, fold: (name: string) => string = (n) => n): Map<string, string> {
+export function readableTypeNames(
+  urns: readonly string[],
+  reserved: ReadonlySet<string>,
+  fold: (name: string) => string = (n) => n,
+): Map<string, string> {
   const taken = new FoldedNames(fold, reserved);
   const names = new Map<string, string>();
   for (const urn of [...new Set(urns)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -83,7 +106,10 @@ export class FoldedNames {
   private readonly folded = new Set<string>();
   private readonly next = new Map<string, number>();
 
-  constructor(private readonly fold: (name: string) => string, taken: Iterable<string> = []) {
+  constructor(
+    private readonly fold: (name: string) => string,
+    taken: Iterable<string> = [],
+  ) {
     for (const t of taken) this.folded.add(fold(t));
   }
 

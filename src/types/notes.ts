@@ -56,6 +56,10 @@ export function stringEnum(n: SchemaNode): string[] | undefined {
 }
 
 /** An identifier per enum value, unique among `taken` (which gets them): `ident(value)`, then `_2`, `_3`, …. */
-export function memberNames(values: readonly string[], ident: (value: string) => string, taken: Set<string>): Array<[value: string, name: string]> {
+export function memberNames(
+  values: readonly string[],
+  ident: (value: string) => string,
+  taken: Set<string>,
+): Array<[value: string, name: string]> {
   return values.map((v) => [v, uniqueName(taken, ident(v))]);
 }

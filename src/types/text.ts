@@ -5,7 +5,9 @@
 
 /** A TypeScript string literal: JSON.stringify, with the two JSON-legal line separators escaped for readability. */
 export function stringLiteral(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

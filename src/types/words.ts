@@ -11,8 +11,29 @@ import { uniqueName } from './names.js';
  */
 
 const SPELLED: Readonly<Record<string, string>> = {
-  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D',
-  ð: 'd', Ð: 'D', þ: 'th', Þ: 'Th', ı: 'i', ħ: 'h', Ħ: 'H', ŋ: 'ng', Ŋ: 'Ng', ĸ: 'q', ſ: 's',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'Th',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŋ: 'ng',
+  Ŋ: 'Ng',
+  ĸ: 'q',
+  ſ: 's',
 };
 
 const hex = (c: number): string => `U${c.toString(16).toUpperCase()}`;
@@ -32,7 +53,8 @@ export function nameWords(name: string): string[] {
       const plain = ch.normalize('NFKD').replace(/\p{M}/gu, '');
       if (/^[A-Za-z0-9]+$/.test(plain)) text += plain;
       else if (SPELLED[ch] !== undefined) text += SPELLED[ch];
-      else if (/[\p{L}\p{N}]/u.test(ch)) text += ` \u0001${hex(c)} `; // one word, whatever its case
+      else if (/[\p{L}\p{N}]/u.test(ch))
+        text += ` \u0001${hex(c)} `; // one word, whatever its case
       else {
         text += ' ';
         if (ch.trim() !== '' && !/\p{Cf}/u.test(ch)) symbols += ` ${hex(c)} `;
@@ -60,15 +82,54 @@ export function nameWords(name: string): string[] {
 }
 
 /** The Go initialisms (as golint and gopls spell them). */
-export const GO_INITIALISMS: ReadonlySet<string> = new Set(['ACL', 'API', 'ASCII', 'CPU', 'CSS', 'DNS', 'EOF', 'GUID', 'HTML', 'HTTP', 'HTTPS',
-  'ID', 'IP', 'JSON', 'LHS', 'QPS', 'RAM', 'RHS', 'RPC', 'SLA', 'SMTP', 'SQL', 'SSH', 'TCP', 'TLS', 'TTL', 'UDP', 'UI', 'UID', 'UUID',
-  'URI', 'URL', 'UTF8', 'VM', 'XML', 'XMPP', 'XSRF', 'XSS']);
+export const GO_INITIALISMS: ReadonlySet<string> = new Set([
+  'ACL',
+  'API',
+  'ASCII',
+  'CPU',
+  'CSS',
+  'DNS',
+  'EOF',
+  'GUID',
+  'HTML',
+  'HTTP',
+  'HTTPS',
+  'ID',
+  'IP',
+  'JSON',
+  'LHS',
+  'QPS',
+  'RAM',
+  'RHS',
+  'RPC',
+  'SLA',
+  'SMTP',
+  'SQL',
+  'SSH',
+  'TCP',
+  'TLS',
+  'TTL',
+  'UDP',
+  'UI',
+  'UID',
+  'UUID',
+  'URI',
+  'URL',
+  'UTF8',
+  'VM',
+  'XML',
+  'XMPP',
+  'XSRF',
+  'XSS',
+]);
 
 const capital = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
 
 /** PascalCase over the words; `initialisms`: a word that is one is all capitals (Go: `OrderID`). */
 export function pascalName(name: string, initialisms?: ReadonlySet<string>): string {
-  return nameWords(name).map((w) => (initialisms?.has(w.toUpperCase()) ? w.toUpperCase() : capital(w))).join('');
+  return nameWords(name)
+    .map((w) => (initialisms?.has(w.toUpperCase()) ? w.toUpperCase() : capital(w)))
+    .join('');
 }
 
 /** camelCase over the words (Java members): the first word in lower case (`URL` → `url`, `orderId` → `orderId`). */
@@ -108,7 +169,9 @@ export function identifier(id: string, prefix: string, empty = 'Empty'): string 
  * uniqueName and the set of reserved names (Java compares class names ignoring case).
  */
 export function urnTypeNames(
-  urns: readonly string[], reserved: ReadonlySet<string>, style: (name: string) => string,
+  urns: readonly string[],
+  reserved: ReadonlySet<string>,
+  style: (name: string) => string,
   options: { unique?: (taken: Set<string>, base: string) => string; taken?: Set<string> } = {},
 ): Map<string, string> {
   const unique = options.unique ?? uniqueName;

@@ -7,13 +7,14 @@ import { hasOwn, isSchemaObject } from '../validator/index.js';
 import { STDIN } from '../report/model.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => isSchemaObject(v);
-const hasUrn = (v: Record<string, unknown>): boolean => (hasOwn(v, 'job') && typeof v.job === 'string') || (hasOwn(v, 'urn') && typeof v.urn === 'string');
+const hasUrn = (v: Record<string, unknown>): boolean =>
+  (hasOwn(v, 'job') && typeof v.job === 'string') || (hasOwn(v, 'urn') && typeof v.urn === 'string');
 
 /** Whether the first non-blank lines of a text (at least two, at most three looked at) are each one JSON value. */
 function looksLikeNdjson(text: string): boolean {
   const body = stripBom(text);
   let seen = 0;
-  for (let from = 0; from <= body.length && seen < 3; ) {
+  for (let from = 0; from <= body.length && seen < 3;) {
     let end = body.indexOf('\n', from);
     if (end === -1) end = body.length;
     const line = body.slice(from, end).trim();
@@ -36,9 +37,10 @@ function looksLikeNdjson(text: string): boolean {
 export function parseHint(text: string, file: string, problem: string): string {
   if (problem !== 'invalid JSON: end of file expected') return '';
   if (!looksLikeNdjson(text)) return '; another JSON value starts here, and a document holds one message';
-  const fix = file === STDIN
-    ? 'pass --ndjson to read stdin line by line'
-    : 'a .json file holds one message; name the file .ndjson or .jsonl to read it line by line';
+  const fix =
+    file === STDIN
+      ? 'pass --ndjson to read stdin line by line'
+      : 'a .json file holds one message; name the file .ndjson or .jsonl to read it line by line';
   return `; this looks like NDJSON (one JSON value per line): ${fix}`;
 }
 
@@ -49,7 +51,11 @@ export function envelopeMessage(value: unknown, reason: EnvelopeProblem, message
       const registry = file === STDIN ? '<file>' : shellWord(file);
       return `${message}; this looks like a registry manifest (it has a "schemas" list), not a message: pass it as --registry ${registry}, and check it with bqschema check --registry ${registry}`;
     }
-    const has = hasOwn(value, '$schema') ? '"$schema"' : hasOwn(value, 'type') && hasOwn(value, 'properties') ? '"type" and "properties"' : undefined;
+    const has = hasOwn(value, '$schema')
+      ? '"$schema"'
+      : hasOwn(value, 'type') && hasOwn(value, 'properties')
+        ? '"type" and "properties"'
+        : undefined;
     if (has !== undefined) {
       return `${message}; this looks like a JSON Schema (it has ${has}), not a message: schemas are listed in the registry manifest and checked with bqschema check`;
     }
@@ -59,7 +65,10 @@ export function envelopeMessage(value: unknown, reason: EnvelopeProblem, message
       return `${message}; this looks like registry entries ({"urn", "schema"} objects), not messages: they belong in the "schemas" list of a registry manifest, checked with bqschema check`;
     }
     if (value.every((v) => isObject(v) && hasUrn(v))) {
-      const example = file === STDIN ? `... | jq -c '.[]' | bqschema validate --ndjson -` : `jq -c '.[]' ${shellWord(file)} | bqschema validate --ndjson -`;
+      const example =
+        file === STDIN
+          ? `... | jq -c '.[]' | bqschema validate --ndjson -`
+          : `jq -c '.[]' ${shellWord(file)} | bqschema validate --ndjson -`;
       const n = value.length;
       return `${message.replace('(it is an array)', `(it is an array of ${n} envelope${n === 1 ? '' : 's'})`)}; a document holds one message: for a batch, write one envelope per line (NDJSON) and run validate --ndjson, e.g. ${example}`;
     }

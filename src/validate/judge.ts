@@ -1,7 +1,14 @@
 import { EnvelopeError, readEnvelope } from '../guard/envelope.js';
 import { closest, RegistryError, type Registry } from '../registry/index.js';
 import { envelopeAsData, envelopeMessage } from './diagnose.js';
-import { deprecationText, MAX_VIOLATIONS, noSchemaMessage, type MessageProblem, type MessageStatus, type MessageVerdict } from './report.js';
+import {
+  deprecationText,
+  MAX_VIOLATIONS,
+  noSchemaMessage,
+  type MessageProblem,
+  type MessageStatus,
+  type MessageVerdict,
+} from './report.js';
 
 /*
  * validate's core: one parsed message in, one Result out, judged against an open registry. The CLI
@@ -35,7 +42,19 @@ export interface Result extends MessageVerdict {
 }
 
 export function result(file: string, line: number | undefined, urn: string | undefined, status: Status): Result {
-  return { file, line, urn, status, violations: undefined, warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined, moreViolations: undefined };
+  return {
+    file,
+    line,
+    urn,
+    status,
+    violations: undefined,
+    warnings: undefined,
+    error: undefined,
+    errorLine: undefined,
+    col: undefined,
+    suggestion: undefined,
+    moreViolations: undefined,
+  };
 }
 
 // Suggestions: URNs longer than this get none; at most this many remembered.
@@ -84,7 +103,9 @@ export class MessageJudge {
         if (!(err instanceof EnvelopeError)) throw err;
         const at = err.reason === 'data is not an object' ? '/data' : err.reason === 'unknown schema_version' ? '/meta/schema_version' : '';
         const r = result(file, line, err.urn, 'invalid');
-        r.violations = [{ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeMessage(value, err.reason, err.message, file), at }];
+        r.violations = [
+          { instancePath: ENVELOPE, keyword: 'envelope', message: envelopeMessage(value, err.reason, err.message, file), at },
+        ];
         if (err.warnings.length > 0) r.warnings = [...err.warnings];
         return r;
       }
@@ -118,7 +139,9 @@ export class MessageJudge {
     // With --urn, a whole envelope naming that very URN is a message given as data: its `data` was
     // never checked, so it must not pass as valid (an open schema accepts the envelope's keys).
     const envelopeHint = this.options.urn !== undefined ? envelopeAsData(data) : undefined;
-    const namesUrn = envelopeHint !== undefined && [(data as Record<string, unknown>).job, (data as Record<string, unknown>).urn].some((u) => typeof u === 'string' && u.trim() === urn);
+    const namesUrn =
+      envelopeHint !== undefined &&
+      [(data as Record<string, unknown>).job, (data as Record<string, unknown>).urn].some((u) => typeof u === 'string' && u.trim() === urn);
     if (schema.isValid(data) && !namesUrn) {
       const r = result(file, line, urn, 'valid');
       r.warnings = warnings;
@@ -134,7 +157,13 @@ export class MessageJudge {
       found.length = MAX_VIOLATIONS;
       r.moreViolations = true;
     }
-    r.violations = found.map((v) => ({ instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, at: dataAt + v.instancePath }));
+    r.violations = found.map((v) => ({
+      instancePath: v.instancePath,
+      schemaPath: v.schemaPath,
+      keyword: v.keyword,
+      message: v.message,
+      at: dataAt + v.instancePath,
+    }));
     if (envelopeHint !== undefined) r.violations.unshift({ instancePath: ENVELOPE, keyword: 'envelope', message: envelopeHint, at: '' });
     return r;
   }

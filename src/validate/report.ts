@@ -53,9 +53,17 @@ export interface MessageVerdict {
 }
 
 /** What validate says of a message whose URN the registry deprecates: since when, its sunset, what replaces it and why. */
-export function deprecationText(urn: string, d: { since?: string; sunset?: string; replacement?: string; reason?: string } | undefined): string {
-  const dates = [d?.since === undefined ? '' : `since ${d.since}`, d?.sunset === undefined ? '' : `sunset ${d.sunset}`].filter((x) => x !== '').join(', ');
-  const move = d?.replacement === undefined ? 'move its producers and consumers to the URN that replaces it' : `move its producers and consumers to ${d.replacement}`;
+export function deprecationText(
+  urn: string,
+  d: { since?: string; sunset?: string; replacement?: string; reason?: string } | undefined,
+): string {
+  const dates = [d?.since === undefined ? '' : `since ${d.since}`, d?.sunset === undefined ? '' : `sunset ${d.sunset}`]
+    .filter((x) => x !== '')
+    .join(', ');
+  const move =
+    d?.replacement === undefined
+      ? 'move its producers and consumers to the URN that replaces it'
+      : `move its producers and consumers to ${d.replacement}`;
   return `${urn} is deprecated${dates === '' ? '' : ` (${dates})`}${d?.reason === undefined ? '' : `: ${d.reason}`}; ${move}`;
 }
 
@@ -74,29 +82,44 @@ const VALIDATE_PAGE = docsPage('cli/validate.md');
 /** The rules validate's findings cite. */
 export const VALIDATE_RULES: readonly ReportRule[] = [
   {
-    id: 'invalid-data', description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
-    fullDescription: "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
-    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).', helpUri: VALIDATE_PAGE,
+    id: 'invalid-data',
+    description: "A message's data fails the schema registered for its URN, or its envelope cannot be read.",
+    fullDescription:
+      "The message's data (or its envelope: job, data, meta) breaks a constraint of the schema registered for its URN; a producer sending it would be rejected by every BabelQueue SDK that validates.",
+    help: 'Fix the message (the finding names the value and the constraint), or, if the schema is what is wrong, change the schema in a new URN (bqschema compat tells which changes are safe).',
+    helpUri: VALIDATE_PAGE,
   },
   {
-    id: 'unreadable-input', description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
-    fullDescription: 'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
-    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.', helpUri: VALIDATE_PAGE,
+    id: 'unreadable-input',
+    description: 'An input cannot be read or parsed, or the schema of its URN cannot be used.',
+    fullDescription:
+      'The file, or an NDJSON line, is not JSON (or YAML for a .yaml/.yml file) that bqschema can read, or the schema registered for its URN cannot be loaded: nothing about the message was checked.',
+    help: 'Fix the syntax at the position given; for a stream of one message per line, pass --ndjson; for a schema problem, run bqschema check.',
+    helpUri: VALIDATE_PAGE,
   },
   {
-    id: 'no-schema', description: 'No schema is registered for the URN (an error under --strict).',
-    fullDescription: 'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
-    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.', helpUri: VALIDATE_PAGE,
+    id: 'no-schema',
+    description: 'No schema is registered for the URN (an error under --strict).',
+    fullDescription:
+      'The message names a URN that has no schema in the registry, so its data was not validated (validation is opt-in per URN); a close registered URN is suggested when there is one.',
+    help: 'Correct the URN if it is a typo (the finding suggests the nearest registered one), or register a schema for it; pass --strict to make this an error.',
+    helpUri: VALIDATE_PAGE,
   },
   {
-    id: 'envelope-identity', description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
-    fullDescription: 'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
-    help: 'Send the URN in job only, as a string; drop the urn alias.', helpUri: VALIDATE_PAGE,
+    id: 'envelope-identity',
+    description: "The envelope's identity is ambiguous: both job and urn are set, or job is not a string.",
+    fullDescription:
+      'The message was judged by the URN the envelope rules pick (job wins over the urn alias; a job that is not a string is ignored), which may not be the one its producer meant; the SDKs apply the same rule.',
+    help: 'Send the URN in job only, as a string; drop the urn alias.',
+    helpUri: VALIDATE_PAGE,
   },
   {
-    id: 'deprecated-urn', description: 'The registry deprecates the message\'s URN (a warning: the verdict is unchanged).',
-    fullDescription: 'The manifest marks the URN deprecated ("status": "deprecated", or "deprecated" with its since, sunset, replacement and reason): it may be removed on its sunset, and its producers and consumers should move to its replacement.',
-    help: 'Move the producer to the replacement URN before the sunset; --no-deprecation-warnings hides these warnings.', helpUri: VALIDATE_PAGE,
+    id: 'deprecated-urn',
+    description: "The registry deprecates the message's URN (a warning: the verdict is unchanged).",
+    fullDescription:
+      'The manifest marks the URN deprecated ("status": "deprecated", or "deprecated" with its since, sunset, replacement and reason): it may be removed on its sunset, and its producers and consumers should move to its replacement.',
+    help: 'Move the producer to the replacement URN before the sunset; --no-deprecation-warnings hides these warnings.',
+    helpUri: VALIDATE_PAGE,
   },
 ];
 
@@ -135,7 +158,8 @@ export function outcomeOf(r: MessageVerdict): Outcome {
 const noSchema = (r: MessageVerdict): string => `no schema registered for ${quote(r.urn ?? '')}${hint(r)}`;
 
 /** Why a message with no schema is an error under --strict: what its JSON result's `error` says. */
-export const noSchemaMessage = (r: MessageVerdict): string => `${noSchema(r)}; --strict makes a URN with no schema an error: register one, or correct the URN`;
+export const noSchemaMessage = (r: MessageVerdict): string =>
+  `${noSchema(r)}; --strict makes a URN with no schema an error: register one, or correct the URN`;
 
 /** Where a violation is in its file, when the caller can tell (it reads the file's positions). */
 export type Place = (p: MessageProblem) => { line?: number; col?: number; endLine?: number; endCol?: number } | undefined;
@@ -156,16 +180,45 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
   const urn = r.urn === undefined ? {} : { urn: r.urn };
   const subject: MessageSubject = { verdict: r };
   if (r.status === 'error' && r.unregistered === true) {
-    found.push({ rule: 'no-schema', level: 'error', title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, subject });
+    found.push({
+      rule: 'no-schema',
+      level: 'error',
+      title: 'no schema',
+      message: noSchema(r),
+      ...urn,
+      location: { file: r.file, line: r.line },
+      unit,
+      subject,
+    });
   } else if (r.status === 'error') {
     // A schema problem is located where it is fixed, as check places it; an unreadable input at itself.
     const at = r.errorLocation;
-    const location = at === undefined ? { file: r.file, line: r.errorLine ?? r.line, col: r.col }
-      : { file: at.file, line: at.line, col: at.col, ...(at.pointer === '' ? {} : { pointer: at.pointer }) };
-    found.push({ rule: 'unreadable-input', level: 'error', title: 'cannot validate', message: r.error ?? 'error', ...urn, location, unit, subject });
+    const location =
+      at === undefined
+        ? { file: r.file, line: r.errorLine ?? r.line, col: r.col }
+        : { file: at.file, line: at.line, col: at.col, ...(at.pointer === '' ? {} : { pointer: at.pointer }) };
+    found.push({
+      rule: 'unreadable-input',
+      level: 'error',
+      title: 'cannot validate',
+      message: r.error ?? 'error',
+      ...urn,
+      location,
+      unit,
+      subject,
+    });
   } else if (r.status === 'skipped') {
     const level = r.suggestion !== undefined ? 'warning' : 'note';
-    found.push({ rule: 'no-schema', level, title: 'no schema', message: noSchema(r), ...urn, location: { file: r.file, line: r.line }, unit, subject });
+    found.push({
+      rule: 'no-schema',
+      level,
+      title: 'no schema',
+      message: noSchema(r),
+      ...urn,
+      location: { file: r.file, line: r.line },
+      unit,
+      subject,
+    });
   } else if (r.status === 'invalid') {
     for (const v of r.violations ?? []) {
       const pos = place?.(v);
@@ -173,20 +226,53 @@ export function messageFindings(r: MessageVerdict, strict: boolean, place: Place
       const end = pos?.endLine === undefined ? {} : { endLine: pos.endLine, endCol: pos.endCol };
       const location = { file: r.file, line: pos?.line ?? r.line, col: pos?.col, pointer: v.at, ...end };
       found.push({
-        rule: 'invalid-data', level: 'error', title: 'invalid data', message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`, ...urn, location, unit,
+        rule: 'invalid-data',
+        level: 'error',
+        title: 'invalid data',
+        message: `${r.urn ?? 'message'}: ${problemLabel(v)} ${v.message}`,
+        ...urn,
+        location,
+        unit,
         subject: { verdict: r, problem: v },
       });
     }
     if (r.moreViolations === true) {
-      found.push({ rule: 'invalid-data', level: 'note', title: 'more violations', message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`, ...urn, location: { file: r.file, line: r.line }, unit, subject });
+      found.push({
+        rule: 'invalid-data',
+        level: 'note',
+        title: 'more violations',
+        message: `${r.urn ?? 'message'}: ${MORE_VIOLATIONS}`,
+        ...urn,
+        location: { file: r.file, line: r.line },
+        unit,
+        subject,
+      });
     }
   }
   if (r.deprecation !== undefined) {
-    found.push({ rule: 'deprecated-urn', level: 'warning', title: 'deprecated URN', message: r.deprecation, ...urn, location: { file: r.file, line: r.line }, unit, subject });
+    found.push({
+      rule: 'deprecated-urn',
+      level: 'warning',
+      title: 'deprecated URN',
+      message: r.deprecation,
+      ...urn,
+      location: { file: r.file, line: r.line },
+      unit,
+      subject,
+    });
   }
   // What the envelope's identity leaves in doubt, whatever the verdict: after the verdict's findings.
   for (const w of r.warnings ?? []) {
-    found.push({ rule: 'envelope-identity', level: 'warning', title: 'envelope', message: w, ...urn, location: { file: r.file, line: r.line }, unit, subject });
+    found.push({
+      rule: 'envelope-identity',
+      level: 'warning',
+      title: 'envelope',
+      message: w,
+      ...urn,
+      location: { file: r.file, line: r.line },
+      unit,
+      subject,
+    });
   }
   return found;
 }
@@ -204,7 +290,13 @@ export function messageData(r: MessageVerdict, place: Place | undefined): Record
   body.status = r.status;
   body.violations = (r.violations ?? []).map((v) => {
     const pos = place?.(v);
-    return { instancePath: v.instancePath, schemaPath: v.schemaPath, keyword: v.keyword, message: v.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
+    return {
+      instancePath: v.instancePath,
+      schemaPath: v.schemaPath,
+      keyword: v.keyword,
+      message: v.message,
+      ...(pos ? { line: pos.line, col: pos.col } : {}),
+    };
   });
   if (r.moreViolations === true) body.moreViolations = true;
   body.warnings = r.warnings ?? [];
@@ -233,11 +325,19 @@ export interface MessageCounts {
  * The run's summary: the counts of the JSON document and the Report (`messages`, then each status)
  * and the words after `OK:` or `FAILED:` in every summary line.
  */
-export function runSummary(n: MessageCounts, strict = false): { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number }; counted: string } {
+export function runSummary(
+  n: MessageCounts,
+  strict = false,
+): { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number }; counted: string } {
   const total = n.valid + n.invalid + n.skipped + n.error;
   const close = n.suggested === 0 ? '' : ` (${n.suggested} close to a registered URN)`;
   // Unregistered URNs are skipped, or errors under --strict: the ones close to a registered URN are among them.
-  const parts = [`${n.valid} valid`, `${n.invalid} invalid`, `${n.skipped} skipped${strict ? '' : close}`, `${n.error} error${n.error === 1 ? '' : 's'}${strict ? close : ''}`];
+  const parts = [
+    `${n.valid} valid`,
+    `${n.invalid} invalid`,
+    `${n.skipped} skipped${strict ? '' : close}`,
+    `${n.error} error${n.error === 1 ? '' : 's'}${strict ? close : ''}`,
+  ];
   return {
     summary: { messages: total, valid: n.valid, invalid: n.invalid, skipped: n.skipped, errors: n.error },
     counted: `${total} message${total === 1 ? '' : 's'}: ${parts.join(', ')}`,

@@ -10,7 +10,10 @@ import { hint, MORE_VIOLATIONS, problemLabel, type MessageStatus, type MessageSu
  */
 
 const STATUS_MARK: Record<MessageStatus, { text: string; tone: Tone }> = {
-  valid: { text: '✓ valid', tone: 'pass' }, invalid: { text: '✗ invalid', tone: 'fail' }, skipped: { text: '- skipped', tone: 'warn' }, error: { text: '! error', tone: 'fail' },
+  valid: { text: '✓ valid', tone: 'pass' },
+  invalid: { text: '✗ invalid', tone: 'fail' },
+  skipped: { text: '- skipped', tone: 'warn' },
+  error: { text: '! error', tone: 'fail' },
 };
 
 /** A message's heading, and for a line of NDJSON the file it sits under. */
@@ -20,7 +23,12 @@ function messageText(r: MessageVerdict): UnitText {
   const head: TextLine = stream ? [mark, `  line ${r.line}`] : [mark, '  ', { text: r.file, tone: 'bold' }];
   let heading: TextLine;
   if (r.status === 'error' && r.unregistered === true) {
-    heading = [...head, '  ', { text: quote(r.urn ?? ''), tone: 'dim' }, { text: `  (no schema registered, --strict${hint(r)})`, tone: 'dim' }];
+    heading = [
+      ...head,
+      '  ',
+      { text: quote(r.urn ?? ''), tone: 'dim' },
+      { text: `  (no schema registered, --strict${hint(r)})`, tone: 'dim' },
+    ];
   } else if (r.status === 'error' && r.urn === undefined) {
     const where = r.errorLine === undefined ? '' : stream ? `:${r.col ?? 1}` : `:${r.errorLine}:${r.col ?? 1}`;
     heading = [...head, where, '  ', r.error ?? ''];
@@ -40,13 +48,18 @@ function findingText(f: ReportFinding<MessageSubject>): FindingText | undefined 
   if (s.problem !== undefined) return { line: [{ text: problemLabel(s.problem), tone: 'fail' }, '  ', s.problem.message] };
   switch (f.rule) {
     // No schema: the heading says it.
-    case 'no-schema': return { line: null };
+    case 'no-schema':
+      return { line: null };
     // An input that is not a message is said by its heading; a message's schema problem under it.
-    case 'unreadable-input': return { line: r.urn === undefined ? null : [r.error ?? ''] };
-    case 'invalid-data': return { line: [{ text: `… ${MORE_VIOLATIONS}`, tone: 'dim' }] };
+    case 'unreadable-input':
+      return { line: r.urn === undefined ? null : [r.error ?? ''] };
+    case 'invalid-data':
+      return { line: [{ text: `… ${MORE_VIOLATIONS}`, tone: 'dim' }] };
     case 'envelope-identity':
-    case 'deprecated-urn': return { line: [{ text: 'warning:', tone: 'warn' }, ' ', f.message] };
-    default: return undefined;
+    case 'deprecated-urn':
+      return { line: [{ text: 'warning:', tone: 'warn' }, ' ', f.message] };
+    default:
+      return undefined;
   }
 }
 

@@ -160,7 +160,11 @@ export function valueLiteral(v: unknown): Code {
     throw new TypeError('valueLiteral: only JSON values and Sets of them can be written');
   }
   if (jsonExact(v)) return code`J(${JSON.stringify(v)})`;
-  if (Array.isArray(v)) return code`[${join(v.map((x) => valueLiteral(x)), code`,`)}]`;
+  if (Array.isArray(v))
+    return code`[${join(
+      v.map((x) => valueLiteral(x)),
+      code`,`,
+    )}]`;
   const entries = Object.keys(v).map((k) => code`[${k}]:${valueLiteral((v as Record<string, unknown>)[k])}`);
   return code`{${join(entries, code`,`)}}`;
 }

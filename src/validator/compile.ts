@@ -54,7 +54,11 @@ class Generator implements Gen {
   /** `keySets` is shared by the two functions of one compile: a 100k-value enum is hashed once. */
   private readonly constIndex = new Map<unknown, number>();
 
-  constructor(readonly mode: Mode, readonly keySets: KeySets, private readonly consts: unknown[]) {
+  constructor(
+    readonly mode: Mode,
+    readonly keySets: KeySets,
+    private readonly consts: unknown[],
+  ) {
     consts.forEach((v, i) => this.constIndex.set(v, i));
   }
 
@@ -108,14 +112,20 @@ class Generator implements Gen {
     }
 
     const guarded = (list: Block[]): Code =>
-      join(list.filter(([, , body]) => !body.empty).map(([, test, body]) => code`if(${test}){${body}}`), NL);
+      join(
+        list.filter(([, , body]) => !body.empty).map(([, test, body]) => code`if(${test}){${body}}`),
+        NL,
+      );
     const bodies = (list: Block[]): Code => join(list.map(([, , body]) => body));
 
     if (!node.types) {
       out.push(guarded(blocks));
     } else {
       const types = node.types.includes('number') ? node.types.filter((t) => t !== 'integer') : node.types;
-      const test = join(types.map((t) => typeTestCode(t, d)), code`||`);
+      const test = join(
+        types.map((t) => typeTestCode(t, d)),
+        code`||`,
+      );
       const msg = code`${typeMessage(node.types)}+t(${d})`;
       const typeFail = this.fail(path, joinPointer(sp, 'type'), 'type', msg);
       // With a single type, passing the type test fixes which block applies, so it runs unguarded.
@@ -141,7 +151,10 @@ class Generator implements Gen {
 
     // Checks of any value (enum, const), after the type's.
     for (const c of CHECKS.value) if (c.applies(node)) out.push(c.code(this, node, d, path, depth));
-    return join(out.filter((c) => !c.empty), NL);
+    return join(
+      out.filter((c) => !c.empty),
+      NL,
+    );
   }
 
   /** How many nodes (and required names) `node`'s checks hold: what a function inlining them takes. */
@@ -183,14 +196,15 @@ return true;}`);
 export function generate(root: SchemaNode, mode: Mode, keySets: KeySets, consts: unknown[] = []): Code {
   const gen = new Generator(mode, keySets, consts);
   const body = gen.node(root, code`d`, ROOT_PATH, '', 0);
-  const main = mode === 'valid'
-    ? code`return function isValid(d){
+  const main =
+    mode === 'valid'
+      ? code`return function isValid(d){
 ${body}
 return true;};`
-    // A function of its own (deep nodes) pushes to the caller's array: then it exists from the start.
-    // `m`, the most violations wanted (any other value: all), is `M` for every function here; the
-    // violation that reaches it is thrown as the array itself, which ends the walk.
-    : code`return function validate(d,m){let e=${gen.functions.length > 0 ? code`[]` : code`null`};M=m>=1?m:Infinity;
+      : // A function of its own (deep nodes) pushes to the caller's array: then it exists from the start.
+        // `m`, the most violations wanted (any other value: all), is `M` for every function here; the
+        // violation that reaches it is thrown as the array itself, which ends the walk.
+        code`return function validate(d,m){let e=${gen.functions.length > 0 ? code`[]` : code`null`};M=m>=1?m:Infinity;
 try{
 ${body}
 }catch(x){if(x!==e||e===null)throw x}
@@ -239,7 +253,10 @@ export function compile(schema: unknown, options: CompileOptions = {}): Compiled
   // A call through the stub (a reference taken before the first call) costs one indirection;
   // a getter instead would cost every `compiled.validate(…)` (both measured on the orders bench).
   const compiled = {
-    schema, urn, warnings: Object.freeze(warnings), isValid,
+    schema,
+    urn,
+    warnings: Object.freeze(warnings),
+    isValid,
     validate(d: unknown, limit?: number): Violation[] {
       if (all === undefined) {
         all = build<(d: unknown, limit?: number) => Violation[]>(root, 'all', keySets, urn);

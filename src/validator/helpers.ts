@@ -21,6 +21,13 @@ export interface Helpers {
 }
 
 export const helpers: Helpers = Object.freeze({
-  h: hasOwn, G: Object.getPrototypeOf, O: Object.prototype,
-  E: jsonEqual, K: canonicalKey, Z: refuseCycle, L: codePointLength, P: escapeKey, t: jsonType,
+  h: hasOwn,
+  G: Object.getPrototypeOf,
+  O: Object.prototype,
+  E: jsonEqual,
+  K: canonicalKey,
+  Z: refuseCycle,
+  L: codePointLength,
+  P: escapeKey,
+  t: jsonType,
 });

@@ -16,7 +16,10 @@ import type { Violation } from './types.js';
 
 type TypeBlock = (typeof TYPE_BLOCKS)[number];
 const guard: Record<TypeBlock, (d: unknown) => boolean> = {
-  string: (d) => typeof d === 'string', number: (d) => typeof d === 'number', object: isSchemaObject, array: Array.isArray,
+  string: (d) => typeof d === 'string',
+  number: (d) => typeof d === 'number',
+  object: isSchemaObject,
+  array: Array.isArray,
 };
 
 /** The checks that apply at a node, each with what it worked out for it once (`prepared[i]` is `checks[i]`'s). */
@@ -48,7 +51,11 @@ interface Plans {
 }
 
 class Interpreter implements Walk {
-  constructor(readonly preview: Preview, readonly keySets: KeySets, private readonly plans: Plans = new Map()) {}
+  constructor(
+    readonly preview: Preview,
+    readonly keySets: KeySets,
+    private readonly plans: Plans = new Map(),
+  ) {}
 
   private plan(n: SchemaNode): Plan {
     let p = this.plans.get(n);
@@ -63,8 +70,11 @@ class Interpreter implements Walk {
       exact: types !== undefined && types.length === 1 && types[0] !== 'integer' && types[0] !== 'number',
       allowed,
       checks: {
-        string: active(CHECKS.string, n), number: active(CHECKS.number, n), object: active(CHECKS.object, n),
-        array: active(CHECKS.array, n), value: active(CHECKS.value, n),
+        string: active(CHECKS.string, n),
+        number: active(CHECKS.number, n),
+        object: active(CHECKS.object, n),
+        array: active(CHECKS.array, n),
+        value: active(CHECKS.value, n),
       },
     };
     this.plans.set(n, p);
@@ -121,7 +131,11 @@ class Interpreter implements Walk {
 }
 
 /** isValid and validate by walking `root` at run time, for where code generation is refused. */
-export function interpret(root: SchemaNode, preview: Preview, keySets: KeySets): { isValid(d: unknown): boolean; validate(d: unknown, limit?: number): Violation[] } {
+export function interpret(
+  root: SchemaNode,
+  preview: Preview,
+  keySets: KeySets,
+): { isValid(d: unknown): boolean; validate(d: unknown, limit?: number): Violation[] } {
   const it = new Interpreter(preview, keySets);
   return {
     isValid: (d) => it.node(root, d, '', '', null),

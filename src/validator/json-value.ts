@@ -106,7 +106,7 @@ function carefulJsonWalk(schema: unknown): JsonShape {
   // Each container left, by its height. A container with no container inside (a leaf) cannot
   // close a cycle, so it is never put on the path nor remembered: its height is 1.
   const done = new Map<object, number>();
-  const height = (c: unknown): number => (typeof c === 'object' && c !== null ? done.get(c) ?? 1 : 0);
+  const height = (c: unknown): number => (typeof c === 'object' && c !== null ? (done.get(c) ?? 1) : 0);
   // Frame ids; `~id` leaves a frame (takes its value off the path).
   const stack: number[] = [0];
   while (stack.length > 0) {

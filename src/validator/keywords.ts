@@ -13,7 +13,13 @@ export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set(KEYWORDS.map((k) 
 
 /** Annotations never warn (nor does any keyword starting with `x-`). */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  '$schema', '$id', 'title', 'description', 'examples', 'default', '$comment',
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'examples',
+  'default',
+  '$comment',
 ]);
 
 /**
@@ -22,17 +28,56 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
  * unknown (docs/contract.md §14): most often a typo.
  */
 export const DRAFT_KEYWORDS: ReadonlySet<string> = new Set([
-  ...SUPPORTED_KEYWORDS, ...ANNOTATION_KEYWORDS,
+  ...SUPPORTED_KEYWORDS,
+  ...ANNOTATION_KEYWORDS,
   // draft-07
-  '$ref', 'definitions', 'multipleOf', 'maximum', 'exclusiveMaximum', 'exclusiveMinimum', 'pattern',
-  'additionalItems', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
-  'patternProperties', 'dependencies', 'propertyNames', 'format', 'contentMediaType', 'contentEncoding',
-  'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not', 'readOnly', 'writeOnly',
+  '$ref',
+  'definitions',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'pattern',
+  'additionalItems',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'contains',
+  'maxProperties',
+  'minProperties',
+  'patternProperties',
+  'dependencies',
+  'propertyNames',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'readOnly',
+  'writeOnly',
   // 2019-09
-  '$anchor', '$defs', '$recursiveRef', '$recursiveAnchor', '$vocabulary', 'dependentSchemas', 'dependentRequired',
-  'unevaluatedItems', 'unevaluatedProperties', 'maxContains', 'minContains', 'deprecated', 'contentSchema',
+  '$anchor',
+  '$defs',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$vocabulary',
+  'dependentSchemas',
+  'dependentRequired',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'maxContains',
+  'minContains',
+  'deprecated',
+  'contentSchema',
   // 2020-12
-  '$dynamicRef', '$dynamicAnchor', 'prefixItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'prefixItems',
 ]);
 
 export interface ParseResult {
@@ -40,7 +85,6 @@ export interface ParseResult {
   warnings: SchemaWarning[];
   lint: LintIssue[];
 }
-
 
 /**
  * Walks a schema once: builds its node tree and collects its warnings, unsupported, unknown and
@@ -82,7 +126,10 @@ const MARKER_MET = 2;
 
 /** What a keyword's parse is given: the schema object's pointer, and where its findings go. */
 class Scope implements ParseScope {
-  constructor(readonly pointer: string, private readonly ctx: ParseContext) {}
+  constructor(
+    readonly pointer: string,
+    private readonly ctx: ParseContext,
+  ) {}
 
   get nan(): boolean {
     return this.ctx.nan;
@@ -136,4 +183,4 @@ function parseNode(schema: unknown, pointer: string, ctx: ParseContext): SchemaN
 }
 
 export { SchemaError };
-export { describe, hasOwn, isSchemaObject,  lengthBound, minimumBound,  type SchemaNode } from './schema-node.js';
+export { describe, hasOwn, isSchemaObject, lengthBound, minimumBound, type SchemaNode } from './schema-node.js';

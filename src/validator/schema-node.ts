@@ -23,9 +23,7 @@ export interface SchemaNode {
   hideKeys?: boolean;
 }
 
-export const TYPE_NAMES: ReadonlySet<string> = new Set([
-  'string', 'number', 'integer', 'boolean', 'object', 'array', 'null',
-]);
+export const TYPE_NAMES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
 export function isSchemaObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,7 +77,7 @@ export function preview(values: unknown[]): string {
   for (const v of values) {
     let s: string;
     try {
-      s = typeof v === 'number' ? String(v + 0) : JSON.stringify(v) ?? String(v);
+      s = typeof v === 'number' ? String(v + 0) : (JSON.stringify(v) ?? String(v));
     } catch {
       s = '…';
     }

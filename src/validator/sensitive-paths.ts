@@ -16,8 +16,6 @@ import { GDPR_MARKER, markerCategory } from './sensitive.js';
 
 const SPECIAL = /[.[\]*\\]/g;
 
-;
-
 /** A schema node that can hold data: an object schema or `true` (`false` admits nothing). */
 type SchemaNode = Record<string, unknown> | true;
 

@@ -52,7 +52,12 @@ const SAME_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
 const SAME_MAP = ['dependentSchemas', 'dependencies'] as const;
 /** Keywords holding one schema that masking follows (to the same value, a property or an item). */
 const SINGLE: ReadonlySet<string> = new Set([
-  'additionalProperties', 'unevaluatedProperties', 'additionalItems', 'contains', 'unevaluatedItems', ...SAME_ONE,
+  'additionalProperties',
+  'unevaluatedProperties',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
+  ...SAME_ONE,
 ]);
 /** Keywords that hold named schemas, reached only through a `$ref`. */
 const DEFINITIONS = ['definitions', '$defs'] as const;
@@ -76,15 +81,24 @@ function mapped(v: unknown): Obj[] {
 
 /** The schemas of an object's properties (whatever the name), and those of its undeclared ones. */
 function objectEdges(s: Obj): Obj[] {
-  return [...mapped(get(s, 'properties')), ...mapped(get(s, 'patternProperties')), ...schemas(get(s, 'additionalProperties')), ...schemas(get(s, 'unevaluatedProperties'))];
+  return [
+    ...mapped(get(s, 'properties')),
+    ...mapped(get(s, 'patternProperties')),
+    ...schemas(get(s, 'additionalProperties')),
+    ...schemas(get(s, 'unevaluatedProperties')),
+  ];
 }
 
 /** The schemas of an array's items, whatever the index. */
 function arrayEdges(s: Obj): Obj[] {
   const items = get(s, 'items');
   return [
-    ...schemas(items), ...listed(items), ...listed(get(s, 'prefixItems')), ...schemas(get(s, 'additionalItems')),
-    ...schemas(get(s, 'contains')), ...schemas(get(s, 'unevaluatedItems')),
+    ...schemas(items),
+    ...listed(items),
+    ...listed(get(s, 'prefixItems')),
+    ...schemas(get(s, 'additionalItems')),
+    ...schemas(get(s, 'contains')),
+    ...schemas(get(s, 'unevaluatedItems')),
   ];
 }
 
@@ -215,7 +229,11 @@ export class Reach {
     for (const s of set) {
       const props = get(s, 'properties');
       if (isObj(props)) for (const k of Object.keys(props)) if (!declared.has(k)) out.push(...schemas(props[k]));
-      out.push(...mapped(get(s, 'patternProperties')), ...schemas(get(s, 'unevaluatedProperties')), ...schemas(get(s, 'additionalProperties')));
+      out.push(
+        ...mapped(get(s, 'patternProperties')),
+        ...schemas(get(s, 'unevaluatedProperties')),
+        ...schemas(get(s, 'additionalProperties')),
+      );
     }
     return out.length === 0 ? out : this.set(out);
   }
@@ -245,7 +263,7 @@ export class Reach {
       const below = this.edges(s)[shape];
       // A leaf, the common case, needs no graph of marks.
       const yes = below.length > 0 && below.some((b) => (this.holding ??= this.holdingMarks()).has(b));
-      known = ((known ?? 0) | (bit << 2)) | (yes ? bit : 0);
+      known = (known ?? 0) | (bit << 2) | (yes ? bit : 0);
       this.holdsCache.set(s, known);
     }
     return (known & bit) !== 0;
@@ -296,7 +314,10 @@ export class Reach {
       const { set, hidden: above } = stack.pop()!;
       this.work += set.length;
       const hidden = above || this.marked(set);
-      const key = `${hidden ? 1 : 0}:${set.map(id).sort((a, b) => a - b).join(',')}`;
+      const key = `${hidden ? 1 : 0}:${set
+        .map(id)
+        .sort((a, b) => a - b)
+        .join(',')}`;
       if (set.length === 0 || done.has(key)) continue;
       done.add(key);
       for (const s of set) {

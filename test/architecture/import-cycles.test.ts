@@ -74,18 +74,39 @@ describe('module graph of src', () => {
 
   it('src/report (the Report and its renderers) imports nothing of ours outside it; no core imports the CLI', () => {
     const edges = graph(modules(join(ROOT, 'src')));
-    const under = (dir: string) => (f: string): boolean => relative(ROOT, f).startsWith(`src/${dir}/`);
+    const under =
+      (dir: string) =>
+      (f: string): boolean =>
+        relative(ROOT, f).startsWith(`src/${dir}/`);
     const outward = (from: string, banned: (f: string) => boolean): string[] =>
-      [...edges].filter(([f]) => under(from)(f)).flatMap(([f, to]) => to.filter(banned).map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`));
+      [...edges]
+        .filter(([f]) => under(from)(f))
+        .flatMap(([f, to]) => to.filter(banned).map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`));
     expect(outward('report', (t) => !under('report')(t))).toEqual([]);
-    for (const core of ['check', 'compat', 'gdpr', 'registry', 'validate', 'validator']) expect(outward(core, under('cli')), core).toEqual([]);
+    for (const core of ['check', 'compat', 'gdpr', 'registry', 'validate', 'validator'])
+      expect(outward(core, under('cli')), core).toEqual([]);
   });
 
   it('finds a cycle when there is one (the detector is not vacuous)', () => {
     const a = join(ROOT, 'src/a.ts');
     const b = join(ROOT, 'src/b.ts');
     const c = join(ROOT, 'src/c.ts');
-    expect(cycles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual([['src/a.ts', 'src/b.ts', 'src/c.ts']]);
-    expect(cycles(new Map([[a, [b]], [b, []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+        ]),
+      ),
+    ).toEqual([['src/a.ts', 'src/b.ts', 'src/c.ts']]);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

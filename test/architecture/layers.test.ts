@@ -10,14 +10,26 @@ import { ROOT } from '../helpers/tsc.js';
  */
 
 const SRC = join(ROOT, 'src');
-const folders = (): string[] => ['.', ...readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)].sort();
+const folders = (): string[] =>
+  [
+    '.',
+    ...readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name),
+  ].sort();
 
 describe('the layer order of src', () => {
   it('places every folder of src in exactly one layer, and names no folder that is not there', () => {
     const placed = LAYERS.flatMap((l) => l.folders);
     expect(new Set(placed).size, 'a folder in two layers').toBe(placed.length);
-    expect(folders().filter((f) => layerOf(f) === undefined), 'folders with no layer: add a row in test/helpers/layers.ts').toEqual([]);
-    expect(placed.filter((f) => !existsSync(join(SRC, f))), 'layers naming folders that do not exist').toEqual([]);
+    expect(
+      folders().filter((f) => layerOf(f) === undefined),
+      'folders with no layer: add a row in test/helpers/layers.ts',
+    ).toEqual([]);
+    expect(
+      placed.filter((f) => !existsSync(join(SRC, f))),
+      'layers naming folders that do not exist',
+    ).toEqual([]);
   });
 
   it('has no import of a folder in the same layer or a layer above', () => {
@@ -28,7 +40,12 @@ describe('the layer order of src', () => {
 
   it('the runtime guard no longer reaches gdpr (the loop guard/mask.ts -> gdpr -> guard/envelope.ts is gone)', () => {
     const guard = sourceModules(join(SRC, 'guard'));
-    expect(guard.flatMap((f) => importsOf(f)).map(folderOf).filter((f) => f === 'gdpr')).toEqual([]);
+    expect(
+      guard
+        .flatMap((f) => importsOf(f))
+        .map(folderOf)
+        .filter((f) => f === 'gdpr'),
+    ).toEqual([]);
   });
 
   it('fails on an added import of every folder above or beside the importer, in every import form, and on nothing else', () => {
@@ -59,7 +76,9 @@ describe('the layer order of src', () => {
       }
       // An import within the folder, or of a package, is never a layering question.
       const own = from === '.' ? './browser.js' : '../n.js';
-      expect(upwardImports([[file, importsOf(file, `import a from '${own}'; import b from 'node:fs'; import c from 'yaml';`)]])).toEqual([]);
+      expect(upwardImports([[file, importsOf(file, `import a from '${own}'; import b from 'node:fs'; import c from 'yaml';`)]])).toEqual(
+        [],
+      );
     }
     expect(flagged).toBeGreaterThan(0);
     // The import this test was written for: the guard reaching up into a command's core.
@@ -76,7 +95,10 @@ describe('the layer order of src', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
     const block = /<!-- layers -->\n([\s\S]*?)<!-- \/layers -->/.exec(doc);
     expect(block, 'docs/ARCHITECTURE.md has no <!-- layers --> table').not.toBeNull();
-    const rows = block![1]!.split('\n').filter((l) => /^\| \d/.test(l)).map((l) => l.split('|').map((c) => c.trim()));
+    const rows = block![1]!
+      .split('\n')
+      .filter((l) => /^\| \d/.test(l))
+      .map((l) => l.split('|').map((c) => c.trim()));
     expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual(
       LAYERS.map((l, i) => [String(i + 1), l.name, l.folders.map((f) => (f === '.' ? '`src/*.ts`' : `\`src/${f}\``)).join(', ')]),
     );

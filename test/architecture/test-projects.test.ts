@@ -67,7 +67,8 @@ function drivers(file: string, text: string, seen: Map<string, Set<string>>): Se
     const calls = [...imported, ...found].some((n) => new RegExp(`\\b${n}\\b`).test(chunk.replace(/^export[^\n(=]*/, '')));
     if (BUILT.test(chunk) || calls) found.add(name);
   }
-  for (const m of text.matchAll(/^export\s*\{([^}]*)\}\s*from/gm)) for (const n of m[1]!.split(',').map((s) => s.trim())) if (imported.has(n)) found.add(n);
+  for (const m of text.matchAll(/^export\s*\{([^}]*)\}\s*from/gm))
+    for (const n of m[1]!.split(',').map((s) => s.trim())) if (imported.has(n)) found.add(n);
   return found;
 }
 
@@ -119,11 +120,17 @@ describe('the unit project needs no build', () => {
     expect(unitProblems(here, "import { bq, ROOT } from '../helpers/cli.js';\n")).toEqual([
       'test/architecture/probe.test.ts: imports bq from test/helpers/cli.ts, which run the built CLI',
     ]);
-    expect(unitProblems(here, "import { run, tree } from '../helpers/hostile.js';\n")[0]).toMatch(/imports run from test\/helpers\/hostile\.ts/);
+    expect(unitProblems(here, "import { run, tree } from '../helpers/hostile.js';\n")[0]).toMatch(
+      /imports run from test\/helpers\/hostile\.ts/,
+    );
     expect(unitProblems(here, "import { serve } from '../helpers/serve.js';\n")[0]).toMatch(/imports serve from test\/helpers\/serve\.ts/);
     expect(unitProblems(here, "import { lines } from '../../dist/cli/inputs.js';\n")[0]).toMatch(/line 1 names a built file/);
     expect(unitProblems(here, "const main = join(ROOT, 'dist', 'cli', 'main.js');\n")[0]).toMatch(/line 1 names a built file/);
-    expect(unitProblems(here, "import { compatRulesPage } from '../../scripts/gen-compat-rules.js';\n")[0]).toMatch(/→ scripts\/gen-compat-rules\.js: line \d+ names a built file/);
-    expect(unitProblems(here, "import { ROOT, tempTree } from '../helpers/cli.js';\nimport { tree } from '../helpers/hostile.js';\n")).toEqual([]);
+    expect(unitProblems(here, "import { compatRulesPage } from '../../scripts/gen-compat-rules.js';\n")[0]).toMatch(
+      /→ scripts\/gen-compat-rules\.js: line \d+ names a built file/,
+    );
+    expect(
+      unitProblems(here, "import { ROOT, tempTree } from '../helpers/cli.js';\nimport { tree } from '../helpers/hostile.js';\n"),
+    ).toEqual([]);
   });
 });

@@ -52,7 +52,16 @@ function documents(): Array<[string, unknown]> {
   return [
     ['the built document', baseDoc()],
     ['duplicate info tags (uniqueItems)', mutate((d) => (d.info.tags = [{ name: 'x' }, { name: 'x' }]))],
-    ['equal tags with keys in another order', mutate((d) => (d.info.tags = [{ name: 'x', description: 'y' }, { description: 'y', name: 'x' }]))],
+    [
+      'equal tags with keys in another order',
+      mutate(
+        (d) =>
+          (d.info.tags = [
+            { name: 'x', description: 'y' },
+            { description: 'y', name: 'x' },
+          ]),
+      ),
+    ],
     ['distinct tags', mutate((d) => (d.info.tags = [{ name: 'x' }, { name: 'y' }]))],
     ['duplicate message tags', mutate((d) => (d.channels.urn_a.messages.urn_a.tags = [{ name: 'owner:team' }, { name: 'owner:team' }]))],
     ['exchange name of 200 astral code points (400 UTF-16 units)', withExchange(emoji(200))],
@@ -71,8 +80,14 @@ function documents(): Array<[string, unknown]> {
     ['a binding version outside its enum', withBinding({ amqp: { is: 'routingKey', bindingVersion: '9.9.9' } })],
     ['a server with known keys only', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', title: 't', tags: [] } }))],
     ['a server with an unknown key', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', nope: 1, 'x-ext': 2 } }))],
-    ['a server with a key from Object.prototype', mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', toString: 1, constructor: 2 } }))],
-    ['a userPassword scheme of the wrong type', mutate((d) => (d.components = { securitySchemes: { up: { type: 'userPassword', description: 5, extra: 1 } } }))],
+    [
+      'a server with a key from Object.prototype',
+      mutate((d) => (d.servers = { s1: { host: 'h:1', protocol: 'kafka', toString: 1, constructor: 2 } })),
+    ],
+    [
+      'a userPassword scheme of the wrong type',
+      mutate((d) => (d.components = { securitySchemes: { up: { type: 'userPassword', description: 5, extra: 1 } } })),
+    ],
     ['a channel address that is an array', mutate((d) => (d.channels.urn_b.address = ['x']))],
   ];
 }
@@ -107,8 +122,12 @@ describe('the generated AsyncAPI 3.0.0 validator', () => {
   });
 
   test('validateAsyncApi reports through it', async () => {
-    const [doc] = documents().find(([w]) => w.startsWith('duplicate info'))!.slice(1);
-    expect(await validateAsyncApi(doc)).toEqual([{ pointer: '/info/tags', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' }]);
+    const [doc] = documents()
+      .find(([w]) => w.startsWith('duplicate info'))!
+      .slice(1);
+    expect(await validateAsyncApi(doc)).toEqual([
+      { pointer: '/info/tags', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' },
+    ]);
   });
 
   test('needs nothing from ajv or @asyncapi/specs at run time', () => {
@@ -120,7 +139,9 @@ describe('the generated AsyncAPI 3.0.0 validator', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     expect(Object.keys(pkg.dependencies!)).not.toContain('ajv');
     expect(Object.keys(pkg.dependencies!)).not.toContain('@asyncapi/specs');
-    expect(pkg.scripts!.build).toMatch(/^node scripts\/build-asyncapi-validator\.js && tsc .* && node scripts\/build-asyncapi-validator\.js --dist /);
+    expect(pkg.scripts!.build).toMatch(
+      /^node scripts\/build-asyncapi-validator\.js && tsc .* && node scripts\/build-asyncapi-validator\.js --dist /,
+    );
   });
 
   test('ships once: the library and the CLI bundle load the same file (issue 24, item 5)', () => {
@@ -128,7 +149,9 @@ describe('the generated AsyncAPI 3.0.0 validator', () => {
     expect(readFileSync(join(dist, 'asyncapi', 'generated', 'spec-validator.cjs'), 'utf8')).toBe(readFileSync(GENERATED, 'utf8'));
     expect(existsSync(join(dist, 'asyncapi', 'generated', 'spec-validator.js'))).toBe(false);
     const bundle = readdirSync(join(dist, 'cli-bundle')).filter((f) => f.endsWith('.js'));
-    const sharing = bundle.filter((f) => readFileSync(join(dist, 'cli-bundle', f), 'utf8').includes('require("../asyncapi/generated/spec-validator.cjs")'));
+    const sharing = bundle.filter((f) =>
+      readFileSync(join(dist, 'cli-bundle', f), 'utf8').includes('require("../asyncapi/generated/spec-validator.cjs")'),
+    );
     expect(sharing).toEqual(['export-asyncapi.js']);
     for (const f of bundle) expect(readFileSync(join(dist, 'cli-bundle', f), 'utf8'), f).not.toContain('asyncapi.com/definitions/3.0.0/');
   });

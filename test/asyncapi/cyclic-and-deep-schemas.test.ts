@@ -42,16 +42,32 @@ describe('keys AsyncAPI tools cannot read ("<<", __proto__, hasOwnProperty, $ref
       { urn: 'urn:m', schema: { properties: { '<<': { type: 'string' }, a: { properties: { '<<': {} } } } } },
       { urn: 'urn:ok', schema: { properties: { a: { type: 'string' } } } },
     ];
-    const message = 'the key "<<" is read as a YAML merge key by AsyncAPI tools, which would merge its value into the enclosing object; rename it';
+    const message =
+      'the key "<<" is read as a YAML merge key by AsyncAPI tools, which would merge its value into the enclosing object; rename it';
     expect(unreadable(entries)).toEqual([
-      { pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/<<', urn: 'urn:m', message, source: { pointer: '/properties/<<' } },
-      { pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/a/properties/<<', urn: 'urn:m', message, source: { pointer: '/properties/a/properties/<<' } },
+      {
+        pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/<<',
+        urn: 'urn:m',
+        message,
+        source: { pointer: '/properties/<<' },
+      },
+      {
+        pointer: '/channels/urn_m/messages/urn_m/payload/schema/properties/a/properties/<<',
+        urn: 'urn:m',
+        message,
+        source: { pointer: '/properties/a/properties/<<' },
+      },
     ]);
   });
 
   test('a schema keyword, a property name and a value are told apart: "$ref" is refused only where it is not a reference', () => {
     const issues = unreadable([
-      { urn: 'u', schema: { properties: { $ref: { type: 'string' }, a: { $ref: '#/properties/b' }, b: { default: { $ref: 'x' }, enum: [{ __proto__x: 1 }] } } } },
+      {
+        urn: 'u',
+        schema: {
+          properties: { $ref: { type: 'string' }, a: { $ref: '#/properties/b' }, b: { default: { $ref: 'x' }, enum: [{ __proto__x: 1 }] } },
+        },
+      },
     ]);
     expect(issues.map((i) => i.source!.pointer)).toEqual(['/properties/$ref', '/properties/b/default/$ref']);
   });
@@ -73,13 +89,23 @@ describe('keys AsyncAPI tools cannot read ("<<", __proto__, hasOwnProperty, $ref
   });
 
   test('buildAsyncApi throws where assembleAsyncApi reports: a document with an issue is never returned as if whole', () => {
-    expect(() => buildAsyncApi([{ urn: 'u', schema: { properties: { hasOwnProperty: {} } } }])).toThrow(/^u: \/properties\/hasOwnProperty: the key "hasOwnProperty" stops AsyncAPI tools/);
+    expect(() => buildAsyncApi([{ urn: 'u', schema: { properties: { hasOwnProperty: {} } } }])).toThrow(
+      /^u: \/properties\/hasOwnProperty: the key "hasOwnProperty" stops AsyncAPI tools/,
+    );
   });
 });
 
 describe('references that lead nowhere, and long chains of them', () => {
   test('a chain of references back to itself names no schema: refused where each $ref is', () => {
-    const issues = assembleAsyncApi([{ urn: 'u', schema: { properties: { p: { $ref: '#/definitions/a' } }, definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } } }]).issues;
+    const issues = assembleAsyncApi([
+      {
+        urn: 'u',
+        schema: {
+          properties: { p: { $ref: '#/definitions/a' } },
+          definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } },
+        },
+      },
+    ]).issues;
     expect(issues.map((i) => i.source!.pointer)).toEqual(['/properties/p/$ref', '/definitions/a/$ref', '/definitions/b/$ref']);
     for (const i of issues) expect(i.message).toMatch(/leads through references back to itself/);
   });

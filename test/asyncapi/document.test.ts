@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import YAML from 'yaml';
-import {
-  buildAsyncApi, catalogKeys, PAYLOAD_SCHEMA_FORMAT, validateAsyncApi, type CatalogEntry,
-} from '../../src/asyncapi/index.js';
+import { buildAsyncApi, catalogKeys, PAYLOAD_SCHEMA_FORMAT, validateAsyncApi, type CatalogEntry } from '../../src/asyncapi/index.js';
 import { parsePointer } from '../../src/validator/index.js';
 
 /** An example-like registry: annotations, x- keywords and GDPR markers everywhere. */
@@ -128,9 +126,11 @@ describe('buildAsyncApi', () => {
     expect(doc.asyncapi).toBe('3.0.0');
     expect(doc.info.title).toBe('BabelQueue event catalog');
     expect(doc.info.version).toBe('1.0.0');
-    expect(Object.keys(doc.channels)).toEqual([
-      'urn:babel:customers:registered', 'urn:babel:orders:cancelled', 'urn:babel:orders:created', 'urn:babel:payments:captured',
-    ].map((u) => u.replace(/:/g, '_')));
+    expect(Object.keys(doc.channels)).toEqual(
+      ['urn:babel:customers:registered', 'urn:babel:orders:cancelled', 'urn:babel:orders:created', 'urn:babel:payments:captured'].map((u) =>
+        u.replace(/:/g, '_'),
+      ),
+    );
     expectWellFormed(doc, entries);
     // The schemas are carried verbatim and left untouched.
     expect(entries).toEqual(pristine);
@@ -185,7 +185,12 @@ describe('buildAsyncApi', () => {
     const doc = buildAsyncApi(exampleRegistry(), { title: 'Shop events', version: '2.3.0' }) as Doc;
     expect(doc.info.title).toBe('Shop events');
     expect(doc.info.version).toBe('2.3.0');
-    expect(() => buildAsyncApi([{ urn: 'u', schema: {} }, { urn: 'u', schema: true }])).toThrow(/given twice/);
+    expect(() =>
+      buildAsyncApi([
+        { urn: 'u', schema: {} },
+        { urn: 'u', schema: true },
+      ]),
+    ).toThrow(/given twice/);
   });
 });
 
@@ -203,7 +208,11 @@ describe('validateAsyncApi', () => {
     const issues = await validateAsyncApi(doc);
     expect(issues).toEqual([
       { pointer: '/channels/urn_babel_orders_created/address', message: expect.stringMatching(/string/), urn: 'urn:babel:orders:created' },
-      { pointer: '/operations/urn_babel_payments_captured/action', message: expect.stringMatching(/receive/), urn: 'urn:babel:payments:captured' },
+      {
+        pointer: '/operations/urn_babel_payments_captured/action',
+        message: expect.stringMatching(/receive/),
+        urn: 'urn:babel:payments:captured',
+      },
     ]);
   });
 

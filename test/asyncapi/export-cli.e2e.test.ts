@@ -35,7 +35,11 @@ function sourceSchemas(registry: string): Map<string, unknown> {
 function withoutParserKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutParserKeys);
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-parser-')).map(([k, x]) => [k, withoutParserKeys(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => !k.startsWith('x-parser-'))
+      .map(([k, x]) => [k, withoutParserKeys(x)]),
+  );
 }
 
 const onlyFile = (dir: string): string[] => readdirSync(dir).sort();
@@ -116,7 +120,15 @@ describe('export-asyncapi: output', { timeout: 180_000 }, () => {
     expect(YAML.parse(yaml)).toEqual(doc);
     expect(YAML.parse(yaml, { version: '1.1' })).toEqual(doc);
     // The strings YAML 1.1 would turn into booleans, dates and numbers are quoted.
-    for (const quoted of ['"on":', '- "yes"', '- "1_000"', '- "2001-12-14t21:59:43.10-05:00"', 'title: "2024-01-01"', 'x-owner: "yes"', 'description: "on"']) {
+    for (const quoted of [
+      '"on":',
+      '- "yes"',
+      '- "1_000"',
+      '- "2001-12-14t21:59:43.10-05:00"',
+      'title: "2024-01-01"',
+      'x-owner: "yes"',
+      'description: "on"',
+    ]) {
       expect(yaml).toContain(quoted);
     }
     // No anchors: a schema that shares an object through a YAML alias is written out in full.
@@ -127,10 +139,18 @@ describe('export-asyncapi: output', { timeout: 180_000 }, () => {
     // Imported here: the parser is slow to load and only this test needs it.
     const { Parser } = await import('@asyncapi/parser');
     const parser = new Parser();
-    const files = [[EXAMPLE, 'example.json'], [EXAMPLE, 'example.yml'], [AWKWARD, 'awkward.json'], [AWKWARD, 'awkward.out']] as const;
+    const files = [
+      [EXAMPLE, 'example.json'],
+      [EXAMPLE, 'example.yml'],
+      [AWKWARD, 'awkward.json'],
+      [AWKWARD, 'awkward.out'],
+    ] as const;
     for (const [registry, name] of files) {
       const { document, diagnostics } = await parser.parse(readFileSync(out(name), 'utf8'));
-      expect(diagnostics.filter((d) => d.severity === 0), name).toEqual([]);
+      expect(
+        diagnostics.filter((d) => d.severity === 0),
+        name,
+      ).toEqual([]);
       const schemas = sourceSchemas(registry);
       expect(document!.channels().length, name).toBe(schemas.size);
       expect(document!.operations().length, name).toBe(schemas.size);
@@ -152,9 +172,14 @@ describe('export-asyncapi: failures', { timeout: 180_000 }, () => {
     const r = await exportTo(INVALID, ['-o', target]);
     expectExit(r, 1);
     expect(r.stdout).toBe('');
-    const lines = r.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('bqschema: warning:'));
+    const lines = r.stderr
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('bqschema: warning:'));
     expect(lines).toEqual([
-      expect.stringMatching(/^bqschema: .*invalid\/schemas\/typo\.json:4:46: urn:test:bad\/typo: \/properties\/amount\/maximum: must be number; the AsyncAPI document was not written$/),
+      expect.stringMatching(
+        /^bqschema: .*invalid\/schemas\/typo\.json:4:46: urn:test:bad\/typo: \/properties\/amount\/maximum: must be number; the AsyncAPI document was not written$/,
+      ),
     ]);
     expect(readFileSync(target, 'utf8')).toBe('previous contents\n');
     expect(onlyFile(dir)).toEqual(['catalog.json']);
@@ -224,9 +249,48 @@ describe('writeFileAtomic', () => {
 
 describe('toYaml', () => {
   it('quotes every string YAML 1.1 or 1.2 would read as something else, and reads back as the same JSON', () => {
-    const tricky = ['yes', 'No', 'on', 'OFF', 'y', '~', 'null', '', '012', '0o17', '0x1F', '1_000', '1e3', '.inf', '-.NaN', '12:30:00',
-      '2024-01-01', '2001-12-14t21:59:43.10-05:00', '<<', '=', '- x', 'a: b', '#c', '!t', '&a', '*a', '%p', '@', '`', ' x', 'x ', '"', "'", 'ok'];
-    const doc = { keys: Object.fromEntries(tricky.map((s) => [s, s])), list: tricky, multi: 'a\n  b\n', n: [0, -1, 1.5, 1e21, 12345678901234567000] };
+    const tricky = [
+      'yes',
+      'No',
+      'on',
+      'OFF',
+      'y',
+      '~',
+      'null',
+      '',
+      '012',
+      '0o17',
+      '0x1F',
+      '1_000',
+      '1e3',
+      '.inf',
+      '-.NaN',
+      '12:30:00',
+      '2024-01-01',
+      '2001-12-14t21:59:43.10-05:00',
+      '<<',
+      '=',
+      '- x',
+      'a: b',
+      '#c',
+      '!t',
+      '&a',
+      '*a',
+      '%p',
+      '@',
+      '`',
+      ' x',
+      'x ',
+      '"',
+      "'",
+      'ok',
+    ];
+    const doc = {
+      keys: Object.fromEntries(tricky.map((s) => [s, s])),
+      list: tricky,
+      multi: 'a\n  b\n',
+      n: [0, -1, 1.5, 1e21, 12345678901234567000],
+    };
     const text = toYaml(doc);
     expect(YAML.parse(text)).toEqual(doc);
     expect(YAML.parse(text, { version: '1.1' })).toEqual(doc);

@@ -5,7 +5,17 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, listing, refusedOpens, removeTrees, guardRepo, ROOT, run, tree,
+  CYCLIC_SCHEMA_YAML,
+  describeOutputTargets,
+  expectRun,
+  hostileRegistry,
+  listing,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  ROOT,
+  run,
+  tree,
 } from '../helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -30,7 +40,11 @@ describe('export-asyncapi: hostile registries', { timeout: 60_000 }, () => {
       'cyc.yaml': CYCLIC_SCHEMA_YAML,
     });
     const r = await run(['export-asyncapi'], { cwd: dir, timeoutMs: 10_000 });
-    expectRun(r, 1, /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expectRun(
+      r,
+      1,
+      /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
     expect(r.ms).toBeLessThan(10_000);
   });
 
@@ -38,7 +52,12 @@ describe('export-asyncapi: hostile registries', { timeout: 60_000 }, () => {
     let s: unknown = { type: 'string' };
     for (let i = 0; i < 2000; i++) s = { type: 'object', properties: { a: s } };
     const dir = tree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:ok', schema: 'ok.json' }, { urn: 'urn:test:deep', schema: 'deep.json' }] }),
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:test:ok', schema: 'ok.json' },
+          { urn: 'urn:test:deep', schema: 'deep.json' },
+        ],
+      }),
       'ok.json': '{"type":"object"}',
       'deep.json': JSON.stringify(s),
     });
@@ -46,7 +65,9 @@ describe('export-asyncapi: hostile registries', { timeout: 60_000 }, () => {
     // The registry refuses it before the document is built: one line naming the URN and its file.
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(/^ {4}at |internal error/m);
-    expect(r.stderr.trimEnd().split('\n')).toEqual(['bqschema: schema for urn:test:deep (deep.json): the schema is nested deeper than 512 levels (objects and arrays), the most bqschema reads; flatten it']);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'bqschema: schema for urn:test:deep (deep.json): the schema is nested deeper than 512 levels (objects and arrays), the most bqschema reads; flatten it',
+    ]);
   });
 });
 
@@ -119,7 +140,10 @@ describe('export-asyncapi -o: no temporary file survives SIGINT or SIGTERM', { t
         setTimeout(() => process.exit(0), 2000); // never reached: the handler exits first
       });
     `;
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const r = spawnSync(process.execPath, ['-e', script, signal], { encoding: 'utf8', timeout: 10_000 });
       expect(r.status, r.stderr).toBe(code);
       expect(listing(dir)).toEqual(['out.txt']);

@@ -11,14 +11,23 @@ import { exampleEntries, exampleServices, HOSTILE, ROOT } from '../helpers/catal
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test/artifacts');
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`catalog services browser test skipped: ${CHROMIUM} is not installed (.ci/run installs Debian's chromium package)`);
+if (!hasChromium)
+  console.warn(`catalog services browser test skipped: ${CHROMIUM} is not installed (.ci/run installs Debian's chromium package)`);
 
 const WIDTHS = [360, 1400] as const;
 
 /** Hostile service names, one very long, each producing or consuming the one URN. */
 function hostileServices(): CatalogService[] {
   const names = [...HOSTILE, 'x'.repeat(3000), 'WIDE_'.repeat(400)];
-  return names.map((name, i) => ({ name, team: name, contact: name, repository: name, declared: i % 2 === 0, produces: i % 3 === 0 ? ['urn:h:event'] : [], consumes: i % 3 === 0 ? [] : ['urn:h:event'] }));
+  return names.map((name, i) => ({
+    name,
+    team: name,
+    contact: name,
+    repository: name,
+    declared: i % 2 === 0,
+    produces: i % 3 === 0 ? ['urn:h:event'] : [],
+    consumes: i % 3 === 0 ? [] : ['urn:h:event'],
+  }));
 }
 
 describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped only when ${CHROMIUM} is missing)`, () => {
@@ -28,18 +37,40 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, 'catalog-services.html'), buildCatalog({ title: 'Example registry', entries: exampleEntries(), services: exampleServices() }));
+    writeFileSync(
+      join(ARTIFACTS, 'catalog-services.html'),
+      buildCatalog({ title: 'Example registry', entries: exampleEntries(), services: exampleServices() }),
+    );
     const services = hostileServices();
-    writeFileSync(join(ARTIFACTS, 'catalog-services-hostile.html'), buildCatalog({
-      title: 'Hostile services',
-      entries: [{ urn: 'urn:h:event', schema: { type: 'object' }, producers: services.filter((s) => s.produces.length > 0).map((s) => s.name), consumers: services.filter((s) => s.consumes.length > 0).map((s) => s.name) }],
-      services,
-    }));
+    writeFileSync(
+      join(ARTIFACTS, 'catalog-services-hostile.html'),
+      buildCatalog({
+        title: 'Hostile services',
+        entries: [
+          {
+            urn: 'urn:h:event',
+            schema: { type: 'object' },
+            producers: services.filter((s) => s.produces.length > 0).map((s) => s.name),
+            consumers: services.filter((s) => s.consumes.length > 0).map((s) => s.name),
+          },
+        ],
+        services,
+      }),
+    );
     exampleUrl = pathToFileURL(join(ARTIFACTS, 'catalog-services.html')).href;
     hostileUrl = pathToFileURL(join(ARTIFACTS, 'catalog-services-hostile.html')).href;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -49,7 +80,10 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
 
   /** The page at a width, with its console errors and any request that leaves the file. */
   async function open(url: string, width: number): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, ...(width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+    const context = await browser.newContext({
+      viewport: { width, height: 800 },
+      ...(width < 500 ? { isMobile: true, hasTouch: true } : {}),
+    });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -75,16 +109,26 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
     const stops: Array<{ target: string; inMap: boolean; outlined: boolean }> = [];
     for (let i = 0; i < count + 2; i++) {
       await page.keyboard.press('Tab');
-      stops.push(await page.evaluate(() => {
-        const e = document.activeElement as HTMLElement;
-        const href = e.getAttribute('href');
-        let target = '';
-        if (href !== null && href.startsWith('#')) {
-          try { target = decodeURIComponent(href.slice(1)); } catch { target = href; }
-        }
-        const style = getComputedStyle(e);
-        return { target, inMap: e.closest('[data-bq="map"]') !== null, outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
-      }));
+      stops.push(
+        await page.evaluate(() => {
+          const e = document.activeElement as HTMLElement;
+          const href = e.getAttribute('href');
+          let target = '';
+          if (href !== null && href.startsWith('#')) {
+            try {
+              target = decodeURIComponent(href.slice(1));
+            } catch {
+              target = href;
+            }
+          }
+          const style = getComputedStyle(e);
+          return {
+            target,
+            inMap: e.closest('[data-bq="map"]') !== null,
+            outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+          };
+        }),
+      );
     }
     return stops;
   }
@@ -101,8 +145,16 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
         expect(stops.filter((s) => s.target === id && s.inMap).length, `${id} from the map`).toBeGreaterThan(0);
       }
       // Every event of the map is a stop too, and every stop that is a link shows its focus.
-      for (const urn of ['urn:babel:orders:created', 'urn:babel:orders:cancelled', 'urn:babel:users:registered', 'urn:babel:payments:captured']) {
-        expect(stops.some((s) => s.target === urn && s.inMap), urn).toBe(true);
+      for (const urn of [
+        'urn:babel:orders:created',
+        'urn:babel:orders:cancelled',
+        'urn:babel:users:registered',
+        'urn:babel:payments:captured',
+      ]) {
+        expect(
+          stops.some((s) => s.target === urn && s.inMap),
+          urn,
+        ).toBe(true);
       }
       expect(stops.filter((s) => s.target !== '' && !s.outlined)).toEqual([]);
       await page.locator('[data-bq="map"]').scrollIntoViewIfNeeded();
@@ -113,13 +165,21 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
 
     it(`at ${width} px: the map's links land on the service's and the event's sections, and a service's links on its events`, async () => {
       const { page, problems } = await open(exampleUrl, width);
-      const landed = async (): Promise<{ hash: string; targetId: string | null; inView: boolean }> => page.evaluate(() => {
-        const t = document.querySelector(':target');
-        const r = t?.getBoundingClientRect();
-        return { hash: decodeURIComponent(location.hash.slice(1)), targetId: t?.id ?? null, inView: r !== undefined && r.top >= -1 && r.top < innerHeight };
-      });
+      const landed = async (): Promise<{ hash: string; targetId: string | null; inView: boolean }> =>
+        page.evaluate(() => {
+          const t = document.querySelector(':target');
+          const r = t?.getBoundingClientRect();
+          return {
+            hash: decodeURIComponent(location.hash.slice(1)),
+            targetId: t?.id ?? null,
+            inView: r !== undefined && r.top >= -1 && r.top < innerHeight,
+          };
+        });
       // By keyboard: focus the map's "mailer" node and press Enter.
-      await page.locator('[data-bq="map"] a.node', { hasText: /^mailer$/ }).first().focus();
+      await page
+        .locator('[data-bq="map"] a.node', { hasText: /^mailer$/ })
+        .first()
+        .focus();
       await page.keyboard.press('Enter');
       expect(await landed()).toEqual({ hash: 'service:mailer', targetId: 'service:mailer', inView: true });
       expect(await page.locator(':target h2').innerText()).toMatch(/^mailer/);
@@ -146,7 +206,11 @@ describe.skipIf(!hasChromium)(`catalog services in headless Chromium (skipped on
       expect(headings).toContain('<script>window.__pwned=1</script>');
       expect(headings).toContain('ctl\\u0000\\u0001\\u007F\\u0085end');
       const stops = await tabStops(page);
-      for (const id of ids) expect(stops.some((s) => s.target === id), id.slice(0, 80)).toBe(true);
+      for (const id of ids)
+        expect(
+          stops.some((s) => s.target === id),
+          id.slice(0, 80),
+        ).toBe(true);
       expect(problems).toEqual([]);
       await page.context().close();
     });

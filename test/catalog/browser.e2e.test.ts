@@ -32,10 +32,21 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     const example = buildCatalog({
       title: 'Example registry',
       entries: exampleEntries(),
-      history: new Map([['urn:babel:orders:created', [
-        { commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', date: '2026-11-20', subject: 'orders: coupon may be null', verdict: 'compatible', changes: ['coupon: type widened to string or null'] },
-        { commit: '0011223344556677889900112233445566778899', date: '2026-10-01', subject: 'orders: first schema', verdict: 'added' },
-      ]]]),
+      history: new Map([
+        [
+          'urn:babel:orders:created',
+          [
+            {
+              commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+              date: '2026-11-20',
+              subject: 'orders: coupon may be null',
+              verdict: 'compatible',
+              changes: ['coupon: type widened to string or null'],
+            },
+            { commit: '0011223344556677889900112233445566778899', date: '2026-10-01', subject: 'orders: first schema', verdict: 'added' },
+          ],
+        ],
+      ]),
     });
     expect(Buffer.byteLength(example)).toBeLessThan(200 * 1024);
     writeFileSync(join(ARTIFACTS, 'catalog-example.html'), example);
@@ -45,7 +56,16 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     hostileUrl = pathToFileURL(join(ARTIFACTS, 'catalog-hostile.html')).href;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -81,7 +101,12 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
   it('lists the URNs, searches, filters and follows deep links', async () => {
     const o = await open(exampleUrl);
     const { page } = o;
-    expect(await visibleItems(page)).toEqual(['urn:babel:orders:cancelled', 'urn:babel:orders:created', 'urn:babel:payments:captured', 'urn:babel:users:registered']);
+    expect(await visibleItems(page)).toEqual([
+      'urn:babel:orders:cancelled',
+      'urn:babel:orders:created',
+      'urn:babel:payments:captured',
+      'urn:babel:users:registered',
+    ]);
     expect(await page.locator('[data-bq="count"]').textContent()).toBe('4 of 4 events');
     expect(await page.locator('[data-bq="filters"]').isVisible()).toBe(true);
 
@@ -98,7 +123,9 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     expect(await page.evaluate(() => location.hash)).toBe('#urn:babel:users:registered');
     expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('urn:babel:users:registered');
     // aria-current follows the hashchange event, which fires after navigation, so wait for it (CI once read it a task too early).
-    await expect.poll(() => page.$$eval('[aria-current="location"] .urn', (els) => els.map((e) => e.textContent))).toEqual(['urn:babel:users:registered']);
+    await expect
+      .poll(() => page.$$eval('[aria-current="location"] .urn', (els) => els.map((e) => e.textContent)))
+      .toEqual(['urn:babel:users:registered']);
 
     // A search nothing matches says so.
     await page.fill('[data-bq="q"]', 'no such thing');
@@ -114,7 +141,9 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     expect(await visibleItems(page)).toEqual(['urn:babel:payments:captured', 'urn:babel:users:registered']);
 
     // A deep link to an event the filters hide clears the filters.
-    await page.evaluate(() => { location.hash = '#urn:babel:orders:created'; });
+    await page.evaluate(() => {
+      location.hash = '#urn:babel:orders:created';
+    });
     await page.waitForFunction(() => (document.getElementById('urn:babel:orders:created') as HTMLElement).hidden === false);
     expect(await visibleItems(page)).toHaveLength(4);
     await close(o);
@@ -164,28 +193,41 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     const long = `/properties/${'shipping_address_line_'.repeat(12)}: type narrowed from string or null to string (type-narrowed)`;
     const verdicts = ['added', 'compatible', 'breaking', 'unchanged'] as const;
     const history = verdicts.map((verdict, i) => ({
-      commit: `${i}`.repeat(40), date: `2026-11-0${i + 1}`, subject: `${'a very long commit subject '.repeat(6)}${i}`, verdict, changes: [long, long.replace(/_/g, '')],
+      commit: `${i}`.repeat(40),
+      date: `2026-11-0${i + 1}`,
+      subject: `${'a very long commit subject '.repeat(6)}${i}`,
+      verdict,
+      changes: [long, long.replace(/_/g, '')],
     }));
-    const page = buildCatalog({ title: 'History', entries: exampleEntries(), history: new Map(exampleEntries().map((e) => [e.urn, history])) });
+    const page = buildCatalog({
+      title: 'History',
+      entries: exampleEntries(),
+      history: new Map(exampleEntries().map((e) => [e.urn, history])),
+    });
     writeFileSync(join(ARTIFACTS, 'catalog-history.html'), page);
     for (const width of [1400, 1000]) {
       const o = await open(pathToFileURL(join(ARTIFACTS, 'catalog-history.html')).href, { viewport: { width, height: 900 } });
       // The number of line boxes of each element's text: one means it did not wrap.
-      const lines = await o.page.$$eval('section[data-bq-event] table th, section[data-bq-event] table td.nw, section[data-bq-event] table .badge', (els) =>
-        els.map((el) => {
-          // Each text node's line boxes (an inline-block badge adds a box of its own to a range over its cell).
-          const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-          let most = 0;
-          for (let t = walk.nextNode(); t !== null; t = walk.nextNode()) {
-            const range = document.createRange();
-            range.selectNodeContents(t);
-            most = Math.max(most, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size);
-          }
-          return `${el.textContent ?? ''}:${most}`;
-        }),
+      const lines = await o.page.$$eval(
+        'section[data-bq-event] table th, section[data-bq-event] table td.nw, section[data-bq-event] table .badge',
+        (els) =>
+          els.map((el) => {
+            // Each text node's line boxes (an inline-block badge adds a box of its own to a range over its cell).
+            const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            let most = 0;
+            for (let t = walk.nextNode(); t !== null; t = walk.nextNode()) {
+              const range = document.createRange();
+              range.selectNodeContents(t);
+              most = Math.max(most, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size);
+            }
+            return `${el.textContent ?? ''}:${most}`;
+          }),
       );
       expect(lines.length).toBeGreaterThan(4 * 4 * 2); // every event's table: 4 headers, 4 rows of date, commit, verdict
-      expect(lines.filter((l) => !l.endsWith(':1')), `wrapped at ${width} px`).toEqual([]);
+      expect(
+        lines.filter((l) => !l.endsWith(':1')),
+        `wrapped at ${width} px`,
+      ).toEqual([]);
       await close(o);
     }
   });
@@ -193,9 +235,17 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
   it('shows a deprecation (dates, reason, a link to its replacement) and a changelog whose hostile subjects, authors and rule messages stay text', async () => {
     const [orders, ...rest] = exampleEntries();
     const replacement = rest[0]!.urn;
-    const entries = [{ ...orders!, status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement, reason: HOSTILE[1]! } }, ...rest];
+    const entries = [
+      { ...orders!, status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement, reason: HOSTILE[1]! } },
+      ...rest,
+    ];
     const changelog = HOSTILE.slice(0, 5).map((h, i) => ({
-      commit: `${i}`.repeat(40), date: `2026-11-0${i + 1}`, author: h, subject: h, verdict: 'compatible' as const, deprecated: i < 2,
+      commit: `${i}`.repeat(40),
+      date: `2026-11-0${i + 1}`,
+      author: h,
+      subject: h,
+      verdict: 'compatible' as const,
+      deprecated: i < 2,
       rules: [{ rule: 'property-added', path: `/properties/${h}`, message: h, backward: false, forward: i % 2 === 0 }],
     }));
     const page = buildCatalog({ title: 'Changelog', entries, history: new Map([[orders!.urn, changelog]]) });
@@ -203,14 +253,24 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     const o = await open(pathToFileURL(join(ARTIFACTS, 'catalog-changelog.html')).href);
     const section = o.page.locator(`section[id="${anchorId(orders!.urn)}"]`);
     const notice = section.locator('[data-bq="deprecation"]');
-    expect(await notice.textContent()).toBe(`Deprecated (since 2026-01-31; sunset 2026-06-30: it may be removed from that day): do not start producing or consuming this event; use ${replacement} instead. Why: ${HOSTILE[1]}.`);
+    expect(await notice.textContent()).toBe(
+      `Deprecated (since 2026-01-31; sunset 2026-06-30: it may be removed from that day): do not start producing or consuming this event; use ${replacement} instead. Why: ${HOSTILE[1]}.`,
+    );
     await notice.locator('a').click();
     expect(await o.page.evaluate(() => document.querySelector(':target')?.id)).toBe(anchorId(replacement));
     // Each changelog row: its author, subject and rule as text, the modes it breaks, the deprecation state.
-    const rows = await section.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-    expect(rows).toEqual(changelog.map((h, i) => [
-      h.date, h.commit.slice(0, 12), h.author, `compatible${i < 2 ? ' deprecated' : ''}`, `${h.subject}${i % 2 === 0 ? 'breaks forward' : 'compatible'} property-added /properties/${h.author}: ${h.author}`,
-    ]));
+    const rows = await section
+      .locator('table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    expect(rows).toEqual(
+      changelog.map((h, i) => [
+        h.date,
+        h.commit.slice(0, 12),
+        h.author,
+        `compatible${i < 2 ? ' deprecated' : ''}`,
+        `${h.subject}${i % 2 === 0 ? 'breaks forward' : 'compatible'} property-added /properties/${h.author}: ${h.author}`,
+      ]),
+    );
     expect(await section.locator('table th').allTextContents()).toEqual(['Date', 'Commit', 'Author', 'Compat', 'Change']);
     expect(await o.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await o.page.locator('img, svg').count()).toBe(0);
@@ -228,7 +288,11 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     await close(light);
     await close(dark);
 
-    const phone = await open(exampleUrl + '#urn:babel:orders:created', { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+    const phone = await open(exampleUrl + '#urn:babel:orders:created', {
+      viewport: { width: 360, height: 780 },
+      isMobile: true,
+      hasTouch: true,
+    });
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await phone.page.screenshot({ path: join(ARTIFACTS, 'catalog-phone.png') });
     await close(phone);
@@ -246,7 +310,9 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
         img.src = 'http://127.0.0.1:9/x.png';
         document.body.append(img);
         let fetched = true;
-        await fetch('http://127.0.0.1:9/').catch(() => { fetched = false; });
+        await fetch('http://127.0.0.1:9/').catch(() => {
+          fetched = false;
+        });
         return { pwned: (window as unknown as { __pwned?: unknown }).__pwned, fetched };
       });
     const control = await open(pathToFileURL(join(ARTIFACTS, 'plain.html')).href);
@@ -260,17 +326,28 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     const refusals = o.errors.join('\n');
     expect(refusals).toMatch(/Executing inline script violates the following Content Security Policy directive/);
     expect(refusals).toMatch(/Connecting to 'http:\/\/127\.0\.0\.1:9\/' violates the following Content Security Policy directive/);
-    expect(refusals).toMatch(/Loading the image 'http:\/\/127\.0\.0\.1:9\/x\.png' violates the following Content Security Policy directive/);
+    expect(refusals).toMatch(
+      /Loading the image 'http:\/\/127\.0\.0\.1:9\/x\.png' violates the following Content Security Policy directive/,
+    );
     await o.page.context().close();
   });
 
   it('a catalog the CLI writes, and serve --catalog, from hostile files on disk: URNs, file names, descriptions, enum values and example messages run nothing and show as text', async () => {
     // What a registry on disk can hold: names with markup (no `/`, which a file name cannot hold).
-    const bad = ['<script>window.__pwned=11</script>', '<img src=x onerror="window.__pwned=12">', '<!--', '--><svg onload=window.__pwned=13>'];
+    const bad = [
+      '<script>window.__pwned=11</script>',
+      '<img src=x onerror="window.__pwned=12">',
+      '<!--',
+      '--><svg onload=window.__pwned=13>',
+    ];
     const files: Record<string, string> = {};
     const schemas = bad.map((b, i) => {
       const file = `s${i}${b.replace(/\//g, '')}.json`;
-      files[file] = JSON.stringify({ type: 'object', description: b, properties: { [b]: { type: 'string', description: b, enum: [b, `${b}2`] } } });
+      files[file] = JSON.stringify({
+        type: 'object',
+        description: b,
+        properties: { [b]: { type: 'string', description: b, enum: [b, `${b}2`] } },
+      });
       files[`msgs/m${i}.json`] = JSON.stringify({ job: `urn:t:${b}`, data: { [b]: b } });
       return { urn: `urn:t:${b}`, schema: file, owner: b, description: b };
     });
@@ -297,7 +374,10 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
         for (const b of bad) expect(text, url).toContain(b);
         expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), url).toBeUndefined();
         expect(o.errors, url).toEqual([]);
-        expect(o.network.filter((u) => u !== url), url).toEqual([]);
+        expect(
+          o.network.filter((u) => u !== url),
+          url,
+        ).toEqual([]);
         await page.context().close();
       }
     } finally {
@@ -318,9 +398,13 @@ describe.skipIf(!hasChromium)(`catalog in headless Chromium (skipped only when $
     expect(headings).toContain(HOSTILE[0]);
     // Search works on the hostile text, and every link reaches its section.
     await page.fill('[data-bq="q"]', 'urn:</s'); // property names are hostile in every event; the URN prefix is not
-    expect(await visibleItems(page)).toEqual(['urn:</script><script>window.__pwned=5</script>', 'urn:</style><script>window.__pwned=4</script>'].sort());
+    expect(await visibleItems(page)).toEqual(
+      ['urn:</script><script>window.__pwned=5</script>', 'urn:</style><script>window.__pwned=4</script>'].sort(),
+    );
     await page.fill('[data-bq="q"]', '');
-    const urns = hostileEntries().map((e) => e.urn).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const urns = hostileEntries()
+      .map((e) => e.urn)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const ids = await page.$$eval('section[data-bq-event]', (els) => els.map((e) => e.id));
     expect(ids).toEqual(urns.map(anchorId));
     for (let i = 0; i < ids.length; i++) {

@@ -1,13 +1,31 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anchorId, buildCatalog, CATALOG_CSP, CATALOG_CSP_HEADER, catalogHandler, escapeHtml, fragment, html, type CatalogEntry, type HistoryEntry } from '../../src/catalog/index.js';
+import {
+  anchorId,
+  buildCatalog,
+  CATALOG_CSP,
+  CATALOG_CSP_HEADER,
+  catalogHandler,
+  escapeHtml,
+  fragment,
+  html,
+  type CatalogEntry,
+  type HistoryEntry,
+} from '../../src/catalog/index.js';
 import { exampleEntries, HOSTILE, hostileEntries } from '../helpers/catalog-example.js';
 
 const build = (entries: CatalogEntry[], history?: Map<string, HistoryEntry[]>): string => buildCatalog({ entries, history });
 const one = (schema: unknown, extra: Partial<CatalogEntry> = {}): string => build([{ urn: 'urn:t:x', schema, ...extra }]);
 /** The text of the page without tags or entities, roughly as a reader sees it. */
 const text = (page: string): string =>
-  page.replace(/<[^>]*>/g, ' ').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  page
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 /** Every `<script>`/`<style>` element's opening tag and body. */
 function blocks(page: string, tag: 'script' | 'style'): Array<{ open: string; body: string }> {
@@ -75,7 +93,9 @@ describe('catalog of the example registry', () => {
     expect(t).toContain('/properties/captured_at format');
     expect(t).toContain('From the schema ( examples[0] ) valid');
     // invalid/order-created-invalid.json (message 1 of orders:created) breaks four rules; invalid/traffic.ndjson has a bad reason.
-    expect(t).toContain('Example message 1 (its data) invalid /order_id must be >= 1, got 0 /currency must be one of "USD", "EUR", "TRY" /lines/1/sku');
+    expect(t).toContain(
+      'Example message 1 (its data) invalid /order_id must be >= 1, got 0 /currency must be one of "USD", "EUR", "TRY" /lines/1/sku',
+    );
     // valid/orders-cancelled.ndjson comes first (two valid messages), then the invalid traffic.
     expect(t).toContain('Example message 4 (its data) invalid /reason must be one of');
     expect(t).toContain('Example message 2 (its data) valid { "job": "urn:babel:orders:created"');
@@ -84,7 +104,12 @@ describe('catalog of the example registry', () => {
 
 describe('fields', () => {
   it('flags malformed keywords, never silently; an infinite minimum is a bound like any other (CLARIFICATIONS 13)', () => {
-    const t = text(one({ type: 'object', properties: { a: { type: 'strin' }, b: { type: 'string', minLength: '3' }, c: { type: 'number', minimum: Infinity } } }));
+    const t = text(
+      one({
+        type: 'object',
+        properties: { a: { type: 'strin' }, b: { type: 'string', minLength: '3' }, c: { type: 'number', minimum: Infinity } },
+      }),
+    );
     expect(t).toContain('malformed unknown type name "strin"; it has no effect');
     expect(t).toContain('minLength malformed must be a finite number, got the string "3"');
     expect(t).toContain('c number ≥ Infinity');
@@ -93,7 +118,9 @@ describe('fields', () => {
   });
 
   it('reads own properties only; __proto__, constructor are ordinary names', () => {
-    const schema = JSON.parse('{"type":"object","required":["__proto__"],"properties":{"__proto__":{"type":"string","minLength":2},"constructor":{"type":"integer"}}}');
+    const schema = JSON.parse(
+      '{"type":"object","required":["__proto__"],"properties":{"__proto__":{"type":"string","minLength":2},"constructor":{"type":"integer"}}}',
+    );
     const t = text(one(schema));
     expect(t).toContain('__proto__ string required at least 2 characters');
     expect(t).toContain('constructor integer');
@@ -113,7 +140,9 @@ describe('fields', () => {
     let tooDeep: Record<string, unknown> = {};
     for (let i = 0; i < 100_000; i++) tooDeep = { properties: { a: tooDeep } };
     const t = text(one(tooDeep));
-    expect(t).toContain('This schema cannot be read: the schema is nested deeper than 512 levels (objects and arrays), the most bqschema reads; flatten it');
+    expect(t).toContain(
+      'This schema cannot be read: the schema is nested deeper than 512 levels (objects and arrays), the most bqschema reads; flatten it',
+    );
     expect(t).toContain('(too large to show: more than 50000 values)'); // the schema source
 
     const loop: Record<string, unknown> = { type: 'object', properties: {} };
@@ -134,7 +163,9 @@ describe('fields', () => {
     expect(b).toContain('(too large to show: more than 50000 values)');
     // Sharing alone is fine: a small shared definition is drawn at each place.
     const address = { type: 'string', 'x-gdpr-sensitive': 'address' };
-    expect(text(one({ type: 'object', properties: { home: address, work: address } }))).toContain('home string PII · address work string PII · address');
+    expect(text(one({ type: 'object', properties: { home: address, work: address } }))).toContain(
+      'home string PII · address work string PII · address',
+    );
   });
 
   it('marks a deprecated URN, and builds an empty registry', () => {
@@ -153,25 +184,47 @@ describe('fields', () => {
 
   it('renders a given compat history, newest first as given', () => {
     const history = new Map<string, HistoryEntry[]>([
-      ['urn:t:x', [
-        { commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', date: '2026-11-20', subject: 'drop field b', verdict: 'breaking', changes: ['property "b" was removed'] },
-        { commit: '0011223344556677889900112233445566778899', date: '2026-10-01', subject: 'first schema', verdict: 'added' },
-      ]],
+      [
+        'urn:t:x',
+        [
+          {
+            commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+            date: '2026-11-20',
+            subject: 'drop field b',
+            verdict: 'breaking',
+            changes: ['property "b" was removed'],
+          },
+          { commit: '0011223344556677889900112233445566778899', date: '2026-10-01', subject: 'first schema', verdict: 'added' },
+        ],
+      ],
     ]);
-    const page = build([{ urn: 'urn:t:x', schema: true }, { urn: 'urn:t:y', schema: true }], history);
+    const page = build(
+      [
+        { urn: 'urn:t:x', schema: true },
+        { urn: 'urn:t:y', schema: true },
+      ],
+      history,
+    );
     expect(page.match(/<h3>Compat history<\/h3>/g)).toHaveLength(1); // only the URN with a history
     const t = text(page);
-    expect(t).toContain('2026-11-20 a1b2c3d4e5f6 breaking drop field b property "b" was removed 2026-10-01 001122334455 added first schema');
+    expect(t).toContain(
+      '2026-11-20 a1b2c3d4e5f6 breaking drop field b property "b" was removed 2026-10-01 001122334455 added first schema',
+    );
     expect(page).toContain('<span class="badge v-breaking">breaking</span>');
     // A verdict outside the four never becomes a class name.
-    const odd = build([{ urn: 'urn:t:x', schema: true }], new Map([['urn:t:x', [{ commit: 'c', date: 'd', subject: 's', verdict: 'x" onmouseover="y' as 'added' }]]]));
+    const odd = build(
+      [{ urn: 'urn:t:x', schema: true }],
+      new Map([['urn:t:x', [{ commit: 'c', date: 'd', subject: 's', verdict: 'x" onmouseover="y' as 'added' }]]]),
+    );
     expect(odd).toContain('<span class="badge v-other">x&quot; onmouseover=&quot;y</span>');
   });
 });
 
 describe('hostile names', () => {
   const entries = hostileEntries();
-  const history = new Map(entries.map((e) => [e.urn, [{ commit: e.urn, date: e.urn, subject: e.urn, verdict: 'added' as const, changes: [e.urn] }]]));
+  const history = new Map(
+    entries.map((e) => [e.urn, [{ commit: e.urn, date: e.urn, subject: e.urn, verdict: 'added' as const, changes: [e.urn] }]]),
+  );
   const page = buildCatalog({ title: HOSTILE[0], entries, history });
 
   it('never emits a hostile string unescaped', () => {
@@ -194,7 +247,28 @@ describe('hostile names', () => {
       expect(tag, outside.slice(m.index, m.index + 80)).not.toBeNull();
       for (const a of (tag[1] ?? '').matchAll(/\s+([a-z-]+)(?:="[^"]*")?/g)) attributes.add(a[1]!);
     }
-    expect([...attributes].sort()).toEqual(['aria-label', 'aria-live', 'autocomplete', 'charset', 'class', 'content', 'data-bq', 'data-bq-event', 'data-bq-item', 'hidden', 'href', 'http-equiv', 'id', 'lang', 'name', 'placeholder', 'spellcheck', 'title', 'type', 'value']);
+    expect([...attributes].sort()).toEqual([
+      'aria-label',
+      'aria-live',
+      'autocomplete',
+      'charset',
+      'class',
+      'content',
+      'data-bq',
+      'data-bq-event',
+      'data-bq-item',
+      'hidden',
+      'href',
+      'http-equiv',
+      'id',
+      'lang',
+      'name',
+      'placeholder',
+      'spellcheck',
+      'title',
+      'type',
+      'value',
+    ]);
   });
 
   it('keeps the JSON block parseable and exact', () => {
@@ -214,7 +288,11 @@ describe('hostile names', () => {
     }
     expect(anchorId('urn:a\u0001b\nc\uD800')).toBe('urn:a\\u0001b\\u000Ac\\uD800');
     // A repeated URN still gets its own id, and not one another URN owns.
-    const dup = build([{ urn: 'u', schema: true }, { urn: 'u', schema: true }, { urn: 'u~2', schema: true }]);
+    const dup = build([
+      { urn: 'u', schema: true },
+      { urn: 'u', schema: true },
+      { urn: 'u~2', schema: true },
+    ]);
     expect(dup.match(/ id="[^"]*"/g)).toEqual([' id="u"', ' id="u~3"', ' id="u~2"']);
   });
 });

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -83,7 +94,9 @@ describe('bqschema catalog', () => {
   it('refuses a directory or a FIFO as target and writes nothing; writes through a symbolic link, which stays a link', async () => {
     const sub = join(dir, 'sub');
     mkdirSync(sub);
-    await expect(run({ registry: registry(), output: sub })).rejects.toThrow(/^cannot write .*sub: it is a directory; nothing was written$/);
+    await expect(run({ registry: registry(), output: sub })).rejects.toThrow(
+      /^cannot write .*sub: it is a directory; nothing was written$/,
+    );
     const real = join(dir, 'real.html');
     writeFileSync(real, 'keep');
     const link = join(dir, 'link.html');
@@ -93,7 +106,9 @@ describe('bqschema catalog', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    await expect(run({ registry: registry(), output: fifo })).rejects.toThrow(/it is not a regular file \(a device, FIFO or socket\); nothing was written$/);
+    await expect(run({ registry: registry(), output: fifo })).rejects.toThrow(
+      /it is not a regular file \(a device, FIFO or socket\); nothing was written$/,
+    );
     expect(leftovers()).toEqual([]);
   });
 
@@ -116,7 +131,11 @@ describe('bqschema catalog', () => {
   it('stops on a schema the registry cannot read, naming the URN, before writing', async () => {
     const out = join(dir, 'c.html');
     const err = await run({
-      registry: registry({ document: (urn) => { throw new Error(`bad.yaml:3:1: unexpected token (${urn})`); } }),
+      registry: registry({
+        document: (urn) => {
+          throw new Error(`bad.yaml:3:1: unexpected token (${urn})`);
+        },
+      }),
       output: out,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);

@@ -1,6 +1,16 @@
 // Issue 10 for `catalog`: -o targets, reads before refusing, self-referencing YAML, hostile messages.
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  describeOutputTargets,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
+} from '../helpers/hostile.js';
 
 afterAll(removeTrees);
 
@@ -23,7 +33,11 @@ describe('catalog: hostile registries', { timeout: 60_000 }, () => {
       'cyc.yaml': CYCLIC_SCHEMA_YAML,
     });
     const r = await run(['catalog', '--no-history'], { cwd: dir, timeoutMs: 10_000 });
-    expectRun(r, 1, /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expectRun(
+      r,
+      1,
+      /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
   });
 
   it('--messages: /dev/zero and a FIFO among the example messages do not hang or grow the run', async () => {
@@ -35,7 +49,9 @@ describe('catalog: hostile registries', { timeout: 60_000 }, () => {
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [`${dir}/msgs/pipe.json`]);
     const r = await run(['catalog', '--no-history', '--messages', 'msgs', '/dev/zero', '-o', 'c.html'], {
-      cwd: dir, timeoutMs: 20_000, nodeFlags: ['--max-old-space-size=256'],
+      cwd: dir,
+      timeoutMs: 20_000,
+      nodeFlags: ['--max-old-space-size=256'],
     });
     // Stopped at the whole-file limit (16 MiB), the FIFO not waited on; memory stays under 256 MB of heap.
     expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 16777216 bytes/);

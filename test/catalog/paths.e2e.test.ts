@@ -14,10 +14,12 @@ const schema = JSON.stringify({ type: 'object', properties: { id: { type: 'integ
 
 describe('catalog paths', () => {
   const root = tempTree({
-    'repo/reg/registry.json': JSON.stringify({ schemas: [
-      { urn: 'urn:test:a', schema: 'schemas/a.json', owner: 'team' },
-      { urn: 'urn:test:b', schema: './schemas/deep/b.json', owner: 'team' },
-    ] }),
+    'repo/reg/registry.json': JSON.stringify({
+      schemas: [
+        { urn: 'urn:test:a', schema: 'schemas/a.json', owner: 'team' },
+        { urn: 'urn:test:b', schema: './schemas/deep/b.json', owner: 'team' },
+      ],
+    }),
     'repo/reg/schemas/a.json': schema,
     'repo/reg/schemas/deep/b.json': schema,
     'elsewhere/.keep': '',

@@ -35,7 +35,12 @@ describe('serve --catalog', () => {
     expect(page.headers['content-security-policy']).toBe(CATALOG_CSP_HEADER);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.text).toMatch(/^<!DOCTYPE html>/);
-    for (const urn of ['urn:babel:orders:created', 'urn:babel:orders:cancelled', 'urn:babel:users:registered', 'urn:babel:payments:captured']) {
+    for (const urn of [
+      'urn:babel:orders:created',
+      'urn:babel:orders:cancelled',
+      'urn:babel:users:registered',
+      'urn:babel:payments:captured',
+    ]) {
       expect(page.text).toContain(urn);
     }
     expect((await call(s.port, 'POST', '/catalog', '{}')).status).toBe(405);

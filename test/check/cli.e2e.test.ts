@@ -64,7 +64,9 @@ describe.concurrent('check: the example registry', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     // payments-captured.jsonc line 14: `    "captured_at": { "type": "string", "format": "date-time" }`, the keyword's value at column 50
-    expect(lines[0]).toMatch(/^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=50,title=not enforced::urn:babel:payments:captured: .*"format"/);
+    expect(lines[0]).toMatch(
+      /^::warning file=examples\/schemas\/payments-captured\.jsonc,line=14,col=50,title=not enforced::urn:babel:payments:captured: .*"format"/,
+    );
     expect(lines[1]).toBe('OK: 4 URN(s), 0 error(s), 1 warning(s)');
   });
 });
@@ -108,14 +110,24 @@ describe.concurrent('check: a broken registry', () => {
 
   it('reports an empty schema path', async () => {
     expect(await errorsOf('urn:t:nopath')).toEqual([
-      expect.objectContaining({ file: 'registry.json', pointer: '/schemas/3/schema', message: expect.stringMatching(/empty "schema" path/) }),
+      expect.objectContaining({
+        file: 'registry.json',
+        pointer: '/schemas/3/schema',
+        message: expect.stringMatching(/empty "schema" path/),
+      }),
     ]);
   });
 
   it('reports a missing schema file', async () => {
     expect(await errorsOf('urn:t:missing')).toEqual([
       // Located at the manifest entry's "schema" path, the place to fix (issue 23 item 4), not in a file that does not exist.
-      expect.objectContaining({ file: 'registry.json', pointer: '/schemas/4/schema', line: 7, col: 41, message: expect.stringMatching(/not found: schemas\/missing\.json/) }),
+      expect.objectContaining({
+        file: 'registry.json',
+        pointer: '/schemas/4/schema',
+        line: 7,
+        col: 41,
+        message: expect.stringMatching(/not found: schemas\/missing\.json/),
+      }),
     ]);
   });
 
@@ -132,8 +144,12 @@ describe.concurrent('check: a broken registry', () => {
   });
 
   it('reports a schema that is an array, and one that is a number', async () => {
-    expect((await errorsOf('urn:t:array')).map((e) => e.message)).toEqual(['schema file for urn:t:array is malformed: schemas/array.json: a schema must be an object or a boolean, got an array']);
-    expect((await errorsOf('urn:t:number')).map((e) => e.message)).toEqual(['schema file for urn:t:number is malformed: schemas/number.json: a schema must be an object or a boolean, got number']);
+    expect((await errorsOf('urn:t:array')).map((e) => e.message)).toEqual([
+      'schema file for urn:t:array is malformed: schemas/array.json: a schema must be an object or a boolean, got an array',
+    ]);
+    expect((await errorsOf('urn:t:number')).map((e) => e.message)).toEqual([
+      'schema file for urn:t:number is malformed: schemas/number.json: a schema must be an object or a boolean, got number',
+    ]);
   });
 
   it('lints malformed supported keywords, each at its keyword', async () => {
@@ -168,12 +184,18 @@ describe.concurrent('check: a broken registry', () => {
     const r = await broken('text');
     // A manifest error about a URN entry sits under it (and fails it, as JUnit and the summary count
     // it); one about an entry with no URN or no schema path stands alone, after the URNs.
-    expect(r.stdout).toMatch(/^✗ urn:t:ok {2}schemas\/ok\.json\n {4}error {2}registry\.json:4 \/schemas\/1\/urn {2}URN urn:t:ok is registered twice \(entries 0 and 1\)$/m);
-    expect(r.stdout).toMatch(/\n✗ error {2}registry\.json \/schemas\/2\/urn: entry 2 has an empty "urn"\n✗ error {2}registry\.json \/schemas\/3\/schema: entry 3 \(urn:t:nopath\) has an empty "schema" path\n\nFAILED: /);
+    expect(r.stdout).toMatch(
+      /^✗ urn:t:ok {2}schemas\/ok\.json\n {4}error {2}registry\.json:4 \/schemas\/1\/urn {2}URN urn:t:ok is registered twice \(entries 0 and 1\)$/m,
+    );
+    expect(r.stdout).toMatch(
+      /\n✗ error {2}registry\.json \/schemas\/2\/urn: entry 2 has an empty "urn"\n✗ error {2}registry\.json \/schemas\/3\/schema: entry 3 \(urn:t:nopath\) has an empty "schema" path\n\nFAILED: /,
+    );
     for (const urn of ['missing', 'malformed', 'array', 'number', 'lint', 'lintyaml', 'string', 'examples', 'false']) {
       expect(r.stdout).toMatch(new RegExp(`^✗ urn:t:${urn} `, 'm'));
     }
-    expect(r.stdout).toMatch(/^ {4}error {2}\/properties\/name\/type {2}malformed keyword "type": unknown type name "strin"; it would not be enforced$/m);
+    expect(r.stdout).toMatch(
+      /^ {4}error {2}\/properties\/name\/type {2}malformed keyword "type": unknown type name "strin"; it would not be enforced$/m,
+    );
   });
 
   it('github: one ::error per error, at the offending value, then the summary', async () => {
@@ -183,9 +205,13 @@ describe.concurrent('check: a broken registry', () => {
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(15);
     expect(lines.pop()).toBe('FAILED: 10 URN(s), 15 error(s), 0 warning(s)');
     // registry.json line 4: `    { "urn": "urn:t:ok", ...`, the duplicate URN's value at column 14
-    expect(lines).toContain(`::error file=${AT}registry.json,line=4,col=14,title=registry error::urn:t:ok: /schemas/1/urn: URN urn:t:ok is registered twice (entries 0 and 1)`);
+    expect(lines).toContain(
+      `::error file=${AT}registry.json,line=4,col=14,title=registry error::urn:t:ok: /schemas/1/urn: URN urn:t:ok is registered twice (entries 0 and 1)`,
+    );
     // the parse error's own position, not the file's start
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^::error file=${AT}schemas/malformed\\.json,line=3,col=1,title=registry error::urn:t:malformed: `)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^::error file=${AT}schemas/malformed\\.json,line=3,col=1,title=registry error::urn:t:malformed: `)),
+    );
   });
 
   it('github: lint errors in a JSON schema are placed on the keyword value', async () => {
@@ -193,25 +219,36 @@ describe.concurrent('check: a broken registry', () => {
     // schemas/lint.json line 3 `  "required": "a",` (value at 15); line 5 `    "name": { "type": "strin" },` (23);
     // line 6 `    "code": { "type": "string", "minLength": "3" }` (46)
     const tail = '; it would not be enforced';
-    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: /required: malformed keyword "required": must be an array of strings, got the string "a"${tail}`);
-    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"${tail}`);
-    expect(lines).toContain(`::error file=${AT}schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: /properties/code/minLength: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`);
+    expect(lines).toContain(
+      `::error file=${AT}schemas/lint.json,line=3,col=15,title=registry error::urn:t:lint: /required: malformed keyword "required": must be an array of strings, got the string "a"${tail}`,
+    );
+    expect(lines).toContain(
+      `::error file=${AT}schemas/lint.json,line=5,col=23,title=registry error::urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"${tail}`,
+    );
+    expect(lines).toContain(
+      `::error file=${AT}schemas/lint.json,line=6,col=46,title=registry error::urn:t:lint: /properties/code/minLength: malformed keyword "minLength": must be a finite number, got the string "3"${tail}`,
+    );
   });
 
   it('github: lint errors in a YAML schema are placed on the keyword value', async () => {
     const lines = (await broken('github')).stdout.split('\n');
     // schemas/lint.yaml line 6: `    type: strng`, the value at column 11
-    expect(lines).toContain(`::error file=${AT}schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: /properties/label/type: malformed keyword "type": unknown type name "strng"; it would not be enforced`);
+    expect(lines).toContain(
+      `::error file=${AT}schemas/lint.yaml,line=6,col=11,title=registry error::urn:t:lintyaml: /properties/label/type: malformed keyword "type": unknown type name "strng"; it would not be enforced`,
+    );
   });
 });
 
 describe.concurrent('check: SARIF and JUnit', () => {
   /** `file:line:col message` of each ::error line of the github format, the reference for positions. */
   const githubErrors = async (): Promise<string[]> =>
-    (await broken('github')).stdout.split('\n').filter((l) => l.startsWith('::error ')).map((l) => {
-      const m = /^::error file=([^,]+)(?:,line=(\d+))?(?:,col=(\d+))?,title=[^:]+::(.*)$/.exec(l)!;
-      return `${m[1]}${m[2] ? `:${m[2]}` : ''}${m[3] ? `:${m[3]}` : ''}`;
-    });
+    (await broken('github')).stdout
+      .split('\n')
+      .filter((l) => l.startsWith('::error '))
+      .map((l) => {
+        const m = /^::error file=([^,]+)(?:,line=(\d+))?(?:,col=(\d+))?,title=[^:]+::(.*)$/.exec(l)!;
+        return `${m[1]}${m[2] ? `:${m[2]}` : ''}${m[3] ? `:${m[3]}` : ''}`;
+      });
   /** The same, as the text and JUnit name files: from where the command ran. */
   const githubErrorsAsGiven = async (): Promise<string[]> => (await githubErrors()).map((w) => (w.startsWith(AT) ? w.slice(AT.length) : w));
 
@@ -224,9 +261,12 @@ describe.concurrent('check: SARIF and JUnit', () => {
     expect(results.every((x) => x.level === 'error')).toBe(true);
     expect(results.map(sarifAt).sort()).toEqual((await githubErrors()).sort());
     expect(results.find((x) => sarifAt(x) === `${AT}schemas/lint.json:5:23`)).toMatchObject({
-      ruleId: 'malformed-keyword', message: { text: 'urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"; it would not be enforced' },
+      ruleId: 'malformed-keyword',
+      message: { text: 'urn:t:lint: /properties/name/type: malformed keyword "type": unknown type name "strin"; it would not be enforced' },
     });
-    expect(results.find((x) => sarifAt(x) === `${AT}schemas/lint.json:5:23`)).toMatchObject({ properties: { urn: 'urn:t:lint', pointer: '/properties/name/type' } });
+    expect(results.find((x) => sarifAt(x) === `${AT}schemas/lint.json:5:23`)).toMatchObject({
+      properties: { urn: 'urn:t:lint', pointer: '/properties/name/type' },
+    });
     expect(results.find((x) => sarifAt(x) === `${AT}registry.json:4:14`)?.ruleId).toBe('manifest');
     expect(new Set(results.map((x) => x.ruleId))).toEqual(new Set(['manifest', 'schema', 'malformed-keyword', 'example-fails-schema']));
   });
@@ -240,10 +280,11 @@ describe.concurrent('check: SARIF and JUnit', () => {
     // located at the manifest entry, where it is fixed.
     const missing = issues.filter((i) => / not found: /.test(i.message));
     expect(missing.length).toBeGreaterThan(0);
-    for (const i of missing) expect(i).toMatchObject({ rule: 'schema', file: 'registry.json', pointer: expect.stringMatching(/^\/schemas\/\d+\/schema$/) });
+    for (const i of missing)
+      expect(i).toMatchObject({ rule: 'schema', file: 'registry.json', pointer: expect.stringMatching(/^\/schemas\/\d+\/schema$/) });
   });
 
-  it('sarif: the example registry\'s unsupported keyword is a warning (an error with --fail-on-unsupported)', async () => {
+  it("sarif: the example registry's unsupported keyword is a warning (an error with --fail-on-unsupported)", async () => {
     const ok = await bq(['check', '--format', 'sarif', '--registry', 'registry.example.json']);
     expectExit(ok, 0);
     const warning = readSarif(ok.stdout).runs[0]!.results;
@@ -263,7 +304,9 @@ describe.concurrent('check: SARIF and JUnit', () => {
     const json = await brokenReport();
     expect(junitCounts(doc)).toEqual({ tests: json.summary.urns + 1, failures: json.summary.failed, errors: 1, skipped: 0 });
     const texts = junitCases(doc).flatMap((c) => (c.failure ?? c.error)?.['#text']?.split('\n') ?? []);
-    expect(texts.map((t) => t.split(':').slice(0, 2).join(':')).sort()).toEqual((await githubErrorsAsGiven()).map((w) => w.split(':').slice(0, 2).join(':')).sort());
+    expect(texts.map((t) => t.split(':').slice(0, 2).join(':')).sort()).toEqual(
+      (await githubErrorsAsGiven()).map((w) => w.split(':').slice(0, 2).join(':')).sort(),
+    );
     const ok = await bq(['check', '--format', 'junit', '--registry', 'registry.example.json']);
     expectExit(ok, 0);
     const okDoc = readJunit(ok.stdout);

@@ -39,7 +39,11 @@ function hintOf(stderr: string): string {
 
 /** Runs a hint through the shell, in `cwd`, with the built bqschema on PATH. */
 function runHint(hint: string, cwd: string): { code: number | null; out: string } {
-  const r = spawnSync('/bin/sh', ['-c', hint], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', BQSCHEMA_REGISTRY: '' } });
+  const r = spawnSync('/bin/sh', ['-c', hint], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', BQSCHEMA_REGISTRY: '' },
+  });
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
@@ -56,7 +60,13 @@ describe('--check hints repeat the whole command', () => {
     const dir = mkdtempSync(join(work, 'case-'));
     const regDir = join(dir, 'my registry');
     mkdirSync(regDir);
-    writeRegistry(regDir, { 'urn:x:orders:created': { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer' }, note: { type: 'string' } } } });
+    writeRegistry(regDir, {
+      'urn:x:orders:created': {
+        type: 'object',
+        required: ['order_id'],
+        properties: { order_id: { type: 'integer' }, note: { type: 'string' } },
+      },
+    });
     const args = [...command, '--registry', 'my registry/registry.json', '-o', file];
     const expected = await bq([...command, '--registry', 'my registry/registry.json'], { cwd: dir });
     expect(expected.code).toBe(0);
@@ -84,10 +94,19 @@ describe('--check hints repeat the whole command', () => {
     mkdirSync(regDir);
     writeFileSync(join(dir, 'shared.json'), JSON.stringify({ type: 'object', properties: { a: { type: 'string' } } }));
     writeFileSync(join(regDir, 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:x:a', schema: '../shared.json' }] }));
-    const outside = await bq(['types', '--lang', 'python', '--registry', 'reg/registry.json', '--allow-outside-paths', '-o', 'a.py', '--check'], { cwd: dir });
+    const outside = await bq(
+      ['types', '--lang', 'python', '--registry', 'reg/registry.json', '--allow-outside-paths', '-o', 'a.py', '--check'],
+      { cwd: dir },
+    );
     expect(hintOf(outside.stderr)).toBe('bqschema types --lang python --registry reg/registry.json --allow-outside-paths -o a.py');
     expect(runHint(hintOf(outside.stderr), dir)).toMatchObject({ code: 0 });
-    expect((await bq(['types', '--lang', 'python', '--registry', 'reg/registry.json', '--allow-outside-paths', '-o', 'a.py', '--check'], { cwd: dir })).code).toBe(0);
+    expect(
+      (
+        await bq(['types', '--lang', 'python', '--registry', 'reg/registry.json', '--allow-outside-paths', '-o', 'a.py', '--check'], {
+          cwd: dir,
+        })
+      ).code,
+    ).toBe(0);
 
     // Found by discovery (registry.json in the working directory): nothing to repeat but -o.
     const plain = mkdtempSync(join(work, 'plain-'));

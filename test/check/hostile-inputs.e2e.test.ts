@@ -6,7 +6,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readMarkdown } from '../helpers/ci-formats.js';
 import { DirProvider } from '../../src/index.js';
 import {
-  asNobody, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree,
+  asNobody,
+  CYCLIC_SCHEMA_YAML,
+  expectNoRawControls,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
 } from '../helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -20,10 +29,18 @@ describe('check: nothing is opened before the outside-path rule (item 4)', { tim
     expectRun(r, 1);
     expect(r.stderr).toBe('');
     // A refused path is located at its manifest entry (registry.json:line /schemas/N/schema), the place to fix.
-    expect(r.stdout).toMatch(/✗ urn:hostile:zero +\/dev\/zero\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:zero is outside the registry directory/);
-    expect(r.stdout).toMatch(/✗ urn:hostile:fifo-in +fifo-in\n +error +\(root\) +schema file for urn:hostile:fifo-in is not a regular file: fifo-in/);
-    expect(r.stdout).toMatch(/✗ urn:hostile:fifo-out +\.\.\/fifo-out\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:fifo-out is outside the registry directory/);
-    expect(r.stdout).toMatch(/✗ urn:hostile:shadow +\.\.\/\.\.\/etc\/shadow\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:shadow is outside/);
+    expect(r.stdout).toMatch(
+      /✗ urn:hostile:zero +\/dev\/zero\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:zero is outside the registry directory/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ urn:hostile:fifo-in +fifo-in\n +error +\(root\) +schema file for urn:hostile:fifo-in is not a regular file: fifo-in/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ urn:hostile:fifo-out +\.\.\/fifo-out\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:fifo-out is outside the registry directory/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ urn:hostile:shadow +\.\.\/\.\.\/etc\/shadow\n +error +registry\.json:\d+ \/schemas\/\d+\/schema +schema file for urn:hostile:shadow is outside/,
+    );
     expect(r.stdout).toMatch(/✓ urn:test:order +schemas\/order\.json/);
     expect(refusedOpens(r, outsideFifo)).toEqual([]);
     expect(r.opened.some((p) => p.endsWith('schemas/order.json'))).toBe(true); // the watch works
@@ -42,13 +59,20 @@ describe('check: nothing is opened before the outside-path rule (item 4)', { tim
 describe('check: self-referencing YAML (item 5)', { timeout: 60_000 }, () => {
   it('in a schema: the URN is an error naming the file and the alias position; the run goes on', async () => {
     const dir = tree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:cyc', schema: 'cyc.yaml' }, { urn: 'urn:test:ok', schema: 'ok.json' }] }),
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:test:cyc', schema: 'cyc.yaml' },
+          { urn: 'urn:test:ok', schema: 'ok.json' },
+        ],
+      }),
       'cyc.yaml': CYCLIC_SCHEMA_YAML,
       'ok.json': '{"type":"object"}',
     });
     const r = await run(['check'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(r, 1);
-    expect(r.stdout).toMatch(/✗ urn:test:cyc +cyc\.yaml\n +error +\(root\) +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expect(r.stdout).toMatch(
+      /✗ urn:test:cyc +cyc\.yaml\n +error +\(root\) +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
     expect(r.stdout).toMatch(/✓ urn:test:ok/);
   });
 
@@ -56,7 +80,9 @@ describe('check: self-referencing YAML (item 5)', { timeout: 60_000 }, () => {
     const dir = tree({ 'registry.yaml': 'schemas: &s\n  - urn: urn:test:x\n    schema: *s\n' });
     const r = await run(['check'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(r, 1);
-    expect(r.stdout).toMatch(/✗ error +\S*registry\.yaml: registry\.yaml:3:13: invalid YAML: the alias \*s refers to a node that contains it/);
+    expect(r.stdout).toMatch(
+      /✗ error +\S*registry\.yaml: registry\.yaml:3:13: invalid YAML: the alias \*s refers to a node that contains it/,
+    );
   });
 
   it('DirProvider (the library) refuses it at parse time, naming the file and position, promptly', () => {
@@ -66,8 +92,12 @@ describe('check: self-referencing YAML (item 5)', { timeout: 60_000 }, () => {
       'm/registry.yaml': 'schemas: &s\n  - urn: urn:test:x\n    schema: *s\n',
     });
     const started = performance.now();
-    expect(() => new DirProvider(join(dir, 'registry.json')).schemaFor('urn:test:cyc')).toThrow(/cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
-    expect(() => new DirProvider(join(dir, 'm', 'registry.yaml')).schemaFor('urn:test:x')).toThrow(/registry\.yaml:3:13: invalid YAML: the alias \*s/);
+    expect(() => new DirProvider(join(dir, 'registry.json')).schemaFor('urn:test:cyc')).toThrow(
+      /cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
+    expect(() => new DirProvider(join(dir, 'm', 'registry.yaml')).schemaFor('urn:test:x')).toThrow(
+      /registry\.yaml:3:13: invalid YAML: the alias \*s/,
+    );
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
@@ -90,8 +120,12 @@ describe('check: deep schemas, invalid UTF-8, resolution errors (item 10)', { ti
     });
     const r = await run(['check'], { cwd: dir });
     expectRun(r, 1);
-    expect(r.stdout).toMatch(/✗ urn:test:deep +deep\.json\n +error +\(root\) +the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it/);
-    expect(r.stdout).toMatch(/✗ urn:test:deepy +deep\.yaml\n +error +\(root\) +schema file for urn:test:deepy is malformed: deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/);
+    expect(r.stdout).toMatch(
+      /✗ urn:test:deep +deep\.json\n +error +\(root\) +the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ urn:test:deepy +deep\.yaml\n +error +\(root\) +schema file for urn:test:deepy is malformed: deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/,
+    );
     expect(r.stdout).toMatch(/✓ urn:test:ok/);
     const github = await run(['check', '-f', 'github'], { cwd: dir });
     expect(github.stdout).toMatch(/^::error file=deep\.json,.*nested deeper than 512 levels.*; flatten it$/m);
@@ -110,7 +144,13 @@ describe('check: deep schemas, invalid UTF-8, resolution errors (item 10)', { ti
   });
 
   it('a manifest that is not UTF-8 is one error naming it', async () => {
-    const dir = tree({ 'registry.json': Buffer.concat([Buffer.from('{"schemas":[{"urn":"urn:test:\xff'), Buffer.from([0xff]), Buffer.from('","schema":"a.json"}]}')]) });
+    const dir = tree({
+      'registry.json': Buffer.concat([
+        Buffer.from('{"schemas":[{"urn":"urn:test:\xff'),
+        Buffer.from([0xff]),
+        Buffer.from('","schema":"a.json"}]}'),
+      ]),
+    });
     const r = await run(['types'], { cwd: dir });
     expectRun(r, 1, /not valid UTF-8 \(byte offset \d+\)/);
   });
@@ -129,7 +169,10 @@ describe('check: deep schemas, invalid UTF-8, resolution errors (item 10)', { ti
   it('as nobody, a schema under an unsearchable directory (EACCES) is "cannot be resolved"', async (ctx) => {
     const nobody = asNobody();
     if ('skip' in nobody) return ctx.skip(nobody.skip);
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:locked', schema: 'locked/a.json' }] }), 'locked/a.json': '{}' });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:locked', schema: 'locked/a.json' }] }),
+      'locked/a.json': '{}',
+    });
     const { chmodSync } = await import('node:fs');
     chmodSync(join(dir, 'locked'), 0o000);
     const r = await run(['check'], { cwd: dir, ...nobody });
@@ -169,14 +212,19 @@ describe('check: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
     expectRun(r, 1);
     expectNoRawControls(r.stdout + r.stderr);
     const lines = r.stdout.replace(/\n$/, '').split('\n');
-    expect(lines.filter((l) => l.startsWith('#'))).toEqual([expect.stringMatching(/^### bqschema check: FAILED: 1 URN\(s\), 2 error\(s\), 0 warning\(s\)$/)]);
+    expect(lines.filter((l) => l.startsWith('#'))).toEqual([
+      expect.stringMatching(/^### bqschema check: FAILED: 1 URN\(s\), 2 error\(s\), 0 warning\(s\)$/),
+    ]);
     // The header, its rule and a row per finding: one line each, four cells (input's `|` escaped).
     const rows = lines.slice(2);
     expect(rows).toHaveLength(4);
     expect(rows.every((l) => /^\| .* \|$/.test(l))).toBe(true);
     const read = readMarkdown(r.stdout).rows;
     expect(read.map((row) => row.length)).toEqual([4, 4]);
-    expect(read.map(([level, , rule]) => [level, rule])).toEqual([['error', 'manifest'], ['error', 'malformed-keyword']]);
+    expect(read.map(([level, , rule]) => [level, rule])).toEqual([
+      ['error', 'manifest'],
+      ['error', 'malformed-keyword'],
+    ]);
     expect(read[1]![1]).toBe('o\\x1b[2J\\n### OK | x | `y` <b>z<b>.json:1:67');
     // The URN's newline is a line break inside the cell, its "###" text, not a heading.
     expect(read[1]![3]).toMatch(/^urn:t:a\n### OK: 0 URN\(s\) \| \*b\*: \/properties\/x\|y\/minLength: malformed keyword "minLength"/);
@@ -197,7 +245,17 @@ describe('check: what already holds stays held', { timeout: 60_000 }, () => {
   it('a hostile property name (prototype keys, quotes, a script tag) compiles as data', async () => {
     const dir = tree({
       'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:p', schema: 'p.json' }] }),
-      'p.json': JSON.stringify({ type: 'object', required: ['__proto__'], properties: { ['__proto__']: { type: 'string' }, constructor: { type: 'string' }, "'); process.exit(9); ('": { type: 'string' }, '</script>': {} }, examples: [{ ['__proto__']: 'x' }] }),
+      'p.json': JSON.stringify({
+        type: 'object',
+        required: ['__proto__'],
+        properties: {
+          ['__proto__']: { type: 'string' },
+          constructor: { type: 'string' },
+          "'); process.exit(9); ('": { type: 'string' },
+          '</script>': {},
+        },
+        examples: [{ ['__proto__']: 'x' }],
+      }),
     });
     const r = await run(['check'], { cwd: dir });
     expectRun(r, 0);

@@ -21,10 +21,11 @@ describe('the command table', () => {
       expect(c.summary, c.name).toMatch(/^[a-z][^\n]+[^.]$/);
     }
     expect([...commandModules().keys()]).toEqual(names);
-    for (const [name, module] of commandModules()) expect(existsSync(join(ROOT, 'src', 'cli', 'commands', `${module}.ts`)), name).toBe(true);
+    for (const [name, module] of commandModules())
+      expect(existsSync(join(ROOT, 'src', 'cli', 'commands', `${module}.ts`)), name).toBe(true);
   });
 
-  it('is the README\'s command list, in its order, each linking its docs/cli page', () => {
+  it("is the README's command list, in its order, each linking its docs/cli page", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = /\n## Commands\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
     const listed = [...section.matchAll(/^- \[`([a-z-]+)`\]\(docs\/cli\/([a-z-]+)\.md\)/gm)].map((m) => [m[1], m[2]]);
@@ -32,7 +33,10 @@ describe('the command table', () => {
   });
 
   it('has a docs/cli page per command, and docs/cli has no page for a command that is not in it', () => {
-    const pages = readdirSync(join(ROOT, 'docs', 'cli')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    const pages = readdirSync(join(ROOT, 'docs', 'cli'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect(pages).toEqual([...names].sort());
   });
 });

@@ -11,11 +11,17 @@ import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree } from '.
 
 afterAll(removeTempTrees);
 
-const registry = (): string => tempTree({
-  'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a', schema: 'a.json' }, { urn: 'urn:t:b', schema: 'b.json' }] }),
-  'a.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }),
-  'b.json': JSON.stringify({ type: 'object', properties: { n: { type: 'string' } } }),
-});
+const registry = (): string =>
+  tempTree({
+    'registry.json': JSON.stringify({
+      schemas: [
+        { urn: 'urn:t:a', schema: 'a.json' },
+        { urn: 'urn:t:b', schema: 'b.json' },
+      ],
+    }),
+    'a.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }),
+    'b.json': JSON.stringify({ type: 'object', properties: { n: { type: 'string' } } }),
+  });
 
 const WRITERS: Array<[command: string, extra: string[], file: string, holds: RegExp]> = [
   ['types', [], 'out.ts', /^2 message types$/],
@@ -44,7 +50,11 @@ describe.concurrent('--check: the same words in every command that has it', () =
   for (const [command, , file, holds] of WRITERS.filter(([c]) => c === 'types' || c === 'compile')) {
     it(`${command}: without -o, missing, stale, current`, async () => {
       const dir = registry();
-      expectOneLineError(await bq([command, '-r', 'registry.json', '--check'], { cwd: dir }), /^bqschema: --check compares a file: give it with -o <file>$/, 2);
+      expectOneLineError(
+        await bq([command, '-r', 'registry.json', '--check'], { cwd: dir }),
+        /^bqschema: --check compares a file: give it with -o <file>$/,
+        2,
+      );
       const rerun = `bqschema ${command} --registry registry.json -o ${file}`;
       const missing = await bq([command, '-r', 'registry.json', '-o', file, '--check'], { cwd: dir });
       expectExit(missing, 1);

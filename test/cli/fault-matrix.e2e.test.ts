@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, EXIT_GATE, EXIT_INTERNAL, EXIT_OK, EXIT_POLICY, EXIT_USAGE, exitCodeFor, GateError, UsageError } from '../../src/cli/errors.js';
+import {
+  EXIT_CODES,
+  EXIT_GATE,
+  EXIT_INTERNAL,
+  EXIT_OK,
+  EXIT_POLICY,
+  EXIT_USAGE,
+  exitCodeFor,
+  GateError,
+  UsageError,
+} from '../../src/cli/errors.js';
 import { GitError, ParseFailure, RegistryError, RegistryNotFoundError } from '../../src/registry/index.js';
 import { SchemaError } from '../../src/validator/index.js';
 import { bq, removeTempTrees, tempTree, type CliResult } from '../helpers/cli.js';
@@ -136,8 +146,16 @@ describe.concurrent('fault matrix: every command, the same faults, one policy', 
   });
 
   it.each([
-    { name: 'validate', args: ['validate', 'empty'], stderr: /^bqschema: no messages found in empty \(looked for \*\.json, \*\.ndjson and \*\.jsonl files\)\n$/ },
-    { name: 'gdpr --mask', args: ['gdpr', '--mask', 'empty'], stderr: /^bqschema: --mask takes a file or - for stdin: empty is a directory\n$/ },
+    {
+      name: 'validate',
+      args: ['validate', 'empty'],
+      stderr: /^bqschema: no messages found in empty \(looked for \*\.json, \*\.ndjson and \*\.jsonl files\)\n$/,
+    },
+    {
+      name: 'gdpr --mask',
+      args: ['gdpr', '--mask', 'empty'],
+      stderr: /^bqschema: --mask takes a file or - for stdin: empty is a directory\n$/,
+    },
   ])('$name: an empty directory is no input: exit 2, one line', async ({ args, stderr }) => {
     const dir = registry(GOOD_SCHEMA);
     mkdirSync(join(dir, 'empty'));

@@ -72,28 +72,36 @@ function libraryVerdict(provider: DirProvider, text: string): Verdict {
 }
 
 describe.concurrent('CLI and library parity', () => {
-  it.each(REGISTRIES)('$manifest: every message gets the same verdict from validate and from DirProvider + check', async ({ manifest, messages }) => {
-    const registryPath = join(ROOT, manifest);
-    const files = messageFiles(messages);
-    // Every registered URN also gets a message with empty data, so registries without messages are compared too.
-    const urns = Registry.workingTree(registryPath).urns();
-    const synthetic = urns.map((urn) => JSON.stringify({ job: urn, data: {} })).join('\n') + '\n';
-    const cliRuns = await Promise.all([
-      files.length > 0 ? bq(['validate', '--registry', registryPath, '--format', 'json', ...files]) : undefined,
-      urns.length > 0 ? bq(['validate', '--registry', registryPath, '--format', 'json', '--ndjson', '-'], { input: synthetic }) : undefined,
-    ]);
-    const cli: Verdict[] = [];
-    for (const run of cliRuns) {
-      if (run === undefined) continue;
-      expect(run.stderr).not.toMatch(/^ {4}at /m);
-      const doc = JSON.parse(run.stdout) as { results: Array<Verdict & { violations: Verdict['violations'] }> };
-      for (const r of doc.results) cli.push({ status: r.status, violations: r.violations.map(({ instancePath, keyword }) => ({ instancePath, keyword })) });
-    }
-    const provider = new DirProvider(registryPath, { strict: true, onWarning: () => {} });
-    const library = [...files.flatMap(messagesOf), ...synthetic.split('\n').filter((l) => l !== '' && urns.length > 0)].map((t) => libraryVerdict(provider, t));
-    expect(library.length).toBeGreaterThan(0);
-    expect(cli).toEqual(library);
-  });
+  it.each(REGISTRIES)(
+    '$manifest: every message gets the same verdict from validate and from DirProvider + check',
+    async ({ manifest, messages }) => {
+      const registryPath = join(ROOT, manifest);
+      const files = messageFiles(messages);
+      // Every registered URN also gets a message with empty data, so registries without messages are compared too.
+      const urns = Registry.workingTree(registryPath).urns();
+      const synthetic = urns.map((urn) => JSON.stringify({ job: urn, data: {} })).join('\n') + '\n';
+      const cliRuns = await Promise.all([
+        files.length > 0 ? bq(['validate', '--registry', registryPath, '--format', 'json', ...files]) : undefined,
+        urns.length > 0
+          ? bq(['validate', '--registry', registryPath, '--format', 'json', '--ndjson', '-'], { input: synthetic })
+          : undefined,
+      ]);
+      const cli: Verdict[] = [];
+      for (const run of cliRuns) {
+        if (run === undefined) continue;
+        expect(run.stderr).not.toMatch(/^ {4}at /m);
+        const doc = JSON.parse(run.stdout) as { results: Array<Verdict & { violations: Verdict['violations'] }> };
+        for (const r of doc.results)
+          cli.push({ status: r.status, violations: r.violations.map(({ instancePath, keyword }) => ({ instancePath, keyword })) });
+      }
+      const provider = new DirProvider(registryPath, { strict: true, onWarning: () => {} });
+      const library = [...files.flatMap(messagesOf), ...synthetic.split('\n').filter((l) => l !== '' && urns.length > 0)].map((t) =>
+        libraryVerdict(provider, t),
+      );
+      expect(library.length).toBeGreaterThan(0);
+      expect(cli).toEqual(library);
+    },
+  );
 
   it('the runtime reads every bundled example schema the CLI reads (JSON, JSONC and YAML)', () => {
     const provider = new DirProvider(join(ROOT, 'registry.example.json'), { onWarning: () => {} });
@@ -110,14 +118,17 @@ describe.concurrent('CLI and library parity', () => {
       't.yaml': 'type: object\nrequired: order_id\nproperties:\n  order_id: {type: integr}\n',
     });
     const manifest = join(dir, 'registry.json');
-    const cli = await bq(['validate', '--registry', manifest, '--format', 'json', '--ndjson', '-'], { input: '{"job":"urn:t:typo","data":{}}\n' });
+    const cli = await bq(['validate', '--registry', manifest, '--format', 'json', '--ndjson', '-'], {
+      input: '{"job":"urn:t:typo","data":{}}\n',
+    });
     expect(cli.code).toBe(1);
     expect(JSON.parse(cli.stdout).results[0].status).toBe('error');
     expect(() => new DirProvider(manifest, { strict: true }).schemaFor('urn:t:typo')).toThrow(RegistryError);
     const warnings: Array<{ kind?: string; pointer: string; keyword: string }> = [];
     const lenient = new DirProvider(manifest, { onWarning: (w) => warnings.push(w) });
     expect(lenient.schemaFor('urn:t:typo')!.isValid({})).toBe(true); // no effect on a verdict (CLARIFICATIONS 8)...
-    expect(warnings.map(({ kind, pointer, keyword }) => ({ kind, pointer, keyword }))).toEqual([ // ...but reported
+    expect(warnings.map(({ kind, pointer, keyword }) => ({ kind, pointer, keyword }))).toEqual([
+      // ...but reported
       { kind: 'malformed', pointer: '', keyword: 'required' },
       { kind: 'malformed', pointer: '/properties/order_id', keyword: 'type' },
     ]);

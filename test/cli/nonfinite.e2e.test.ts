@@ -10,7 +10,9 @@ afterAll(removeTempTrees);
 
 describe('non-finite numbers in schemas', () => {
   it('serve publishes const 1e400 as a number that reads back as Infinity, never as null', () => {
-    const provider = MapProvider.fromJson({ 'urn:t:inf': '{"type":"object","properties":{"x":{"const":1e400},"y":{"enum":[-1e400,"1e999"]}}}' });
+    const provider = MapProvider.fromJson({
+      'urn:t:inf': '{"type":"object","properties":{"x":{"const":1e400},"y":{"enum":[-1e400,"1e999"]}}}',
+    });
     const snapshot = buildSnapshot(provider);
     const entry = snapshot.bySubject.get('urn:t:inf')!;
     expect(entry.ok).toBe(true);

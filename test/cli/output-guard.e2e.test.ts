@@ -15,13 +15,22 @@ import { bq, expectOneLineError, removeTempTrees, tempTree, type CliResult } fro
 
 afterAll(removeTempTrees);
 
-const SCHEMA_A = JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer' }, email: { type: 'string', 'x-gdpr-sensitive': true } } });
+const SCHEMA_A = JSON.stringify({
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer' }, email: { type: 'string', 'x-gdpr-sensitive': true } },
+});
 const MESSAGE = JSON.stringify({ job: 'urn:t:a', data: { id: 1 } });
 
 /** A registry of two URNs, messages, compat's inputs and a conformance suite, with links to some of them. */
 function fixture(): string {
   const dir = tempTree({
-    'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a', schema: 'schemas/a.json' }, { urn: 'urn:t:b', schema: 'schemas/b.yaml' }] }),
+    'registry.json': JSON.stringify({
+      schemas: [
+        { urn: 'urn:t:a', schema: 'schemas/a.json' },
+        { urn: 'urn:t:b', schema: 'schemas/b.yaml' },
+      ],
+    }),
     'schemas/a.json': SCHEMA_A,
     'schemas/b.yaml': 'type: object\nproperties:\n  n: { type: integer }\n',
     'one.json': MESSAGE,
@@ -68,7 +77,20 @@ const COMMANDS: Record<string, (t: string) => string[]> = {
   check: (t) => ['check', '--report', `sarif=${t}`],
   gdpr: (t) => ['gdpr', '--report', `json=${t}`],
   'gdpr --require': (t) => ['gdpr', '--require', '--report', `junit=${t}`],
-  compat: (t) => ['compat', 'old.json', 'new.json', '--urn', 'urn:t:a', '--exceptions', 'exc.yaml', '--corpus', 'corpus1.ndjson', 'corpus', '--report', `markdown=${t}`],
+  compat: (t) => [
+    'compat',
+    'old.json',
+    'new.json',
+    '--urn',
+    'urn:t:a',
+    '--exceptions',
+    'exc.yaml',
+    '--corpus',
+    'corpus1.ndjson',
+    'corpus',
+    '--report',
+    `markdown=${t}`,
+  ],
   types: (t) => ['types', '-o', t],
   compile: (t) => ['compile', '-o', t],
   catalog: (t) => ['catalog', '--no-history', '--messages', 'one.json', 'messages', '-o', t],
@@ -121,15 +143,23 @@ describe.concurrent('no output replaces a file the run reads', () => {
 
   it('catalog: an example message file and a file in an example message directory', async () => {
     await refused(COMMANDS.catalog!('one.json'), 'one.json', /it is an example message file \(one\.json\)/);
-    await refused(COMMANDS.catalog!('messages/next.json'), 'messages/next.json', /it is in messages, an example message directory whose \*\.json, \*\.ndjson and \*\.jsonl files this run reads/);
+    await refused(
+      COMMANDS.catalog!('messages/next.json'),
+      'messages/next.json',
+      /it is in messages, an example message directory whose \*\.json, \*\.ndjson and \*\.jsonl files this run reads/,
+    );
   });
 
-  it("compat: the old and the new schema file, the exceptions file, a corpus file and a file in a corpus directory", async () => {
+  it('compat: the old and the new schema file, the exceptions file, a corpus file and a file in a corpus directory', async () => {
     await refused(COMMANDS.compat!('old.json'), 'old.json', /it is the old schema file \(old\.json\)/);
     await refused(COMMANDS.compat!('./new.json'), './new.json', /it is the new schema file \(new\.json\)/);
     await refused(COMMANDS.compat!('exc.yaml'), 'exc.yaml', /it is the exceptions file \(exc\.yaml\)/);
     await refused(COMMANDS.compat!('corpus1.ndjson'), 'corpus1.ndjson', /it is a corpus file \(corpus1\.ndjson\)/);
-    await refused(COMMANDS.compat!('corpus/more.json'), 'corpus/more.json', /it is in corpus, a corpus directory whose \*\.json, \*\.ndjson and \*\.jsonl files this run reads/);
+    await refused(
+      COMMANDS.compat!('corpus/more.json'),
+      'corpus/more.json',
+      /it is in corpus, a corpus directory whose \*\.json, \*\.ndjson and \*\.jsonl files this run reads/,
+    );
   });
 
   it('compat --against: the registry found in the work tree, its schema files and the default exceptions file', async () => {
@@ -142,13 +172,26 @@ describe.concurrent('no output replaces a file the run reads', () => {
     const against = (t: string): string[] => ['compat', '--against', 'HEAD', '--report', `json=${t}`];
     await refused(against('registry.json'), 'registry.json', MANIFEST, dir);
     await refused(against('schemas/a.json'), 'schemas/a.json', /it is the schema file of urn:t:a \(schemas\/a\.json\)/, dir);
-    await refused(against('bqschema-exceptions.yaml'), 'bqschema-exceptions.yaml', /it is the exceptions file \(bqschema-exceptions\.yaml\)/, dir);
+    await refused(
+      against('bqschema-exceptions.yaml'),
+      'bqschema-exceptions.yaml',
+      /it is the exceptions file \(bqschema-exceptions\.yaml\)/,
+      dir,
+    );
   });
 
   it("conformance: the suite's own files", async () => {
-    await refused(COMMANDS.conformance!('suite/manifest.json'), 'suite/manifest.json', /it is the suite's manifest\.json \(suite\/manifest\.json\)/);
+    await refused(
+      COMMANDS.conformance!('suite/manifest.json'),
+      'suite/manifest.json',
+      /it is the suite's manifest\.json \(suite\/manifest\.json\)/,
+    );
     // --suite may name the manifest itself: its directory's files are the suite's still.
-    await refused(['conformance', '--impl', 'exit 3', '--suite', 'suite/manifest.json', '--out', 'suite/CONFORMANCE_VERSION'], 'suite/CONFORMANCE_VERSION', /it is the suite's CONFORMANCE_VERSION \(suite\/CONFORMANCE_VERSION\)/);
+    await refused(
+      ['conformance', '--impl', 'exit 3', '--suite', 'suite/manifest.json', '--out', 'suite/CONFORMANCE_VERSION'],
+      'suite/CONFORMANCE_VERSION',
+      /it is the suite's CONFORMANCE_VERSION \(suite\/CONFORMANCE_VERSION\)/,
+    );
   });
 
   it('a manifest that does not parse is still the manifest: check reports it, and writes no report over it', async () => {
@@ -158,7 +201,12 @@ describe.concurrent('no output replaces a file the run reads', () => {
   });
 
   // Two outputs of one run that name one file: whichever way it is spelt, the second is refused.
-  for (const [name, args] of [['validate', ['validate', 'one.json']], ['check', ['check']], ['compat', ['compat', 'old.json', 'new.json']], ['gdpr --require', ['gdpr', '--require']]] as const) {
+  for (const [name, args] of [
+    ['validate', ['validate', 'one.json']],
+    ['check', ['check']],
+    ['compat', ['compat', 'old.json', 'new.json']],
+    ['gdpr --require', ['gdpr', '--require']],
+  ] as const) {
     it(`${name}: two --report files that resolve to one file are refused, nothing written`, async () => {
       const dir = fixture();
       writeFileSync(join(dir, 'r.json'), 'previous');
@@ -168,7 +216,12 @@ describe.concurrent('no output replaces a file the run reads', () => {
         const first = second === 'fresh.json' ? 'sub/../fresh.json' : 'r.json';
         const before = snapshot(dir);
         const r = await bq([...args, '--report', `json=${first}`, '--report', `sarif=${second}`], { cwd: dir });
-        expectOneLineError(r, new RegExp(`^bqschema: refusing to write ${esc(second)}: --report sarif=${esc(second)} and --report json=${esc(first)} name the same file; give each output a file of its own$`));
+        expectOneLineError(
+          r,
+          new RegExp(
+            `^bqschema: refusing to write ${esc(second)}: --report sarif=${esc(second)} and --report json=${esc(first)} name the same file; give each output a file of its own$`,
+          ),
+        );
         expect(r.stdout).toBe('');
         expect(snapshot(dir)).toEqual(before);
       }
@@ -178,7 +231,19 @@ describe.concurrent('no output replaces a file the run reads', () => {
   it('what no input is stays writable: a report beside the messages under a name the walk skips, in a dot-directory, and two distinct reports', async () => {
     const dir = fixture();
     mkdirSync(join(dir, 'messages/.reports'));
-    const r = await bq(['validate', 'messages', '--report', 'sarif=messages/r.sarif', '--report', 'json=messages/.reports/r.json', '--report', 'junit=r.xml'], { cwd: dir });
+    const r = await bq(
+      [
+        'validate',
+        'messages',
+        '--report',
+        'sarif=messages/r.sarif',
+        '--report',
+        'json=messages/.reports/r.json',
+        '--report',
+        'junit=r.xml',
+      ],
+      { cwd: dir },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const f of ['messages/r.sarif', 'messages/.reports/r.json', 'r.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
@@ -198,7 +263,9 @@ describe('the guard behind every writer', () => {
     expect(() => writeFileAtomic(join(dir, 'walked', 'new.ndjson'), 'out')).toThrow(/it is in .*walked, a test directory whose/);
     expect(readFileSync(join(dir, 'in.json'), 'utf8')).toBe('input');
     writeFileAtomic(join(dir, 'out.json'), 'one');
-    expect(() => writeFileAtomic(join(dir, '.', 'out.json'), 'two')).toThrow(/this run has written it already; give each output a file of its own$/);
+    expect(() => writeFileAtomic(join(dir, '.', 'out.json'), 'two')).toThrow(
+      /this run has written it already; give each output a file of its own$/,
+    );
     expect(readFileSync(join(dir, 'out.json'), 'utf8')).toBe('one');
     expect(readdirSync(dir).sort()).toEqual(['in.json', 'out.json', 'walked']);
   });

@@ -7,7 +7,6 @@ const COMMANDS = COMMAND_TABLE.map((c) => c.name);
 // Whatever such a run prints — help, commander's errors and their suggestions — must be what the
 // program with every command prints for the same argv.
 
-
 /** Parses argv with a program built for `built` (the argv, or [] for every command); what it printed and threw. */
 async function parse(argv: string[], built: string[]): Promise<{ out: string; err: string; thrown: string; ran: number[] }> {
   let out = '';

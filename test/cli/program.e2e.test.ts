@@ -2,7 +2,19 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS as COMMAND_TABLE } from '../../src/cli/program.js';
-import { BOM, bq, CAN_TTY, expectCheckError, expectErrorResult, expectExit, expectOneLineError, FIXTURES, removeTempTrees, ROOT, tempTree } from '../helpers/cli.js';
+import {
+  BOM,
+  bq,
+  CAN_TTY,
+  expectCheckError,
+  expectErrorResult,
+  expectExit,
+  expectOneLineError,
+  FIXTURES,
+  removeTempTrees,
+  ROOT,
+  tempTree,
+} from '../helpers/cli.js';
 
 // The program as a whole (help, version, exit codes, colour) and registry loading, shared by every command.
 
@@ -78,7 +90,9 @@ describe.concurrent('program', () => {
 
   it('an unknown option exits 2, for every command', async () => {
     // conformance's --impl is required, and commander reports a missing one first.
-    const results = await Promise.all(COMMANDS.map((c) => bq(c === 'conformance' ? [c, '--impl', 'x', '--no-such-option'] : [c, '--no-such-option'])));
+    const results = await Promise.all(
+      COMMANDS.map((c) => bq(c === 'conformance' ? [c, '--impl', 'x', '--no-such-option'] : [c, '--no-such-option'])),
+    );
     results.forEach((r) => {
       expectExit(r, 2);
       expect(r.stderr).toMatch(/unknown option '--no-such-option'/);
@@ -149,7 +163,10 @@ function precedenceTree(): string {
 describe.concurrent('registry location', () => {
   it('--registry PATH is used, and beats BQSCHEMA_REGISTRY', async () => {
     const dir = precedenceTree();
-    const r = await bq(['validate', '--registry', 'flag/registry.json', 'm.json'], { cwd: dir, env: { BQSCHEMA_REGISTRY: 'env/registry.json' } });
+    const r = await bq(['validate', '--registry', 'flag/registry.json', 'm.json'], {
+      cwd: dir,
+      env: { BQSCHEMA_REGISTRY: 'env/registry.json' },
+    });
     expectExit(r, 1);
     expect(r.stdout).toContain('"from_flag"');
   });
@@ -163,7 +180,10 @@ describe.concurrent('registry location', () => {
 
   it('./registry.json of the working directory is the default', async () => {
     const dir = precedenceTree();
-    const [validate, check] = await Promise.all([bq(['validate', 'm.json'], { cwd: dir }), bq(['check', '--format', 'json'], { cwd: dir })]);
+    const [validate, check] = await Promise.all([
+      bq(['validate', 'm.json'], { cwd: dir }),
+      bq(['check', '--format', 'json'], { cwd: dir }),
+    ]);
     expectExit(validate, 1);
     expect(validate.stdout).toContain('"from_cwd"');
     expectExit(check, 0);
@@ -174,7 +194,10 @@ describe.concurrent('registry location', () => {
     const dir = tempTree({ 'm.json': '{"job":"urn:x","data":{}}', '.git/HEAD': 'ref: refs/heads/main\n' });
     const [validate, check] = await Promise.all([bq(['validate', 'm.json'], { cwd: dir }), bq(['check'], { cwd: dir })]);
     for (const r of [validate, check]) {
-      expectOneLineError(r, /no registry found: looked for registry\.json, registry\.jsonc, registry\.yaml, registry\.yml in .*; give one with --registry <path> or BQSCHEMA_REGISTRY=<path>/);
+      expectOneLineError(
+        r,
+        /no registry found: looked for registry\.json, registry\.jsonc, registry\.yaml, registry\.yml in .*; give one with --registry <path> or BQSCHEMA_REGISTRY=<path>/,
+      );
     }
   });
 });
@@ -205,7 +228,9 @@ describe.concurrent('registry file formats', () => {
     const yaml = `schemas:\n${entries.map((e) => `  - urn: ${e.urn}\n    schema: ${e.schema}\n`).join('')}`;
     const jsonc = `// the registry\n{ "schemas": ${JSON.stringify(entries)}, }\n`;
     const dir = tempTree({ ...schemas, 'r.yaml': yaml, 'r.yml': yaml, 'r.jsonc': jsonc, 'm.ndjson': messages });
-    const results = await Promise.all(['r.yaml', 'r.yml', 'r.jsonc'].map((m) => bq(['validate', '-r', m, '--format', 'json', 'm.ndjson'], { cwd: dir })));
+    const results = await Promise.all(
+      ['r.yaml', 'r.yml', 'r.jsonc'].map((m) => bq(['validate', '-r', m, '--format', 'json', 'm.ndjson'], { cwd: dir })),
+    );
     for (const r of results) {
       expectExit(r, 1);
       expect(missingOf(r.stdout)).toHaveLength(3);
@@ -213,7 +238,10 @@ describe.concurrent('registry file formats', () => {
   });
 
   it('a .json schema is strict JSON: a comment in it is a syntax error', async () => {
-    const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:s","schema":"s.json"}]}', 's.json': '{\n  // no\n  "type": "object"\n}\n' });
+    const dir = tempTree({
+      'registry.json': '{"schemas":[{"urn":"urn:s","schema":"s.json"}]}',
+      's.json': '{\n  // no\n  "type": "object"\n}\n',
+    });
     const r = await bq(['validate', '--urn', 'urn:s', '-'], { cwd: dir, input: '{}' });
     expectErrorResult(r, /s\.json:2:3: invalid JSON/);
   });
@@ -225,9 +253,13 @@ describe.concurrent('registry file formats', () => {
       'b.yaml': BOM + schemas['b.yaml'],
       'c.jsonc': BOM + schemas['c.jsonc'],
       'a-msg.json': BOM + JSON.stringify({ job: 'urn:f:a', data: { a: 1 } }),
-      'b-msg.ndjson': BOM + JSON.stringify({ job: 'urn:f:b', data: { b: 1 } }) + '\n' + JSON.stringify({ job: 'urn:f:c', data: { c: 1 } }) + '\n',
+      'b-msg.ndjson':
+        BOM + JSON.stringify({ job: 'urn:f:b', data: { b: 1 } }) + '\n' + JSON.stringify({ job: 'urn:f:c', data: { c: 1 } }) + '\n',
     });
-    const [validate, check] = await Promise.all([bq(['validate', '--format', 'json', 'a-msg.json', 'b-msg.ndjson'], { cwd: dir }), bq(['check'], { cwd: dir })]);
+    const [validate, check] = await Promise.all([
+      bq(['validate', '--format', 'json', 'a-msg.json', 'b-msg.ndjson'], { cwd: dir }),
+      bq(['check'], { cwd: dir }),
+    ]);
     expectExit(validate, 0);
     expect(JSON.parse(validate.stdout).summary).toEqual({ messages: 3, valid: 3, invalid: 0, skipped: 0, errors: 0 });
     expectExit(check, 0);
@@ -295,7 +327,10 @@ describe.concurrent('hostile registries', () => {
 
   it('--allow-outside-paths reads a schema outside the registry directory', async () => {
     const [validate, check] = await Promise.all([
-      bq(['validate', '-r', 'outside/reg/registry.json', '--allow-outside-paths', '--urn', 'urn:o:out', '-'], { cwd: FIXTURES, input: '{}' }),
+      bq(['validate', '-r', 'outside/reg/registry.json', '--allow-outside-paths', '--urn', 'urn:o:out', '-'], {
+        cwd: FIXTURES,
+        input: '{}',
+      }),
       bq(['check', '-r', 'outside/reg/registry.json', '--allow-outside-paths'], { cwd: FIXTURES }),
     ]);
     expectExit(validate, 1);

@@ -104,7 +104,8 @@ describe('each command loads only what it uses', () => {
     it(`${name} on a JSON registry loads neither yaml nor jsonc-parser (nor chalk, which is gone)`, async () => {
       const r = await loaded(args);
       expect(r.code, name).toBe(0);
-      for (const pkg of ['yaml', 'jsonc-parser', 'chalk', '@asyncapi/specs', 'ajv']) expect(r.packages.has(pkg), `${name} loaded ${pkg}`).toBe(false);
+      for (const pkg of ['yaml', 'jsonc-parser', 'chalk', '@asyncapi/specs', 'ajv'])
+        expect(r.packages.has(pkg), `${name} loaded ${pkg}`).toBe(false);
     });
   }
 
@@ -159,7 +160,10 @@ describe('the bundled CLI and its code cache (bin/load-bundle.js)', () => {
   // markdown job summary beside them): every chunk they load comes with a cache.
   const ciRuns: Array<[string, string[]]> = [
     ['validate', ['validate', '-r', 'registry.json', 'msg.json']],
-    ['validate --format github', ['validate', '-r', 'registry.json', '--strict', '--format', 'github', '--report', 'markdown=summary.md', 'msg.json']],
+    [
+      'validate --format github',
+      ['validate', '-r', 'registry.json', '--strict', '--format', 'github', '--report', 'markdown=summary.md', 'msg.json'],
+    ],
     ['check', ['check', '-r', 'registry.json']],
     ['check --format github', ['check', '-r', 'registry.json', '--format', 'github', '--report', 'markdown=summary.md']],
     ['compat', ['compat', 'order.json', 'order.json']],
@@ -177,7 +181,11 @@ describe('the bundled CLI and its code cache (bin/load-bundle.js)', () => {
 
   it('gives the other commands no cache of their own: their chunks, and the AsyncAPI validator, compile from source (the 2.75 MB budget)', async () => {
     const own: Array<[string, string[], string[]]> = [
-      ['export-asyncapi', ['export-asyncapi', '-r', 'registry.json'], ['dist/cli-bundle/export-asyncapi.js', 'dist/asyncapi/generated/spec-validator.cjs']],
+      [
+        'export-asyncapi',
+        ['export-asyncapi', '-r', 'registry.json'],
+        ['dist/cli-bundle/export-asyncapi.js', 'dist/asyncapi/generated/spec-validator.cjs'],
+      ],
       ['gdpr', ['gdpr', '-r', 'registry.json'], ['dist/cli-bundle/gdpr.js', 'dist/cli-bundle/sensitive-paths.js']],
       ['types', ['types', '-r', 'registry.json'], ['dist/cli-bundle/types.js']],
     ];
@@ -223,7 +231,7 @@ describe('the bundled CLI and its code cache (bin/load-bundle.js)', () => {
     expect(check.builtins.has('crypto')).toBe(true);
   });
 
-  it("the message reader (inputs) and the envelope rules (guard) load only where messages are read", async () => {
+  it('the message reader (inputs) and the envelope rules (guard) load only where messages are read', async () => {
     // The envelope rules are src/guard/envelope.ts, a chunk of their own, which the runtime guard's
     // chunk (guard) loads too.
     const chunks = (r: Loaded) => ['inputs', 'guard', 'envelope'].filter((c) => r.files.includes(`dist/cli-bundle/${c}.js`));

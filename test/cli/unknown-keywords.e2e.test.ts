@@ -17,7 +17,8 @@ const TYPO = { type: 'object', requried: ['order_id'], properties: { order_id: {
 const MANIFEST = json({ schemas: [{ urn: URN, schema: 'schemas/orders.json' }] });
 const lines = (r: CliResult): string[] => r.stdout.replace(/\n$/, '').split('\n');
 /** What a report says: SARIF's results without its rule catalogue (which names every rule). */
-const said = (r: CliResult, format: string): string => (format === 'sarif' ? JSON.stringify(readSarif(r.stdout).runs[0]!.results) : r.stdout);
+const said = (r: CliResult, format: string): string =>
+  format === 'sarif' ? JSON.stringify(readSarif(r.stdout).runs[0]!.results) : r.stdout;
 
 afterAll(removeTempTrees);
 
@@ -25,7 +26,8 @@ describe.concurrent('check and validate', () => {
   let dir: string;
   beforeAll(() => {
     dir = tempTree({
-      'registry.json': MANIFEST, 'schemas/orders.json': json(TYPO),
+      'registry.json': MANIFEST,
+      'schemas/orders.json': json(TYPO),
       'ok.json': JSON.stringify({ job: URN, data: { order_id: 1 } }),
       'missing.json': JSON.stringify({ job: URN, data: {} }),
       'bad.json': JSON.stringify({ job: URN, data: { order_id: 'x' } }),
@@ -45,15 +47,19 @@ describe.concurrent('check and validate', () => {
     ]);
   });
 
-  it('check json and sarif: the suggestion, the keyword, rule unknown-keyword at the keyword\'s line', async () => {
+  it("check json and sarif: the suggestion, the keyword, rule unknown-keyword at the keyword's line", async () => {
     const r = await run('check', '-f', 'json');
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as { errors: Array<{ pointer: string; keyword: string; suggestion?: string; line?: number }> };
     expect(doc.errors.map((e) => [e.pointer, e.keyword, e.suggestion, e.line])).toEqual([
-      ['/requried', 'requried', 'required', 3], ['/properties/order_id/minlength', 'minlength', 'minLength', 9],
+      ['/requried', 'requried', 'required', 3],
+      ['/properties/order_id/minlength', 'minlength', 'minLength', 9],
     ]);
     const sarif = readSarif((await run('check', '-f', 'sarif')).stdout);
-    expect(sarif.runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([['unknown-keyword', 'error'], ['unknown-keyword', 'error']]);
+    expect(sarif.runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([
+      ['unknown-keyword', 'error'],
+      ['unknown-keyword', 'error'],
+    ]);
     // JUnit: one test case per URN; the one URN fails, with both errors in its failure text.
     const junit = junitCases(readJunit((await run('check', '-f', 'junit')).stdout));
     expect(junit.filter((c) => c.failure).length).toBe(1);
@@ -63,7 +69,9 @@ describe.concurrent('check and validate', () => {
   it('check --allow-keyword (repeatable): allowed unknown keywords are warnings; --fail-on-unsupported still fails on them', async () => {
     const one = await run('check', '--allow-keyword', 'requried');
     expectExit(one, 1);
-    expect(one.stdout).toMatch(/^ {4}warning {2}\/requried {2}unknown keyword "requried" .*did you mean "required"\? Allowed by --allow-keyword\.$/m);
+    expect(one.stdout).toMatch(
+      /^ {4}warning {2}\/requried {2}unknown keyword "requried" .*did you mean "required"\? Allowed by --allow-keyword\.$/m,
+    );
     expect(one.stdout).toMatch(/^ {4}error {2}\/properties\/order_id\/minlength /m);
     const both = await run('check', '--allow-keyword', 'requried', '--allow-keyword', 'minlength');
     expectExit(both, 0);
@@ -75,7 +83,9 @@ describe.concurrent('check and validate', () => {
     const ok = await run('validate', 'ok.json', 'missing.json');
     expectExit(ok, 0); // the typo does not make {} invalid: the warning says why
     expect(ok.stdout).toContain('✓ valid  missing.json');
-    expect(ok.stderr).toContain(`bqschema: warning: schema for ${URN}: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?\n`);
+    expect(ok.stderr).toContain(
+      `bqschema: warning: schema for ${URN}: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?\n`,
+    );
     expect(ok.stderr).toContain('did you mean "minLength"?');
     const bad = await run('validate', 'bad.json');
     expectExit(bad, 1);
@@ -84,7 +94,9 @@ describe.concurrent('check and validate', () => {
 
   it('a strict DirProvider refuses the URN, naming the keyword, the file position and the suggestion', () => {
     const strict = new DirProvider(join(dir, 'registry.json'), { strict: true, onWarning: () => {} });
-    expect(() => strict.schemaFor(URN)).toThrow(/has an unknown keyword "requried" at the schema root \(did you mean "required"\?\) \(and 1 more\), at \S*schemas\/orders\.json:3:15; no JSON Schema draft defines it/);
+    expect(() => strict.schemaFor(URN)).toThrow(
+      /has an unknown keyword "requried" at the schema root \(did you mean "required"\?\) \(and 1 more\), at \S*schemas\/orders\.json:3:15; no JSON Schema draft defines it/,
+    );
     const lenient = new DirProvider(join(dir, 'registry.json'), { onWarning: () => {} });
     expect(lenient.schemaFor(URN)!.warnings.map((w) => w.kind)).toEqual(['unknown', 'unknown']);
   });
@@ -124,7 +136,9 @@ describe.concurrent('compat: malformed and unknown keywords are problems, never 
     expect(said(r, format)).toContain('unknown keyword');
     expect(said(r, format)).toContain('did you mean');
     // "no longer required" is the typo's doing, and the typo's own "added" line is the problem itself.
-    expect(said(r, format)).not.toMatch(/required-removed|no longer required|unsupported-keyword-changed|rollout|Deploy (consumers|producers)/);
+    expect(said(r, format)).not.toMatch(
+      /required-removed|no longer required|unsupported-keyword-changed|rollout|Deploy (consumers|producers)/,
+    );
   });
 
   it('text: one error line per unknown keyword, and the summary counts them as problems', async () => {
@@ -160,16 +174,33 @@ describe('compat --against: an introduced unknown keyword makes the URN invalid'
   it('text and json', async () => {
     const dir = tempTree({ 'registry.json': MANIFEST, 'schemas/orders.json': json(GOOD) });
     git(dir, 'init', '-q', '-b', 'main');
-    git(dir, '-c', 'user.name=T', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '--allow-empty', '-m', 'empty');
+    git(
+      dir,
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'empty',
+    );
     git(dir, 'add', '-A');
     git(dir, '-c', 'user.name=T', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'base');
     writeFileSync(join(dir, 'schemas/orders.json'), json(TYPO));
     const r = await bq(['compat', '--against', 'main'], { cwd: dir });
     expectExit(r, 1);
     expect(r.stdout).toMatch(new RegExp(`^✗ ${URN}  invalid`, 'm'));
-    expect(r.stdout).toContain('    error       new schema: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?');
+    expect(r.stdout).toContain(
+      '    error       new schema: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?',
+    );
     expect(r.stdout).not.toMatch(/no longer required|rollout/);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as { urns: Array<{ status: string; problems: Array<{ suggestion?: string }> }> };
+    const doc = JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as {
+      urns: Array<{ status: string; problems: Array<{ suggestion?: string }> }>;
+    };
     expect(doc.urns[0]!.status).toBe('invalid');
     expect(doc.urns[0]!.problems.map((p) => p.suggestion)).toEqual(['required', 'minLength']);
     // A URN added with an unknown keyword introduces it too (main~1 has no registry yet: a new one).

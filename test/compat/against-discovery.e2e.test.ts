@@ -85,12 +85,19 @@ const BASE: Files = { 'registry.json': json(), 'schemas/a.json': OLD_A, 'schemas
 /** The gate caught the retyped field, comparing by URN: exit 1, A breaking, B unchanged. */
 function expectCaught(r: CliResult): void {
   expectExit(r, 1);
-  const doc = JSON.parse(r.stdout) as { urns: Array<{ urn: string; status: string; changes: Array<{ rule: string }> }>; summary: Record<string, number> };
-  expect(doc.urns.find((u) => u.urn === A)).toMatchObject({ status: 'breaking', changes: expect.arrayContaining([expect.objectContaining({ rule: 'type-narrowed' })]) });
+  const doc = JSON.parse(r.stdout) as {
+    urns: Array<{ urn: string; status: string; changes: Array<{ rule: string }> }>;
+    summary: Record<string, number>;
+  };
+  expect(doc.urns.find((u) => u.urn === A)).toMatchObject({
+    status: 'breaking',
+    changes: expect.arrayContaining([expect.objectContaining({ rule: 'type-narrowed' })]),
+  });
   expect(doc.summary).toMatchObject({ urns: 2, breaking: 1, added: 0, removed: 0, unchanged: 1 });
 }
 
-const against = (r: CliResult): { registry: string; found: boolean; foundBy?: string } => (JSON.parse(r.stdout) as { against: { registry: string; found: boolean; foundBy?: string } }).against;
+const against = (r: CliResult): { registry: string; found: boolean; foundBy?: string } =>
+  (JSON.parse(r.stdout) as { against: { registry: string; found: boolean; foundBy?: string } }).against;
 
 describe.concurrent('compat --against finds the registry where it was at the ref', () => {
   it('renamed registry.json → registry.yaml (a new format) with a retyped field: breaking, exit 1, never "every URN is added"', async () => {
@@ -109,7 +116,10 @@ describe.concurrent('compat --against finds the registry where it was at the ref
   it('JSON → JSONC and YAML → JSON: the format of either side does not matter', async () => {
     const toJsonc = repo(BASE, { 'registry.json': null, 'registry.jsonc': jsonc(), 'schemas/a.json': NEW_A });
     expectCaught(await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: toJsonc }));
-    const fromYaml = repo({ 'registry.yml': yaml(), 'schemas/a.json': OLD_A, 'schemas/b.json': SCHEMA_B }, { 'registry.yml': null, 'registry.json': json(), 'schemas/a.json': NEW_A });
+    const fromYaml = repo(
+      { 'registry.yml': yaml(), 'schemas/a.json': OLD_A, 'schemas/b.json': SCHEMA_B },
+      { 'registry.yml': null, 'registry.json': json(), 'schemas/a.json': NEW_A },
+    );
     const r = await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: fromYaml });
     expectCaught(r);
     expect(against(r)).toMatchObject({ registry: 'registry.yml', foundBy: 'discovery' });
@@ -117,8 +127,12 @@ describe.concurrent('compat --against finds the registry where it was at the ref
 
   it('moved into a subdirectory (schemas too): found by the rename git reports, from any directory', async () => {
     const dir = repo(BASE, {
-      'registry.json': null, 'schemas/a.json': null, 'schemas/b.json': null,
-      'registries/orders/registry.json': json(), 'registries/orders/schemas/a.json': NEW_A, 'registries/orders/schemas/b.json': SCHEMA_B,
+      'registry.json': null,
+      'schemas/a.json': null,
+      'schemas/b.json': null,
+      'registries/orders/registry.json': json(),
+      'registries/orders/schemas/a.json': NEW_A,
+      'registries/orders/schemas/b.json': SCHEMA_B,
     });
     const r = await bq(['compat', '-r', 'registries/orders/registry.json', '--against', 'main', '-f', 'json'], { cwd: dir });
     expectCaught(r);
@@ -136,7 +150,14 @@ describe.concurrent('compat --against finds the registry where it was at the ref
   it('moved out of a subdirectory and rewritten: recognised by the URNs it registers', async () => {
     const dir = repo(
       { 'svc/registry.json': json(), 'svc/schemas/a.json': OLD_A, 'svc/schemas/b.json': SCHEMA_B, 'README.md': '# repo\n' },
-      { 'svc/registry.json': null, 'svc/schemas/a.json': null, 'svc/schemas/b.json': null, 'registry.yaml': yaml(), 'schemas/a.json': NEW_A, 'schemas/b.json': SCHEMA_B },
+      {
+        'svc/registry.json': null,
+        'svc/schemas/a.json': null,
+        'svc/schemas/b.json': null,
+        'registry.yaml': yaml(),
+        'schemas/a.json': NEW_A,
+        'schemas/b.json': SCHEMA_B,
+      },
     );
     const r = await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir });
     expectCaught(r);
@@ -151,7 +172,10 @@ describe.concurrent('compat --against finds the registry where it was at the ref
       { 'svc/registry.yaml': yaml(), 'svc/schemas/a.json': NEW_A, 'svc/schemas/b.json': SCHEMA_B },
     );
     const r = await bq(['compat', '--against', 'main'], { cwd: join(dir, 'svc') });
-    expectOneLineError(r, /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.yaml: .*; name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry$/);
+    expectOneLineError(
+      r,
+      /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.yaml: .*; name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry$/,
+    );
   });
 
   it('the same path at the ref is found as before, with no note', async () => {
@@ -159,27 +183,40 @@ describe.concurrent('compat --against finds the registry where it was at the ref
     const r = await bq(['compat', '--against', 'main'], { cwd: dir });
     expectExit(r, 1);
     expect(r.stdout).not.toMatch(/compared with|every URN/);
-    expect(against(await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir }))).toEqual({ ref: 'main', commit: expect.stringMatching(/^[0-9a-f]{40}$/), registry: 'registry.json', found: true, foundBy: 'path' });
+    expect(against(await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir }))).toEqual({
+      ref: 'main',
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      registry: 'registry.json',
+      found: true,
+      foundBy: 'path',
+    });
   });
 });
 
 describe.concurrent('no registry at the ref: an error unless named or allowed', () => {
   // Moved to a sibling directory and rewritten, with its URNs renamed too: nothing recognises it.
-  const lost = (): string => repo(
-    { 'a/registry.json': `{ "schemas": [ { "urn": "urn:t:old", "schema": "s.json" } ] }\n`, 'a/s.json': OLD_A },
-    { 'a/registry.json': null, 'a/s.json': null, 'b/registry.yaml': `schemas:\n  - urn: ${A}\n    schema: s.json\n`, 'b/s.json': NEW_A },
-  );
+  const lost = (): string =>
+    repo(
+      { 'a/registry.json': `{ "schemas": [ { "urn": "urn:t:old", "schema": "s.json" } ] }\n`, 'a/s.json': OLD_A },
+      { 'a/registry.json': null, 'a/s.json': null, 'b/registry.yaml': `schemas:\n  - urn: ${A}\n    schema: s.json\n`, 'b/s.json': NEW_A },
+    );
 
   it('exit 2, one line saying what was looked for and what to do; nothing in the repository changes', async () => {
     const dir = lost();
     const before = snapshot(dir);
     const head = git(dir, 'rev-parse', 'HEAD');
     const r = await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main'], { cwd: dir });
-    expectOneLineError(r, /^bqschema: no registry found at main \([0-9a-f]{12}\) for b\/registry\.yaml: not at b\/registry\.yaml, not renamed, no registry\.json \/ registry\.jsonc \/ registry\.yaml \/ registry\.yml in b or its parents, and no manifest there registers its URNs; name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry$/);
+    expectOneLineError(
+      r,
+      /^bqschema: no registry found at main \([0-9a-f]{12}\) for b\/registry\.yaml: not at b\/registry\.yaml, not renamed, no registry\.json \/ registry\.jsonc \/ registry\.yaml \/ registry\.yml in b or its parents, and no manifest there registers its URNs; name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry$/,
+    );
     expect(r.stdout).toBe('');
     // Every format: the error comes before any report is written.
     for (const f of ['json', 'github', 'markdown', 'sarif', 'junit']) {
-      expectOneLineError(await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main', '-f', f], { cwd: dir }), /^bqschema: no registry found at main/);
+      expectOneLineError(
+        await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main', '-f', f], { cwd: dir }),
+        /^bqschema: no registry found at main/,
+      );
     }
     expect(snapshot(dir)).toEqual(before);
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
@@ -188,7 +225,9 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
 
   it('--against-registry <path> names it: compared URN by URN (here: one removed, one added)', async () => {
     const dir = lost();
-    const r = await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main', '--against-registry', 'a/registry.json', '-f', 'json'], { cwd: dir });
+    const r = await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main', '--against-registry', 'a/registry.json', '-f', 'json'], {
+      cwd: dir,
+    });
     expectExit(r, 1); // urn:t:old removed without being deprecated first
     expect(against(r)).toMatchObject({ registry: 'a/registry.json', found: true, foundBy: 'named' });
     const doc = JSON.parse(r.stdout) as { summary: Record<string, number> };
@@ -201,7 +240,10 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
       { 'config/schemas.index.json': json('../'), 'schemas/a.json': OLD_A, 'schemas/b.json': SCHEMA_B },
       { 'config/schemas.index.json': null, 'registry.yaml': yaml(), 'schemas/a.json': NEW_A },
     );
-    const named = await bq(['compat', '--against', 'main', '--against-registry', 'config/schemas.index.json', '-f', 'json', '--allow-outside-paths'], { cwd: dir });
+    const named = await bq(
+      ['compat', '--against', 'main', '--against-registry', 'config/schemas.index.json', '-f', 'json', '--allow-outside-paths'],
+      { cwd: dir },
+    );
     expectCaught(named);
     // Without it the deleted manifest is still recognised: gone, of a manifest's format, with these URNs.
     const found = await bq(['compat', '--against', 'main', '-f', 'json', '--allow-outside-paths'], { cwd: dir });
@@ -226,18 +268,34 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
   });
 
   it('--against-registry and --allow-new-registry apply to --against only', async () => {
-    expectOneLineError(await bq(['compat', '--against-registry', 'x.json', 'a.json', 'b.json']), /^bqschema: --against-registry applies to --against REF/);
-    expectOneLineError(await bq(['compat', '--allow-new-registry', 'a.json', 'b.json']), /^bqschema: --allow-new-registry applies to --against REF/);
+    expectOneLineError(
+      await bq(['compat', '--against-registry', 'x.json', 'a.json', 'b.json']),
+      /^bqschema: --against-registry applies to --against REF/,
+    );
+    expectOneLineError(
+      await bq(['compat', '--allow-new-registry', 'a.json', 'b.json']),
+      /^bqschema: --allow-new-registry applies to --against REF/,
+    );
   });
 
   it('the change that creates the registry: --allow-new-registry counts every URN added and says why, in every format', async () => {
-    const dir = repo({ 'README.md': '# no registry yet\n' }, { 'registry.json': json(), 'schemas/a.json': NEW_A, 'schemas/b.json': SCHEMA_B });
-    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir }), /^bqschema: no registry found at main .* at the top level, .*--allow-new-registry if this change creates the registry$/);
+    const dir = repo(
+      { 'README.md': '# no registry yet\n' },
+      { 'registry.json': json(), 'schemas/a.json': NEW_A, 'schemas/b.json': SCHEMA_B },
+    );
+    expectOneLineError(
+      await bq(['compat', '--against', 'main'], { cwd: dir }),
+      /^bqschema: no registry found at main .* at the top level, .*--allow-new-registry if this change creates the registry$/,
+    );
     const r = await bq(['compat', '--against', 'main', '--allow-new-registry'], { cwd: dir });
     expectExit(r, 0);
-    expect(r.stdout.split('\n')[0]).toBe('no registry at main for registry.json (not at registry.json, not renamed, no registry.json / registry.jsonc / registry.yaml / registry.yml at the top level, and no manifest there registers its URNs): a new registry, every URN is added (--allow-new-registry)');
+    expect(r.stdout.split('\n')[0]).toBe(
+      'no registry at main for registry.json (not at registry.json, not renamed, no registry.json / registry.jsonc / registry.yaml / registry.yml at the top level, and no manifest there registers its URNs): a new registry, every URN is added (--allow-new-registry)',
+    );
     expect(r.stdout.match(/^\+ urn:\S+ {2}added/gm)).toHaveLength(2);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as { against: { found: boolean; foundBy?: string } };
+    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as {
+      against: { found: boolean; foundBy?: string };
+    };
     expect(doc.against.found).toBe(false);
     expect(doc.against).not.toHaveProperty('foundBy');
     const md = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'markdown'], { cwd: dir });
@@ -257,14 +315,34 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
         /^bqschema: z\/registry\.yaml is not at main \([0-9a-f]{12}\), and several manifests there register its URNs: x\/registry\.json, y\/registry\.json; name the one it came from with --against-registry <path>$/,
       );
     }
-    expectCaught(await bq(['compat', '-r', 'z/registry.yaml', '--against', 'main', '--allow-outside-paths', '--against-registry', 'y/registry.json', '-f', 'json'], { cwd: dir }));
+    expectCaught(
+      await bq(
+        [
+          'compat',
+          '-r',
+          'z/registry.yaml',
+          '--against',
+          'main',
+          '--allow-outside-paths',
+          '--against-registry',
+          'y/registry.json',
+          '-f',
+          'json',
+        ],
+        { cwd: dir },
+      ),
+    );
   });
 
   it('a monorepo of many registries adding one more: the others, still in the working tree, are not taken for it', async () => {
     const others: Files = {};
-    for (let i = 0; i < 201; i++) others[`svc${String(i).padStart(3, '0')}/registry.json`] = `{ "schemas": [ { "urn": "urn:t:svc${i}", "schema": "s.json" } ] }\n`;
+    for (let i = 0; i < 201; i++)
+      others[`svc${String(i).padStart(3, '0')}/registry.json`] = `{ "schemas": [ { "urn": "urn:t:svc${i}", "schema": "s.json" } ] }\n`;
     const dir = repo(others, { 'new/registry.json': json(), 'new/schemas/a.json': NEW_A, 'new/schemas/b.json': SCHEMA_B });
-    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: join(dir, 'new') }), /^bqschema: no registry found at main .* in new or its parents, /);
+    expectOneLineError(
+      await bq(['compat', '--against', 'main'], { cwd: join(dir, 'new') }),
+      /^bqschema: no registry found at main .* in new or its parents, /,
+    );
     const r = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: join(dir, 'new') });
     expectExit(r, 0);
     expect(against(r)).toMatchObject({ found: false });

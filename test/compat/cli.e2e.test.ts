@@ -74,10 +74,14 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
   it('backward: widening only is compatible (exit 0), with the changes listed and no remedy', async () => {
     const r = await bq(['compat', V1, EXTENDED]);
     expectExit(r, 0);
-    expect(r.stdout).toMatch(/^compatible {2}\/properties\/gift {2}property "gift" added \(a policy choice: data may already carry "gift" with a value the new schema rejects\) {2}\[property-added\]$/m);
+    expect(r.stdout).toMatch(
+      /^compatible {2}\/properties\/gift {2}property "gift" added \(a policy choice: data may already carry "gift" with a value the new schema rejects\) {2}\[property-added\]$/m,
+    );
     expect(r.stdout).toMatch(/^ {12}affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"gift":null\}$/m);
     // The rollout does not promise more than that payload allows.
-    expect(r.stdout).toMatch(/^rollout: Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/m);
+    expect(r.stdout).toMatch(
+      /^rollout: Deploy consumers first: the new schema accepts what producers send today, while the old schema may reject what new producers send\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/m,
+    );
     expect(r.stdout).toMatch(/^compatible {2}\/properties\/note\/maxLength {2}maxLength raised from 200 to 500 {2}\[max-length-raised\]$/m);
     expect(r.stdout).not.toMatch(/mint a new URN/);
     expect(lines(r).at(-1)).toBe(`OK: no breaking change from ${V1} to ${EXTENDED}: 3 compatible change(s) (backward)`);
@@ -121,7 +125,7 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
 });
 
 describe.concurrent('compat OLD NEW: formats', () => {
-  it('json: { compatible, mode, changes, remedy } with the engine\'s changes, breaking ones first', async () => {
+  it("json: { compatible, mode, changes, remedy } with the engine's changes, breaking ones first", async () => {
     const r = await bq(['compat', V1, V2, '--format', 'json']);
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as Report;
@@ -142,13 +146,23 @@ describe.concurrent('compat OLD NEW: formats', () => {
     expectExit(r, 1);
     // Positions counted by hand in order-v2.json: the removed "coupon" points at the "properties" object.
     const at = (rule: string): string | undefined => lines(r).find((l) => l.includes(`(${rule})::`));
-    expect(at('property-removed')).toMatch(new RegExp(`^::error file=${V2},line=4,col=17,title=breaking change \\(property-removed\\)::/properties/coupon: property "coupon" removed\\. no payload shows it: policy .*; the other way \\(valid under new, rejected by old\\): \\{.*\\}\\. Remedy: mint a new URN`));
-    expect(at('required-added')).toContain('::/required: property "amount" is now required. witness (valid under old, rejected by new): {"order_id":1}. Remedy:');
-    expect(lines(r)).toContain(`::notice file=${V2},title=rollout order::Mint a new URN: no order is safe, since each schema rejects data valid under the other.`);
+    expect(at('property-removed')).toMatch(
+      new RegExp(
+        `^::error file=${V2},line=4,col=17,title=breaking change \\(property-removed\\)::/properties/coupon: property "coupon" removed\\. no payload shows it: policy .*; the other way \\(valid under new, rejected by old\\): \\{.*\\}\\. Remedy: mint a new URN`,
+      ),
+    );
+    expect(at('required-added')).toContain(
+      '::/required: property "amount" is now required. witness (valid under old, rejected by new): {"order_id":1}. Remedy:',
+    );
+    expect(lines(r)).toContain(
+      `::notice file=${V2},title=rollout order::Mint a new URN: no order is safe, since each schema rejects data valid under the other.`,
+    );
     expect(at('max-length-lowered')).toMatch(/^::error file=[^,]+,line=7,col=46,/);
     expect(at('enum-value-removed')).toMatch(/^::error file=[^,]+,line=6,col=43,/);
     expect(at('required-added')).toMatch(/^::error file=[^,]+,line=3,col=15,/);
-    expect(at('property-added')).toMatch(/^::notice file=[^,]+,line=8,col=15,title=compatible change \(property-added\)::\/properties\/amount: property "amount" added \(a policy choice: data may already carry "amount" with a value the new schema rejects\)\. affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"amount":null\}$/);
+    expect(at('property-added')).toMatch(
+      /^::notice file=[^,]+,line=8,col=15,title=compatible change \(property-added\)::\/properties\/amount: property "amount" added \(a policy choice: data may already carry "amount" with a value the new schema rejects\)\. affected by this policy choice \(valid under old, rejected by new\): \{"order_id":1,"amount":null\}$/,
+    );
     expect(at('minimum-lowered')).toMatch(/^::notice file=[^,]+,line=5,col=49,/);
     expect(lines(r).at(-1)).toBe(`FAILED: 4 breaking change(s) from ${V1} to ${V2}, 2 compatible (backward)`);
   });
@@ -173,12 +187,21 @@ describe.concurrent('compat OLD NEW: formats', () => {
     const header = out.indexOf('| status | path | change |');
     expect(out[header + 1]).toBe('| --- | --- | --- |');
     const rows = out.slice(header + 2, header + 8);
-    expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| **breaking**', '| **breaking**', '| **breaking**', '| **breaking**', '| compatible', '| compatible']);
+    expect(rows.map((row) => row.split(' | ')[0])).toEqual([
+      '| **breaking**',
+      '| **breaking**',
+      '| **breaking**',
+      '| **breaking**',
+      '| compatible',
+      '| compatible',
+    ]);
     expect(rows[0]).toBe(
       '| **breaking** | `/properties/coupon` | property "coupon" removed (`property-removed`)<br>' +
         'no payload shows it: policy (a break by the registry\'s rules, not by data); the other way (valid under new, rejected by old): `{"order_id":1,"amount":0,"coupon":null}` |',
     );
-    expect(rows[3]).toBe('| **breaking** | `/required` | property "amount" is now required (`required-added`)<br>witness (valid under old, rejected by new): `{"order_id":1}` |');
+    expect(rows[3]).toBe(
+      '| **breaking** | `/required` | property "amount" is now required (`required-added`)<br>witness (valid under old, rejected by new): `{"order_id":1}` |',
+    );
     expect(r.stdout).toMatch(/^\*\*Rollout:\*\* Mint a new URN: no order is safe/m);
     expect(r.stdout).toMatch(/^\*\*Remedy:\*\* mint a new URN for the new schema \(the URN with `\.v2` appended/m);
   });
@@ -198,7 +221,10 @@ describe.concurrent('compat OLD NEW: schemas that cannot be compared (exit 1) an
     await expectProblem(['compat', `${FIX}/nope.json`, V2], /^error {7}schema file not found: test\/fixtures\/compat\/nope\.json$/m);
   });
   it('a malformed file, at file:line:col', async () => {
-    await expectProblem(['compat', V1, `${FIX}/malformed.json`], /^error {7}schema file is malformed: test\/fixtures\/compat\/malformed\.json:5:3: invalid JSON/m);
+    await expectProblem(
+      ['compat', V1, `${FIX}/malformed.json`],
+      /^error {7}schema file is malformed: test\/fixtures\/compat\/malformed\.json:5:3: invalid JSON/m,
+    );
   });
   it('a document that is not a schema', async () => {
     await expectProblem(['compat', `${FIX}/array.json`, V1], /array\.json: a schema must be an object or a boolean, got an array$/m);
@@ -266,7 +292,8 @@ function repo(base: Files, change: Files, { commit = true } = {}): string {
   return dir;
 }
 
-const manifest = (entries: object[]): string => `{\n  "schemas": [\n${entries.map((e) => `    ${JSON.stringify(e).replace(/^\{/, '{ ').replace(/\}$/, ' }').replace(/,"/g, ', "').replace(/":/g, '": ')}`).join(',\n')}\n  ]\n}\n`;
+const manifest = (entries: object[]): string =>
+  `{\n  "schemas": [\n${entries.map((e) => `    ${JSON.stringify(e).replace(/^\{/, '{ ').replace(/\}$/, ' }').replace(/,"/g, ', "').replace(/":/g, '": ')}`).join(',\n')}\n  ]\n}\n`;
 
 const ORDERS = 'urn:babel:orders:created.v2';
 const USERS = 'urn:babel:users:registered';
@@ -286,40 +313,51 @@ const ENTRY = {
 
 const BASE: Files = {
   'registry.json': manifest([
-    ENTRY.orders, ENTRY.users, ENTRY.payments,
+    ENTRY.orders,
+    ENTRY.users,
+    ENTRY.payments,
     { urn: SHIPPING, schema: 'schemas/shipping-dispatched.json' },
     { urn: LEGACY, schema: 'schemas/legacy-ping.json', status: 'deprecated' },
     { urn: STOCK, schema: 'schemas/stock-moved.json' },
     ENTRY.static,
   ]),
-  'schemas/orders-created.json': '{\n  "type": "object",\n  "required": ["order_id"],\n  "properties": {\n    "order_id": { "type": "integer" },\n    "amount": { "type": "number" }\n  }\n}\n',
-  'schemas/users-registered.yaml': 'type: object\nrequired: [user_id]\nproperties:\n  user_id:\n    type: integer\n  email:\n    type: string\n',
+  'schemas/orders-created.json':
+    '{\n  "type": "object",\n  "required": ["order_id"],\n  "properties": {\n    "order_id": { "type": "integer" },\n    "amount": { "type": "number" }\n  }\n}\n',
+  'schemas/users-registered.yaml':
+    'type: object\nrequired: [user_id]\nproperties:\n  user_id:\n    type: integer\n  email:\n    type: string\n',
   'schemas/payments-captured.json': '{\n  "type": "object",\n  "properties": {\n    "payment_id": { "type": "string" }\n  }\n}\n',
   'schemas/shipping-dispatched.json': '{ "type": "object" }\n',
   'schemas/legacy-ping.json': '{ "type": "object" }\n',
-  'schemas/stock-moved.json': '{"type":"object","required":["sku"],"properties":{"sku":{"type":"string","maxLength":64},"qty":{"type":"integer"}}}\n',
+  'schemas/stock-moved.json':
+    '{"type":"object","required":["sku"],"properties":{"sku":{"type":"string","maxLength":64},"qty":{"type":"integer"}}}\n',
   'schemas/static.jsonc': '{\n  // unchanged\n  "type": "object",\n}\n',
 };
 
 // Line 2 holds the "schemas" array (col 14); line 8 the added URN's value (col 14).
 const CHANGE: Files = {
   'registry.json': manifest([
-    ENTRY.orders, ENTRY.users, ENTRY.payments,
+    ENTRY.orders,
+    ENTRY.users,
+    ENTRY.payments,
     { urn: STOCK, schema: 'schemas/stock/moved.yaml' },
     ENTRY.static,
     { urn: REFUNDS, schema: 'schemas/refunds-issued.json' },
   ]),
   // /required: line 3, col 15.
-  'schemas/orders-created.json': '{\n  "type": "object",\n  "required": ["order_id", "amount"],\n  "properties": {\n    "order_id": { "type": "integer" },\n    "amount": { "type": "number" }\n  }\n}\n',
+  'schemas/orders-created.json':
+    '{\n  "type": "object",\n  "required": ["order_id", "amount"],\n  "properties": {\n    "order_id": { "type": "integer" },\n    "amount": { "type": "number" }\n  }\n}\n',
   // /properties/user_id/type: line 5, col 11.
-  'schemas/users-registered.yaml': 'type: object\nrequired: [user_id]\nproperties:\n  user_id:\n    type: string\n  email:\n    type: string\n',
+  'schemas/users-registered.yaml':
+    'type: object\nrequired: [user_id]\nproperties:\n  user_id:\n    type: string\n  email:\n    type: string\n',
   // /properties/currency: line 5, col 17.
-  'schemas/payments-captured.json': '{\n  "type": "object",\n  "properties": {\n    "payment_id": { "type": "string" },\n    "currency": { "type": "string" }\n  }\n}\n',
+  'schemas/payments-captured.json':
+    '{\n  "type": "object",\n  "properties": {\n    "payment_id": { "type": "string" },\n    "currency": { "type": "string" }\n  }\n}\n',
   'schemas/shipping-dispatched.json': null,
   'schemas/legacy-ping.json': null,
   // The same document, moved, in another format and key order.
   'schemas/stock-moved.json': null,
-  'schemas/stock/moved.yaml': 'properties:\n  qty: { type: integer }\n  sku: { maxLength: 64, type: string }\nrequired: [sku]\ntype: object\n',
+  'schemas/stock/moved.yaml':
+    'properties:\n  qty: { type: integer }\n  sku: { maxLength: 64, type: string }\nrequired: [sku]\ntype: object\n',
   'schemas/refunds-issued.json': '{ "type": "object", "required": ["refund_id"] }\n',
 };
 
@@ -337,7 +375,8 @@ describe('compat --against: a registry with every kind of change', () => {
     expectExit(r, 1);
     return JSON.parse(r.stdout) as RegistryReport;
   };
-  const entry = async (urn: string, ...args: string[]): Promise<UrnEntry | undefined> => (await report(...args)).urns.find((u) => u.urn === urn);
+  const entry = async (urn: string, ...args: string[]): Promise<UrnEntry | undefined> =>
+    (await report(...args)).urns.find((u) => u.urn === urn);
 
   beforeAll(() => {
     dir = repo(BASE, CHANGE);
@@ -347,10 +386,22 @@ describe('compat --against: a registry with every kind of change', () => {
     const doc = await report();
     expect(doc.compatible).toBe(false);
     expect(doc.mode).toBe('backward');
-    expect(doc.against).toEqual({ ref: 'main', commit: git(dir, 'rev-parse', 'main'), registry: 'registry.json', found: true, foundBy: 'path' });
+    expect(doc.against).toEqual({
+      ref: 'main',
+      commit: git(dir, 'rev-parse', 'main'),
+      registry: 'registry.json',
+      found: true,
+      foundBy: 'path',
+    });
     expect(Object.fromEntries(doc.urns.map((u) => [u.urn, u.status]))).toEqual({
-      [ORDERS]: 'breaking', [USERS]: 'breaking', [SHIPPING]: 'removed', [LEGACY]: 'removed',
-      [PAYMENTS]: 'compatible', [REFUNDS]: 'added', [STOCK]: 'unchanged', [STATIC]: 'unchanged',
+      [ORDERS]: 'breaking',
+      [USERS]: 'breaking',
+      [SHIPPING]: 'removed',
+      [LEGACY]: 'removed',
+      [PAYMENTS]: 'compatible',
+      [REFUNDS]: 'added',
+      [STOCK]: 'unchanged',
+      [STATIC]: 'unchanged',
     });
     expect(doc.summary).toEqual({ urns: 8, breaking: 2, compatible: 1, added: 1, removed: 2, unchanged: 2, errors: 0 });
     // Breaking entries come first.
@@ -361,10 +412,16 @@ describe('compat --against: a registry with every kind of change', () => {
   it('breaking URNs carry their changes and a remedy naming the next URN: .v2 → .v3, none → .v2', async () => {
     const orders = await entry(ORDERS);
     // Each breaking change carries its subject and a witness: valid under the old schema, rejected by the new.
-    expect(orders?.changes).toEqual([{
-      rule: 'required-added', breaking: true, schemaPath: '/required', message: 'property "amount" is now required', subject: 'amount',
-      witness: { payload: { order_id: 0 }, validUnder: 'old' },
-    }]);
+    expect(orders?.changes).toEqual([
+      {
+        rule: 'required-added',
+        breaking: true,
+        schemaPath: '/required',
+        message: 'property "amount" is now required',
+        subject: 'amount',
+        witness: { payload: { order_id: 0 }, validUnder: 'old' },
+      },
+    ]);
     expect(orders?.rollout).toEqual({ order: 'producers-first', sentence: expect.stringMatching(/^Deploy producers first: /) });
     expect(orders?.remedy).toBe(`mint a new URN for the new schema, e.g. ${ORDERS.replace(/\.v2$/, '.v3')}, and leave ${ORDERS} as it is`);
     const users = await entry(USERS);
@@ -374,7 +431,10 @@ describe('compat --against: a registry with every kind of change', () => {
 
   it('a removed URN breaks unless it was deprecated; only the breaking one has a remedy', async () => {
     expect(await entry(SHIPPING)).toEqual({
-      urn: SHIPPING, status: 'removed', breaking: true, changes: [],
+      urn: SHIPPING,
+      status: 'removed',
+      breaking: true,
+      changes: [],
       remedy: `keep ${SHIPPING} registered with "status": "deprecated" until its consumers have moved off it, then remove it`,
     });
     expect(await entry(LEGACY)).toEqual({ urn: LEGACY, status: 'removed', breaking: false, changes: [], deprecated: true });
@@ -382,7 +442,10 @@ describe('compat --against: a registry with every kind of change', () => {
 
   it('compatible and added URNs have no remedy; a moved schema with the same document is unchanged', async () => {
     const payments = await entry(PAYMENTS);
-    expect(payments).toMatchObject({ breaking: false, changes: [{ rule: 'property-added', breaking: false, schemaPath: '/properties/currency' }] });
+    expect(payments).toMatchObject({
+      breaking: false,
+      changes: [{ rule: 'property-added', breaking: false, schemaPath: '/properties/currency' }],
+    });
     expect(payments).not.toHaveProperty('remedy');
     expect(await entry(REFUNDS)).toEqual({ urn: REFUNDS, status: 'added', breaking: false, changes: [] });
     expect(await entry(STOCK)).toEqual({ urn: STOCK, status: 'unchanged', breaking: false, changes: [] });
@@ -392,19 +455,25 @@ describe('compat --against: a registry with every kind of change', () => {
     const r = await run();
     expectExit(r, 1);
     const commit = git(dir, 'rev-parse', 'main').slice(0, 12);
-    expect(r.stdout).toContain([
-      `✗ ${ORDERS}  breaking  schemas/orders-created.json`,
-      '    breaking    /required  property "amount" is now required  [required-added]',
-      '                witness (valid under old, rejected by new): {"order_id":0}',
-      `    → mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
-      '    rollout: Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
-    ].join('\n'));
+    expect(r.stdout).toContain(
+      [
+        `✗ ${ORDERS}  breaking  schemas/orders-created.json`,
+        '    breaking    /required  property "amount" is now required  [required-added]',
+        '                witness (valid under old, rejected by new): {"order_id":0}',
+        `    → mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
+        '    rollout: Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
+      ].join('\n'),
+    );
     expect(r.stdout).toMatch(new RegExp(`^✗ ${SHIPPING} {2}removed\\n {4}→ keep ${SHIPPING} registered with "status": "deprecated"`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^- ${LEGACY} {2}removed \\(deprecated\\)$`, 'm'));
-    expect(r.stdout).toMatch(new RegExp(`^✓ ${PAYMENTS} {2}compatible {2}schemas/payments-captured\\.json\\n {4}compatible {2}/properties/currency`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(`^✓ ${PAYMENTS} {2}compatible {2}schemas/payments-captured\\.json\\n {4}compatible {2}/properties/currency`, 'm'),
+    );
     expect(r.stdout).toMatch(new RegExp(`^\\+ ${REFUNDS} {2}added {2}schemas/refunds-issued\\.json$`, 'm'));
     expect(r.stdout).not.toContain(STOCK);
-    expect(lines(r).at(-1)).toBe(`FAILED: 3 URN(s) fail against main (${commit}): 2 breaking, 1 compatible, 1 added, 2 removed, 2 unchanged (backward)`);
+    expect(lines(r).at(-1)).toBe(
+      `FAILED: 3 URN(s) fail against main (${commit}): 2 breaking, 1 compatible, 1 added, 2 removed, 2 unchanged (backward)`,
+    );
   });
 
   it('github: changes at their keyword in the new schema file (JSON and YAML), URN removals and additions at the manifest', async () => {
@@ -417,10 +486,14 @@ describe('compat --against: a registry with every kind of change', () => {
         `Remedy: mint a new URN for the new schema, e.g. urn:babel:orders:created.v3, and leave ${ORDERS} as it is`,
     );
     expect(out.find((l) => l.includes('(type-narrowed)'))).toMatch(/^::error file=schemas\/users-registered\.yaml,line=5,col=11,/);
-    expect(out).toContain(`::notice file=schemas/payments-captured.json,line=5,col=17,title=compatible change (property-added)::${PAYMENTS}: /properties/currency: property "currency" added ` +
-      '(a policy choice: data may already carry "currency" with a value the new schema rejects). affected by this policy choice (valid under old, rejected by new): ' +
-      '{"currency":null}');
-    expect(out.find((l) => l.includes(`::${SHIPPING}: removed`))).toMatch(/^::error file=registry\.json,line=2,col=14,title=URN removed::.*\. Remedy: keep /);
+    expect(out).toContain(
+      `::notice file=schemas/payments-captured.json,line=5,col=17,title=compatible change (property-added)::${PAYMENTS}: /properties/currency: property "currency" added ` +
+        '(a policy choice: data may already carry "currency" with a value the new schema rejects). affected by this policy choice (valid under old, rejected by new): ' +
+        '{"currency":null}',
+    );
+    expect(out.find((l) => l.includes(`::${SHIPPING}: removed`))).toMatch(
+      /^::error file=registry\.json,line=2,col=14,title=URN removed::.*\. Remedy: keep /,
+    );
     expect(out).toContain(`::notice file=registry.json,line=2,col=14,title=URN removed::${LEGACY}: removed (it was deprecated)`);
     expect(out).toContain(`::notice file=registry.json,line=8,col=14,title=URN added::${REFUNDS}: added`);
     expect(out.some((l) => l.includes(STOCK) || l.includes(STATIC))).toBe(false);
@@ -436,7 +509,12 @@ describe('compat --against: a registry with every kind of change', () => {
     expect(header).toBeGreaterThan(0);
     const rows = out.slice(header + 2).filter((l) => l.startsWith('| '));
     expect(rows.map((row) => row.split(' | ')[0]!.slice(2))).toEqual([
-      `\`${ORDERS}\``, `\`${USERS}\``, `\`${SHIPPING}\``, `\`${PAYMENTS}\``, `\`${REFUNDS}\``, `\`${LEGACY}\``,
+      `\`${ORDERS}\``,
+      `\`${USERS}\``,
+      `\`${SHIPPING}\``,
+      `\`${PAYMENTS}\``,
+      `\`${REFUNDS}\``,
+      `\`${LEGACY}\``,
     ]);
     expect(rows[0]).toBe(
       `| \`${ORDERS}\` | **✗ breaking** | **breaking** \`/required\` property "amount" is now required (\`required-added\`)` +
@@ -448,14 +526,21 @@ describe('compat --against: a registry with every kind of change', () => {
   });
 
   it('--mode forward: an added optional property breaks, a newly required one does not', async () => {
-    expect(await entry(PAYMENTS, '--mode', 'forward')).toMatchObject({ status: 'breaking', remedy: expect.stringContaining(`${PAYMENTS}.v2`) });
+    expect(await entry(PAYMENTS, '--mode', 'forward')).toMatchObject({
+      status: 'breaking',
+      remedy: expect.stringContaining(`${PAYMENTS}.v2`),
+    });
     expect(await entry(ORDERS, '--mode', 'forward')).toMatchObject({ status: 'compatible', breaking: false });
   });
 
   it('against the branch itself everything is unchanged (exit 0)', async () => {
     const r = await bq(['compat', '--against', 'feature'], { cwd: dir });
     expectExit(r, 0);
-    expect(lines(r)).toEqual([expect.stringMatching(/^OK: no breaking change against feature \([0-9a-f]{12}\): 0 breaking, 0 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/)]);
+    expect(lines(r)).toEqual([
+      expect.stringMatching(
+        /^OK: no breaking change against feature \([0-9a-f]{12}\): 0 breaking, 0 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/,
+      ),
+    ]);
   });
 
   it('an unknown ref is exit 2 naming it', async () => {
@@ -481,17 +566,29 @@ describe.concurrent('compat --against: other repositories', () => {
     const r = await bq(['compat', '--registry', 'registry.json', '--against', 'HEAD'], { cwd: dir });
     expectExit(r, 0);
     expect(r.stdout).toMatch(new RegExp(`^✓ ${PAYMENTS} {2}compatible`, 'm'));
-    expect(lines(r).at(-1)).toMatch(/^OK: no breaking change against HEAD \([0-9a-f]{12}\): 0 breaking, 1 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/);
+    expect(lines(r).at(-1)).toMatch(
+      /^OK: no breaking change against HEAD \([0-9a-f]{12}\): 0 breaking, 1 compatible, 0 added, 0 removed, 6 unchanged \(backward\)$/,
+    );
   });
 
   it('a registry absent at the ref: an error (exit 2), unless --allow-new-registry, which adds every URN and says so', async () => {
-    const dir = repo({ 'README.md': '# no registry yet\n' }, { 'registry.json': BASE['registry.json']!, ...Object.fromEntries(Object.entries(BASE).filter(([k]) => k.startsWith('schemas/'))) });
-    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir }), /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.json: .*pass --allow-new-registry if this change creates the registry$/);
+    const dir = repo(
+      { 'README.md': '# no registry yet\n' },
+      { 'registry.json': BASE['registry.json']!, ...Object.fromEntries(Object.entries(BASE).filter(([k]) => k.startsWith('schemas/'))) },
+    );
+    expectOneLineError(
+      await bq(['compat', '--against', 'main'], { cwd: dir }),
+      /^bqschema: no registry found at main \([0-9a-f]{12}\) for registry\.json: .*pass --allow-new-registry if this change creates the registry$/,
+    );
     const r = await bq(['compat', '--against', 'main', '--allow-new-registry'], { cwd: dir });
     expectExit(r, 0);
-    expect(lines(r)[0]).toMatch(/^no registry at main for registry\.json \(.*\): a new registry, every URN is added \(--allow-new-registry\)$/);
+    expect(lines(r)[0]).toMatch(
+      /^no registry at main for registry\.json \(.*\): a new registry, every URN is added \(--allow-new-registry\)$/,
+    );
     expect(r.stdout.match(/^\+ urn:\S+ {2}added/gm)).toHaveLength(7);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as RegistryReport;
+    const doc = JSON.parse(
+      (await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout,
+    ) as RegistryReport;
     expect(doc.against.found).toBe(false);
     expect(doc.urns.every((u) => u.status === 'added')).toBe(true);
   });
@@ -516,14 +613,20 @@ describe.concurrent('compat --against: other repositories', () => {
     const refused = await bq(['compat', '-r', 'reg/registry.json', '--against', 'main'], { cwd: dir });
     expectExit(refused, 1);
     expect(refused.stdout).toMatch(/^✗ urn:o {2}invalid/m);
-    expect(refused.stdout).toMatch(/error {7}at main \(\w+\): schema file for urn:o at main is outside the registry directory: \.\.\/shared\/o\.json \(use --allow-outside-paths/);
+    expect(refused.stdout).toMatch(
+      /error {7}at main \(\w+\): schema file for urn:o at main is outside the registry directory: \.\.\/shared\/o\.json \(use --allow-outside-paths/,
+    );
     const r = await bq(['compat', '-r', 'reg/registry.json', '--against', 'main', '--allow-outside-paths'], { cwd: dir });
     expectExit(r, 0);
     expect(lines(r).at(-1)).toMatch(/1 unchanged/);
   });
 
-  it('a symlink at the ref is followed in the commit\'s tree, and one that leaves the registry directory is refused', async () => {
-    const dir = repo({ 'reg/registry.json': manifest([{ urn: 'urn:l', schema: 'l.json' }]), 'shared/o.json': '{ "type": "object" }\n' }, {}, { commit: false });
+  it("a symlink at the ref is followed in the commit's tree, and one that leaves the registry directory is refused", async () => {
+    const dir = repo(
+      { 'reg/registry.json': manifest([{ urn: 'urn:l', schema: 'l.json' }]), 'shared/o.json': '{ "type": "object" }\n' },
+      {},
+      { commit: false },
+    );
     // HEAD gets a symlink reg/l.json → ../shared/o.json; the working tree has a plain file instead.
     symlinkSync('../shared/o.json', join(dir, 'reg/l.json'));
     git(dir, 'add', '-A');
@@ -536,7 +639,11 @@ describe.concurrent('compat --against: other repositories', () => {
     const r = await bq(['compat', '-r', 'reg/registry.json', '--against', 'HEAD', '--allow-outside-paths', '-f', 'json'], { cwd: dir });
     expectExit(r, 1);
     // Read through the link: the old document is shared/o.json's.
-    expect((JSON.parse(r.stdout) as RegistryReport).urns[0]).toMatchObject({ urn: 'urn:l', status: 'breaking', changes: [expect.objectContaining({ rule: 'required-added' })] });
+    expect((JSON.parse(r.stdout) as RegistryReport).urns[0]).toMatchObject({
+      urn: 'urn:l',
+      status: 'breaking',
+      changes: [expect.objectContaining({ rule: 'required-added' })],
+    });
   });
 
   it('a malformed schema at the ref makes its URN invalid (exit 1), at ref:file:line:col', async () => {
@@ -558,7 +665,10 @@ describe.concurrent('compat --against: other repositories', () => {
 
   it('--against without a registry file, or with a ref that looks like an option: exit 2', async () => {
     const dir = repo(BASE, {}, { commit: false });
-    expectOneLineError(await bq(['compat', '--against', 'main', '--registry', 'missing.json'], { cwd: dir }), /^bqschema: registry manifest not found: missing\.json \(from --registry\)$/);
+    expectOneLineError(
+      await bq(['compat', '--against', 'main', '--registry', 'missing.json'], { cwd: dir }),
+      /^bqschema: registry manifest not found: missing\.json \(from --registry\)$/,
+    );
     expectOneLineError(await bq(['compat', '--against=--output=x'], { cwd: dir }), /not a git ref: "--output=x"/);
   });
 });

@@ -21,108 +21,210 @@ interface RuleCase {
 }
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  type: 'object', properties, ...extra,
+  type: 'object',
+  properties,
+  ...extra,
 });
 
 const CASES: RuleCase[] = [
   {
-    name: 'a property schema becomes false', rule: 'schema-became-false', reverse: 'schema-no-longer-false',
-    old: obj({ a: { type: 'string' } }), new: obj({ a: false }), path: '/properties/a',
+    name: 'a property schema becomes false',
+    rule: 'schema-became-false',
+    reverse: 'schema-no-longer-false',
+    old: obj({ a: { type: 'string' } }),
+    new: obj({ a: false }),
+    path: '/properties/a',
   },
   { name: 'the root becomes false', rule: 'schema-became-false', reverse: 'schema-no-longer-false', old: true, new: false, path: '' },
   { name: '{} becomes false', rule: 'schema-became-false', reverse: 'schema-no-longer-false', old: {}, new: false, path: '' },
   {
-    name: 'items becomes false', rule: 'schema-became-false', reverse: 'schema-no-longer-false',
-    old: { type: 'array', items: true }, new: { type: 'array', items: false }, path: '/items',
+    name: 'items becomes false',
+    rule: 'schema-became-false',
+    reverse: 'schema-no-longer-false',
+    old: { type: 'array', items: true },
+    new: { type: 'array', items: false },
+    path: '/items',
   },
   {
-    name: 'number → integer', rule: 'type-narrowed', reverse: 'type-widened',
-    old: obj({ n: { type: 'number' } }), new: obj({ n: { type: 'integer' } }), path: '/properties/n/type',
+    name: 'number → integer',
+    rule: 'type-narrowed',
+    reverse: 'type-widened',
+    old: obj({ n: { type: 'number' } }),
+    new: obj({ n: { type: 'integer' } }),
+    path: '/properties/n/type',
     says: ['"number"', '"integer"', 'non-integer numbers'],
   },
   {
-    name: 'a type removed from a union', rule: 'type-narrowed', reverse: 'type-widened',
-    old: { type: ['string', 'null'] }, new: { type: 'string' }, path: '/type', says: ['["string","null"]', '"string"', 'null'],
+    name: 'a type removed from a union',
+    rule: 'type-narrowed',
+    reverse: 'type-widened',
+    old: { type: ['string', 'null'] },
+    new: { type: 'string' },
+    path: '/type',
+    says: ['["string","null"]', '"string"', 'null'],
   },
   {
-    name: 'type added where there was none', rule: 'type-narrowed', reverse: 'type-widened',
-    old: obj({ v: {} }), new: obj({ v: { type: 'string' } }), path: '/properties/v/type', says: ['any type', '"string"'],
+    name: 'type added where there was none',
+    rule: 'type-narrowed',
+    reverse: 'type-widened',
+    old: obj({ v: {} }),
+    new: obj({ v: { type: 'string' } }),
+    path: '/properties/v/type',
+    says: ['any type', '"string"'],
   },
   {
-    name: 'an existing property becomes required', rule: 'required-added', reverse: 'required-removed',
-    old: obj({ a: {} }), new: obj({ a: {} }, { required: ['a'] }), path: '/required', says: ['"a"'],
+    name: 'an existing property becomes required',
+    rule: 'required-added',
+    reverse: 'required-removed',
+    old: obj({ a: {} }),
+    new: obj({ a: {} }, { required: ['a'] }),
+    path: '/required',
+    says: ['"a"'],
   },
   {
-    name: 'a property with an empty schema removed from an open schema', rule: 'property-removed', reverse: 'property-added',
-    old: obj({ a: {}, b: {} }), new: obj({ a: {} }), path: '/properties/b', says: ['"b"'],
+    name: 'a property with an empty schema removed from an open schema',
+    rule: 'property-removed',
+    reverse: 'property-added',
+    old: obj({ a: {}, b: {} }),
+    new: obj({ a: {} }),
+    path: '/properties/b',
+    says: ['"b"'],
   },
   {
-    name: 'a property removed from a closed schema', rule: 'property-removed', reverse: 'property-added',
-    old: obj({ a: {}, b: {} }, { additionalProperties: false }), new: obj({ a: {} }, { additionalProperties: false }),
+    name: 'a property removed from a closed schema',
+    rule: 'property-removed',
+    reverse: 'property-added',
+    old: obj({ a: {}, b: {} }, { additionalProperties: false }),
+    new: obj({ a: {} }, { additionalProperties: false }),
     path: '/properties/b',
   },
   {
-    name: 'additionalProperties absent → false', rule: 'additional-properties-closed', reverse: 'additional-properties-opened',
-    old: obj({ a: {} }), new: obj({ a: {} }, { additionalProperties: false }), path: '/additionalProperties', says: ['absent', 'false'],
+    name: 'additionalProperties absent → false',
+    rule: 'additional-properties-closed',
+    reverse: 'additional-properties-opened',
+    old: obj({ a: {} }),
+    new: obj({ a: {} }, { additionalProperties: false }),
+    path: '/additionalProperties',
+    says: ['absent', 'false'],
   },
   {
-    name: 'additionalProperties true → false', rule: 'additional-properties-closed', reverse: 'additional-properties-opened',
-    old: obj({}, { additionalProperties: true }), new: obj({}, { additionalProperties: false }), path: '/additionalProperties',
+    name: 'additionalProperties true → false',
+    rule: 'additional-properties-closed',
+    reverse: 'additional-properties-opened',
+    old: obj({}, { additionalProperties: true }),
+    new: obj({}, { additionalProperties: false }),
+    path: '/additionalProperties',
   },
   {
-    name: 'additionalProperties schema → false', rule: 'additional-properties-closed', reverse: 'additional-properties-opened',
-    old: obj({}, { additionalProperties: { type: 'string' } }), new: obj({}, { additionalProperties: false }),
-    path: '/additionalProperties', says: ['{"type":"string"}'],
+    name: 'additionalProperties schema → false',
+    rule: 'additional-properties-closed',
+    reverse: 'additional-properties-opened',
+    old: obj({}, { additionalProperties: { type: 'string' } }),
+    new: obj({}, { additionalProperties: false }),
+    path: '/additionalProperties',
+    says: ['{"type":"string"}'],
   },
   {
-    name: 'additionalProperties open → a schema (a narrowing from any)', rule: 'type-narrowed', reverse: 'type-widened',
-    old: obj({}), new: obj({}, { additionalProperties: { type: 'string' } }), path: '/additionalProperties/type',
+    name: 'additionalProperties open → a schema (a narrowing from any)',
+    rule: 'type-narrowed',
+    reverse: 'type-widened',
+    old: obj({}),
+    new: obj({}, { additionalProperties: { type: 'string' } }),
+    path: '/additionalProperties/type',
   },
   {
-    name: 'additionalProperties schema → stricter schema', rule: 'minimum-raised', reverse: 'minimum-lowered',
-    old: obj({}, { additionalProperties: { minimum: 0 } }), new: obj({}, { additionalProperties: { minimum: 1 } }),
+    name: 'additionalProperties schema → stricter schema',
+    rule: 'minimum-raised',
+    reverse: 'minimum-lowered',
+    old: obj({}, { additionalProperties: { minimum: 0 } }),
+    new: obj({}, { additionalProperties: { minimum: 1 } }),
     path: '/additionalProperties/minimum',
   },
   {
-    name: 'enum added where absent', rule: 'enum-added', reverse: 'enum-removed',
-    old: { type: 'string' }, new: { type: 'string', enum: ['a', 'b'] }, path: '/enum', says: ['["a","b"]'],
+    name: 'enum added where absent',
+    rule: 'enum-added',
+    reverse: 'enum-removed',
+    old: { type: 'string' },
+    new: { type: 'string', enum: ['a', 'b'] },
+    path: '/enum',
+    says: ['["a","b"]'],
   },
   {
-    name: 'an enum value removed', rule: 'enum-value-removed', reverse: 'enum-value-added',
-    old: { enum: ['a', 'b', 3] }, new: { enum: ['a', 'b'] }, path: '/enum', says: ['3'],
+    name: 'an enum value removed',
+    rule: 'enum-value-removed',
+    reverse: 'enum-value-added',
+    old: { enum: ['a', 'b', 3] },
+    new: { enum: ['a', 'b'] },
+    path: '/enum',
+    says: ['3'],
   },
   { name: 'const added', rule: 'const-added', reverse: 'const-removed', old: {}, new: { const: 'x' }, path: '/const', says: ['"x"'] },
   {
-    name: 'minLength raised', rule: 'min-length-raised', reverse: 'min-length-lowered',
-    old: { type: 'string', minLength: 1 }, new: { type: 'string', minLength: 2 }, path: '/minLength', says: ['1', '2'],
+    name: 'minLength raised',
+    rule: 'min-length-raised',
+    reverse: 'min-length-lowered',
+    old: { type: 'string', minLength: 1 },
+    new: { type: 'string', minLength: 2 },
+    path: '/minLength',
+    says: ['1', '2'],
   },
   {
-    name: 'minLength added', rule: 'min-length-raised', reverse: 'min-length-lowered',
-    old: { type: 'string' }, new: { type: 'string', minLength: 2 }, path: '/minLength', says: ['2', 'added'],
+    name: 'minLength added',
+    rule: 'min-length-raised',
+    reverse: 'min-length-lowered',
+    old: { type: 'string' },
+    new: { type: 'string', minLength: 2 },
+    path: '/minLength',
+    says: ['2', 'added'],
   },
   {
-    name: 'maxLength lowered', rule: 'max-length-lowered', reverse: 'max-length-raised',
-    old: { type: 'string', maxLength: 5 }, new: { type: 'string', maxLength: 3 }, path: '/maxLength', says: ['5', '3'],
+    name: 'maxLength lowered',
+    rule: 'max-length-lowered',
+    reverse: 'max-length-raised',
+    old: { type: 'string', maxLength: 5 },
+    new: { type: 'string', maxLength: 3 },
+    path: '/maxLength',
+    says: ['5', '3'],
   },
   {
-    name: 'maxLength added', rule: 'max-length-lowered', reverse: 'max-length-raised',
-    old: obj({ s: { type: 'string' } }), new: obj({ s: { type: 'string', maxLength: 0 } }), path: '/properties/s/maxLength',
+    name: 'maxLength added',
+    rule: 'max-length-lowered',
+    reverse: 'max-length-raised',
+    old: obj({ s: { type: 'string' } }),
+    new: obj({ s: { type: 'string', maxLength: 0 } }),
+    path: '/properties/s/maxLength',
   },
   {
-    name: 'minimum raised', rule: 'minimum-raised', reverse: 'minimum-lowered',
-    old: { type: 'number', minimum: 0 }, new: { type: 'number', minimum: 0.5 }, path: '/minimum', says: ['0', '0.5'],
+    name: 'minimum raised',
+    rule: 'minimum-raised',
+    reverse: 'minimum-lowered',
+    old: { type: 'number', minimum: 0 },
+    new: { type: 'number', minimum: 0.5 },
+    path: '/minimum',
+    says: ['0', '0.5'],
   },
   {
-    name: 'minimum added', rule: 'minimum-raised', reverse: 'minimum-lowered',
-    old: obj({ amount: { type: 'number' } }), new: obj({ amount: { type: 'number', minimum: 0 } }), path: '/properties/amount/minimum',
+    name: 'minimum added',
+    rule: 'minimum-raised',
+    reverse: 'minimum-lowered',
+    old: obj({ amount: { type: 'number' } }),
+    new: obj({ amount: { type: 'number', minimum: 0 } }),
+    path: '/properties/amount/minimum',
   },
   {
-    name: 'items added where absent (a narrowing from any)', rule: 'type-narrowed', reverse: 'type-widened',
-    old: { type: 'array' }, new: { type: 'array', items: { type: 'string' } }, path: '/items/type',
+    name: 'items added where absent (a narrowing from any)',
+    rule: 'type-narrowed',
+    reverse: 'type-widened',
+    old: { type: 'array' },
+    new: { type: 'array', items: { type: 'string' } },
+    path: '/items/type',
   },
   {
-    name: 'items compared recursively', rule: 'max-length-lowered', reverse: 'max-length-raised',
-    old: { type: 'array', items: { type: 'string', maxLength: 9 } }, new: { type: 'array', items: { type: 'string', maxLength: 8 } },
+    name: 'items compared recursively',
+    rule: 'max-length-lowered',
+    reverse: 'max-length-raised',
+    old: { type: 'array', items: { type: 'string', maxLength: 9 } },
+    new: { type: 'array', items: { type: 'string', maxLength: 8 } },
     path: '/items/maxLength',
   },
 ];
@@ -169,7 +271,9 @@ describe('a constrained property removed from an open schema', () => {
     const r = compareSchemas(old, neu, { mode: 'forward' });
     expect(shape(r.changes)).toEqual([{ rule: 'property-removed', breaking: true, path: '/properties/b' }]);
     const c = r.changes[0]!;
-    expect(c.message).toBe('property "b" removed from an open model: new producers may send any value under it, and the old schema rejects some');
+    expect(c.message).toBe(
+      'property "b" removed from an open model: new producers may send any value under it, and the old schema rejects some',
+    );
     expect(c.witness?.validUnder).toBe('new');
     expect(valid(neu, c.witness!.payload)).toBe(true);
     expect(valid(old, c.witness!.payload)).toBe(false);
@@ -184,12 +288,25 @@ describe('a constrained property removed from an open schema', () => {
   });
 
   it('any constraint counts, nested ones too; an empty schema, true, or one already covered by additionalProperties does not', () => {
-    const forward = (b: unknown, extra: Record<string, unknown> = {}) => compareSchemas(obj({ b }, extra), obj({}, extra), { mode: 'forward' }).compatible;
-    for (const b of [{ type: 'string' }, { enum: [1] }, { const: 'x' }, { minLength: 2 }, { maxLength: 0 }, { minimum: 0 }, false,
-      { type: 'object', required: ['x'] }, { properties: { x: { type: 'string' } } }, { additionalProperties: false }, { items: { type: 'string' } }]) {
+    const forward = (b: unknown, extra: Record<string, unknown> = {}) =>
+      compareSchemas(obj({ b }, extra), obj({}, extra), { mode: 'forward' }).compatible;
+    for (const b of [
+      { type: 'string' },
+      { enum: [1] },
+      { const: 'x' },
+      { minLength: 2 },
+      { maxLength: 0 },
+      { minimum: 0 },
+      false,
+      { type: 'object', required: ['x'] },
+      { properties: { x: { type: 'string' } } },
+      { additionalProperties: false },
+      { items: { type: 'string' } },
+    ]) {
       expect(forward(b), JSON.stringify(b)).toBe(false);
     }
-    for (const b of [{}, true, { description: 'any' }, { pattern: '^a' }, { minLength: 0 }]) expect(forward(b), JSON.stringify(b)).toBe(true);
+    for (const b of [{}, true, { description: 'any' }, { pattern: '^a' }, { minLength: 0 }])
+      expect(forward(b), JSON.stringify(b)).toBe(true);
     // A closed model: new producers cannot send "b" at all.
     expect(forward({ type: 'string' }, { additionalProperties: false })).toBe(true);
   });
@@ -211,7 +328,10 @@ describe('a constrained property removed from an open schema', () => {
 
 describe('const changed', () => {
   it('breaks in every mode, both ways', () => {
-    for (const [a, b] of [[{ const: 1 }, { const: 2 }], [{ const: 2 }, { const: 1 }]]) {
+    for (const [a, b] of [
+      [{ const: 1 }, { const: 2 }],
+      [{ const: 2 }, { const: 1 }],
+    ]) {
       expectVerdicts(a, b, 'const-changed', '/const', { backward: true, forward: true, full: true });
     }
     expect(compareSchemas({ const: 1 }, { const: 2 }).changes[0]!.message).toBe('const changed from 1 to 2');
@@ -300,11 +420,16 @@ describe('properties and the registry policy', () => {
       { rule: 'schema-became-false', breaking: true, path: '/properties/b' },
       { rule: 'property-added', breaking: false, path: '/properties/b' },
     ]);
-    expect(compareSchemas(obj({ a: {} }, { additionalProperties: false }), obj({ a: {}, b: false }, { additionalProperties: false })).compatible).toBe(true);
+    expect(
+      compareSchemas(obj({ a: {} }, { additionalProperties: false }), obj({ a: {}, b: false }, { additionalProperties: false })).compatible,
+    ).toBe(true);
   });
 
   it('a property added where additionalProperties was false cannot clash with old data', () => {
-    const r = compareSchemas(obj({}, { additionalProperties: false }), obj({ x: { type: 'string', minLength: 3 } }, { additionalProperties: false }));
+    const r = compareSchemas(
+      obj({}, { additionalProperties: false }),
+      obj({ x: { type: 'string', minLength: 3 } }, { additionalProperties: false }),
+    );
     expect(r.compatible).toBe(true);
   });
 
@@ -322,13 +447,26 @@ describe('properties and the registry policy', () => {
 describe('annotations never produce a change', () => {
   const base = obj({ email: { type: 'string', maxLength: 200 } }, { required: ['email'] });
   const annotated = {
-    ...obj({
-      email: {
-        type: 'string', maxLength: 200, 'x-gdpr-sensitive': 'email', title: 'E-mail', description: 'contact',
-        examples: ['a@b.c'], default: '', $comment: 'pii', 'x-owner': 'crm',
+    ...obj(
+      {
+        email: {
+          type: 'string',
+          maxLength: 200,
+          'x-gdpr-sensitive': 'email',
+          title: 'E-mail',
+          description: 'contact',
+          examples: ['a@b.c'],
+          default: '',
+          $comment: 'pii',
+          'x-owner': 'crm',
+        },
       },
-    }, { required: ['email'] }),
-    $schema: 'http://json-schema.org/draft-07/schema#', $id: 'urn:x', title: 'Order', 'x-gdpr-sensitive': true,
+      { required: ['email'] },
+    ),
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'urn:x',
+    title: 'Order',
+    'x-gdpr-sensitive': true,
   };
   for (const mode of MODES) {
     it(`adding and removing them (${mode})`, () => {
@@ -506,7 +644,9 @@ describe('paths are RFC 6901 pointers', () => {
 
   it('nested properties, items and additionalProperties', () => {
     const old = obj({ lines: { type: 'array', items: obj({ sku: { type: 'string' } }, { additionalProperties: { type: 'number' } }) } });
-    const neu = obj({ lines: { type: 'array', items: obj({ sku: { type: 'string', maxLength: 8 } }, { additionalProperties: { type: 'integer' } }) } });
+    const neu = obj({
+      lines: { type: 'array', items: obj({ sku: { type: 'string', maxLength: 8 } }, { additionalProperties: { type: 'integer' } }) },
+    });
     expect(shape(compareSchemas(old, neu).changes)).toEqual([
       { rule: 'type-narrowed', breaking: true, path: '/properties/lines/items/additionalProperties/type' },
       { rule: 'max-length-lowered', breaking: true, path: '/properties/lines/items/properties/sku/maxLength' },
@@ -562,7 +702,12 @@ describe('RULES', () => {
 
   it('names every rule the cases above exercise', () => {
     // property-resurrected comes from history or the manifest's retired names, never from two schemas (test/compat/tombstones.e2e.test.ts).
-    const used = new Set([...CASES.flatMap((c) => [c.rule, c.reverse]), 'const-changed', 'unsupported-keyword-changed', 'property-resurrected']);
+    const used = new Set([
+      ...CASES.flatMap((c) => [c.rule, c.reverse]),
+      'const-changed',
+      'unsupported-keyword-changed',
+      'property-resurrected',
+    ]);
     expect([...used].sort()).toEqual(RULES.map((r) => r.id).sort());
   });
 });

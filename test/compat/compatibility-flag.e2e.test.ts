@@ -9,10 +9,11 @@ import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree } from '.
 afterAll(removeTempTrees);
 
 // A newly required property: breaks backward, not forward.
-const files = (): string => tempTree({
-  'old.json': JSON.stringify({ type: 'object', properties: { id: { type: 'integer' } } }),
-  'new.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }),
-});
+const files = (): string =>
+  tempTree({
+    'old.json': JSON.stringify({ type: 'object', properties: { id: { type: 'integer' } } }),
+    'new.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }),
+  });
 
 describe.concurrent('compat --compatibility, and --mode its deprecated alias', () => {
   it('--compatibility sets the level; backward by default', async () => {

@@ -13,7 +13,8 @@ import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from '../helpe
 const lines = (r: CliResult): string[] => r.stdout.replace(/\n$/, '').split('\n');
 
 const OLD = {
-  type: 'object', required: ['order_id'],
+  type: 'object',
+  required: ['order_id'],
   properties: { order_id: { type: 'integer' }, amount: { type: 'number' }, currency: { enum: ['USD', 'EUR', 'TRY'] } },
 };
 const NEW = { ...OLD, required: ['order_id', 'amount'], properties: { ...OLD.properties, currency: { enum: ['USD', 'EUR'] } } };
@@ -23,7 +24,8 @@ const ORDERS = 'urn:babel:orders:created';
 const PAYMENTS = 'urn:babel:payments:captured';
 const STOCK = 'urn:babel:stock:moved';
 const json = (v: unknown): string => JSON.stringify(v, null, 2) + '\n';
-const envelope = (urn: string, data: object, id: string): string => JSON.stringify({ job: urn, data, meta: { id, schema_version: 1 }, attempts: 0 });
+const envelope = (urn: string, data: object, id: string): string =>
+  JSON.stringify({ job: urn, data, meta: { id, schema_version: 1 }, attempts: 0 });
 
 /** Every witness the report prints verifies with the validator: valid under the side it names, rejected by the other. */
 function expectWitnessesVerify(changes: Change[], oldSchema: unknown, newSchema: unknown): number {
@@ -47,14 +49,21 @@ function git(cwd: string, ...args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
 }
 
-const MANIFEST = json({ schemas: [
-  { urn: ORDERS, schema: 'schemas/orders.json' }, { urn: PAYMENTS, schema: 'schemas/payments.json' }, { urn: STOCK, schema: 'schemas/stock.json' },
-] });
+const MANIFEST = json({
+  schemas: [
+    { urn: ORDERS, schema: 'schemas/orders.json' },
+    { urn: PAYMENTS, schema: 'schemas/payments.json' },
+    { urn: STOCK, schema: 'schemas/stock.json' },
+  ],
+});
 
 /** A registry committed on main, changed (orders: two breaks; payments: a property added) in the working tree. */
 function registryRepo(extra: Record<string, string> = {}): string {
   const dir = tempTree({
-    'registry.json': MANIFEST, 'schemas/orders.json': json(OLD), 'schemas/payments.json': json(PAY_OLD), 'schemas/stock.json': json({ type: 'object' }),
+    'registry.json': MANIFEST,
+    'schemas/orders.json': json(OLD),
+    'schemas/payments.json': json(PAY_OLD),
+    'schemas/stock.json': json({ type: 'object' }),
   });
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.name', 'T');
@@ -74,20 +83,23 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   let dir: string;
   beforeAll(() => {
     dir = tempTree({
-      'old.json': json(OLD), 'new.json': json(NEW),
+      'old.json': json(OLD),
+      'new.json': json(NEW),
       'open-old.json': json({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } }),
       'open-new.json': json({ type: 'object', properties: { a: { type: 'string' } } }),
-      'pay-old.json': json(PAY_OLD), 'pay-new.json': json(PAY_NEW),
+      'pay-old.json': json(PAY_OLD),
+      'pay-new.json': json(PAY_NEW),
       'wide-old.json': json({ type: 'object', properties: { n: { type: 'integer' } } }),
       'wide-new.json': json({ type: 'object', properties: { n: { type: 'number' } } }),
-      'corpus/a.ndjson': [
-        envelope(ORDERS, { order_id: 1, amount: 2, currency: 'EUR' }, 'm1'),
-        envelope(ORDERS, { order_id: 2, currency: 'USD' }, 'm2'),
-        envelope(PAYMENTS, { id: 'p' }, 'm3'),
-        envelope(ORDERS, { order_id: 3, amount: 1, currency: 'TRY' }, 'm4'),
-        envelope(ORDERS, { order_id: 4 }, 'm5'),
-        envelope(ORDERS, { order_id: 5 }, 'm6'),
-      ].join('\n') + '\n',
+      'corpus/a.ndjson':
+        [
+          envelope(ORDERS, { order_id: 1, amount: 2, currency: 'EUR' }, 'm1'),
+          envelope(ORDERS, { order_id: 2, currency: 'USD' }, 'm2'),
+          envelope(PAYMENTS, { id: 'p' }, 'm3'),
+          envelope(ORDERS, { order_id: 3, amount: 1, currency: 'TRY' }, 'm4'),
+          envelope(ORDERS, { order_id: 4 }, 'm5'),
+          envelope(ORDERS, { order_id: 5 }, 'm6'),
+        ].join('\n') + '\n',
       'corpus/b.json': envelope(ORDERS, { order_id: 6, amount: 3, currency: 'USD' }, 'm7'),
       'wide-corpus.ndjson': envelope('urn:x', { n: 'seven' }, 'w1') + '\n' + envelope('urn:x', { n: 1.5 }, 'w2') + '\n',
     });
@@ -105,7 +117,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(doc.policy).toBe('bqschema');
   });
 
-  it('a break by policy has witness null, reason policy, and the other direction\'s witness (verified)', async () => {
+  it("a break by policy has witness null, reason policy, and the other direction's witness (verified)", async () => {
     const r = await run('open-old.json', 'open-new.json', '-f', 'json');
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as { changes: Change[] };
@@ -113,20 +125,28 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(removed.witness).toBeNull();
     expect(removed.witnessReason).toBe('policy');
     expect(removed.otherWitness?.validUnder).toBe('new');
-    expect(expectWitnessesVerify(doc.changes, { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } }, { type: 'object', properties: { a: { type: 'string' } } })).toBe(1);
+    expect(
+      expectWitnessesVerify(
+        doc.changes,
+        { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } },
+        { type: 'object', properties: { a: { type: 'string' } } },
+      ),
+    ).toBe(1);
     const text = await run('open-old.json', 'open-new.json');
     expect(text.stdout).toMatch(/^ {12}no payload shows it: policy .*; the other way \(valid under new, rejected by old\): \{"b":.*\}$/m);
   });
 
-  it('--corpus with --urn: the new schema\'s rejections of that URN\'s messages, first 3 with file:line (text)', async () => {
+  it("--corpus with --urn: the new schema's rejections of that URN's messages, first 3 with file:line (text)", async () => {
     const r = await run('old.json', 'new.json', '--urn', ORDERS, '--corpus', 'corpus');
     expectExit(r, 1);
-    expect(r.stdout).toContain([
-      'corpus: 4 of 6 corpus message(s) rejected by the new schema',
-      '    corpus/a.ndjson:2  (root) must have required property "amount"',
-      '    corpus/a.ndjson:4  /currency must be one of "USD", "EUR"',
-      '    corpus/a.ndjson:5  (root) must have required property "amount"',
-    ].join('\n'));
+    expect(r.stdout).toContain(
+      [
+        'corpus: 4 of 6 corpus message(s) rejected by the new schema',
+        '    corpus/a.ndjson:2  (root) must have required property "amount"',
+        '    corpus/a.ndjson:4  /currency must be one of "USD", "EUR"',
+        '    corpus/a.ndjson:5  (root) must have required property "amount"',
+      ].join('\n'),
+    );
     expect(lines(r).at(-1)).toMatch(/; corpus: 6 message\(s\) checked, 4 rejected$/);
     // The remedy names the next URN when the URN is known.
     expect(r.stdout).toContain(`e.g. ${ORDERS}.v2, and leave ${ORDERS} as it is`);
@@ -134,12 +154,22 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
 
   it('--corpus without --urn is a usage error (exit 2) that says to add --urn <urn>', async () => {
     // A corpus holds many URNs' messages: judging them all against one schema was a false red.
-    expectOneLineError(await run('old.json', 'new.json', '--corpus', 'corpus'), /^bqschema: --corpus with two schema files needs --urn <urn>: /, 2);
+    expectOneLineError(
+      await run('old.json', 'new.json', '--corpus', 'corpus'),
+      /^bqschema: --corpus with two schema files needs --urn <urn>: /,
+      2,
+    );
     expectOneLineError(await run('old.json', 'new.json', '-f', 'json', '--corpus', 'corpus'), /needs --urn <urn>/, 2);
   });
 
-  it('--corpus with --urn checks only that URN\'s messages of a corpus that holds two URNs (json counts)', async () => {
-    type Doc = { corpus: { documents: number; ignored: number; urns: Array<{ urn: string; checked: number; rejected: number; examples: Array<{ file: string; line?: number; at: string }> }> } };
+  it("--corpus with --urn checks only that URN's messages of a corpus that holds two URNs (json counts)", async () => {
+    type Doc = {
+      corpus: {
+        documents: number;
+        ignored: number;
+        urns: Array<{ urn: string; checked: number; rejected: number; examples: Array<{ file: string; line?: number; at: string }> }>;
+      };
+    };
     const orders = await run('old.json', 'new.json', '-f', 'json', '--urn', ORDERS, '--corpus', 'corpus');
     expectExit(orders, 1);
     const doc = JSON.parse(orders.stdout) as Doc;
@@ -148,7 +178,9 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(doc.corpus.urns).toHaveLength(1);
     expect(doc.corpus.urns[0]).toMatchObject({ urn: ORDERS, checked: 6, rejected: 4 });
     expect(doc.corpus.urns[0]!.examples.map((e) => `${e.file}:${e.line} ${e.at}`)).toEqual([
-      'corpus/a.ndjson:2 /data', 'corpus/a.ndjson:4 /data/currency', 'corpus/a.ndjson:5 /data',
+      'corpus/a.ndjson:2 /data',
+      'corpus/a.ndjson:4 /data/currency',
+      'corpus/a.ndjson:5 /data',
     ]);
     // The other URN of the same corpus, with its own schemas: its one message passes, the orders ones are not judged.
     const payments = await run('pay-old.json', 'pay-new.json', '--urn', PAYMENTS, '--corpus', 'corpus');
@@ -170,13 +202,21 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   it('markdown and github show witness, rollout and corpus', async () => {
     const md = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'markdown', '--corpus', 'corpus');
     expectExit(md, 1);
-    expect(md.stdout).toMatch(/^\| \*\*breaking\*\* \| `\/required` \| property "amount" is now required \(`required-added`\)<br>witness \(valid under old, rejected by new\): `\{.*\}` \|$/m);
+    expect(md.stdout).toMatch(
+      /^\| \*\*breaking\*\* \| `\/required` \| property "amount" is now required \(`required-added`\)<br>witness \(valid under old, rejected by new\): `\{.*\}` \|$/m,
+    );
     expect(md.stdout).toMatch(/^\*\*Rollout:\*\* Deploy producers first: /m);
-    expect(md.stdout).toMatch(/^\*\*Corpus:\*\* 4 of 6 corpus message\(s\) rejected by the new schema<br>`corpus\/a\.ndjson:2` \(root\) must have required property "amount"<br>/m);
+    expect(md.stdout).toMatch(
+      /^\*\*Corpus:\*\* 4 of 6 corpus message\(s\) rejected by the new schema<br>`corpus\/a\.ndjson:2` \(root\) must have required property "amount"<br>/m,
+    );
     const gh = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'github', '--corpus', 'corpus');
     expectExit(gh, 1);
-    expect(lines(gh)).toContain('::notice file=new.json,title=rollout order::Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.');
-    expect(lines(gh)).toContain(`::error file=corpus/a.ndjson,line=4,title=rejected by the new schema::${ORDERS}: /currency must be one of "USD", "EUR" (4 of 6 corpus message(s) rejected by the new schema)`);
+    expect(lines(gh)).toContain(
+      '::notice file=new.json,title=rollout order::Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
+    );
+    expect(lines(gh)).toContain(
+      `::error file=corpus/a.ndjson,line=4,title=rejected by the new schema::${ORDERS}: /currency must be one of "USD", "EUR" (4 of 6 corpus message(s) rejected by the new schema)`,
+    );
   });
 
   it('sarif: valid SARIF 2.1.0; changes at their keyword in the new file, corpus rejections at file:line', async () => {
@@ -190,11 +230,20 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(sarifAt(required)).toBe('new.json:3:15');
     expect(required.message.text).toMatch(/witness \(valid under old, rejected by new\): \{/);
     // The evidence whole, in the property bag: the witness payload (which the message previews) and the URN's corpus counts.
-    const bag = (x: unknown) => (x as { properties: { pointer?: string; witness?: { payload: Record<string, unknown>; validUnder: string }; corpus?: unknown } }).properties;
+    const bag = (x: unknown) =>
+      (x as { properties: { pointer?: string; witness?: { payload: Record<string, unknown>; validUnder: string }; corpus?: unknown } })
+        .properties;
     expect(bag(required)).toMatchObject({ pointer: '/required', witness: { validUnder: 'old' }, corpus: { checked: 6, rejected: 4 } });
-    expect(JSON.stringify(bag(required).witness!.payload)).toBe(/witness \(valid under old, rejected by new\): (\{.*\})/.exec(required.message.text)![1]);
-    expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['corpus/a.ndjson:2', 'corpus/a.ndjson:4', 'corpus/a.ndjson:5']);
-    for (const x of results.filter((y) => y.ruleId === 'corpus-rejected')) expect(bag(x)).toEqual({ urn: ORDERS, corpus: { checked: 6, rejected: 4 } });
+    expect(JSON.stringify(bag(required).witness!.payload)).toBe(
+      /witness \(valid under old, rejected by new\): (\{.*\})/.exec(required.message.text)![1],
+    );
+    expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual([
+      'corpus/a.ndjson:2',
+      'corpus/a.ndjson:4',
+      'corpus/a.ndjson:5',
+    ]);
+    for (const x of results.filter((y) => y.ruleId === 'corpus-rejected'))
+      expect(bag(x)).toEqual({ urn: ORDERS, corpus: { checked: 6, rejected: 4 } });
     expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(listRules().map((x) => x.id)));
   });
 
@@ -204,12 +253,28 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
     const cases = junitCases(doc);
-    const json = JSON.parse((await run(...args, '-f', 'json')).stdout) as { summary: { changes: number; breaking: number; errors: number } };
+    const json = JSON.parse((await run(...args, '-f', 'json')).stdout) as {
+      summary: { changes: number; breaking: number; errors: number };
+    };
     // The summary's units, plus the corpus's own test case (failing: it rejected messages).
-    expect(junitCounts(doc)).toEqual({ tests: json.summary.changes + json.summary.errors + 1, failures: json.summary.breaking + 1, errors: json.summary.errors, skipped: 0 });
-    expect(cases.filter((c) => c.failure).map((c) => c.failure!.type).sort()).toEqual(['corpus-rejected', 'enum-value-removed', 'required-added']);
+    expect(junitCounts(doc)).toEqual({
+      tests: json.summary.changes + json.summary.errors + 1,
+      failures: json.summary.breaking + 1,
+      errors: json.summary.errors,
+      skipped: 0,
+    });
+    expect(
+      cases
+        .filter((c) => c.failure)
+        .map((c) => c.failure!.type)
+        .sort(),
+    ).toEqual(['corpus-rejected', 'enum-value-removed', 'required-added']);
     // The corpus case carries every rejection it lists.
-    expect(cases.find((c) => c.name === 'corpus')!.failure!['#text']!.match(/corpus\/a\.ndjson:\d+/g)).toEqual(['corpus/a.ndjson:2', 'corpus/a.ndjson:4', 'corpus/a.ndjson:5']);
+    expect(cases.find((c) => c.name === 'corpus')!.failure!['#text']!.match(/corpus\/a\.ndjson:\d+/g)).toEqual([
+      'corpus/a.ndjson:2',
+      'corpus/a.ndjson:4',
+      'corpus/a.ndjson:5',
+    ]);
     // The location is in the text (the JUnit schema allows none on a test case); the name says what changed.
     const required = cases.find((c) => c.failure?.type === 'required-added')!;
     expect(required).toMatchObject({ name: 'required-added at /required ("amount")', classname: 'bqschema.compat' });
@@ -238,7 +303,11 @@ describe.concurrent('levels in any case, none, policies, --list-rules', () => {
   const run = (...args: string[]): Promise<CliResult> => bq(['compat', ...args], { cwd: dir });
 
   it('--mode in any case: BACKWARD, Forward, full', async () => {
-    for (const [mode, code, shown] of [['BACKWARD', 0, 'backward'], ['Forward', 1, 'forward'], ['FULL', 1, 'full']] as const) {
+    for (const [mode, code, shown] of [
+      ['BACKWARD', 0, 'backward'],
+      ['Forward', 1, 'forward'],
+      ['FULL', 1, 'full'],
+    ] as const) {
       const r = await run('old.json', 'new.json', '--mode', mode, '-f', 'json');
       expectExit(r, code);
       expect(JSON.parse(r.stdout).mode).toBe(shown);
@@ -256,9 +325,15 @@ describe.concurrent('levels in any case, none, policies, --list-rules', () => {
   });
 
   it('an unknown level or policy is a one-line usage error naming the choices', async () => {
-    expectOneLineError(await run('old.json', 'new.json', '--mode', 'sideways'), /unknown compatibility level "sideways" \(expected backward, forward, full, none, in any case\)/);
+    expectOneLineError(
+      await run('old.json', 'new.json', '--mode', 'sideways'),
+      /unknown compatibility level "sideways" \(expected backward, forward, full, none, in any case\)/,
+    );
     expectOneLineError(await run('old.json', 'new.json', '--mode', 'BACKWARD_TRANSITIVE'), /transitive levels are not supported/);
-    expectOneLineError(await run('old.json', 'new.json', '--policy', 'avro'), /unknown compat policy "avro" \(expected bqschema, confluent/);
+    expectOneLineError(
+      await run('old.json', 'new.json', '--policy', 'avro'),
+      /unknown compat policy "avro" \(expected bqschema, confluent/,
+    );
   });
 
   it('--policy confluent: adding a property to an open content model breaks; bqschema calls it compatible', async () => {
@@ -293,22 +368,34 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
   const fingerprint = schemaFingerprint(OLD);
   const exception = (over: Record<string, string> = {}): string => {
     const e = {
-      urn: ORDERS, rule: 'required-added', path: '/required/amount', fingerprint,
-      reason: 'every producer has always sent amount', owner: 'team-orders', expires: '2030-01-31', ...over,
+      urn: ORDERS,
+      rule: 'required-added',
+      path: '/required/amount',
+      fingerprint,
+      reason: 'every producer has always sent amount',
+      owner: 'team-orders',
+      expires: '2030-01-31',
+      ...over,
     };
-    return Object.entries(e).map(([k, v], i) => `${i === 0 ? '  - ' : '    '}${k}: ${JSON.stringify(v)}`).join('\n');
+    return Object.entries(e)
+      .map(([k, v], i) => `${i === 0 ? '  - ' : '    '}${k}: ${JSON.stringify(v)}`)
+      .join('\n');
   };
   const exceptions = (...entries: string[]): string => `exceptions:\n${entries.join('\n')}\n`;
-  const both = exceptions(exception(), exception({ rule: 'enum-value-removed', path: '/properties/currency/enum/TRY', reason: 'TRY was never sold' }));
+  const both = exceptions(
+    exception(),
+    exception({ rule: 'enum-value-removed', path: '/properties/currency/enum/TRY', reason: 'TRY was never sold' }),
+  );
 
-  it('json: rollout per changed URN; corpus per URN; unchanged URNs\' messages ignored; unreadable lines fail', async () => {
+  it("json: rollout per changed URN; corpus per URN; unchanged URNs' messages ignored; unreadable lines fail", async () => {
     const dir = registryRepo({
-      'corpus.ndjson': [
-        envelope(ORDERS, { order_id: 1, amount: 1, currency: 'USD' }, 'a'),
-        envelope(ORDERS, { order_id: 2, currency: 'USD' }, 'b'),
-        envelope(PAYMENTS, { id: 'p', currency: 'EUR' }, 'c'),
-        envelope(STOCK, { anything: true }, 'd'),
-      ].join('\n') + '\n',
+      'corpus.ndjson':
+        [
+          envelope(ORDERS, { order_id: 1, amount: 1, currency: 'USD' }, 'a'),
+          envelope(ORDERS, { order_id: 2, currency: 'USD' }, 'b'),
+          envelope(PAYMENTS, { id: 'p', currency: 'EUR' }, 'c'),
+          envelope(STOCK, { anything: true }, 'd'),
+        ].join('\n') + '\n',
       'bad.ndjson': '{"job":\n',
     });
     const r = await bq(['compat', '--against', 'main', '-f', 'json', '--corpus', 'corpus.ndjson'], { cwd: dir });
@@ -318,7 +405,11 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const payments = doc.urns.find((u: { urn: string }) => u.urn === PAYMENTS);
     expect(orders.rollout.order).toBe('producers-first');
     expect(payments.rollout.order).toBe('consumers-first');
-    expect(orders.corpus).toEqual({ checked: 2, rejected: 1, examples: [{ file: 'corpus.ndjson', line: 2, at: '/data', message: '(root) must have required property "amount"' }] });
+    expect(orders.corpus).toEqual({
+      checked: 2,
+      rejected: 1,
+      examples: [{ file: 'corpus.ndjson', line: 2, at: '/data', message: '(root) must have required property "amount"' }],
+    });
     expect(payments.corpus).toMatchObject({ checked: 1, rejected: 0 });
     expect(doc.corpus).toMatchObject({ documents: 4, ignored: 1, unreadable: 0 });
     expect(expectWitnessesVerify(orders.changes, OLD, NEW)).toBe(2);
@@ -333,10 +424,17 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const t = await bq(['compat', '--against', 'main', '--corpus', 'c.ndjson'], { cwd: dir });
     expectExit(t, 1);
     expect(t.stdout).toContain('    rollout: Deploy consumers first: the new schema accepts what producers send today');
-    expect(t.stdout).toContain('    corpus: 1 of 1 corpus message(s) rejected by the new schema\n        c.ndjson:1  (root) must have required property "amount"');
+    expect(t.stdout).toContain(
+      '    corpus: 1 of 1 corpus message(s) rejected by the new schema\n        c.ndjson:1  (root) must have required property "amount"',
+    );
     expect(t.stdout).toContain('    corpus: no corpus message of this URN');
     const m = await bq(['compat', '--against', 'main', '-f', 'markdown', '--corpus', 'c.ndjson'], { cwd: dir });
-    expect(m.stdout).toMatch(new RegExp(`^\\| \`${ORDERS}\` \\| \\*\\*✗ breaking\\*\\* \\| .*<br>\\*\\*Rollout:\\*\\* Deploy producers first: .*<br>\\*\\*Corpus:\\*\\* 1 of 1 `, 'm'));
+    expect(m.stdout).toMatch(
+      new RegExp(
+        `^\\| \`${ORDERS}\` \\| \\*\\*✗ breaking\\*\\* \\| .*<br>\\*\\*Rollout:\\*\\* Deploy producers first: .*<br>\\*\\*Corpus:\\*\\* 1 of 1 `,
+        'm',
+      ),
+    );
     const s = await bq(['compat', '--against', 'main', '-f', 'sarif', '--corpus', 'c.ndjson'], { cwd: dir });
     expectExit(s, 1);
     const results = readSarif(s.stdout).runs[0]!.results;
@@ -344,7 +442,9 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     expect(sarifAt(required)).toBe('schemas/orders.json:3:15');
     // The rollout order is a finding of its own (a note), as its annotation is.
     const rollout = results.filter((x) => x.ruleId === 'rollout-order' && x.message.text.startsWith(`${ORDERS}: `));
-    expect(rollout.map((x) => [x.level, sarifAt(x), x.message.text])).toEqual([['note', 'schemas/orders.json:1', expect.stringMatching(new RegExp(`^${ORDERS}: Deploy producers first: `))]]);
+    expect(rollout.map((x) => [x.level, sarifAt(x), x.message.text])).toEqual([
+      ['note', 'schemas/orders.json:1', expect.stringMatching(new RegExp(`^${ORDERS}: Deploy producers first: `))],
+    ]);
     expect(results.find((x) => x.ruleId === 'property-added')).toMatchObject({ level: 'note' });
     expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['c.ndjson:1']);
     const j = await bq(['compat', '--against', 'main', '-f', 'junit'], { cwd: dir });
@@ -352,11 +452,20 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const jdoc = readJunit(j.stdout);
     const cases = junitCases(jdoc);
     // A test case per URN, what the summary counts; the failing one holds each of its findings, located.
-    const summary = (JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as { summary: { urns: number; breaking: number; errors: number } }).summary;
+    const summary = (
+      JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as {
+        summary: { urns: number; breaking: number; errors: number };
+      }
+    ).summary;
     expect(junitCounts(jdoc)).toEqual({ tests: summary.urns, failures: summary.breaking, errors: summary.errors, skipped: 0 });
     expect(cases.filter((c) => c.failure).map((c) => c.name)).toEqual([ORDERS]);
     // The two changes at their keywords, then the rollout order (about the file: no line).
-    expect(cases.find((c) => c.failure)!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3', 'schemas/orders.json: urn']);
+    expect(
+      cases
+        .find((c) => c.failure)!
+        .failure!['#text']!.split('\n')
+        .map((l) => l.split(':').slice(0, 2).join(':')),
+    ).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3', 'schemas/orders.json: urn']);
     // With --corpus the corpus has its own test case (passing here: nothing is unreadable, and the rejection is the orders URN's).
     const jc = readJunit((await bq(['compat', '--against', 'main', '-f', 'junit', '--corpus', 'c.ndjson'], { cwd: dir })).stdout);
     expect(junitCounts(jc)).toEqual({ tests: summary.urns + 1, failures: summary.breaking, errors: summary.errors, skipped: 0 });
@@ -367,16 +476,21 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const dir = registryRepo({ 'bqschema-exceptions.yaml': exceptions(exception()) });
     const r = await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-01-31' } });
     expectExit(r, 1);
-    expect(r.stdout).toContain([
-      '    excepted    /required  property "amount" is now required  [required-added]',
-      '                excepted (every producer has always sent amount, team-orders, expires 2030-01-31)',
-    ].join('\n'));
+    expect(r.stdout).toContain(
+      [
+        '    excepted    /required  property "amount" is now required  [required-added]',
+        '                excepted (every producer has always sent amount, team-orders, expires 2030-01-31)',
+      ].join('\n'),
+    );
     expect(r.stdout).toMatch(/^ {4}breaking {4}\/properties\/currency\/enum {2}enum value "TRY" removed/m);
     const j = await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-01-31' } });
     const orders = JSON.parse(j.stdout).urns.find((u: { urn: string }) => u.urn === ORDERS);
     expect(orders.breaking).toBe(true);
     expect(orders.changes.find((c: Change) => c.rule === 'required-added').excepted).toEqual({
-      reason: 'every producer has always sent amount', owner: 'team-orders', expires: '2030-01-31', source: 'bqschema-exceptions.yaml: exception 1 ("urn:babel:orders:created")',
+      reason: 'every producer has always sent amount',
+      owner: 'team-orders',
+      expires: '2030-01-31',
+      source: 'bqschema-exceptions.yaml: exception 1 ("urn:babel:orders:created")',
     });
   });
 
@@ -385,21 +499,33 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const r = await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2026-12-01' } });
     expectExit(r, 0);
     expect(r.stdout).toMatch(new RegExp(`^! ${ORDERS} {2}breaking, excepted {2}schemas/orders\\.json$`, 'm'));
-    expect(lines(r).at(-1)).toMatch(/^OK: no breaking change against main .*, 1 excepted \(backward\); exceptions: 2 excepted, 0 expired, 0 stale, 0 unused$/);
+    expect(lines(r).at(-1)).toMatch(
+      /^OK: no breaking change against main .*, 1 excepted \(backward\); exceptions: 2 excepted, 0 expired, 0 stale, 0 unused$/,
+    );
     const s = await bq(['compat', '--against', 'main', '-f', 'sarif'], { cwd: dir, env: { BQSCHEMA_NOW: '2026-12-01' } });
     const notes = readSarif(s.stdout).runs[0]!.results.filter((x) => x.ruleId === 'required-added');
-    expect(notes).toEqual([expect.objectContaining({ level: 'note', message: { text: expect.stringContaining('excepted (every producer has always sent amount, team-orders, expires 2030-01-31)') } })]);
+    expect(notes).toEqual([
+      expect.objectContaining({
+        level: 'note',
+        message: { text: expect.stringContaining('excepted (every producer has always sent amount, team-orders, expires 2030-01-31)') },
+      }),
+    ]);
   });
 
   it('an expired exception fails the gate with a clear message (clock from BQSCHEMA_NOW)', async () => {
     const dir = registryRepo({ 'bqschema-exceptions.yaml': both });
     const r = await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-02-01' } });
     expectExit(r, 1);
-    expect(r.stdout).toContain('expired exception  bqschema-exceptions.yaml: exception 1 ("urn:babel:orders:created"): expired on 2030-01-31 (owner team-orders): required-added at /required/amount breaks again until it is reviewed and renewed, or fixed');
+    expect(r.stdout).toContain(
+      'expired exception  bqschema-exceptions.yaml: exception 1 ("urn:babel:orders:created"): expired on 2030-01-31 (owner team-orders): required-added at /required/amount breaks again until it is reviewed and renewed, or fixed',
+    );
     expect(r.stdout).toMatch(/^ {4}breaking {4}\/required /m);
     const gh = await bq(['compat', '--against', 'main', '-f', 'github'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-02-01' } });
     expect(lines(gh).filter((l) => l.startsWith('::error file=bqschema-exceptions.yaml,title=expired compat exception::'))).toHaveLength(2);
-    expectOneLineError(await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-02-30' } }), /BQSCHEMA_NOW must be a date YYYY-MM-DD, got "2030-02-30"/);
+    expectOneLineError(
+      await bq(['compat', '--against', 'main'], { cwd: dir, env: { BQSCHEMA_NOW: '2030-02-30' } }),
+      /BQSCHEMA_NOW must be a date YYYY-MM-DD, got "2030-02-30"/,
+    );
   });
 
   it('a stale exception (the old schema changed since the review) is reported and excuses nothing', async () => {
@@ -407,7 +533,9 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     const r = await bq(['compat', '--against', 'main', '--exceptions', 'reviewed.yaml', '-f', 'json'], { cwd: dir });
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout);
-    expect(doc.exceptions.stale).toEqual([`reviewed.yaml: exception 1 ("${ORDERS}"): the old schema of ${ORDERS} changed since the review (fingerprint ${fingerprint}): review required-added at /required/amount again`]);
+    expect(doc.exceptions.stale).toEqual([
+      `reviewed.yaml: exception 1 ("${ORDERS}"): the old schema of ${ORDERS} changed since the review (fingerprint ${fingerprint}): review required-added at /required/amount again`,
+    ]);
     expect(doc.exceptions.excepted).toBe(0);
   });
 
@@ -417,7 +545,11 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
       'broken.yaml': 'exceptions:\n  - urn: [\n',
     });
     const r = await bq(['compat', '--against', 'main'], { cwd: dir });
-    expectOneLineError(r, /^bqschema: bqschema-exceptions\.yaml:15:14: exception 2 \("urn:babel:orders:created"\): expires must be a date YYYY-MM-DD, got "soon"$/, 1);
+    expectOneLineError(
+      r,
+      /^bqschema: bqschema-exceptions\.yaml:15:14: exception 2 \("urn:babel:orders:created"\): expires must be a date YYYY-MM-DD, got "soon"$/,
+      1,
+    );
     const y = await bq(['compat', '--against', 'main', '--exceptions', 'broken.yaml'], { cwd: dir });
     expectOneLineError(y, /^bqschema: broken\.yaml:\d+:\d+: /, 1);
   });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ExceptionsError, applyExceptions, compareSchemas, exceptionPath, parseExceptions, schemaFingerprint,
-  type Change, type CompatException,
+  ExceptionsError,
+  applyExceptions,
+  compareSchemas,
+  exceptionPath,
+  parseExceptions,
+  schemaFingerprint,
+  type Change,
+  type CompatException,
 } from '../../src/compat/index.js';
 
 const FILE = 'bqschema-exceptions.yaml';
@@ -9,7 +15,8 @@ const URN = 'urn:babel:orders:created';
 
 const OLD = { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string', maxLength: 9 }, a: {}, b: {} } };
 const NEW = {
-  type: 'object', required: ['a', 'b'],
+  type: 'object',
+  required: ['a', 'b'],
   properties: { id: { type: 'integer' }, note: { type: 'string', maxLength: 5 }, a: {}, b: {} },
 };
 const FP = schemaFingerprint(OLD);
@@ -21,8 +28,14 @@ const at = (iso: string): Date => new Date(`${iso}T12:00:00Z`);
 /** An entry as a parsed file gives it; a key given as undefined is left out. */
 function entry(over: Record<string, unknown> = {}): Record<string, unknown> {
   const e: Record<string, unknown> = {
-    urn: URN, rule: 'max-length-lowered', path: '/properties/note/maxLength', fingerprint: FP,
-    reason: 'notes were never longer than 5', owner: 'team-orders', expires: '2026-12-31', ...over,
+    urn: URN,
+    rule: 'max-length-lowered',
+    path: '/properties/note/maxLength',
+    fingerprint: FP,
+    reason: 'notes were never longer than 5',
+    owner: 'team-orders',
+    expires: '2026-12-31',
+    ...over,
   };
   for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
   return e;
@@ -49,13 +62,20 @@ describe('applyExceptions', () => {
   });
 
   it('one of two changes at the same path (required) is named by its subject', () => {
-    const out = applyExceptions(findings, parse(entry({ rule: 'required-added', path: '/required/a' })), { now: at('2026-06-01'), fingerprints });
+    const out = applyExceptions(findings, parse(entry({ rule: 'required-added', path: '/required/a' })), {
+      now: at('2026-06-01'),
+      fingerprints,
+    });
     expect(out.suppressed.map((s) => s.change.subject)).toEqual(['a']);
     expect(out.unexcused.map((u) => exceptionPath(u.change))).toEqual(['/properties/note/maxLength', '/required/b']);
   });
 
   it('every break excepted: the gate passes', () => {
-    const all = parse(entry(), entry({ rule: 'required-added', path: '/required/a' }), entry({ rule: 'required-added', path: '/required/b' }));
+    const all = parse(
+      entry(),
+      entry({ rule: 'required-added', path: '/required/a' }),
+      entry({ rule: 'required-added', path: '/required/b' }),
+    );
     const out = applyExceptions(findings, all, { now: at('2026-06-01'), fingerprints });
     expect(out.suppressed).toHaveLength(3);
     expect(out.unexcused).toEqual([]);
@@ -63,7 +83,11 @@ describe('applyExceptions', () => {
   });
 
   it('expires is the last day it applies (UTC): the day after, it is expired and fails the gate', () => {
-    const all = parse(entry(), entry({ rule: 'required-added', path: '/required/a' }), entry({ rule: 'required-added', path: '/required/b' }));
+    const all = parse(
+      entry(),
+      entry({ rule: 'required-added', path: '/required/a' }),
+      entry({ rule: 'required-added', path: '/required/b' }),
+    );
     const onTheDay = applyExceptions(findings, all, { now: new Date('2026-12-31T23:59:59Z'), fingerprints });
     expect(onTheDay.failed).toBe(false);
     const after = applyExceptions(findings, all, { now: new Date('2027-01-01T00:00:00Z'), fingerprints });
@@ -95,13 +119,18 @@ describe('applyExceptions', () => {
 
   it('an exception with no matching break is unused: reported, not failing', () => {
     const out = applyExceptions(new Map([[URN, changes.filter((c) => c.rule !== 'max-length-lowered')]]), parse(entry()), {
-      now: at('2026-06-01'), fingerprints,
+      now: at('2026-06-01'),
+      fingerprints,
     });
     expect(out.unused).toHaveLength(1);
     expect(out.unused[0]!.message).toContain('no breaking change matches it');
     // A matching rule at another path, or another URN, is not its finding.
     const elsewhere = applyExceptions(findings, parse(entry({ path: '/properties/id/maxLength' }), entry({ urn: 'urn:other' })), {
-      now: at('2026-06-01'), fingerprints: new Map([[URN, FP], ['urn:other', FP]]),
+      now: at('2026-06-01'),
+      fingerprints: new Map([
+        [URN, FP],
+        ['urn:other', FP],
+      ]),
     });
     expect(elsewhere.unused).toHaveLength(2);
     expect(elsewhere.suppressed).toEqual([]);
@@ -109,7 +138,10 @@ describe('applyExceptions', () => {
 
   it('a non-breaking change is never "suppressed"', () => {
     const compatible = compareSchemas(OLD, { ...OLD, properties: { ...OLD.properties, note: { type: 'string', maxLength: 20 } } }).changes;
-    const out = applyExceptions(new Map([[URN, compatible]]), parse(entry({ rule: 'max-length-raised' })), { now: at('2026-06-01'), fingerprints });
+    const out = applyExceptions(new Map([[URN, compatible]]), parse(entry({ rule: 'max-length-raised' })), {
+      now: at('2026-06-01'),
+      fingerprints,
+    });
     expect(out.suppressed).toEqual([]);
     expect(out.unused).toHaveLength(1);
     expect(out.failed).toBe(false);
@@ -128,17 +160,49 @@ describe('parseExceptions', () => {
   const BAD: Array<[string, unknown, string]> = [
     ['not a list', { exceptions: 'x' }, `${FILE}: "exceptions" must be a list of entries, got "x"`],
     ['an unknown top-level key', { exception: [] }, `${FILE}: unknown top-level key "exception" (expected "exceptions")`],
-    ['an entry that is not a mapping', [42], `${FILE}: exception 1: must be a mapping of urn, rule, path, fingerprint, reason, owner, expires, got 42`],
+    [
+      'an entry that is not a mapping',
+      [42],
+      `${FILE}: exception 1: must be a mapping of urn, rule, path, fingerprint, reason, owner, expires, got 42`,
+    ],
     ['a missing field', [entry({ owner: undefined })], `${FILE}: exception 1 ("${URN}"): owner is missing`],
-    ['an unknown key', [entry({ expiry: '2026-01-01' })], `${FILE}: exception 1 ("${URN}"): unknown key "expiry" (expected urn, rule, path, fingerprint, reason, owner, expires)`],
+    [
+      'an unknown key',
+      [entry({ expiry: '2026-01-01' })],
+      `${FILE}: exception 1 ("${URN}"): unknown key "expiry" (expected urn, rule, path, fingerprint, reason, owner, expires)`,
+    ],
     ['an empty reason', [entry({ reason: '  ' })], `${FILE}: exception 1 ("${URN}"): reason must not be empty`],
-    ['an unknown rule', [entry({ rule: 'field-renamed' })], `${FILE}: exception 1 ("${URN}"): rule "field-renamed" is not a compat rule (see compat --list-rules)`],
-    ['a rule named __proto__', [entry({ rule: '__proto__' })], `${FILE}: exception 1 ("${URN}"): rule "__proto__" is not a compat rule (see compat --list-rules)`],
-    ['a path that is no pointer', [entry({ path: 'properties/note' })], `${FILE}: exception 1 ("${URN}"): path must be a JSON pointer ("" or starting with "/"), got "properties/note"`],
-    ['a bad fingerprint', [entry({ fingerprint: 'abc' })], `${FILE}: exception 1 ("${URN}"): fingerprint must be "sha256:" and 64 lowercase hex digits, got "abc"`],
-    ['a date that is no date', [entry({ expires: '2026-02-30' })], `${FILE}: exception 1 ("${URN}"): expires must be a date YYYY-MM-DD, got "2026-02-30"`],
+    [
+      'an unknown rule',
+      [entry({ rule: 'field-renamed' })],
+      `${FILE}: exception 1 ("${URN}"): rule "field-renamed" is not a compat rule (see compat --list-rules)`,
+    ],
+    [
+      'a rule named __proto__',
+      [entry({ rule: '__proto__' })],
+      `${FILE}: exception 1 ("${URN}"): rule "__proto__" is not a compat rule (see compat --list-rules)`,
+    ],
+    [
+      'a path that is no pointer',
+      [entry({ path: 'properties/note' })],
+      `${FILE}: exception 1 ("${URN}"): path must be a JSON pointer ("" or starting with "/"), got "properties/note"`,
+    ],
+    [
+      'a bad fingerprint',
+      [entry({ fingerprint: 'abc' })],
+      `${FILE}: exception 1 ("${URN}"): fingerprint must be "sha256:" and 64 lowercase hex digits, got "abc"`,
+    ],
+    [
+      'a date that is no date',
+      [entry({ expires: '2026-02-30' })],
+      `${FILE}: exception 1 ("${URN}"): expires must be a date YYYY-MM-DD, got "2026-02-30"`,
+    ],
     ['a date as a number', [entry({ expires: 20261231 })], `${FILE}: exception 1 ("${URN}"): expires must be a string, got 20261231`],
-    ['a repeated entry', [entry(), entry({ reason: 'again' })], `${FILE}: exception 2 ("${URN}"): repeats exception 1 ("${URN}") (same urn, rule, path and fingerprint)`],
+    [
+      'a repeated entry',
+      [entry(), entry({ reason: 'again' })],
+      `${FILE}: exception 2 ("${URN}"): repeats exception 1 ("${URN}") (same urn, rule, path and fingerprint)`,
+    ],
     ['a second entry is named by its number', [entry(), entry({ urn: '' })], `${FILE}: exception 2: urn must not be empty`],
   ];
   for (const [name, doc, message] of BAD) {

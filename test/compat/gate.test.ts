@@ -11,11 +11,21 @@ import type { SchemaDocument } from '../../src/registry/index.js';
 const URN = 'urn:babel:orders:created';
 const OLD = { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } };
 const NEW = { type: 'object', required: ['note'], properties: { id: { type: 'integer' }, note: { type: 'string' } } };
-const doc = (value: unknown, name: string): SchemaDocument => ({ urn: URN, file: { path: `/r/${name}`, shown: name }, text: JSON.stringify(value), value });
+const doc = (value: unknown, name: string): SchemaDocument => ({
+  urn: URN,
+  file: { path: `/r/${name}`, shown: name },
+  text: JSON.stringify(value),
+  value,
+});
 
 const EXCEPTION = {
-  urn: URN, rule: 'required-added', path: '/required/note', fingerprint: schemaFingerprint(OLD),
-  reason: 'every producer sends a note', owner: 'team-orders', expires: '2026-12-31',
+  urn: URN,
+  rule: 'required-added',
+  path: '/required/note',
+  fingerprint: schemaFingerprint(OLD),
+  reason: 'every producer sends a note',
+  owner: 'team-orders',
+  expires: '2026-12-31',
 };
 const exceptions = { file: 'bqschema-exceptions.yaml', entries: parseExceptions({ exceptions: [EXCEPTION] }, 'bqschema-exceptions.yaml') };
 
@@ -24,8 +34,16 @@ async function* corpus(...data: unknown[]): AsyncIterable<readonly CorpusDocumen
 }
 
 const gate = (over: Partial<PairGate> = {}): PairGate => ({
-  level: 'backward', policy: 'bqschema', allowKeywords: new Set(), now: new Date('2026-06-01T12:00:00Z'),
-  oldFile: 'old.json', newFile: 'new.json', urn: URN, older: doc(OLD, 'old.json'), newer: doc(NEW, 'new.json'), ...over,
+  level: 'backward',
+  policy: 'bqschema',
+  allowKeywords: new Set(),
+  now: new Date('2026-06-01T12:00:00Z'),
+  oldFile: 'old.json',
+  newFile: 'new.json',
+  urn: URN,
+  older: doc(OLD, 'old.json'),
+  newer: doc(NEW, 'new.json'),
+  ...over,
 });
 
 describe('pairGate: two schemas, their exceptions and corpus, one call', () => {
@@ -41,7 +59,7 @@ describe('pairGate: two schemas, their exceptions and corpus, one call', () => {
     expect((await pairGate(gate({ level: 'forward' }))).compatible).toBe(true);
   });
 
-  it('an exception excuses the break until it expires (the date is the caller\'s)', async () => {
+  it("an exception excuses the break until it expires (the date is the caller's)", async () => {
     const excused = await pairGate(gate({ exceptions }));
     expect(excused.compatible).toBe(true);
     expect(excused.summary).toMatchObject({ breaking: 0, excepted: 1 });

@@ -4,13 +4,30 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  expectNoRawControls,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
+} from '../helpers/hostile.js';
 
 afterAll(removeTrees);
 
 guardRepo();
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 function commitAll(dir: string): void {
   const git = (args: string[]): void => void execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
@@ -28,7 +45,7 @@ function existsGit(dir: string): boolean {
 }
 
 describe('compat: nothing is opened before the outside-path rule (item 4)', { timeout: 60_000 }, () => {
-  it('--against: the working tree\'s /dev/zero, FIFOs and ../../etc/shadow are refused promptly, never opened', async () => {
+  it("--against: the working tree's /dev/zero, FIFOs and ../../etc/shadow are refused promptly, never opened", async () => {
     const { dir, outsideFifo } = hostileRegistry();
     execFileSync('rm', [join(dir, 'fifo-in')]); // git cannot commit a FIFO; it is tested in the working tree below
     commitAll(dir);
@@ -46,10 +63,22 @@ describe('compat: nothing is opened before the outside-path rule (item 4)', { ti
   });
 
   it('at a git ref, a schema path outside the registry, or a committed symlink pointing out, is refused', async () => {
-    const dir = tree({ 'reg/registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }), 'reg/a.json': '{"type":"object"}' });
+    const dir = tree({
+      'reg/registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }),
+      'reg/a.json': '{"type":"object"}',
+    });
     commitAll(dir);
     const { symlinkSync, rmSync } = await import('node:fs');
-    writeFileSync(join(dir, 'reg', 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }, { urn: 'urn:test:s', schema: '../../etc/shadow' }, { urn: 'urn:test:l', schema: 'l.json' }] }));
+    writeFileSync(
+      join(dir, 'reg', 'registry.json'),
+      JSON.stringify({
+        schemas: [
+          { urn: 'urn:test:a', schema: 'a.json' },
+          { urn: 'urn:test:s', schema: '../../etc/shadow' },
+          { urn: 'urn:test:l', schema: 'l.json' },
+        ],
+      }),
+    );
     symlinkSync('/etc/passwd', join(dir, 'reg', 'l.json'));
     commitAll(dir);
     rmSync(join(dir, 'reg', 'l.json'));
@@ -71,12 +100,16 @@ describe('compat: self-referencing YAML (item 5)', { timeout: 60_000 }, () => {
     });
     const files = await run(['compat', 'old.yaml', 'cyc.yaml'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(files, 1);
-    expect(files.stdout).toMatch(/^error +schema file is malformed: old\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/m);
+    expect(files.stdout).toMatch(
+      /^error +schema file is malformed: old\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/m,
+    );
     commitAll(dir);
     writeFileSync(join(dir, 'cyc.yaml'), CYCLIC_SCHEMA_YAML);
     const against = await run(['compat', '--against', 'HEAD'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(against, 1);
-    expect(against.stdout).toMatch(/✗ urn:test:cyc +invalid\n +error +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p/);
+    expect(against.stdout).toMatch(
+      /✗ urn:test:cyc +invalid\n +error +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p/,
+    );
     // And at the ref: the committed schema is the cyclic one.
     commitAll(dir);
     writeFileSync(join(dir, 'cyc.yaml'), 'type: object\n');
@@ -115,7 +148,10 @@ describe('compat: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
       const r = await run(['compat', '-f', format, oldName, newName], { cwd: dir });
       expectRun(r, 1);
       expectNoRawControls(r.stdout + r.stderr);
-      if (format !== 'markdown') expect(r.stdout.split('\n').filter((l) => /^(OK|FAILED): /.test(l))).toEqual([expect.stringMatching(/^FAILED: 2 breaking change\(s\) from o\\x1b\[2J\\nOK/)]);
+      if (format !== 'markdown')
+        expect(r.stdout.split('\n').filter((l) => /^(OK|FAILED): /.test(l))).toEqual([
+          expect.stringMatching(/^FAILED: 2 breaking change\(s\) from o\\x1b\[2J\\nOK/),
+        ]);
       else expect(r.stdout.split('\n').filter((l) => l.startsWith('### '))).toHaveLength(1);
     });
   }
@@ -137,7 +173,10 @@ describe('compat: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
 
 describe('compat: hostile git refs and what already holds', { timeout: 60_000 }, () => {
   it('refs that look like options or hold control characters are one usage line; nothing is written', async () => {
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }), 'a.json': '{"type":"object"}' });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }),
+      'a.json': '{"type":"object"}',
+    });
     commitAll(dir);
     for (const ref of ['--output=x', '-r', '--upload-pack=touch pwned', 'HE\u001b[2JAD\nOK', '']) {
       const r = await run(['compat', `--against=${ref}`], { cwd: dir });
@@ -153,8 +192,18 @@ describe('compat: hostile git refs and what already holds', { timeout: 60_000 },
   });
 
   it('malformed files, a non-object schema and a 100,000-deep array: problems, not crashes', async () => {
-    const dir = tree({ 'a.json': '{"type": ', 'b.json': '[1,2]', 'c.json': '{"enum":[' + '['.repeat(100_000) + ']'.repeat(100_000) + ']}', 'ok.json': '{}' });
-    for (const [a, b] of [['a.json', 'ok.json'], ['ok.json', 'b.json'], ['c.json', 'ok.json'], ['ok.json', 'missing.json']]) {
+    const dir = tree({
+      'a.json': '{"type": ',
+      'b.json': '[1,2]',
+      'c.json': '{"enum":[' + '['.repeat(100_000) + ']'.repeat(100_000) + ']}',
+      'ok.json': '{}',
+    });
+    for (const [a, b] of [
+      ['a.json', 'ok.json'],
+      ['ok.json', 'b.json'],
+      ['c.json', 'ok.json'],
+      ['ok.json', 'missing.json'],
+    ]) {
       const r = await run(['compat', a!, b!], { cwd: dir });
       expectRun(r, 1);
       expect(r.stdout).toMatch(/^FAILED: /m);

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
-  COMPAT_LEVELS, CompatNameError, assessChange, compareSchemas, parseCompatLevel, parseCompatPolicy,
-  type Change, type CompatMode, type CompatPolicy,
+  COMPAT_LEVELS,
+  CompatNameError,
+  assessChange,
+  compareSchemas,
+  parseCompatLevel,
+  parseCompatPolicy,
+  type Change,
+  type CompatMode,
+  type CompatPolicy,
 } from '../../src/compat/index.js';
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  type: 'object', properties, ...extra,
+  type: 'object',
+  properties,
+  ...extra,
 });
 
-const run = (a: unknown, b: unknown, policy: CompatPolicy, mode: CompatMode = 'backward') =>
-  compareSchemas(a, b, { mode, policy });
+const run = (a: unknown, b: unknown, policy: CompatPolicy, mode: CompatMode = 'backward') => compareSchemas(a, b, { mode, policy });
 const breaking = (changes: Change[]): Array<[string, string]> => changes.filter((c) => c.breaking).map((c) => [c.rule, c.path]);
 
 /** Each case pins both policies' backward verdicts and the breaking rules they cite. */
@@ -24,60 +32,88 @@ interface PolicyCase {
 const CASES: PolicyCase[] = [
   {
     name: 'optional property added to an open model (PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL)',
-    old: obj({ a: {} }), new: obj({ a: {}, b: { type: 'string' } }),
-    bqschema: [], confluent: [['property-added', '/properties/b']],
+    old: obj({ a: {} }),
+    new: obj({ a: {}, b: { type: 'string' } }),
+    bqschema: [],
+    confluent: [['property-added', '/properties/b']],
   },
   {
     name: 'property with an empty schema added to an open model',
-    old: obj({ a: {} }), new: obj({ a: {}, b: {} }),
-    bqschema: [], confluent: [],
+    old: obj({ a: {} }),
+    new: obj({ a: {}, b: {} }),
+    bqschema: [],
+    confluent: [],
   },
   {
     name: 'property removed from an open model (PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL)',
-    old: obj({ a: {}, b: { type: 'string' } }), new: obj({ a: {} }),
-    bqschema: [['property-removed', '/properties/b']], confluent: [],
+    old: obj({ a: {}, b: { type: 'string' } }),
+    new: obj({ a: {} }),
+    bqschema: [['property-removed', '/properties/b']],
+    confluent: [],
   },
   {
     name: 'property removed from a closed model',
-    old: obj({ b: { type: 'string' } }, { additionalProperties: false }), new: obj({}, { additionalProperties: false }),
-    bqschema: [['property-removed', '/properties/b']], confluent: [['property-removed', '/properties/b']],
+    old: obj({ b: { type: 'string' } }, { additionalProperties: false }),
+    new: obj({}, { additionalProperties: false }),
+    bqschema: [['property-removed', '/properties/b']],
+    confluent: [['property-removed', '/properties/b']],
   },
   {
     name: 'property removed, covered by a partially open model',
-    old: obj({ b: { type: 'string' } }, { additionalProperties: false }), new: obj({}, { additionalProperties: { type: 'string' } }),
-    bqschema: [['property-removed', '/properties/b']], confluent: [],
+    old: obj({ b: { type: 'string' } }, { additionalProperties: false }),
+    new: obj({}, { additionalProperties: { type: 'string' } }),
+    bqschema: [['property-removed', '/properties/b']],
+    confluent: [],
   },
   {
     name: 'property removed, not covered by a partially open model',
-    old: obj({ b: { type: 'number' } }, { additionalProperties: false }), new: obj({}, { additionalProperties: { type: 'string' } }),
-    bqschema: [['property-removed', '/properties/b']], confluent: [['type-narrowed', '/properties/b/type']],
+    old: obj({ b: { type: 'number' } }, { additionalProperties: false }),
+    new: obj({}, { additionalProperties: { type: 'string' } }),
+    bqschema: [['property-removed', '/properties/b']],
+    confluent: [['type-narrowed', '/properties/b/type']],
   },
   {
     name: 'required property with a default (REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED)',
-    old: obj({ a: { type: 'string' } }), new: obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }),
-    bqschema: [['required-added', '/required']], confluent: [],
+    old: obj({ a: { type: 'string' } }),
+    new: obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }),
+    bqschema: [['required-added', '/required']],
+    confluent: [],
   },
   {
     name: 'required property without a default',
-    old: obj({ a: { type: 'string' } }), new: obj({ a: { type: 'string' } }, { required: ['a'] }),
-    bqschema: [['required-added', '/required']], confluent: [['required-added', '/required']],
+    old: obj({ a: { type: 'string' } }),
+    new: obj({ a: { type: 'string' } }, { required: ['a'] }),
+    bqschema: [['required-added', '/required']],
+    confluent: [['required-added', '/required']],
   },
   {
     name: 'optional property added to a closed model (OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL)',
-    old: obj({}, { additionalProperties: false }), new: obj({ b: { type: 'string' } }, { additionalProperties: false }),
-    bqschema: [], confluent: [],
+    old: obj({}, { additionalProperties: false }),
+    new: obj({ b: { type: 'string' } }, { additionalProperties: false }),
+    bqschema: [],
+    confluent: [],
   },
   {
     name: 'property added, not covered by a partially open model',
-    old: obj({}, { additionalProperties: { type: 'string' } }), new: obj({ b: { type: 'number' } }, { additionalProperties: { type: 'string' } }),
-    bqschema: [['type-narrowed', '/properties/b/type']], confluent: [['type-narrowed', '/properties/b/type']],
+    old: obj({}, { additionalProperties: { type: 'string' } }),
+    new: obj({ b: { type: 'number' } }, { additionalProperties: { type: 'string' } }),
+    bqschema: [['type-narrowed', '/properties/b/type']],
+    confluent: [['type-narrowed', '/properties/b/type']],
   },
   {
     name: 'the rules on values agree: type, bounds, enum',
     old: obj({ n: { type: 'number' }, s: { type: 'string', maxLength: 5 }, e: { enum: [1, 2] } }),
     new: obj({ n: { type: 'integer' }, s: { type: 'string', maxLength: 3 }, e: { enum: [1] } }),
-    bqschema: [['enum-value-removed', '/properties/e/enum'], ['type-narrowed', '/properties/n/type'], ['max-length-lowered', '/properties/s/maxLength']],
-    confluent: [['enum-value-removed', '/properties/e/enum'], ['type-narrowed', '/properties/n/type'], ['max-length-lowered', '/properties/s/maxLength']],
+    bqschema: [
+      ['enum-value-removed', '/properties/e/enum'],
+      ['type-narrowed', '/properties/n/type'],
+      ['max-length-lowered', '/properties/s/maxLength'],
+    ],
+    confluent: [
+      ['enum-value-removed', '/properties/e/enum'],
+      ['type-narrowed', '/properties/n/type'],
+      ['max-length-lowered', '/properties/s/maxLength'],
+    ],
   },
 ];
 
@@ -130,14 +166,19 @@ describe('policies in forward mode (the schemas swap roles)', () => {
       expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').compatible, policy).toBe(false);
       expect(run(obj({ b: {} }), obj({}), policy, 'forward').compatible, policy).toBe(true);
       // Both show it with data: what new producers may send under "b" that old consumers reject.
-      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').changes[0]!.witness, policy).toEqual({ payload: { b: null }, validUnder: 'new' });
+      expect(run(obj({ b: { type: 'string' } }), obj({}), policy, 'forward').changes[0]!.witness, policy).toEqual({
+        payload: { b: null },
+        validUnder: 'new',
+      });
     }
   });
 
   it('a required property with a default is a policy choice of confluent, named with the old data it rejects', () => {
     const c = run(CASES[6]!.old, CASES[6]!.new, 'confluent').changes.find((x) => x.rule === 'required-added')!;
     expect(c).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'old' } });
-    expect(c.message).toBe('property "a" is now required (it declares a default: compatible under the confluent policy): a policy choice, since old data without it is rejected (no validator applies a default)');
+    expect(c.message).toBe(
+      'property "a" is now required (it declares a default: compatible under the confluent policy): a policy choice, since old data without it is rejected (no validator applies a default)',
+    );
   });
 
   // Found by the soundness property (seed 4246): with the roles swapped, forward, the old schema
@@ -151,7 +192,9 @@ describe('policies in forward mode (the schemas swap roles)', () => {
       expect(r.compatible, mode).toBe(true);
       const c = r.changes.find((x) => x.rule === 'required-removed')!;
       expect(c, mode).toMatchObject({ breaking: false, policyChoice: true, affected: { payload: {}, validUnder: 'new' } });
-      expect(c.message).toBe('property "c" is no longer required (it declares a default: compatible under the confluent policy): a policy choice, since data new producers send without it is rejected by the old schema (no validator applies a default)');
+      expect(c.message).toBe(
+        'property "c" is no longer required (it declares a default: compatible under the confluent policy): a policy choice, since data new producers send without it is rejected by the old schema (no validator applies a default)',
+      );
     }
     // bqschema gives no such excuse: forward breaks.
     expect(run(old, now, 'bqschema', 'forward').compatible).toBe(false);
@@ -167,14 +210,23 @@ describe('policies in forward mode (the schemas swap roles)', () => {
     const c = run(old, now, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
     expect(c).toEqual({ rule: 'property-added', breaking: false, path: '/properties/b', message: 'property "b" added' });
     // Where a listed value is rejected, it is.
-    const rejected = run({ ...old, enum: [{}, { b: 1 }] }, { ...now, enum: [{}, { b: 1 }] }, 'bqschema').changes.find((x) => x.rule === 'property-added')!;
+    const rejected = run({ ...old, enum: [{}, { b: 1 }] }, { ...now, enum: [{}, { b: 1 }] }, 'bqschema').changes.find(
+      (x) => x.rule === 'property-added',
+    )!;
     expect(rejected).toMatchObject({ policyChoice: true, affected: { payload: { b: 1 }, validUnder: 'old' } });
   });
 });
 
 describe('parseCompatLevel and parseCompatPolicy', () => {
   it('accept any case', () => {
-    for (const [text, level] of [['BACKWARD', 'backward'], ['backward', 'backward'], ['Full', 'full'], ['forward', 'forward'], ['NONE', 'none'], ['nOnE', 'none']] as const) {
+    for (const [text, level] of [
+      ['BACKWARD', 'backward'],
+      ['backward', 'backward'],
+      ['Full', 'full'],
+      ['forward', 'forward'],
+      ['NONE', 'none'],
+      ['nOnE', 'none'],
+    ] as const) {
       expect(parseCompatLevel(text)).toBe(level);
     }
     expect(COMPAT_LEVELS).toEqual(['backward', 'forward', 'full', 'none']);

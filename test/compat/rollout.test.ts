@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { assessChange, rolloutOrder } from '../../src/compat/index.js';
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  type: 'object', properties, ...extra,
+  type: 'object',
+  properties,
+  ...extra,
 });
 
 describe('rolloutOrder', () => {
@@ -14,8 +16,9 @@ describe('rolloutOrder', () => {
   });
 
   it('gives one sentence per order, naming who goes first', () => {
-    const sentences = [rolloutOrder(true, true), rolloutOrder(true, false), rolloutOrder(false, true), rolloutOrder(false, false)]
-      .map((r) => r.sentence);
+    const sentences = [rolloutOrder(true, true), rolloutOrder(true, false), rolloutOrder(false, true), rolloutOrder(false, false)].map(
+      (r) => r.sentence,
+    );
     expect(new Set(sentences).size).toBe(4);
     for (const s of sentences) expect(s).not.toMatch(/\n/);
     expect(sentences[1]).toMatch(/^Deploy consumers first/);
@@ -57,19 +60,34 @@ describe('assessChange', () => {
 
   it('a backward verdict that rests on a policy choice: the sentence promises no more than the payload shown allows', () => {
     const a = assessChange(obj({}), obj({ extra: { type: 'string' } }));
-    expect(a.backward.changes[0]).toMatchObject({ rule: 'property-added', breaking: false, policyChoice: true, affected: { payload: { extra: null }, validUnder: 'old' } });
+    expect(a.backward.changes[0]).toMatchObject({
+      rule: 'property-added',
+      breaking: false,
+      policyChoice: true,
+      affected: { payload: { extra: null }, validUnder: 'old' },
+    });
     expect(a.rollout.order).toBe('consumers-first');
     expect(a.rollout.sentence).toBe(rolloutOrder(true, false, { backward: true }).sentence);
-    expect(a.rollout.sentence).toBe(`${rolloutOrder(true, false).sentence} Except old data a policy choice lets through, which the new schema rejects all the same.`);
+    expect(a.rollout.sentence).toBe(
+      `${rolloutOrder(true, false).sentence} Except old data a policy choice lets through, which the new schema rejects all the same.`,
+    );
     expect(rolloutOrder(true, false).sentence).not.toMatch(/policy/);
     // Either order, by the confluent policy's choice (a required property with a default).
-    const d = assessChange(obj({ a: { type: 'string', default: 'x' } }), obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }), { policy: 'confluent' });
+    const d = assessChange(
+      obj({ a: { type: 'string', default: 'x' } }),
+      obj({ a: { type: 'string', default: 'x' } }, { required: ['a'] }),
+      { policy: 'confluent' },
+    );
     expect(d.rollout.order).toBe('either');
-    expect(d.rollout.sentence).toMatch(/^Deploy in either order: .*round\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/);
+    expect(d.rollout.sentence).toMatch(
+      /^Deploy in either order: .*round\. Except old data a policy choice lets through, which the new schema rejects all the same\.$/,
+    );
     // A choice in a direction the order does not rely on changes nothing.
     expect(rolloutOrder(false, true, { backward: true }).sentence).toBe(rolloutOrder(false, true).sentence);
     expect(rolloutOrder(false, false, { backward: true, forward: true }).sentence).toBe(rolloutOrder(false, false).sentence);
-    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(/^Deploy producers first: .* Except new data a policy choice lets through, which the old schema rejects all the same\.$/);
+    expect(rolloutOrder(false, true, { forward: true }).sentence).toMatch(
+      /^Deploy producers first: .* Except new data a policy choice lets through, which the old schema rejects all the same\.$/,
+    );
   });
 
   it('the policy applies to both directions', () => {

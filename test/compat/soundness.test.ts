@@ -53,7 +53,10 @@ const TRIES = 12;
 
 /** Data randomness comes from fast-check too, so a counterexample's data is reproduced and shrunk. */
 const unit = fc.integer({ min: 0, max: 0xffff });
-const rngFrom = (g: fc.GeneratorValue): Rng => () => g(() => unit) / 0x10000;
+const rngFrom =
+  (g: fc.GeneratorValue): Rng =>
+  () =>
+    g(() => unit) / 0x10000;
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
@@ -209,8 +212,13 @@ interface Excuse {
  * required-removed: Confluent's REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED with the roles swapped).
  */
 function policyChoice(
-  policy: CompatPolicy, dir: 'backward' | 'forward', keepRoot: SchemaNode, otherRoot: SchemaNode, otherSchema: unknown,
-  data: unknown, v: { instancePath: string; keyword: string },
+  policy: CompatPolicy,
+  dir: 'backward' | 'forward',
+  keepRoot: SchemaNode,
+  otherRoot: SchemaNode,
+  otherSchema: unknown,
+  data: unknown,
+  v: { instancePath: string; keyword: string },
 ): Excuse | undefined {
   let s = keepRoot;
   let t = otherRoot;
@@ -218,8 +226,8 @@ function policyChoice(
   const tokens = parsePointer(v.instancePath);
   for (const token of tokens) {
     if (Array.isArray(d)) {
-      s = s.always === undefined ? s.items ?? ANY : s;
-      t = t.always === undefined ? t.items ?? ANY : t;
+      s = s.always === undefined ? (s.items ?? ANY) : s;
+      t = t.always === undefined ? (t.items ?? ANY) : t;
       d = d[Number(token)];
     } else if (isSchemaObject(d)) {
       const sp = s.always === undefined ? s.properties?.find(([n]) => n === token)?.[1] : undefined;
@@ -268,7 +276,10 @@ interface Tally {
 
 /** An old manifest entry that deprecates every name the arbitraries use, with a sunset long past. */
 const SUNSET_ENTRY: ManifestEntry = {
-  urn: 'urn:t:u', schema: 'u.json', index: 0, deprecatedProperties: new Map(NAMES.map((n) => [n, { since: '2025-01-01', sunset: '2026-01-01' }])),
+  urn: 'urn:t:u',
+  schema: 'u.json',
+  index: 0,
+  deprecatedProperties: new Map(NAMES.map((n) => [n, { since: '2025-01-01', sunset: '2026-01-01' }])),
 };
 const SUNSET_TODAY = dayNumber('2026-06-01');
 
@@ -284,7 +295,12 @@ function looseProperties(schema: Schema): Schema {
  * the generated code on these same arbitraries; compiling two validators per pair cost most of a
  * run), and a refutation is confirmed by the compiled validators before it is reported.
  */
-function refute(keep: unknown, other: unknown, rng: Rng, t: Tally): { data: unknown; violations: Array<{ instancePath: string; keyword: string }> } | undefined {
+function refute(
+  keep: unknown,
+  other: unknown,
+  rng: Rng,
+  t: Tally,
+): { data: unknown; violations: Array<{ instancePath: string; keyword: string }> } | undefined {
   const keepRoot = parseSchema(keep).root;
   const otherRoot = parseSchema(other).root;
   const k = new Checkers();
@@ -298,7 +314,9 @@ function refute(keep: unknown, other: unknown, rng: Rng, t: Tally): { data: unkn
     const violations = validate(data);
     if (violations.length === 0) continue;
     if (!compile(keep as Schema, quiet).isValid(data) || compile(other as Schema, quiet).isValid(data)) {
-      throw new Error(`the interpreter and the compiled validators disagree on ${JSON.stringify(data)} under ${JSON.stringify([keep, other])}`);
+      throw new Error(
+        `the interpreter and the compiled validators disagree on ${JSON.stringify(data)} under ${JSON.stringify([keep, other])}`,
+      );
     }
     return { data, violations };
   }
@@ -306,11 +324,26 @@ function refute(keep: unknown, other: unknown, rng: Rng, t: Tally): { data: unkn
 }
 
 /** The change a refutation must be excused by: marked a policy choice, with a confirmed payload valid under `keep`, rejected by `other`. */
-function namedChoice(changes: readonly Change[], excuse: Excuse, keep: unknown, other: unknown, validUnder: 'old' | 'new'): Change | undefined {
-  const c = changes.find((ch) => ch.rule === excuse.rule && ch.path === excuse.path && !ch.breaking && ch.policyChoice === true &&
-    (excuse.subject === undefined || ch.subject !== undefined));
+function namedChoice(
+  changes: readonly Change[],
+  excuse: Excuse,
+  keep: unknown,
+  other: unknown,
+  validUnder: 'old' | 'new',
+): Change | undefined {
+  const c = changes.find(
+    (ch) =>
+      ch.rule === excuse.rule &&
+      ch.path === excuse.path &&
+      !ch.breaking &&
+      ch.policyChoice === true &&
+      (excuse.subject === undefined || ch.subject !== undefined),
+  );
   if (c === undefined || c.affected === undefined) return undefined;
-  const ok = c.affected.validUnder === validUnder && compile(keep as Schema, quiet).isValid(c.affected.payload) && !compile(other as Schema, quiet).isValid(c.affected.payload);
+  const ok =
+    c.affected.validUnder === validUnder &&
+    compile(keep as Schema, quiet).isValid(c.affected.payload) &&
+    !compile(other as Schema, quiet).isValid(c.affected.payload);
   return ok ? c : undefined;
 }
 
@@ -344,11 +377,12 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
         const [keep, other] = dir === 'backward' ? [oldSchema, newSchema] : [newSchema, oldSchema];
         const found = refute(keep, other, rng, t);
         if (found === undefined) continue;
-        const say = (why: string): Error => new Error(
-          `compat said ${mode}-compatible (policy ${policy}), but ${JSON.stringify(found.data)} is valid under ${dir === 'backward' ? 'old' : 'new'} ` +
-          `and rejected by ${dir === 'backward' ? 'new' : 'old'} (${JSON.stringify(found.violations)}): ${why}; ` +
-          `old ${JSON.stringify(oldSchema)}, new ${JSON.stringify(newSchema)}, changes ${JSON.stringify(result.changes)}`,
-        );
+        const say = (why: string): Error =>
+          new Error(
+            `compat said ${mode}-compatible (policy ${policy}), but ${JSON.stringify(found.data)} is valid under ${dir === 'backward' ? 'old' : 'new'} ` +
+              `and rejected by ${dir === 'backward' ? 'new' : 'old'} (${JSON.stringify(found.violations)}): ${why}; ` +
+              `old ${JSON.stringify(oldSchema)}, new ${JSON.stringify(newSchema)}, changes ${JSON.stringify(result.changes)}`,
+          );
         const keepRoot = parseSchema(keep).root;
         const otherRoot = parseSchema(other).root;
         for (const v of found.violations) {
@@ -377,8 +411,12 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
 
 describe('compat soundness (fast-check): no payload refutes a compatible verdict', () => {
   const cases: Array<[CompatMode, CompatPolicy, number]> = [
-    ['backward', 'bqschema', SEED], ['forward', 'bqschema', SEED + 1], ['full', 'bqschema', SEED + 2],
-    ['backward', 'confluent', SEED + 3], ['forward', 'confluent', SEED + 4], ['full', 'confluent', SEED + 5],
+    ['backward', 'bqschema', SEED],
+    ['forward', 'bqschema', SEED + 1],
+    ['full', 'bqschema', SEED + 2],
+    ['backward', 'confluent', SEED + 3],
+    ['forward', 'confluent', SEED + 4],
+    ['full', 'confluent', SEED + 5],
   ];
   for (const [mode, policy, seed] of cases) {
     it(`${mode}, policy ${policy}: ${RUNS} pairs`, { timeout: Math.max(60_000, RUNS * 40) }, () => {
@@ -386,7 +424,9 @@ describe('compat soundness (fast-check): no payload refutes a compatible verdict
       // Only backward (alone or as half of full) leaves room for a policy choice, and it is far from the whole story.
       if (mode === 'forward' && policy === 'bqschema') expect(t.policyChoices).toBe(0);
       expect(t.policyChoices).toBeLessThan(t.compatible / 2);
-      console.log(`compat soundness ${mode}/${policy}: ${t.pairs} pairs, ${t.compatible} compatible, ${t.payloads} payloads tried, ${t.policyChoices} refuted only by a named policy choice`);
+      console.log(
+        `compat soundness ${mode}/${policy}: ${t.pairs} pairs, ${t.compatible} compatible, ${t.payloads} payloads tried, ${t.policyChoices} refuted only by a named policy choice`,
+      );
     });
   }
 });
@@ -394,14 +434,24 @@ describe('compat soundness (fast-check): no payload refutes a compatible verdict
 const SUNSET_RUNS = Number(process.env['BQ_COMPAT_SUNSET_RUNS'] ?? 600);
 
 describe('compat soundness (fast-check): a property removed past its sunset is excused only where no payload refutes it', () => {
-  const cases: Array<[CompatMode, number]> = [['backward', SEED + 20], ['full', SEED + 21], ['forward', SEED + 22]];
+  const cases: Array<[CompatMode, number]> = [
+    ['backward', SEED + 20],
+    ['full', SEED + 21],
+    ['forward', SEED + 22],
+  ];
   for (const [mode, seed] of cases) {
-    it(`${mode}, policy bqschema: ${SUNSET_RUNS} pairs, every top-level name deprecated past its sunset`, { timeout: Math.max(60_000, SUNSET_RUNS * 40) }, () => {
-      const t = soundness(mode, 'bqschema', seed, SUNSET_RUNS, true);
-      // Not vacuous: removals are excused, then payloads are tried against them (forward never breaks by policy alone).
-      if (mode !== 'forward') expect(t.excused).toBeGreaterThan(0);
-      console.log(`compat sunset soundness ${mode}: ${t.pairs} pairs, ${t.compatible} compatible, ${t.excused} removals excused, ${t.payloads} payloads tried`);
-    });
+    it(
+      `${mode}, policy bqschema: ${SUNSET_RUNS} pairs, every top-level name deprecated past its sunset`,
+      { timeout: Math.max(60_000, SUNSET_RUNS * 40) },
+      () => {
+        const t = soundness(mode, 'bqschema', seed, SUNSET_RUNS, true);
+        // Not vacuous: removals are excused, then payloads are tried against them (forward never breaks by policy alone).
+        if (mode !== 'forward') expect(t.excused).toBeGreaterThan(0);
+        console.log(
+          `compat sunset soundness ${mode}: ${t.pairs} pairs, ${t.compatible} compatible, ${t.excused} removals excused, ${t.payloads} payloads tried`,
+        );
+      },
+    );
   }
 });
 
@@ -413,9 +463,12 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
     const newSchema = { type: 'object', properties: { a: { type: 'string' } } };
     const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
     let found = 0;
-    fc.assert(fc.property(fc.gen(), (g) => {
-      if (refute(newSchema, oldSchema, rngFrom(g), t) !== undefined) found++;
-    }), { numRuns: 50, seed: SEED });
+    fc.assert(
+      fc.property(fc.gen(), (g) => {
+        if (refute(newSchema, oldSchema, rngFrom(g), t) !== undefined) found++;
+      }),
+      { numRuns: 50, seed: SEED },
+    );
     expect(found).toBeGreaterThan(25);
   });
 
@@ -424,9 +477,12 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
     const newSchema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
     const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
     let found = 0;
-    fc.assert(fc.property(fc.gen(), (g) => {
-      if (refute(oldSchema, newSchema, rngFrom(g), t) !== undefined) found++;
-    }), { numRuns: 50, seed: SEED });
+    fc.assert(
+      fc.property(fc.gen(), (g) => {
+        if (refute(oldSchema, newSchema, rngFrom(g), t) !== undefined) found++;
+      }),
+      { numRuns: 50, seed: SEED },
+    );
     expect(found).toBeGreaterThan(10);
   });
 });
@@ -435,7 +491,12 @@ describe('the search finds what it is for (so a pass is not vacuous)', () => {
 
 const TRANSITIVE_RUNS = Number(process.env['BQ_COMPAT_TRANSITIVE_RUNS'] ?? 300);
 
-function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: number, sunset = false): { windows: number; refuted: number; reported: number } {
+function transitiveSoundness(
+  mode: 'backward' | 'forward',
+  seed: number,
+  runs: number,
+  sunset = false,
+): { windows: number; refuted: number; reported: number } {
   const policy: CompatPolicy = 'bqschema';
   const tally = { windows: 0, refuted: 0, reported: 0 };
   const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0 };
@@ -450,14 +511,32 @@ function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: n
       const history: PastVersion[] = [];
       for (const value of chain) {
         const key = canonicalKey(value);
-        if (!history.some((h) => h.key === key)) history.push({ version: history.length + 1, value, key, commit: `c${history.length + 1}`.padEnd(40, '0'), date: '2026-01-01T00:00:00Z' });
+        if (!history.some((h) => h.key === key))
+          history.push({
+            version: history.length + 1,
+            value,
+            key,
+            commit: `c${history.length + 1}`.padEnd(40, '0'),
+            date: '2026-01-01T00:00:00Z',
+          });
       }
       const compared = compareSchemas(base, now, { mode, policy, witnesses: false });
       const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, base, now, mode, SUNSET_TODAY) : compared.changes;
       const direct = { compatible: changes.every((c) => !c.breaking), changes };
-      const row: UrnReport = { urn: 'urn:t:u', status: direct.compatible ? 'compatible' : 'breaking', breaking: !direct.compatible, changes: direct.changes, problems: [] };
+      const row: UrnReport = {
+        urn: 'urn:t:u',
+        status: direct.compatible ? 'compatible' : 'breaking',
+        breaking: !direct.compatible,
+        changes: direct.changes,
+        problems: [],
+      };
       checkTransitive([row], {
-        history: new Map([['urn:t:u', history]]), now: () => now, base: () => base, level: mode, policy, taken: new Set(),
+        history: new Map([['urn:t:u', history]]),
+        now: () => now,
+        base: () => base,
+        level: mode,
+        policy,
+        taken: new Set(),
         ...(sunset ? { deprecations: { entry: () => SUNSET_ENTRY, today: SUNSET_TODAY } } : {}),
       });
       const rng = rngFrom(g);
@@ -478,7 +557,9 @@ function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: n
         for (const violation of found.violations) {
           const excuse = policyChoice(policy, mode, parseSchema(keep).root, parseSchema(other).root, other, found.data, violation);
           if (excuse === undefined || namedChoice(named.changes, excuse, keep, other, mode === 'backward' ? 'old' : 'new') === undefined) {
-            throw new Error(`${JSON.stringify(found.data)} is valid under ${mode === 'backward' ? `version ${v.version}` : 'the new schema'} and rejected by ${mode === 'backward' ? 'the new schema' : `version ${v.version}`}, and the URN passed: versions ${JSON.stringify(chain)}, new ${JSON.stringify(now)}`);
+            throw new Error(
+              `${JSON.stringify(found.data)} is valid under ${mode === 'backward' ? `version ${v.version}` : 'the new schema'} and rejected by ${mode === 'backward' ? 'the new schema' : `version ${v.version}`}, and the URN passed: versions ${JSON.stringify(chain)}, new ${JSON.stringify(now)}`,
+            );
           }
         }
       }
@@ -501,20 +582,34 @@ function transitiveSoundness(mode: 'backward' | 'forward', seed: number, runs: n
 }
 
 describe('compat soundness over transitive windows (fast-check): a payload of any earlier version the new schema rejects fails the URN', () => {
-  for (const [mode, seed] of [['backward', SEED + 10], ['forward', SEED + 11]] as const) {
+  for (const [mode, seed] of [
+    ['backward', SEED + 10],
+    ['forward', SEED + 11],
+  ] as const) {
     it(`${mode}: ${TRANSITIVE_RUNS} windows of 2 to 4 versions`, { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) }, () => {
       const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS);
       // Not vacuous: earlier versions are refuted, and reported.
       expect(tally.refuted).toBeGreaterThan(TRANSITIVE_RUNS * 0.1);
       expect(tally.reported).toBeGreaterThan(0);
-      console.log(`compat transitive soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
+      console.log(
+        `compat transitive soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`,
+      );
     });
   }
-  for (const [mode, seed] of [['backward', SEED + 12], ['forward', SEED + 13]] as const) {
-    it(`${mode}, every top-level name deprecated past its sunset: ${TRANSITIVE_RUNS} windows`, { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) }, () => {
-      const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS, true);
-      expect(tally.refuted).toBeGreaterThan(0);
-      console.log(`compat transitive sunset soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`);
-    });
+  for (const [mode, seed] of [
+    ['backward', SEED + 12],
+    ['forward', SEED + 13],
+  ] as const) {
+    it(
+      `${mode}, every top-level name deprecated past its sunset: ${TRANSITIVE_RUNS} windows`,
+      { timeout: Math.max(60_000, TRANSITIVE_RUNS * 200) },
+      () => {
+        const tally = transitiveSoundness(mode, seed, TRANSITIVE_RUNS, true);
+        expect(tally.refuted).toBeGreaterThan(0);
+        console.log(
+          `compat transitive sunset soundness ${mode}: ${tally.windows} windows, ${tally.refuted} earlier versions refuted by a payload, ${tally.reported} of them failing the URN`,
+        );
+      },
+    );
   }
 });

@@ -18,7 +18,9 @@ afterAll(removeTempTrees);
 
 const require = createRequire(import.meta.url);
 const Ajv = require('ajv').default as new (o: object) => { compile(s: unknown): ((d: unknown) => boolean) & { errors?: unknown } };
-const compatOutput = new Ajv({ allErrors: true, strict: true, strictTuples: false }).compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'output', 'compat.json'), 'utf8')));
+const compatOutput = new Ajv({ allErrors: true, strict: true, strictTuples: false }).compile(
+  JSON.parse(readFileSync(join(ROOT, 'schemas', 'output', 'compat.json'), 'utf8')),
+);
 
 const URN = 'urn:bq:orders:created';
 const V1 = objectSchema({ id: { type: 'string' }, a: { type: 'string' } });
@@ -53,7 +55,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const BREAK = /breaking {4}\/properties\/a {2}property "a" declared again after it was removed, with a schema data written under an earlier version does not satisfy \(type-narrowed at \/properties\/a\/type: type narrowed from "string" to "integer": no longer accepts strings\): breaks version 1 \([0-9a-f]{12}, 2026-01-01\) {2}\[property-resurrected\]\n {16}witness \(valid under old, rejected by new\): \{"a":""\}/;
+const BREAK =
+  /breaking {4}\/properties\/a {2}property "a" declared again after it was removed, with a schema data written under an earlier version does not satisfy \(type-narrowed at \/properties\/a\/type: type narrowed from "string" to "integer": no longer accepts strings\): breaks version 1 \([0-9a-f]{12}, 2026-01-01\) {2}\[property-resurrected\]\n {16}witness \(valid under old, rejected by new\): \{"a":""\}/;
 
 describe('compat --transitive', () => {
   it('against the base alone a resurrected property passes; the whole history finds the version it breaks, with its witness', async () => {
@@ -67,7 +70,9 @@ describe('compat --transitive', () => {
     expectExit(all, 1);
     expect(all.stdout).toMatch(BREAK);
     expect(all.stdout).toContain(c1.slice(0, 12));
-    expect(all.stdout).toMatch(/FAILED: 1 URN\(s\) fail against HEAD \([0-9a-f]{12}\): 1 breaking, 0 compatible, 0 added, 0 removed, 0 unchanged \(backward\); transitive over the whole history: 1 earlier version\(s\) of 1 URN\(s\) in 4 commit\(s\), 1 URN\(s\) break one\n$/);
+    expect(all.stdout).toMatch(
+      /FAILED: 1 URN\(s\) fail against HEAD \([0-9a-f]{12}\): 1 breaking, 0 compatible, 0 added, 0 removed, 0 unchanged \(backward\); transitive over the whole history: 1 earlier version\(s\) of 1 URN\(s\) in 4 commit\(s\), 1 URN\(s\) break one\n$/,
+    );
     expect(snapshot(r.dir)).toEqual(before);
   });
 
@@ -76,7 +81,9 @@ describe('compat --transitive', () => {
     expectExit(await bq(['compat', '--against', 'HEAD~1'], { cwd: r.dir }), 0);
     const after = await bq(['compat', '--against', 'HEAD~1', '--since', 'v2'], { cwd: r.dir });
     expectExit(after, 0);
-    expect(after.stdout).toMatch(/; transitive since v2 \([0-9a-f]{12}\): 0 earlier version\(s\) of 0 URN\(s\) in 2 commit\(s\), 0 URN\(s\) break one\n$/);
+    expect(after.stdout).toMatch(
+      /; transitive since v2 \([0-9a-f]{12}\): 0 earlier version\(s\) of 0 URN\(s\) in 2 commit\(s\), 0 URN\(s\) break one\n$/,
+    );
     const before = await bq(['compat', '--against', 'HEAD~1', '--since', 'v1'], { cwd: r.dir });
     expectExit(before, 1);
     expect(before.stdout).toMatch(BREAK);
@@ -84,7 +91,7 @@ describe('compat --transitive', () => {
     expectExit(await bq(['compat', '--against', 'HEAD~1', '--transitive'], { cwd: r.dir }), 0);
   });
 
-  it('with --against, every version from the base to the tip: a pull request\'s own intermediate commit counts', async () => {
+  it("with --against, every version from the base to the tip: a pull request's own intermediate commit counts", async () => {
     const r = new Repo();
     r.commit({ 'registry.json': manifest({ [URN]: 'orders.json' }), 'orders.json': V2 }, 'base');
     r.git('checkout', '-q', '-b', 'pr');
@@ -96,7 +103,7 @@ describe('compat --transitive', () => {
     expect(t.stdout).toMatch(/breaks version 2 \([0-9a-f]{12}, 2026-01-02\)/);
   });
 
-  it('checks in the run\'s mode: forward finds what backward does not', async () => {
+  it("checks in the run's mode: forward finds what backward does not", async () => {
     const r = new Repo();
     r.commit({ 'registry.json': manifest({ [URN]: 'orders.json' }), 'orders.json': objectSchema({ n: { type: 'integer' } }) });
     r.commit({ 'orders.json': objectSchema({ n: { type: 'number' } }) }); // widened: a forward break, accepted
@@ -115,7 +122,10 @@ describe('compat --transitive', () => {
     r.commit({ 'registry.json': manifest({ [URN]: 'orders-v3.json', 'urn:bq:other': 'other.json' }), 'orders-v3.json': V3 });
     const t = await bq(['compat', '--transitive', '--format', 'json'], { cwd: r.dir });
     expectExit(t, 1);
-    const doc = JSON.parse(t.stdout) as { transitive: Record<string, unknown>; urns: Array<{ urn: string; status: string; changes: Array<{ rule: string; earlier?: { version: number } }> }> };
+    const doc = JSON.parse(t.stdout) as {
+      transitive: Record<string, unknown>;
+      urns: Array<{ urn: string; status: string; changes: Array<{ rule: string; earlier?: { version: number } }> }>;
+    };
     expect(compatOutput(doc), JSON.stringify(compatOutput.errors)).toBe(true);
     expect(doc.transitive).toEqual({ commits: 3, urns: 1, versions: 1, breaking: 1, skipped: 0 });
     const row = doc.urns.find((u) => u.urn === URN)!;
@@ -128,7 +138,9 @@ describe('compat --transitive', () => {
     const gh = await bq(['compat', '--transitive', '--format', 'github'], { cwd: r.dir });
     expectExit(gh, 1);
     const said = readGithub(gh.stdout);
-    expect(said.annotations.some((a) => a.level === 'error' && /breaks version 1 \([0-9a-f]{12}, 2026-01-01\).*\{"a":""\}/.test(a.message))).toBe(true);
+    expect(
+      said.annotations.some((a) => a.level === 'error' && /breaks version 1 \([0-9a-f]{12}, 2026-01-01\).*\{"a":""\}/.test(a.message)),
+    ).toBe(true);
     expect(said.summary).toMatch(/transitive over the whole history: 2 earlier version\(s\)/);
     const md = await bq(['compat', '--transitive', '--format', 'markdown'], { cwd: r.dir });
     expect(md.stdout).toMatch(/breaks version 1 \([0-9a-f]{12}, 2026-01-01\)/);
@@ -148,14 +160,26 @@ describe('compat --transitive', () => {
     git(clone, 'clone', '-q', '--depth', '1', `file://${r.dir}`, 'c');
     const cloned = join(clone, 'c');
     const before = snapshot(clone);
-    expectOneLineError(await bq(['compat', '--transitive'], { cwd: cloned }), /^bqschema: history needs the full clone: this is a shallow clone, cut at [0-9a-f]{12} \(1 commit\(s\) back\) where the registry still exists; run git fetch --unshallow \(in GitHub Actions: actions\/checkout with fetch-depth: 0\)$/);
+    expectOneLineError(
+      await bq(['compat', '--transitive'], { cwd: cloned }),
+      /^bqschema: history needs the full clone: this is a shallow clone, cut at [0-9a-f]{12} \(1 commit\(s\) back\) where the registry still exists; run git fetch --unshallow \(in GitHub Actions: actions\/checkout with fetch-depth: 0\)$/,
+    );
     expect(snapshot(clone)).toEqual(before);
     // The window it holds is read: the base is the clone's only commit.
     expectExit(await bq(['compat', '--against', 'HEAD', '--transitive'], { cwd: cloned }), 0);
     const plain = tempTree({ 'registry.json': manifest({ [URN]: 'orders.json' }), 'orders.json': V1 });
-    expectOneLineError(await bq(['compat', '--transitive'], { cwd: plain }), /^bqschema: cannot read the registry at HEAD: .* is not in a git repository$/);
-    expectOneLineError(await bq(['compat', '--transitive', 'a.json', 'b.json'], { cwd: r.dir }), /^bqschema: --transitive reads the registry's git history: give it without schema files/);
-    expectOneLineError(await bq(['compat', '--since', 'no-such-tag'], { cwd: r.dir }), /^bqschema: --since: unknown git ref: no-such-tag \(not a commit in this repository/);
+    expectOneLineError(
+      await bq(['compat', '--transitive'], { cwd: plain }),
+      /^bqschema: cannot read the registry at HEAD: .* is not in a git repository$/,
+    );
+    expectOneLineError(
+      await bq(['compat', '--transitive', 'a.json', 'b.json'], { cwd: r.dir }),
+      /^bqschema: --transitive reads the registry's git history: give it without schema files/,
+    );
+    expectOneLineError(
+      await bq(['compat', '--since', 'no-such-tag'], { cwd: r.dir }),
+      /^bqschema: --since: unknown git ref: no-such-tag \(not a commit in this repository/,
+    );
     expect(readFileSync(join(r.dir, 'orders.json'), 'utf8')).toBe(V3);
   });
 });

@@ -53,7 +53,7 @@ describe('compat: a wide required list (item 4)', () => {
   // Each witness of a removed (or added) property is one small value, but checking it validates a
   // whole document against a schema of n properties: n witnesses cost n² reads (86 s for 20,000 in
   // forward) unless a check is paid for by the schemas' size.
-  it('20,000 properties of an open model: each whole-payload check is paid for by the schema\'s size', () => {
+  it("20,000 properties of an open model: each whole-payload check is paid for by the schema's size", () => {
     const n = 20_000;
     const props = Object.fromEntries(names(n).map((name) => [name, { type: 'string' }]));
     const many = { type: 'object', properties: props };
@@ -87,7 +87,9 @@ describe('compat CLI: a wide required list (item 4)', { timeout: 240_000 }, () =
       // Hang guards only: 10,000 names ran past 120 s before.
       const text = await run(['compat', 'old.json', `new${n}.json`], { cwd: dir, timeoutMs: 100_000 });
       expectRun(text, 1);
-      expect(text.stdout).toMatch(new RegExp(`^FAILED: ${n} breaking change\\(s\\) from old\\.json to new${n}\\.json, 0 compatible \\(backward\\)$`, 'm'));
+      expect(text.stdout).toMatch(
+        new RegExp(`^FAILED: ${n} breaking change\\(s\\) from old\\.json to new${n}\\.json, 0 compatible \\(backward\\)$`, 'm'),
+      );
       expect(text.stdout).toMatch(/^ +no witness: the search budget was spent on earlier changes/m);
       const json = await run(['compat', '--format', 'json', 'old.json', `new${n}.json`], { cwd: dir, timeoutMs: 100_000 });
       expectRun(json, 1);

@@ -14,7 +14,9 @@ function verifies(w: { payload: unknown; validUnder: 'old' | 'new' }, oldSchema:
 }
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  type: 'object', properties, ...extra,
+  type: 'object',
+  properties,
+  ...extra,
 });
 
 function only(a: unknown, b: unknown, options: Parameters<typeof compareSchemas>[2] = {}): Change {
@@ -70,7 +72,9 @@ describe('witnesses, one rule at a time', () => {
   });
 
   it('full: the witness of whichever direction breaks', () => {
-    const changes = compareSchemas(obj({ a: { type: 'string' } }, { required: ['a'] }), obj({ a: { type: 'string', maxLength: 3 } }), { mode: 'full' }).changes;
+    const changes = compareSchemas(obj({ a: { type: 'string' } }, { required: ['a'] }), obj({ a: { type: 'string', maxLength: 3 } }), {
+      mode: 'full',
+    }).changes;
     const byRule = new Map(changes.map((c) => [c.rule, c]));
     expect(byRule.get('max-length-lowered')?.witness).toEqual({ payload: { a: 'aaaa' }, validUnder: 'old' });
     expect(byRule.get('required-removed')?.witness).toEqual({ payload: {}, validUnder: 'new' });
@@ -133,8 +137,12 @@ describe('hostile property names', () => {
   const names = ['__proto__', 'constructor', '*/', '<script>', '"q"', 'back\\slash', 'line\u2028sep', '\u0001ctl', ''];
   for (const name of names) {
     it(`${JSON.stringify(name)} is an own property of the witness`, () => {
-      const a = JSON.parse(`{"type":"object","required":[${JSON.stringify(name)}],"properties":{${JSON.stringify(name)}:{"type":["string","null"]}}}`);
-      const b = JSON.parse(`{"type":"object","required":[${JSON.stringify(name)}],"properties":{${JSON.stringify(name)}:{"type":"string"}}}`);
+      const a = JSON.parse(
+        `{"type":"object","required":[${JSON.stringify(name)}],"properties":{${JSON.stringify(name)}:{"type":["string","null"]}}}`,
+      );
+      const b = JSON.parse(
+        `{"type":"object","required":[${JSON.stringify(name)}],"properties":{${JSON.stringify(name)}:{"type":"string"}}}`,
+      );
       const c = only(a, b);
       const payload = c.witness?.payload as Record<string, unknown>;
       expect(Object.prototype.hasOwnProperty.call(payload, name)).toBe(true);
@@ -158,48 +166,57 @@ describe('every witness verifies (fast-check)', () => {
     let affected = 0;
     const missed: string[] = [];
     fc.assert(
-      fc.property(rootArb, editsArb, fc.constantFrom(...MODES), fc.constantFrom('bqschema' as const, 'confluent' as const), (a, edits, mode, pol) => {
-        const b = applyEdits(a, edits);
-        const result = compareSchemas(a, b, { mode, policy: pol });
-        for (const c of result.changes) {
-          if (!c.breaking) {
-            expect(c.witness).toBeUndefined();
-            // A policy choice's payload is real data it lets fail: valid under one schema, rejected by
-            // the other (old data backward; forward, under confluent, new data).
-            if (c.affected !== undefined) {
-              affected++;
-              expect(c.policyChoice).toBe(true);
-              if (mode === 'backward' || pol === 'bqschema') expect(c.affected.validUnder).toBe('old');
-              if (!verifies(c.affected, a, b)) throw new Error(`affected payload does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+      fc.property(
+        rootArb,
+        editsArb,
+        fc.constantFrom(...MODES),
+        fc.constantFrom('bqschema' as const, 'confluent' as const),
+        (a, edits, mode, pol) => {
+          const b = applyEdits(a, edits);
+          const result = compareSchemas(a, b, { mode, policy: pol });
+          for (const c of result.changes) {
+            if (!c.breaking) {
+              expect(c.witness).toBeUndefined();
+              // A policy choice's payload is real data it lets fail: valid under one schema, rejected by
+              // the other (old data backward; forward, under confluent, new data).
+              if (c.affected !== undefined) {
+                affected++;
+                expect(c.policyChoice).toBe(true);
+                if (mode === 'backward' || pol === 'bqschema') expect(c.affected.validUnder).toBe('old');
+                if (!verifies(c.affected, a, b))
+                  throw new Error(`affected payload does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+              }
+              continue;
             }
-            continue;
-          }
-          breaking++;
-          if (c.witness) {
-            witnessed++;
-            const ok = verifies(c.witness, a, b);
-            if (!ok) throw new Error(`witness does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
-            if (mode === 'backward') expect(c.witness.validUnder).toBe('old');
-            if (mode === 'forward') expect(c.witness.validUnder).toBe('new');
-            expect(JSON.parse(JSON.stringify(c.witness.payload))).toEqual(c.witness.payload);
-          } else if (c.witnessReason === 'policy') {
-            policy++;
-            expect(c.witness).toBeNull();
-            // Only the property rules are policy; every other break is about data.
-            expect(['property-removed', 'property-added']).toContain(c.rule);
-            if (c.otherWitness && !verifies(c.otherWitness, a, b)) {
-              throw new Error(`other witness does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+            breaking++;
+            if (c.witness) {
+              witnessed++;
+              const ok = verifies(c.witness, a, b);
+              if (!ok) throw new Error(`witness does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+              if (mode === 'backward') expect(c.witness.validUnder).toBe('old');
+              if (mode === 'forward') expect(c.witness.validUnder).toBe('new');
+              expect(JSON.parse(JSON.stringify(c.witness.payload))).toEqual(c.witness.payload);
+            } else if (c.witnessReason === 'policy') {
+              policy++;
+              expect(c.witness).toBeNull();
+              // Only the property rules are policy; every other break is about data.
+              expect(['property-removed', 'property-added']).toContain(c.rule);
+              if (c.otherWitness && !verifies(c.otherWitness, a, b)) {
+                throw new Error(`other witness does not verify: ${JSON.stringify({ a, b, mode, pol, c })}`);
+              }
+            } else {
+              expect(c).toMatchObject({ witness: null, witnessReason: 'not-found' });
+              notFound++;
+              if (missed.length < 5) missed.push(JSON.stringify({ a, b, mode, pol, rule: c.rule, path: c.path }));
             }
-          } else {
-            expect(c).toMatchObject({ witness: null, witnessReason: 'not-found' });
-            notFound++;
-            if (missed.length < 5) missed.push(JSON.stringify({ a, b, mode, pol, rule: c.rule, path: c.path }));
           }
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS, seed: 20261201 },
     );
-    console.log(`witness property: ${breaking} breaking changes, ${witnessed} witnessed, ${policy} by policy, ${notFound} not found, ${affected} policy choices with their payload`);
+    console.log(
+      `witness property: ${breaking} breaking changes, ${witnessed} witnessed, ${policy} by policy, ${notFound} not found, ${affected} policy choices with their payload`,
+    );
     if (notFound > 0) console.log(`examples not found:\n${missed.join('\n')}`);
     // Not vacuous, and a witness not found is rare (each is a false alarm of the rules, or a search miss).
     expect(breaking).toBeGreaterThan(RUNS * 0.3);
@@ -276,7 +293,10 @@ describe('liveness: a change below a node that accepts nothing breaks nothing', 
   });
 
   it('a string node whose minLength exceeds its maxLength', () => {
-    expect(compareSchemas({ type: 'string', minLength: 3, maxLength: 1 }, { type: 'string', minLength: 3, maxLength: 1, enum: ['a'] }).compatible).toBe(true);
+    expect(
+      compareSchemas({ type: 'string', minLength: 3, maxLength: 1 }, { type: 'string', minLength: 3, maxLength: 1, enum: ['a'] })
+        .compatible,
+    ).toBe(true);
   });
 
   it('null or booleans only: judged by those values', () => {
@@ -289,7 +309,12 @@ describe('liveness: a change below a node that accepts nothing breaks nothing', 
 describe('previewWitness: the part that breaks is shown, the rest elided (issue 23 item 6)', () => {
   const names = ['rider_id', 'email', 'phone', 'name', 'city', 'country', 'signup_ip', 'device', 'locale', 'referrer'];
   const props = Object.fromEntries(names.map((k) => [k, { type: 'string', minLength: 4 }]));
-  const old = { type: 'object', properties: { ...props, marketing_opt_in: { type: 'boolean' } }, required: names, additionalProperties: false };
+  const old = {
+    type: 'object',
+    properties: { ...props, marketing_opt_in: { type: 'boolean' } },
+    required: names,
+    additionalProperties: false,
+  };
   const now = { type: 'object', properties: props, required: names, additionalProperties: false };
 
   it("the issue's case: a removed marketing_opt_in at the end of a long witness", () => {
@@ -297,14 +322,18 @@ describe('previewWitness: the part that breaks is shown, the rest elided (issue 
     const w = c.witness!;
     expect(JSON.stringify(w.payload).length).toBeGreaterThan(80);
     expect(previewPayload(w.payload)).not.toContain('marketing_opt_in'); // what it used to show
-    expect(previewWitness(w.payload, c.path, c.subject)).toBe(`{…,"marketing_opt_in":${JSON.stringify((w.payload as Record<string, unknown>).marketing_opt_in)}}`);
+    expect(previewWitness(w.payload, c.path, c.subject)).toBe(
+      `{…,"marketing_opt_in":${JSON.stringify((w.payload as Record<string, unknown>).marketing_opt_in)}}`,
+    );
   });
 
   it('follows properties, items and additionalProperties; a missing required key shows its object', () => {
     const long = 'x'.repeat(90);
     const payload = { a: long, lines: [{ b: long, sku: 'z' }, { sku: 'y' }], extra: { k: { deep: 1, other: long } } };
     expect(previewWitness(payload, '/properties/lines/items/properties/sku/minLength')).toBe('{…,"lines":[{…,"sku":"z"},…],…}');
-    expect(previewWitness(payload, '/properties/extra/additionalProperties/properties/deep/minimum')).toBe('{…,"extra":{"k":{"deep":1,…}}}');
+    expect(previewWitness(payload, '/properties/extra/additionalProperties/properties/deep/minimum')).toBe(
+      '{…,"extra":{"k":{"deep":1,…}}}',
+    );
     expect(previewWitness(payload, '/properties/lines/items/required', 'id')).toBe('{…,"lines":[{…},…],…}');
     // A payload that fits is shown whole; a long value at the place is itself previewed.
     expect(previewWitness({ a: 1 }, '/properties/a/minimum')).toBe('{"a":1}');
@@ -312,8 +341,11 @@ describe('previewWitness: the part that breaks is shown, the rest elided (issue 
   });
 
   it('a raised minLength in a wide object previews that field', () => {
-    const c = compareSchemas(old, { ...now, properties: { ...props, email: { type: 'string', minLength: 9 } }, additionalProperties: false }, { mode: 'backward' }).changes
-      .find((x) => x.rule === 'min-length-raised')!;
+    const c = compareSchemas(
+      old,
+      { ...now, properties: { ...props, email: { type: 'string', minLength: 9 } }, additionalProperties: false },
+      { mode: 'backward' },
+    ).changes.find((x) => x.rule === 'min-length-raised')!;
     expect(previewWitness(c.witness!.payload, c.path, c.subject)).toMatch(/"email":"/);
   });
 });

@@ -5,7 +5,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, guardRepo, hostileRegistry, listing, refusedOpens, removeTrees, ROOT, run, tree } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  describeOutputTargets,
+  expectRun,
+  guardRepo,
+  hostileRegistry,
+  listing,
+  refusedOpens,
+  removeTrees,
+  ROOT,
+  run,
+  tree,
+} from '../helpers/hostile.js';
 
 afterAll(removeTrees);
 
@@ -39,17 +51,24 @@ describe('compile: hostile registries', { timeout: 60_000 }, () => {
     let deep: unknown = { type: 'string' };
     for (let i = 0; i < 2000; i++) deep = { type: 'object', properties: { a: deep } };
     const dir = tree({
-      'm/registry.json': one('urn:test:bad', 'bad.json'), 'm/bad.json': '{"type":"object","required":"id"}',
-      'n/registry.json': one('urn:test:text', 'text.json'), 'n/text.json': '{"type": "object",',
-      'y/registry.json': one('urn:test:cyc', 'cyc.yaml'), 'y/cyc.yaml': CYCLIC_SCHEMA_YAML,
-      'd/registry.json': one('urn:test:deep', 'deep.json'), 'd/deep.json': JSON.stringify(deep),
+      'm/registry.json': one('urn:test:bad', 'bad.json'),
+      'm/bad.json': '{"type":"object","required":"id"}',
+      'n/registry.json': one('urn:test:text', 'text.json'),
+      'n/text.json': '{"type": "object",',
+      'y/registry.json': one('urn:test:cyc', 'cyc.yaml'),
+      'y/cyc.yaml': CYCLIC_SCHEMA_YAML,
+      'd/registry.json': one('urn:test:deep', 'deep.json'),
+      'd/deep.json': JSON.stringify(deep),
     });
     const before = listing(dir);
     const cases: Array<[string, RegExp]> = [
       ['m', /^bqschema: .*urn:test:bad.*required/],
       ['n', /^bqschema: schema file for urn:test:text is malformed: .*text\.json/],
       ['y', /^bqschema: schema file for urn:test:cyc is malformed: .*the alias \*p refers to a node that contains it/],
-      ['d', /^bqschema: schema for urn:test:deep \(d\/deep\.json\): the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it$/],
+      [
+        'd',
+        /^bqschema: schema for urn:test:deep \(d\/deep\.json\): the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it$/,
+      ],
     ];
     for (const [sub, line] of cases) {
       const r = await run(['compile', '-r', join(sub, 'registry.json'), '-o', join(sub, 'v.js')], { cwd: dir });
@@ -80,11 +99,19 @@ describe('compile: hostile registries', { timeout: 60_000 }, () => {
     symlinkSync(ROOT, join(dir, 'node_modules', 'bqschema'));
     const script = `import { validators } from ${JSON.stringify(join(dir, 'v.mjs'))};
       console.log(JSON.stringify([[...validators.keys()], [...validators.values()].map((v) => v.validate({ '*/': 'x' }).map((e) => e.message))]));`;
-    const child = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(child.stderr).toBe('');
     const [keys, messages] = JSON.parse(child.stdout) as [string[], string[][]];
     expect(keys).toEqual(urns);
-    for (const m of messages) expect(m).toEqual(['must have required property "\\"); throw 1; (\\""', 'must have required property "\u2029"', 'must be one of "`${1}`", "\\\\", "\\n"']);
+    for (const m of messages)
+      expect(m).toEqual([
+        'must have required property "\\"); throw 1; (\\""',
+        'must have required property "\u2029"',
+        'must be one of "`${1}`", "\\\\", "\\n"',
+      ]);
     expect(readFileSync(join(dir, 'v.mjs'), 'utf8')).not.toContain('\u2028');
   });
 });

@@ -20,11 +20,18 @@ import { markedPairs } from '../helpers/pii.js';
 import { bq, ROOT } from '../helpers/cli.js';
 
 function generatedPairs(): Pair[] {
-  const data = fc.oneof(fc.constantFrom(...VALUES), fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x', '__proto__'), fc.jsonValue({ maxDepth: 2 })));
+  const data = fc.oneof(
+    fc.constantFrom(...VALUES),
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x', '__proto__'), fc.jsonValue({ maxDepth: 2 })),
+  );
   const out: Pair[] = [];
-  fc.sample(fc.tuple(rootArb, fc.array(data, { minLength: 1, maxLength: 4 })), { numRuns: 600, seed: 24 }).forEach(([schema, values], i) => {
-    for (const d of values) out.push({ what: `generated #${i}: ${JSON.stringify({ schema, d })}`, schema, data: d, text: JSON.stringify(d) });
-  });
+  fc.sample(fc.tuple(rootArb, fc.array(data, { minLength: 1, maxLength: 4 })), { numRuns: 600, seed: 24 }).forEach(
+    ([schema, values], i) => {
+      for (const d of values)
+        out.push({ what: `generated #${i}: ${JSON.stringify({ schema, d })}`, schema, data: d, text: JSON.stringify(d) });
+    },
+  );
   return out;
 }
 
@@ -40,7 +47,11 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-interface Answer { valid: boolean; violations: unknown; warnings: unknown }
+interface Answer {
+  valid: boolean;
+  violations: unknown;
+  warnings: unknown;
+}
 
 /** Imports `file` (in `work`) under the flag and runs each case's data through its URN's validator. */
 function runStandalone(file: string, cases: Array<{ urn: string; text: string }>): { evalRefused: boolean; out: Answer[] } {
@@ -59,7 +70,11 @@ function runStandalone(file: string, cases: Array<{ urn: string; text: string }>
     });
     console.log(JSON.stringify({ evalRefused, out }));
   `;
-  const r = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], { cwd: work, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script], {
+    cwd: work,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as { evalRefused: boolean; out: Answer[] };
@@ -117,7 +132,7 @@ function differential(name: string, pairs: Pair[]): void {
 }
 
 describe('the standalone module equals compile(), imported under --disallow-code-generation-from-strings', { timeout: 120_000 }, () => {
-  it('on every contract case (the shared ones and ours), with the contract\'s verdicts', () => {
+  it("on every contract case (the shared ones and ours), with the contract's verdicts", () => {
     const pairs = contractPairs();
     expect(pairs.length).toBeGreaterThan(100);
     differential('contract', pairs);
@@ -137,23 +152,37 @@ describe('the standalone module equals compile(), imported under --disallow-code
     const pairs = markedPairs(300, 35);
     differential('marked', pairs);
     // The corpus has marked values to word: compile() redacts some of them.
-    expect(pairs.some((p) => compile(p.schema, { onWarning: () => {} }).validate(p.data).some((v) => / got an? (negative )?(integer|number)$/.test(v.message) || v.instancePath.includes('/***')))).toBe(true);
+    expect(
+      pairs.some((p) =>
+        compile(p.schema, { onWarning: () => {} })
+          .validate(p.data)
+          .some((v) => / got an? (negative )?(integer|number)$/.test(v.message) || v.instancePath.includes('/***')),
+      ),
+    ).toBe(true);
   });
 
   it('on constants JSON cannot write and on keys JSON.parse must keep own: ±Infinity, __proto__, large enums', () => {
     const proto = JSON.parse('{"__proto__": {"a": 1}}') as unknown;
     const big = Array.from({ length: 40 }, (_, i) => ({ n: i }));
-    const pairs: Pair[] = ([
-      { what: 'const [Infinity]', schema: { const: [Infinity, 1] }, text: '[1e400, 1]' },
-      { what: 'const [Infinity] vs null', schema: { const: [Infinity, 1] }, text: '[null, 1]' },
-      { what: 'minimum -Infinity', schema: { minimum: -Infinity, enum: [-Infinity, 1] }, text: '-1e400' },
-      { what: 'const own __proto__', schema: { const: proto }, text: '{"__proto__": {"a": 1}}' },
-      { what: 'const own __proto__ vs empty', schema: { const: proto }, text: '{}' },
-      { what: 'enum of 40 objects', schema: { enum: big }, text: '{"n": 39}' },
-      { what: 'enum of 40 objects, miss', schema: { enum: big }, text: '{"n": 40}' },
-      { what: 'enum of 20 primitives', schema: { enum: [...Array.from({ length: 19 }, (_, i) => i), 'x'] }, text: '"x"' },
-      { what: 'names with quotes and separators', schema: JSON.parse('{"type":"object","required":["a\\"b","\\u2028","</script>"],"properties":{"__proto__":{"type":"string"}},"additionalProperties":false}'), text: '{"a\\"b":1,"\\u2028":2,"__proto__":3}' },
-    ] as Array<{ what: string; schema: unknown; text: string }>).map((p) => ({ ...p, data: JSON.parse(p.text) as unknown }));
+    const pairs: Pair[] = (
+      [
+        { what: 'const [Infinity]', schema: { const: [Infinity, 1] }, text: '[1e400, 1]' },
+        { what: 'const [Infinity] vs null', schema: { const: [Infinity, 1] }, text: '[null, 1]' },
+        { what: 'minimum -Infinity', schema: { minimum: -Infinity, enum: [-Infinity, 1] }, text: '-1e400' },
+        { what: 'const own __proto__', schema: { const: proto }, text: '{"__proto__": {"a": 1}}' },
+        { what: 'const own __proto__ vs empty', schema: { const: proto }, text: '{}' },
+        { what: 'enum of 40 objects', schema: { enum: big }, text: '{"n": 39}' },
+        { what: 'enum of 40 objects, miss', schema: { enum: big }, text: '{"n": 40}' },
+        { what: 'enum of 20 primitives', schema: { enum: [...Array.from({ length: 19 }, (_, i) => i), 'x'] }, text: '"x"' },
+        {
+          what: 'names with quotes and separators',
+          schema: JSON.parse(
+            '{"type":"object","required":["a\\"b","\\u2028","</script>"],"properties":{"__proto__":{"type":"string"}},"additionalProperties":false}',
+          ),
+          text: '{"a\\"b":1,"\\u2028":2,"__proto__":3}',
+        },
+      ] as Array<{ what: string; schema: unknown; text: string }>
+    ).map((p) => ({ ...p, data: JSON.parse(p.text) as unknown }));
     differential('literals', pairs);
   });
 });
@@ -176,7 +205,7 @@ describe('valueLiteral, the one builder of module constants', () => {
 describe('bqschema compile on the example registry', { timeout: 60_000 }, () => {
   const registry = join(ROOT, 'registry.example.json');
 
-  it('writes a module whose validators and provider give every example message compile()\'s answer, without code generation', async () => {
+  it("writes a module whose validators and provider give every example message compile()'s answer, without code generation", async () => {
     const out = join(work, 'example-validators.js');
     const r = await bq(['compile', '--registry', registry, '-o', out]);
     expect(r.stderr).toBe('');
@@ -184,10 +213,12 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
     expect(r.stdout).toBe(`Wrote ${out}: 4 validators\n`);
     const dirs = ['valid', 'invalid'].map((d) => join(ROOT, 'examples', 'messages', d));
     // Every envelope of the examples: the .json files and each NDJSON line that parses to one.
-    const texts = dirs.flatMap((d) => readdirSync(d).flatMap((f) => {
-      const text = readFileSync(join(d, f), 'utf8');
-      return f.endsWith('.json') ? [text] : f.endsWith('.ndjson') ? text.split('\n') : [];
-    }));
+    const texts = dirs.flatMap((d) =>
+      readdirSync(d).flatMap((f) => {
+        const text = readFileSync(join(d, f), 'utf8');
+        return f.endsWith('.json') ? [text] : f.endsWith('.ndjson') ? text.split('\n') : [];
+      }),
+    );
     const messages = texts.flatMap((t) => {
       try {
         const m = JSON.parse(t) as { job?: unknown; data: unknown };
@@ -209,7 +240,11 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
       }
       console.log(JSON.stringify(out));
     `;
-    const run = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script, JSON.stringify(messages)], { cwd: work, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script, JSON.stringify(messages)],
+      { cwd: work, encoding: 'utf8' },
+    );
     expect(run.stderr).toBe('');
     const got = JSON.parse(run.stdout) as Array<{ urns: string[]; violations: unknown[]; verdict: string; frozen: boolean }>;
     const manifest = JSON.parse(readFileSync(registry, 'utf8')) as { schemas: Array<{ urn: string }> };
@@ -217,7 +252,14 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
     type Envelope = import('../../src/index.js').Envelope;
     const reference = new DirProvider(registry, { onWarning: () => {} });
     const handled = wrap(reference, async () => 'ok', { unknownUrn: 'reject', onWarning: () => {} });
-    const verdicts = await Promise.all(messages.map((m) => handled(m as Envelope).then(() => 'ok', (e: { code: string }) => e.code)));
+    const verdicts = await Promise.all(
+      messages.map((m) =>
+        handled(m as Envelope).then(
+          () => 'ok',
+          (e: { code: string }) => e.code,
+        ),
+      ),
+    );
     expect(new Set(verdicts)).toEqual(new Set(['ok', 'BQ_INVALID_PAYLOAD', 'BQ_UNKNOWN_URN', 'BQ_INVALID_ENVELOPE']));
     let invalid = 0;
     messages.forEach((m, i) => {
@@ -241,10 +283,16 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
     expect([current.code, current.stdout, current.stderr]).toEqual([0, `${out} is up to date (4 validators)\n`, '']);
     writeFileSync(out, readFileSync(out, 'utf8').replace('maxLength', 'maxLengtH'));
     const stale = await bq(['compile', '--registry', registry, '-o', out, '--check']);
-    expect([stale.code, stale.stderr]).toEqual([1, `bqschema: ${out} is out of date; regenerate it with bqschema compile --registry ${registry} -o ${out}\n`]);
+    expect([stale.code, stale.stderr]).toEqual([
+      1,
+      `bqschema: ${out} is out of date; regenerate it with bqschema compile --registry ${registry} -o ${out}\n`,
+    ]);
     expect(readFileSync(out, 'utf8')).toContain('maxLengtH');
     const missing = await bq(['compile', '--registry', registry, '-o', join(work, 'none.js'), '--check']);
-    expect([missing.code, missing.stderr]).toEqual([1, `bqschema: ${join(work, 'none.js')} does not exist; generate it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`]);
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      `bqschema: ${join(work, 'none.js')} does not exist; generate it with bqschema compile --registry ${registry} -o ${join(work, 'none.js')}\n`,
+    ]);
     const noFile = await bq(['compile', '--registry', registry, '--check']);
     expect([noFile.code, noFile.stderr]).toEqual([2, 'bqschema: --check compares a file: give it with -o <file>\n']);
   });
@@ -259,8 +307,13 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
   it('a module written for another runtime version refuses to load, saying to write it again', () => {
     const file = join(work, 'old.js');
     writeFileSync(file, readFileSync(join(work, 'example-validators.js'), 'utf8').replace('const R = 1;', 'const R = 0;'));
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(file)})`], { cwd: work, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(file)})`], {
+      cwd: work,
+      encoding: 'utf8',
+    });
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain('this validators module was written for bqschema/standalone runtime 0, and this bqschema has runtime 1: write it again with bqschema compile');
+    expect(r.stderr).toContain(
+      'this validators module was written for bqschema/standalone runtime 0, and this bqschema has runtime 1: write it again with bqschema compile',
+    );
   });
 });

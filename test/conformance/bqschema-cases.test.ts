@@ -33,7 +33,14 @@ describe('bqschema-cases.json: unknown keywords (rule 14)', () => {
   for (const c of cases) {
     it(c.name, () => {
       const compiled = compile(c.schema, { onWarning: () => {} });
-      expect(compiled.warnings.map(({ kind, pointer, keyword, suggestion }) => ({ kind, pointer, keyword, ...(suggestion ? { suggestion } : {}) }))).toEqual(c.warnings);
+      expect(
+        compiled.warnings.map(({ kind, pointer, keyword, suggestion }) => ({
+          kind,
+          pointer,
+          keyword,
+          ...(suggestion ? { suggestion } : {}),
+        })),
+      ).toEqual(c.warnings);
       const plain = compile(withoutUnknown(c.schema, compiled.warnings), { onWarning: () => {} });
       for (const t of c.tests) {
         expect(compiled.isValid(t.data), JSON.stringify(t.data)).toBe(t.valid);
@@ -47,13 +54,17 @@ describe('bqschema-cases.json: unknown keywords (rule 14)', () => {
 describe('unknown keyword warnings', () => {
   it('the message says unknown and names the suggestion; unsupported ones keep their words', () => {
     const [typo, format] = compile({ requried: ['a'], format: 'email' }, { urn: 'urn:t', onWarning: () => {} }).warnings;
-    expect(warningMessage(typo!)).toBe('schema for urn:t: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?');
+    expect(warningMessage(typo!)).toBe(
+      'schema for urn:t: unknown keyword "requried" at the schema root is not enforced (no JSON Schema draft defines it); did you mean "required"?',
+    );
     expect(warningMessage(format!)).toBe('schema for urn:t: unsupported keyword "format" at the schema root is not enforced');
   });
 
-  it('without onWarning, an unknown keyword goes to process.emitWarning under the contract\'s code', async () => {
+  it("without onWarning, an unknown keyword goes to process.emitWarning under the contract's code", async () => {
     const seen: Array<[string, string | undefined]> = [];
-    const listener = (w: Error & { code?: string }): void => { seen.push([w.message, w.code]); };
+    const listener = (w: Error & { code?: string }): void => {
+      seen.push([w.message, w.code]);
+    };
     process.on('warning', listener);
     try {
       compile({ proprties: {} }, { urn: 'urn:emit:unknown' });
@@ -66,16 +77,27 @@ describe('unknown keyword warnings', () => {
 
   it('nearestKeyword: two edits at most, any case, ties to the first candidate', () => {
     const near = (w: string): string | undefined => nearestKeyword(w, SUPPORTED_KEYWORDS);
-    expect([near('requried'), near('minlength'), near('enun'), near('proprties'), near('MAXLENGTH'), near('tpye'), near('minimun')])
-      .toEqual(['required', 'minLength', 'enum', 'properties', 'maxLength', 'type', 'minimum']);
+    expect([
+      near('requried'),
+      near('minlength'),
+      near('enun'),
+      near('proprties'),
+      near('MAXLENGTH'),
+      near('tpye'),
+      near('minimun'),
+    ]).toEqual(['required', 'minLength', 'enum', 'properties', 'maxLength', 'type', 'minimum']);
     expect([near('nullable'), near('id'), near('additionalProperty')]).toEqual([undefined, undefined, undefined]);
   });
 
   it('strict refuses an unknown keyword as it does a malformed one; MapProvider names the URN', () => {
     expect(() => compile({ type: 'object', requried: ['a'] }, { strict: true })).toThrow(SchemaError);
-    expect(() => compile({ type: 'object', requried: ['a'] }, { strict: true })).toThrow(/unknown keyword "requried" .*did you mean "required"\?/);
+    expect(() => compile({ type: 'object', requried: ['a'] }, { strict: true })).toThrow(
+      /unknown keyword "requried" .*did you mean "required"\?/,
+    );
     expect(() => compile({ format: 'email', 'x-a': 1 }, { strict: true, onWarning: () => {} })).not.toThrow();
-    expect(() => new MapProvider({ 'urn:t:typo': { enun: [1] } }, { strict: true })).toThrow(/^schema for urn:t:typo: unknown keyword "enun"/);
+    expect(() => new MapProvider({ 'urn:t:typo': { enun: [1] } }, { strict: true })).toThrow(
+      /^schema for urn:t:typo: unknown keyword "enun"/,
+    );
     const warned: SchemaWarning[] = [];
     const lenient = new MapProvider({ 'urn:t:typo': { enun: [1] } }, { onWarning: (w) => warned.push(w) });
     expect(lenient.schemaFor('urn:t:typo')!.isValid(2)).toBe(true);

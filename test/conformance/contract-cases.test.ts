@@ -86,7 +86,9 @@ describe('contract-cases.json warnings', () => {
   for (const c of contract.warnings as Array<{ name: string; schema: unknown; expect: Warn[] }>) {
     it(c.name, () => {
       // The contract's warnings are the unsupported keywords, unknown ones included (rule 14); malformed ones are bqschema's own report.
-      const got = compile(c.schema, { onWarning: () => {} }).warnings.filter((w) => w.kind !== 'malformed').map((w) => ({ pointer: w.pointer, keyword: w.keyword }));
+      const got = compile(c.schema, { onWarning: () => {} })
+        .warnings.filter((w) => w.kind !== 'malformed')
+        .map((w) => ({ pointer: w.pointer, keyword: w.keyword }));
       // Compared as a multiset: one warning per occurrence, order not part of the contract.
       expect([...got].sort(byPosition)).toEqual([...c.expect].sort(byPosition));
       ran.warnings++;

@@ -12,9 +12,10 @@ describe('the conformance data the package ships', () => {
     const names = readdirSync(shipped).sort();
     expect(names).toEqual(['CONFORMANCE_VERSION', 'contract-cases.json', 'manifest.json', 'results.schema.json']);
     for (const name of names) {
-      expect(readFileSync(path.join(shipped, name), 'utf8'), `conformance/${name} differs from test/vendor/conformance/${name}: copy it again`).toBe(
-        readFileSync(path.join(vendor, name), 'utf8'),
-      );
+      expect(
+        readFileSync(path.join(shipped, name), 'utf8'),
+        `conformance/${name} differs from test/vendor/conformance/${name}: copy it again`,
+      ).toBe(readFileSync(path.join(vendor, name), 'utf8'));
     }
   });
 
@@ -33,7 +34,9 @@ describe('the conformance data the package ships', () => {
     const mod = await import(pathToFileURL(kit).href);
     expect(typeof mod.runProviderSuite).toBe('function');
     const { MapProvider } = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
-    const report = await mod.runProviderSuite(({ registry, onWarning }: { registry: Record<string, string>; onWarning: () => void }) => MapProvider.fromJson(registry, { onWarning }));
+    const report = await mod.runProviderSuite(({ registry, onWarning }: { registry: Record<string, string>; onWarning: () => void }) =>
+      MapProvider.fromJson(registry, { onWarning }),
+    );
     expect(report.passed.length).toBe(7);
     expect(readFileSync(path.join(root, 'dist', 'index.js'), 'utf8')).not.toMatch(/conformance/);
   });

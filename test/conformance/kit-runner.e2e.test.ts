@@ -35,7 +35,10 @@ function conformance(options: Record<string, string>): { status: number | null; 
 /** An adapter script in the temp directory. */
 function adapter(name: string, body: string): string {
   const file = path.join(dir, name);
-  writeFileSync(file, `import { createInterface } from 'node:readline';\nconst reply = (r, o) => process.stdout.write(JSON.stringify({ id: r.id, ...o }) + '\\n');\nfor await (const line of createInterface({ input: process.stdin })) {\n  const r = JSON.parse(line);\n  if (r.op === 'hello') { reply(r, { sdk: 'wrong-sdk', version: '0.0.1' }); continue; }\n${body}\n}\n`);
+  writeFileSync(
+    file,
+    `import { createInterface } from 'node:readline';\nconst reply = (r, o) => process.stdout.write(JSON.stringify({ id: r.id, ...o }) + '\\n');\nfor await (const line of createInterface({ input: process.stdin })) {\n  const r = JSON.parse(line);\n  if (r.op === 'hello') { reply(r, { sdk: 'wrong-sdk', version: '0.0.1' }); continue; }\n${body}\n}\n`,
+  );
   return `node ${JSON.stringify(file)}`;
 }
 
@@ -56,7 +59,8 @@ function expectedIds(): Record<string, string[]> {
   const manifest = readJson(path.join(vendor, 'manifest.json'));
   const contract = readJson(path.join(vendor, 'contract-cases.json'));
   const ids: Record<string, string[]> = {};
-  for (const s of Object.keys(manifest.sections)) ids[s] = manifest[s].cases.map((c: { name?: string }, i: number) => c.name ?? `${s}#${i}`);
+  for (const s of Object.keys(manifest.sections))
+    ids[s] = manifest[s].cases.map((c: { name?: string }, i: number) => c.name ?? `${s}#${i}`);
   ids.contract_validation = contract.validation.flatMap((g: any) => g.tests.map((t: any) => `${g.name}/${t.description}`));
   ids.contract_warnings = contract.warnings.map((c: any) => c.name);
   ids.contract_envelopes = contract.envelopes.map((c: any) => c.name);
@@ -70,11 +74,18 @@ describe('the reference adapter', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^conformance 1\.6\.0: bqschema \d+\.\d+\.\d+: 145\/145 cases pass$/m);
-    expect(r.stdout).toContain('sections run: payload_schema, payload_schema_unicode, contract_validation, contract_warnings, contract_envelopes');
+    expect(r.stdout).toContain(
+      'sections run: payload_schema, payload_schema_unicode, contract_validation, contract_warnings, contract_envelopes',
+    );
     const results = readJson(out);
     const validate = validator();
     expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
-    expect(results).toMatchObject({ sdk: 'bqschema', version: readJson(path.join(root, 'package.json')).version, conformance_version: '1.6.0', bindings: [] });
+    expect(results).toMatchObject({
+      sdk: 'bqschema',
+      version: readJson(path.join(root, 'package.json')).version,
+      conformance_version: '1.6.0',
+      bindings: [],
+    });
     const ids = expectedIds();
     expect(Object.keys(results.sections)).toEqual(Object.keys(ids));
     for (const [s, list] of Object.entries(ids)) {
@@ -86,10 +97,13 @@ describe('the reference adapter', () => {
 
 describe('a deliberately wrong adapter', () => {
   it('fails exactly the cases it gets wrong, each named with a reason; exit 1', () => {
-    const impl = adapter('wrong.mjs', `
+    const impl = adapter(
+      'wrong.mjs',
+      `
   if (r.op === 'validate') reply(r, { valid: true });
   else if (r.op === 'warnings') reply(r, { warnings: [] });
-  else reply(r, { urn: 'urn:babel:orders:created', warnings: 0 });`);
+  else reply(r, { urn: 'urn:babel:orders:created', warnings: 0 });`,
+    );
     const out = path.join(dir, 'wrong.json');
     const r = conformance({ impl, out });
     expect(r.status).toBe(1);
@@ -110,7 +124,9 @@ describe('a deliberately wrong adapter', () => {
     expect(results.sections.contract_warnings['pattern at the root'].status).toBe('fail');
     expect(results.sections.contract_warnings['annotations and x- keywords are silent'].status).toBe('pass');
     expect(results.sections.contract_envelopes['urn alias only']).toEqual({ status: 'pass' });
-    expect(results.sections.contract_envelopes['unknown meta.schema_version is rejected'].reason).toMatch(/expected the envelope rejected as "unknown schema_version", got urn/);
+    expect(results.sections.contract_envelopes['unknown meta.schema_version is rejected'].reason).toMatch(
+      /expected the envelope rejected as "unknown schema_version", got urn/,
+    );
     expect(r.stdout).toMatch(/: wrong-sdk 0\.0\.1: \d+\/145 cases pass/);
   });
 });
@@ -133,7 +149,13 @@ describe('honest results', () => {
     expect(outputSchema()(summary), JSON.stringify(outputSchema().errors)).toBe(true);
     expect(summary.ok).toBe(true);
     expect(summary.summary).toEqual({ cases: expect.any(Number), passed: summary.summary.cases, failed: 0 });
-    expect(summary.sectionsRun).toEqual(['payload_schema', 'payload_schema_unicode', 'contract_validation', 'contract_warnings', 'contract_envelopes']);
+    expect(summary.sectionsRun).toEqual([
+      'payload_schema',
+      'payload_schema_unicode',
+      'contract_validation',
+      'contract_warnings',
+      'contract_envelopes',
+    ]);
     expect(summary.notRun).toEqual([
       { section: 'retry_backoff', scope: 'core', reason: expect.stringMatching(/^in scope but not run: this runner does not know it/) },
       { section: 'kafka_poison', scope: 'kafka', reason: 'scope kafka is not carried (bindings: none)' },
@@ -155,8 +177,14 @@ describe('honest results', () => {
     expect(summary.ok).toBe(false);
     expect(summary.resultsFile).toBe(out);
     const results = readJson(out);
-    const cases = Object.values(results.sections as Record<string, Record<string, { status: string }>>).flatMap((section) => Object.values(section));
-    expect(summary.summary).toEqual({ cases: cases.length, passed: cases.filter((c) => c.status === 'pass').length, failed: cases.filter((c) => c.status === 'fail').length });
+    const cases = Object.values(results.sections as Record<string, Record<string, { status: string }>>).flatMap((section) =>
+      Object.values(section),
+    );
+    expect(summary.summary).toEqual({
+      cases: cases.length,
+      passed: cases.filter((c) => c.status === 'pass').length,
+      failed: cases.filter((c) => c.status === 'fail').length,
+    });
     expect(summary.failures).toHaveLength(summary.summary.failed);
     expect(summary.summary.failed).toBeGreaterThan(0);
     // Not vacuous: the old snake_case names, or a count missing, fail the schema.
@@ -187,7 +215,9 @@ describe('honest results', () => {
     const impl = adapter('badid.mjs', `  process.stdout.write(JSON.stringify({ id: 999, valid: true }) + '\\n');`);
     const r = conformance({ impl, out: path.join(dir, 'badid.json') });
     expect(r.status).toBe(1);
-    expect(readJson(path.join(dir, 'badid.json')).sections.payload_schema['valid-minimal'].reason).toMatch(/broke the protocol: answer to request 2 is not a JSON object with "id": 2/);
+    expect(readJson(path.join(dir, 'badid.json')).sections.payload_schema['valid-minimal'].reason).toMatch(
+      /broke the protocol: answer to request 2 is not a JSON object with "id": 2/,
+    );
   });
 
   it('escapes control characters an implementation writes before they reach the terminal', () => {
@@ -219,7 +249,7 @@ describe('honest results', () => {
   });
 });
 
-describe('scripts/conformance.js (this package\'s own run)', () => {
+describe("scripts/conformance.js (this package's own run)", () => {
   it('tolerates a newer and an out-of-scope section: lists the sections run and why the others were not; exit 0', () => {
     const fake = path.join(dir, 'fake-repo');
     mkdirSync(path.join(fake, 'scripts'), { recursive: true });

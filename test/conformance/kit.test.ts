@@ -64,7 +64,9 @@ describe('broken providers fail with the right scenario named', () => {
     const factory: ProviderFactory = (f) => lazyAsync(f, { noSharing: true });
     const err = await failure(factory, { async: true });
     expect(err.scenario).toBe(SCENARIOS.warnings);
-    expect(err.message).toContain('expected warnings [["","pattern","unsupported"]], got [["","pattern","unsupported"], ["","pattern","unsupported"]]');
+    expect(err.message).toContain(
+      'expected warnings [["","pattern","unsupported"]], got [["","pattern","unsupported"], ["","pattern","unsupported"]]',
+    );
     const concurrent = providerScenarios(factory, { async: true }).find((s) => s.name === SCENARIOS.concurrent)!;
     await expect(concurrent.run()).rejects.toThrow(/answered 100 distinct schemas: it was loaded 100 times/);
   });
@@ -76,7 +78,12 @@ describe('broken providers fail with the right scenario named', () => {
   it('one that throws for an unknown URN', async () => {
     const err = await failure((f) => {
       const inner = mapFactory(f) as MapProvider;
-      return { schemaFor: (urn: string) => { if (!inner.has(urn)) throw new Error('no such subject'); return inner.schemaFor(urn); } };
+      return {
+        schemaFor: (urn: string) => {
+          if (!inner.has(urn)) throw new Error('no such subject');
+          return inner.schemaFor(urn);
+        },
+      };
     });
     expect(err.scenario).toBe(SCENARIOS.unknown);
     expect(err.message).toMatch(/threw "no such subject"; expected none/);
@@ -91,12 +98,17 @@ describe('broken providers fail with the right scenario named', () => {
     expect(err.urn).toBe('__proto__');
   });
   it('one whose lookups hang', async () => {
-    const err = await runProviderSuite(() => ({ schemaFor: () => new Promise(() => {}) }), { async: true }, { timeoutMs: 50 }).catch((e: unknown) => e);
+    const err = await runProviderSuite(() => ({ schemaFor: () => new Promise(() => {}) }), { async: true }, { timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ConformanceError);
     expect((err as ConformanceError).message).toMatch(/did not answer within 50 ms/);
   });
   it('one that does not pick up a change although it claims reload', async () => {
-    const err = await failure((f) => ({ provider: MapProvider.fromJson(f.registry as Record<string, string>, { onWarning: f.onWarning }), update: () => {} }), { reload: true });
+    const err = await failure(
+      (f) => ({ provider: MapProvider.fromJson(f.registry as Record<string, string>, { onWarning: f.onWarning }), update: () => {} }),
+      { reload: true },
+    );
     expect(err.scenario).toBe(SCENARIOS.reload);
   });
 });

@@ -14,8 +14,7 @@ const readJson = (file: string): any => JSON.parse(readFileSync(file, 'utf8'));
 // RFC 3339 date-time in UTC; ajv-formats is not installed, so the format is checked here.
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-const runScript = (...args: string[]) =>
-  spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8' });
+const runScript = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8' });
 
 describe('scripts/conformance.js', () => {
   let dir: string;
@@ -94,10 +93,7 @@ describe('scripts/conformance.js', () => {
     cpSync(script, path.join(fake, 'scripts', 'conformance.js'));
     cpSync(vendor, path.join(fake, 'test', 'vendor', 'conformance'), { recursive: true });
     writeFileSync(path.join(fake, 'package.json'), JSON.stringify({ version: '9.9.9', type: 'module' }));
-    writeFileSync(
-      path.join(fake, 'dist', 'index.js'),
-      'export const compile = () => ({ isValid: () => true, validate: () => [] });\n',
-    );
+    writeFileSync(path.join(fake, 'dist', 'index.js'), 'export const compile = () => ({ isValid: () => true, validate: () => [] });\n');
     const file = path.join(fake, 'out.json');
     const bad = spawnSync(process.execPath, [path.join(fake, 'scripts', 'conformance.js'), '--out', file], { encoding: 'utf8' });
     expect(bad.status).toBe(1);

@@ -20,7 +20,12 @@ describe('docs/compat-rules.md', () => {
     const rows = page
       .split('\n')
       .filter((l) => /^\| `[a-z-]+` \|/.test(l))
-      .map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
+      .map((l) =>
+        l
+          .slice(1, -1)
+          .split('|')
+          .map((c) => c.trim()),
+      );
     expect(rows.map((r) => r[0])).toEqual(RULES.map((r) => `\`${r.id}\``));
     // The mode columns of the table made here (a rulesMarkdown() from src/compat may lay it out otherwise).
     if (!page.includes('| rule | backward | forward | full |')) return;

@@ -25,7 +25,16 @@ beforeAll(async () => {
 function docsRows(): string[][] {
   const page = readFileSync(join(ROOT, 'docs', 'ci-reports.md'), 'utf8');
   const section = page.split(/^## Output formats$/m)[1]?.split(/^## /m)[0] ?? '';
-  return section.split('\n').filter((l) => l.startsWith('|')).slice(2).map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('|'))
+    .slice(2)
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim()),
+    );
 }
 
 describe('the output formats table', () => {
@@ -39,7 +48,13 @@ describe('the output formats table', () => {
   });
 
   it('docs/ci-reports.md shows the table row by row', () => {
-    const want = OUTPUT_FORMATS.map((f) => [`\`${f.name}\``, `\`.${f.extension}\``, f.description, `\`${f.renderer}\``, f.streams ? 'yes' : 'no']);
+    const want = OUTPUT_FORMATS.map((f) => [
+      `\`${f.name}\``,
+      `\`.${f.extension}\``,
+      f.description,
+      `\`${f.renderer}\``,
+      f.streams ? 'yes' : 'no',
+    ]);
     expect(docsRows()).toEqual(want);
   });
 
@@ -51,16 +66,21 @@ describe('the output formats table', () => {
       const report = cmd.options.find((o) => o.long === '--report')!;
       expect(report.description, gate).toContain(`formats: ${FORMAT_NAMES.join(', ')})`);
       expect(() => report.parseArg!('nope=x.out', undefined as never), gate).toThrow(`use one of ${FORMAT_NAMES.join(', ')}`);
-      for (const f of OUTPUT_FORMATS) expect(report.parseArg!(`${f.name}=bq.${f.extension}`, undefined as never), gate).toEqual([{ format: f.name, file: `bq.${f.extension}` }]);
+      for (const f of OUTPUT_FORMATS)
+        expect(report.parseArg!(`${f.name}=bq.${f.extension}`, undefined as never), gate).toEqual([
+          { format: f.name, file: `bq.${f.extension}` },
+        ]);
     }
   });
 
   it("each gate's formatters are the table's formats; the inventory refuses the CI results formats", () => {
-    for (const table of [CHECK_FORMATS, PAIR_FORMATS, REGISTRY_FORMATS, INVENTORY_FORMATS, REQUIRE_FORMATS]) expect(Object.keys(table)).toEqual([...FORMAT_NAMES]);
+    for (const table of [CHECK_FORMATS, PAIR_FORMATS, REGISTRY_FORMATS, INVENTORY_FORMATS, REQUIRE_FORMATS])
+      expect(Object.keys(table)).toEqual([...FORMAT_NAMES]);
     const ci = FORMAT_NAMES.filter(isCiFormat);
     expect(ci).toEqual(['sarif', 'junit']);
     const inventory = { urns: [], summary: { urns: 0, fields: 0, errors: 0 as const }, summaryLine: '0 URN(s)' };
-    for (const f of ci) expect(() => INVENTORY_FORMATS[f](inventory, null as never, null as never)).toThrow(`--format ${f} reports the --require gate`);
+    for (const f of ci)
+      expect(() => INVENTORY_FORMATS[f](inventory, null as never, null as never)).toThrow(`--format ${f} reports the --require gate`);
     expect(FORMAT_NAMES.filter(isWholeDocument)).toEqual(['markdown', 'sarif', 'junit']);
   });
 });

@@ -22,12 +22,20 @@ function optionRows(page: string): string[][] {
     .split('\n')
     .filter((l) => l.startsWith('|'))
     .slice(2) // header and separator
-    .map((l) => l.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim()));
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
 }
 
 describe('docs/cli option tables', () => {
   it('there is one page per command, and no page for a command that does not exist', () => {
-    const pages = readdirSync(join(ROOT, 'docs', 'cli')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    const pages = readdirSync(join(ROOT, 'docs', 'cli'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect(pages).toEqual(commands.map((c) => c.name()).sort());
   });
 
@@ -42,7 +50,9 @@ describe('docs/cli option tables', () => {
 
   it("each commander default appears in the table's default column", () => {
     for (const cmd of commands) {
-      const rows = new Map(optionRows(readFileSync(join(ROOT, 'docs', 'cli', `${cmd.name()}.md`), 'utf8')).map((r) => [r[0]!.slice(1, -1), r]));
+      const rows = new Map(
+        optionRows(readFileSync(join(ROOT, 'docs', 'cli', `${cmd.name()}.md`), 'utf8')).map((r) => [r[0]!.slice(1, -1), r]),
+      );
       for (const o of cmd.options) {
         if (o.defaultValue === undefined || typeof o.defaultValue === 'boolean') continue;
         expect(rows.get(o.flags)?.[1], `${cmd.name()} ${o.flags}`).toContain(`\`${o.defaultValue}\``);
@@ -52,9 +62,12 @@ describe('docs/cli option tables', () => {
 
   it('a choice option documents every choice', () => {
     for (const cmd of commands) {
-      const rows = new Map(optionRows(readFileSync(join(ROOT, 'docs', 'cli', `${cmd.name()}.md`), 'utf8')).map((r) => [r[0]!.slice(1, -1), r]));
+      const rows = new Map(
+        optionRows(readFileSync(join(ROOT, 'docs', 'cli', `${cmd.name()}.md`), 'utf8')).map((r) => [r[0]!.slice(1, -1), r]),
+      );
       for (const o of cmd.options) {
-        for (const choice of o.argChoices ?? []) expect(rows.get(o.flags)?.join(' '), `${cmd.name()} ${o.flags}`).toContain(`\`${choice}\``);
+        for (const choice of o.argChoices ?? [])
+          expect(rows.get(o.flags)?.join(' '), `${cmd.name()} ${o.flags}`).toContain(`\`${choice}\``);
       }
     }
   });

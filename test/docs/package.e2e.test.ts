@@ -54,7 +54,10 @@ describe('the entries the docs name are the package exports', () => {
   });
 
   it('the output schemas the docs list are the files the pattern exports', () => {
-    const files = readdirSync(join(ROOT, 'schemas', 'output')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+    const files = readdirSync(join(ROOT, 'schemas', 'output'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
     expect(exported('./schemas/output/check.json')).toBe(true);
     // docs/library.md names the commands whose JSON has a schema.
     const listed = /`bqschema\/schemas\/output\/<command>\.json` \(([^)]*)\)/.exec(read('docs/library.md'))?.[1];
@@ -98,13 +101,20 @@ describe('the README install', () => {
 });
 
 describe('the GitHub Action as the docs show it', () => {
-  const action = YAML.parse(read('action.yml')) as { inputs: Record<string, { default?: string }>; runs: { steps: Array<{ uses?: string }> } };
+  const action = YAML.parse(read('action.yml')) as {
+    inputs: Record<string, { default?: string }>;
+    runs: { steps: Array<{ uses?: string }> };
+  };
 
   it('every `uses: babelqueue/bqschema@…` in README.md and docs/ pins the release tag of this version (or its commit, with the tag as a comment)', () => {
-    const pins = everything.flatMap(([file, text]) => [...text.matchAll(/babelqueue\/bqschema@(<[^>]*>|[^\s`]+)(.*)$/gm)].map((m) => [file, m[1]!, m[2]!] as const));
+    const pins = everything.flatMap(([file, text]) =>
+      [...text.matchAll(/babelqueue\/bqschema@(<[^>]*>|[^\s`]+)(.*)$/gm)].map((m) => [file, m[1]!, m[2]!] as const),
+    );
     expect(pins.length).toBeGreaterThan(5);
     const tag = `v${pkg.version}`;
-    const wrong = pins.filter(([, ref, rest]) => ref !== tag && !(/^[0-9a-f]{40}$/.test(ref) && rest.includes(`# ${tag}`)) && !/<[^>]+>/.test(ref)); // a placeholder such as v<version> names no ref
+    const wrong = pins.filter(
+      ([, ref, rest]) => ref !== tag && !(/^[0-9a-f]{40}$/.test(ref) && rest.includes(`# ${tag}`)) && !/<[^>]+>/.test(ref),
+    ); // a placeholder such as v<version> names no ref
     expect(wrong).toEqual([]);
   });
 
@@ -123,7 +133,7 @@ describe('the GitHub Action as the docs show it', () => {
     expect(page).toContain('`actions/setup-node@v5`');
   });
 
-  it("the pull-request workflow on the page is, byte for byte, the one `bqschema init` writes", async () => {
+  it('the pull-request workflow on the page is, byte for byte, the one `bqschema init` writes', async () => {
     const dir = tempTree({});
     expectExit(await bq(['init'], { cwd: dir }), 0);
     const written = readFileSync(join(dir, '.github', 'workflows', 'bqschema.yml'), 'utf8');

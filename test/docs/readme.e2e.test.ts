@@ -30,7 +30,11 @@ function anchors(path: string): Set<string> {
   const text = readFileSync(path, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
   return new Set(
     [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
-      m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'),
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
     ),
   );
 }
@@ -61,8 +65,15 @@ describe('README.md', () => {
     const rows = section('Exit codes')
       .split('\n')
       .filter((l) => /^\| \d+ \|/.test(l))
-      .map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
-    expect(rows.map(([code, meaning]) => ({ code: Number(code), meaning }))).toEqual(EXIT_CODES.map(({ code, meaning }) => ({ code, meaning })));
+      .map((l) =>
+        l
+          .slice(1, -1)
+          .split('|')
+          .map((c) => c.trim()),
+      );
+    expect(rows.map(([code, meaning]) => ({ code: Number(code), meaning }))).toEqual(
+      EXIT_CODES.map(({ code, meaning }) => ({ code, meaning })),
+    );
   });
 
   it('the library example runs against the example registry as printed', () => {
@@ -75,11 +86,18 @@ describe('README.md', () => {
     const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe('/order_id must be >= 1, got 0\n/reason must be one of "customer_request", "payment_failed", "out_of_stock"\ncancelled 1042\n{"user_id":"u1","email":"a***","locale":"en"}\n');
+    expect(r.stdout).toBe(
+      '/order_id must be >= 1, got 0\n/reason must be one of "customer_request", "payment_failed", "out_of_stock"\ncancelled 1042\n{"user_id":"u1","email":"a***","locale":"en"}\n',
+    );
   });
 
   it('every relative link in README.md and docs/ leads to a file that exists, and to a heading when it names one', () => {
-    const files = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+    const files = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join('docs', f)),
+    ];
     const broken: string[] = [];
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
@@ -88,7 +106,8 @@ describe('README.md', () => {
         if (/^[a-z]+:/.test(target)) continue;
         const path = target === '' ? join(ROOT, file) : resolve(dirname(join(ROOT, file)), target);
         if (!existsSync(path) || !(statSync(path).isFile() || statSync(path).isDirectory())) broken.push(`${file}: ${m[1]}`);
-        else if (anchor !== undefined && path.endsWith('.md') && !anchors(path).has(anchor)) broken.push(`${file}: ${m[1]} (no such heading)`);
+        else if (anchor !== undefined && path.endsWith('.md') && !anchors(path).has(anchor))
+          broken.push(`${file}: ${m[1]} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

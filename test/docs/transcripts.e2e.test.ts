@@ -25,7 +25,10 @@ describe('docs transcripts', () => {
     expect(total).toBeGreaterThanOrEqual(20);
     for (const f of files.filter((x) => x.file.startsWith('docs/cli/'))) {
       expect(f.blocks.length, f.file).toBeGreaterThan(0);
-      expect(f.blocks.some((b) => b.steps.some((s) => /(^|\| )bqschema /.test(s.command))), f.file).toBe(true);
+      expect(
+        f.blocks.some((b) => b.steps.some((s) => /(^|\| )bqschema /.test(s.command))),
+        f.file,
+      ).toBe(true);
     }
   });
 

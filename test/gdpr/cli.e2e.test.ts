@@ -5,7 +5,18 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schemaPointer, sensitivePaths } from '../../src/gdpr/index.js';
 import { parsePointer } from '../../src/validator/index.js';
-import { BIN, bq, expectExit, expectOneLineError, inRepository, removeTempTrees, ROOT, tempTree, type CliResult, type RunOptions } from '../helpers/cli.js';
+import {
+  BIN,
+  bq,
+  expectExit,
+  expectOneLineError,
+  inRepository,
+  removeTempTrees,
+  ROOT,
+  tempTree,
+  type CliResult,
+  type RunOptions,
+} from '../helpers/cli.js';
 import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from '../helpers/ci-formats.js';
 
 // `bqschema gdpr` end to end, against test/fixtures/gdpr: urn:test:customer (JSON, every field
@@ -15,7 +26,8 @@ import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from '../helpe
 const DIR = join(ROOT, 'test', 'fixtures', 'gdpr');
 /** Annotations and SARIF name files from the repository's root; the commands run in DIR. */
 const AT = inRepository(DIR);
-const gdpr = (args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['gdpr', '--registry', 'registry.json', ...args], { cwd: DIR, ...options });
+const gdpr = (args: string[], options: RunOptions = {}): Promise<CliResult> =>
+  bq(['gdpr', '--registry', 'registry.json', ...args], { cwd: DIR, ...options });
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
 
 afterAll(removeTempTrees);
@@ -92,7 +104,10 @@ describe.concurrent('gdpr: inventory', () => {
   });
 
   it('a schema file that cannot be loaded is a one-line error (exit 1: a broken registry)', async () => {
-    const dir = tempTree({ 'registry.json': '{"schemas":[{"urn":"urn:x","schema":"x.json"}]}', 'x.json': '{"type": "object",\n  "properties": }' });
+    const dir = tempTree({
+      'registry.json': '{"schemas":[{"urn":"urn:x","schema":"x.json"}]}',
+      'x.json': '{"type": "object",\n  "properties": }',
+    });
     const r = await bq(['gdpr', '--registry', join(dir, 'registry.json')]);
     expectOneLineError(r, /^bqschema: schema file for urn:x is malformed: .*x\.json:2:17: invalid JSON/, 1);
     expect(r.stdout).toBe('');
@@ -230,7 +245,14 @@ describe.concurrent('gdpr --require', () => {
       gdpr(['--mask', 'messages/stream.ndjson', '--ndjson']),
       gdpr(['--mask', 'messages']),
     ]);
-    const patterns = [/--pattern applies to --require/, /--urn applies to --mask/, /--ndjson applies to --mask -/, /cannot be combined/, /--ndjson applies to stdin/, /messages is a directory/];
+    const patterns = [
+      /--pattern applies to --require/,
+      /--urn applies to --mask/,
+      /--ndjson applies to --mask -/,
+      /cannot be combined/,
+      /--ndjson applies to stdin/,
+      /messages is a directory/,
+    ];
     runs.forEach((r, i) => expectOneLineError(r, patterns[i]!));
   });
 });
@@ -257,7 +279,12 @@ const CUSTOMER_MASKED = `{
 `;
 
 /** `gdpr --mask - --ndjson` with stdin left open for the test to feed, line by line. */
-function maskStream(): { child: ChildProcessWithoutNullStreams; output: { stdout: string; stderr: string }; firstLine: Promise<string>; exited: Promise<number | null> } {
+function maskStream(): {
+  child: ChildProcessWithoutNullStreams;
+  output: { stdout: string; stderr: string };
+  firstLine: Promise<string>;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [BIN, 'gdpr', '--registry', 'registry.json', '--mask', '-', '--ndjson'], {
     cwd: DIR,
     env: { ...process.env, NO_COLOR: '1' },
@@ -293,7 +320,12 @@ describe.concurrent('gdpr --mask', () => {
     expect(text.stdout).toBe(CUSTOMER_MASKED);
     for (const format of ['json', 'github', 'markdown', 'sarif', 'junit']) {
       const r = await gdpr(['--mask', 'messages/customer.json', '--format', format]);
-      expectOneLineError(r, new RegExp(`^bqschema: --format ${format} does not apply to --mask, which prints the masked message: --mask supports only --format text \\(the default\\);`));
+      expectOneLineError(
+        r,
+        new RegExp(
+          `^bqschema: --format ${format} does not apply to --mask, which prints the masked message: --mask supports only --format text \\(the default\\);`,
+        ),
+      );
       expect(r.stdout).toBe('');
     }
   });
@@ -316,10 +348,15 @@ describe.concurrent('gdpr --mask', () => {
   });
 
   it('a URN without a schema, an envelope without identity: exit 1, one line, nothing echoed', async () => {
-    const [unknown, anonymous] = await Promise.all([gdpr(['--mask', 'messages/unknown.json']), gdpr(['--mask', 'messages/no-identity.json'])]);
+    const [unknown, anonymous] = await Promise.all([
+      gdpr(['--mask', 'messages/unknown.json']),
+      gdpr(['--mask', 'messages/no-identity.json']),
+    ]);
     expectExit(unknown, 1);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toBe('bqschema: messages/unknown.json: no schema registered for urn:test:nope: it cannot be masked, so it is not printed\n');
+    expect(unknown.stderr).toBe(
+      'bqschema: messages/unknown.json: no schema registered for urn:test:nope: it cannot be masked, so it is not printed\n',
+    );
     expectNoLeak(unknown);
     expectExit(anonymous, 1);
     expect(anonymous.stdout).toBe('');
@@ -362,7 +399,9 @@ describe.concurrent('gdpr --mask', () => {
     ].join('\n');
     const r = await gdpr(['--mask', '-', '--ndjson'], { input });
     expectExit(r, 0);
-    expect(r.stdout).toBe('{"job":"urn:test:customer","data":{"phone":"+***"}}\n{"job":7,"urn":"urn:test:customer","data":{"phone":"***"}}\n');
+    expect(r.stdout).toBe(
+      '{"job":"urn:test:customer","data":{"phone":"+***"}}\n{"job":7,"urn":"urn:test:customer","data":{"phone":"***"}}\n',
+    );
     expect(r.stderr).toBe('bqschema: warning: <stdin>:2: "job" is not a string (number) and is ignored\n');
   });
 
@@ -462,7 +501,10 @@ describe.concurrent('gdpr --require: SARIF and JUnit', () => {
     ]);
     expect(results[1]!.message.text).toBe('urn:test:profile: contact.email looks like personal data but is not marked x-gdpr-sensitive');
     // The URN, and the field's JSON Pointer in the schema file, in the result's property bag.
-    expect((results[1] as { properties?: unknown }).properties).toEqual({ urn: 'urn:test:profile', pointer: '/properties/contact/properties/email' });
+    expect((results[1] as { properties?: unknown }).properties).toEqual({
+      urn: 'urn:test:profile',
+      pointer: '/properties/contact/properties/email',
+    });
   });
 
   it('junit: a failing testcase per unmarked field; the other schema files pass', async () => {
@@ -470,13 +512,19 @@ describe.concurrent('gdpr --require: SARIF and JUnit', () => {
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
     // One test case per URN checked (the JSON summary's urns and failed); each unmarked field is a line of its URN's failure.
-    const json = JSON.parse((await gdpr(['--require', '--format', 'json'])).stdout) as { summary: { urns: number; failed: number; errors: number } };
+    const json = JSON.parse((await gdpr(['--require', '--format', 'json'])).stdout) as {
+      summary: { urns: number; failed: number; errors: number };
+    };
     expect(json.summary).toEqual({ urns: 3, failed: 1, errors: 3 });
     expect(junitCounts(doc)).toEqual({ tests: json.summary.urns, failures: json.summary.failed, errors: 0, skipped: 0 });
     const cases = junitCases(doc);
     const failing = cases.filter((c) => c.failure);
     expect(failing.map((c) => c.name)).toEqual(['urn:test:profile']);
-    expect(failing[0]!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual(['schemas/profile.yaml:24', 'schemas/profile.yaml:11', 'schemas/profile.yaml:17']);
+    expect(failing[0]!.failure!['#text']!.split('\n').map((l) => l.split(':').slice(0, 2).join(':'))).toEqual([
+      'schemas/profile.yaml:24',
+      'schemas/profile.yaml:11',
+      'schemas/profile.yaml:17',
+    ]);
   });
 
   it('sarif and junit report the --require gate only', async () => {

@@ -66,7 +66,11 @@ describe('sensitivePaths', () => {
       },
     };
     expect(sensitivePaths(schema)).toEqual([
-      { path: 'b', category: '' }, { path: 'c', category: '' }, { path: 'd', category: '' }, { path: 'e', category: '' }, { path: 'f', category: 'true' },
+      { path: 'b', category: '' },
+      { path: 'c', category: '' },
+      { path: 'd', category: '' },
+      { path: 'e', category: '' },
+      { path: 'f', category: 'true' },
     ]);
   });
 
@@ -292,8 +296,26 @@ describe('mask', () => {
   });
 
   test('categories do not change the redaction; only a false marker leaves values alone', () => {
-    const schema = { properties: { a: { 'x-gdpr-sensitive': 'email' }, b: { 'x-gdpr-sensitive': false }, c: { 'x-gdpr-sensitive': '' }, d: { 'x-gdpr-sensitive': 1 }, e: { 'x-gdpr-sensitive': {} }, f: { 'x-gdpr-sensitive': [] }, g: { 'x-gdpr-sensitive': null } } };
-    expect(mask({ a: 'xyz', b: 'xyz', c: 'xyz', d: 'xyz', e: 'xyz', f: 'xyz', g: 'xyz' }, schema)).toEqual({ a: 'x***', b: 'xyz', c: 'x***', d: 'x***', e: 'x***', f: 'x***', g: 'x***' });
+    const schema = {
+      properties: {
+        a: { 'x-gdpr-sensitive': 'email' },
+        b: { 'x-gdpr-sensitive': false },
+        c: { 'x-gdpr-sensitive': '' },
+        d: { 'x-gdpr-sensitive': 1 },
+        e: { 'x-gdpr-sensitive': {} },
+        f: { 'x-gdpr-sensitive': [] },
+        g: { 'x-gdpr-sensitive': null },
+      },
+    };
+    expect(mask({ a: 'xyz', b: 'xyz', c: 'xyz', d: 'xyz', e: 'xyz', f: 'xyz', g: 'xyz' }, schema)).toEqual({
+      a: 'x***',
+      b: 'xyz',
+      c: 'x***',
+      d: 'x***',
+      e: 'x***',
+      f: 'x***',
+      g: 'x***',
+    });
   });
 
   test('an own "__proto__" key stays a key and inherited keys are ignored', () => {

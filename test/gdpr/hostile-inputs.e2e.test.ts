@@ -4,7 +4,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  expectNoRawControls,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
+} from '../helpers/hostile.js';
 
 afterAll(removeTrees);
 
@@ -20,7 +30,11 @@ const PII_SCHEMA = {
 };
 
 function piiRegistry(files: Record<string, string> = {}): string {
-  return tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:pii', schema: 'pii.json' }] }), 'pii.json': JSON.stringify(PII_SCHEMA), ...files });
+  return tree({
+    'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:pii', schema: 'pii.json' }] }),
+    'pii.json': JSON.stringify(PII_SCHEMA),
+    ...files,
+  });
 }
 
 describe('gdpr --mask fails closed and never quotes a value (item 2)', { timeout: 60_000 }, () => {
@@ -67,7 +81,11 @@ describe('gdpr: nothing is opened before the outside-path rule (item 4)', { time
       const { dir, outsideFifo } = hostileRegistry();
       writeFileSync(join(dir, 'm.json'), '{"job":"urn:hostile:zero","data":{}}');
       const r = await run(['gdpr', ...args], { cwd: dir, watchOpens: true, timeoutMs: 15_000 });
-      expectRun(r, 1, /^bqschema: (m\.json: )?schema file for urn:hostile:[\w-]+ (is outside the registry directory|is not a regular file)/);
+      expectRun(
+        r,
+        1,
+        /^bqschema: (m\.json: )?schema file for urn:hostile:[\w-]+ (is outside the registry directory|is not a regular file)/,
+      );
       expect(refusedOpens(r, outsideFifo)).toEqual([]);
     });
   }
@@ -95,7 +113,10 @@ describe('gdpr: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
       const file = 's\u001b[31m\nOK.json';
       const dir = tree({
         'registry.json': JSON.stringify({ schemas: [{ urn: esc, schema: file }] }),
-        [file]: JSON.stringify({ type: 'object', properties: { 'email\u001b[2J\nOK': { type: 'string' }, 'phone\u0007': { type: 'string', ...M } } }),
+        [file]: JSON.stringify({
+          type: 'object',
+          properties: { 'email\u001b[2J\nOK': { type: 'string' }, 'phone\u0007': { type: 'string', ...M } },
+        }),
       });
       for (const args of [[], ['--require']]) {
         const r = await run(['gdpr', '-f', format, ...args], { cwd: dir });
@@ -110,7 +131,11 @@ describe('gdpr: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
     const name = 'f\u001b[31m\nOK: 1.json';
     const dir = piiRegistry({ [name]: JSON.stringify({ job: 'urn:x:\u001b[2J\nOK', data: {} }) });
     const r = await run(['gdpr', '--mask', name], { cwd: dir });
-    expectRun(r, 1, /^bqschema: f\\x1b\[31m\\nOK: 1\.json: no schema registered for urn:x:\\x1b\[2J\\nOK: it cannot be masked, so it is not printed$/);
+    expectRun(
+      r,
+      1,
+      /^bqschema: f\\x1b\[31m\\nOK: 1\.json: no schema registered for urn:x:\\x1b\[2J\\nOK: it cannot be masked, so it is not printed$/,
+    );
     const malformed = 'g\u001b[1m\n.json';
     writeFileSync(join(dir, malformed), '{"job":');
     const bad = await run(['gdpr', '--mask', malformed], { cwd: dir });

@@ -109,7 +109,8 @@ describe('isPiiName', () => {
     const start = Date.now();
     expect(isPiiName(long)).toBe(false);
     expect(Date.now() - start).toBeLessThan(2000);
-    for (const n of ['__proto__', 'constructor', '*/', '<script>', '"\'\\', 'a\u2028b', '\u0000\u001b[31m']) expect(isPiiName(n), n).toBe(false);
+    for (const n of ['__proto__', 'constructor', '*/', '<script>', '"\'\\', 'a\u2028b', '\u0000\u001b[31m'])
+      expect(isPiiName(n), n).toBe(false);
   });
 });
 
@@ -168,7 +169,13 @@ describe('audit with the token matcher and the false opt-out', () => {
 describe('summaryNotice', () => {
   test('one notice for the whole inventory', () => {
     const notice = summaryNotice([
-      { urn: 'urn:a', fields: [{ path: 'email', category: 'email' }, { path: 'orders[].card', category: '' }] },
+      {
+        urn: 'urn:a',
+        fields: [
+          { path: 'email', category: 'email' },
+          { path: 'orders[].card', category: '' },
+        ],
+      },
       { urn: 'urn:b', fields: [] },
       { urn: 'urn:c', fields: [{ path: '', category: 'all' }] },
     ]);

@@ -55,98 +55,120 @@ async function libraryOutputs(c: PiiCase): Promise<Array<[string, string]>> {
       out.push(['InvalidPayloadError', `${err.message} ${JSON.stringify(err.violations)}`]);
     }
   }
-  const docs = c.data.map((d, i) => ({ kind: 'doc' as const, file: 'corpus.ndjson', line: i + 1, text: JSON.stringify({ job: 'urn:pii:x', data: d }) }));
-  const report = await judgeCorpus((async function* () {
-    yield docs;
-  })(), (urn) => (urn === 'urn:pii:x' ? { key: urn, schema: compiled } : undefined), ['urn:pii:x']);
+  const docs = c.data.map((d, i) => ({
+    kind: 'doc' as const,
+    file: 'corpus.ndjson',
+    line: i + 1,
+    text: JSON.stringify({ job: 'urn:pii:x', data: d }),
+  }));
+  const report = await judgeCorpus(
+    (async function* () {
+      yield docs;
+    })(),
+    (urn) => (urn === 'urn:pii:x' ? { key: urn, schema: compiled } : undefined),
+    ['urn:pii:x'],
+  );
   out.push(['compat corpus', JSON.stringify(report)]);
   return out;
 }
 
 describe('no output shows a marked value (property)', () => {
-  it(`the library: Violation, InvalidPayloadError, mask, compat's corpus (${RUNS * 100} cases)`, { timeout: Math.max(60_000, RUNS * 30_000) }, async () => {
-    let secrets = 0;
-    let worded = 0;
-    let hiddenKeys = 0;
-    let masked = 0;
-    let unmarkedLeaks = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.nat(1_000_000), async (seed, id) => {
-        const c = piiCase(seed, id);
-        secrets += c.sentinels.length;
-        const found: string[] = [];
-        for (const [where, text] of await libraryOutputs(c)) {
-          found.push(...leaks(where, text, c.sentinels));
-          if (where === 'Violation') {
-            if (/got an? (negative )?(integer|number)/.test(text)) worded++;
-            if (text.includes('/***')) hiddenKeys++;
+  it(
+    `the library: Violation, InvalidPayloadError, mask, compat's corpus (${RUNS * 100} cases)`,
+    { timeout: Math.max(60_000, RUNS * 30_000) },
+    async () => {
+      let secrets = 0;
+      let worded = 0;
+      let hiddenKeys = 0;
+      let masked = 0;
+      let unmarkedLeaks = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.nat(1_000_000), async (seed, id) => {
+          const c = piiCase(seed, id);
+          secrets += c.sentinels.length;
+          const found: string[] = [];
+          for (const [where, text] of await libraryOutputs(c)) {
+            found.push(...leaks(where, text, c.sentinels));
+            if (where === 'Violation') {
+              if (/got an? (negative )?(integer|number)/.test(text)) worded++;
+              if (text.includes('/***')) hiddenKeys++;
+            }
+            if (where === 'mask' && /"P\*\*\*"|"\*\*\*"/.test(text)) masked++;
           }
-          if (where === 'mask' && /"P\*\*\*"|"\*\*\*"/.test(text)) masked++;
-        }
-        if (found.length > 0) throw new Error(`${found.slice(0, 5).join('\n')}\nschema ${JSON.stringify(c.schema)}\ndata ${JSON.stringify(c.data)}`);
-        // The control: without its markers the same schema quotes the same data.
-        const bare = compile(stripMarkers(c.schema), quiet);
-        for (const d of c.data) if (leaks('', JSON.stringify(bare.validate(d)), c.sentinels).length > 0) unmarkedLeaks++;
-      }),
-      { numRuns: RUNS * 100, seed: SEED, endOnFailure: true },
-    );
-    // Not vacuous: secrets were placed, validators spoke of them, and unmarked they would show.
-    expect(secrets).toBeGreaterThan(RUNS * 500);
-    expect(worded).toBeGreaterThan(RUNS * 10);
-    expect(hiddenKeys).toBeGreaterThan(RUNS * 5);
-    expect(masked).toBeGreaterThan(RUNS * 50);
-    expect(unmarkedLeaks).toBeGreaterThan(RUNS * 10);
-  });
+          if (found.length > 0)
+            throw new Error(`${found.slice(0, 5).join('\n')}\nschema ${JSON.stringify(c.schema)}\ndata ${JSON.stringify(c.data)}`);
+          // The control: without its markers the same schema quotes the same data.
+          const bare = compile(stripMarkers(c.schema), quiet);
+          for (const d of c.data) if (leaks('', JSON.stringify(bare.validate(d)), c.sentinels).length > 0) unmarkedLeaks++;
+        }),
+        { numRuns: RUNS * 100, seed: SEED, endOnFailure: true },
+      );
+      // Not vacuous: secrets were placed, validators spoke of them, and unmarked they would show.
+      expect(secrets).toBeGreaterThan(RUNS * 500);
+      expect(worded).toBeGreaterThan(RUNS * 10);
+      expect(hiddenKeys).toBeGreaterThan(RUNS * 5);
+      expect(masked).toBeGreaterThan(RUNS * 50);
+      expect(unmarkedLeaks).toBeGreaterThan(RUNS * 10);
+    },
+  );
 
-  it(`through the CLI: validate, check and compat in six formats, gdpr --mask, catalog (${RUNS} batches of ${BATCH})`, { timeout: Math.max(120_000, RUNS * 60_000) }, async () => {
-    const batches = fc.sample(fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: BATCH, maxLength: BATCH }), { numRuns: RUNS, seed: SEED });
-    let spoke = 0;
-    for (const [b, seeds] of batches.entries()) {
-      const cases = seeds.map((seed, i) => piiCase(seed, b * BATCH + i));
-      const sentinels = cases.flatMap((c) => c.sentinels);
-      const found: string[] = [];
-      const seen = (where: string, r: CliResult | string): void => {
-        const texts = typeof r === 'string' ? [r] : [r.stdout, r.stderr];
-        for (const t of texts) found.push(...leaks(where, t, sentinels));
-        if (typeof r !== 'string') {
-          expect(r.stderr, where).not.toMatch(/^ {4}at /m); // no stack trace
-          expect(r.code, `${where}: ${r.stderr}`).not.toBe(3); // no internal error
-        }
-      };
-      const dir = registryOf(cases);
-      const reports = (name: string): string[] => FORMATS.filter((f) => f !== 'text').flatMap((f) => ['--report', `${f}=out/${name}.${f}`]);
-      const readReports = (name: string): void => {
-        for (const f of FORMATS.filter((x) => x !== 'text')) seen(`${name} ${f}`, readFileSync(join(dir, 'out', `${name}.${f}`), 'utf8'));
-      };
+  it(
+    `through the CLI: validate, check and compat in six formats, gdpr --mask, catalog (${RUNS} batches of ${BATCH})`,
+    { timeout: Math.max(120_000, RUNS * 60_000) },
+    async () => {
+      const batches = fc.sample(fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: BATCH, maxLength: BATCH }), {
+        numRuns: RUNS,
+        seed: SEED,
+      });
+      let spoke = 0;
+      for (const [b, seeds] of batches.entries()) {
+        const cases = seeds.map((seed, i) => piiCase(seed, b * BATCH + i));
+        const sentinels = cases.flatMap((c) => c.sentinels);
+        const found: string[] = [];
+        const seen = (where: string, r: CliResult | string): void => {
+          const texts = typeof r === 'string' ? [r] : [r.stdout, r.stderr];
+          for (const t of texts) found.push(...leaks(where, t, sentinels));
+          if (typeof r !== 'string') {
+            expect(r.stderr, where).not.toMatch(/^ {4}at /m); // no stack trace
+            expect(r.code, `${where}: ${r.stderr}`).not.toBe(3); // no internal error
+          }
+        };
+        const dir = registryOf(cases);
+        const reports = (name: string): string[] =>
+          FORMATS.filter((f) => f !== 'text').flatMap((f) => ['--report', `${f}=out/${name}.${f}`]);
+        const readReports = (name: string): void => {
+          for (const f of FORMATS.filter((x) => x !== 'text')) seen(`${name} ${f}`, readFileSync(join(dir, 'out', `${name}.${f}`), 'utf8'));
+        };
 
-      const validate = await bq(['validate', 'corpus.ndjson', ...reports('validate')], { cwd: dir });
-      seen('validate text', validate);
-      readReports('validate');
-      spoke += (validate.stdout.match(/got an? (negative )?(integer|number)|\/\*\*\*/g) ?? []).length;
+        const validate = await bq(['validate', 'corpus.ndjson', ...reports('validate')], { cwd: dir });
+        seen('validate text', validate);
+        readReports('validate');
+        spoke += (validate.stdout.match(/got an? (negative )?(integer|number)|\/\*\*\*/g) ?? []).length;
 
-      const check = await bq(['check', ...reports('check')], { cwd: dir });
-      seen('check text', check);
-      readReports('check');
+        const check = await bq(['check', ...reports('check')], { cwd: dir });
+        seen('check text', check);
+        readReports('check');
 
-      const compat = await bq(['compat', '--against', 'HEAD', '--corpus', 'corpus.ndjson', ...reports('compat')], { cwd: dir });
-      seen('compat text', compat);
-      readReports('compat');
-      expect(compat.stdout).toMatch(/corpus: \d+ message\(s\) checked/);
+        const compat = await bq(['compat', '--against', 'HEAD', '--corpus', 'corpus.ndjson', ...reports('compat')], { cwd: dir });
+        seen('compat text', compat);
+        readReports('compat');
+        expect(compat.stdout).toMatch(/corpus: \d+ message\(s\) checked/);
 
-      const masked = await bq(['gdpr', '--mask', 'corpus.ndjson'], { cwd: dir });
-      seen('gdpr --mask', masked);
-      expect(masked.stdout).toContain('***');
-      const bare = await bq(['gdpr', '--mask', 'bare.json', '--urn', 'urn:pii:0'], { cwd: dir });
-      seen('gdpr --mask --urn', bare);
+        const masked = await bq(['gdpr', '--mask', 'corpus.ndjson'], { cwd: dir });
+        seen('gdpr --mask', masked);
+        expect(masked.stdout).toContain('***');
+        const bare = await bq(['gdpr', '--mask', 'bare.json', '--urn', 'urn:pii:0'], { cwd: dir });
+        seen('gdpr --mask --urn', bare);
 
-      const catalog = await bq(['catalog', '--messages', 'messages', '-o', 'out/catalog.html'], { cwd: dir });
-      seen('catalog', catalog);
-      seen('catalog html', readFileSync(join(dir, 'out', 'catalog.html'), 'utf8'));
+        const catalog = await bq(['catalog', '--messages', 'messages', '-o', 'out/catalog.html'], { cwd: dir });
+        seen('catalog', catalog);
+        seen('catalog html', readFileSync(join(dir, 'out', 'catalog.html'), 'utf8'));
 
-      if (found.length > 0) throw new Error(`batch ${b} (BQ_PII_SEED=${SEED}): ${found.slice(0, 8).join('\n')}`);
-    }
-    expect(spoke).toBeGreaterThan(RUNS * 5); // validate said things about marked values, redacted
-  });
+        if (found.length > 0) throw new Error(`batch ${b} (BQ_PII_SEED=${SEED}): ${found.slice(0, 8).join('\n')}`);
+      }
+      expect(spoke).toBeGreaterThan(RUNS * 5); // validate said things about marked values, redacted
+    },
+  );
 });
 
 /**
@@ -160,7 +182,11 @@ function registryOf(cases: PiiCase[]): string {
   const file = (i: number): string => (i % 3 === 0 ? `s/${i}.yaml` : `s/${i}.json`);
   const text = (i: number, s: unknown): string => (i % 3 === 0 ? `${yamlFlow(s)}\n` : `${JSON.stringify(s, null, 2)}\n`);
   const files: Record<string, string> = {
-    'registry.json': JSON.stringify({ schemas: cases.map((_, i) => ({ urn: `urn:pii:${i}`, schema: file(i), owner: 'privacy' })) }, null, 2),
+    'registry.json': JSON.stringify(
+      { schemas: cases.map((_, i) => ({ urn: `urn:pii:${i}`, schema: file(i), owner: 'privacy' })) },
+      null,
+      2,
+    ),
   };
   // The base: each schema with a property the working tree no longer has.
   schemas.forEach((s, i) => {
@@ -169,7 +195,11 @@ function registryOf(cases: PiiCase[]): string {
   });
   const dir = tempTree(files);
   const git = (...args: string[]): void => {
-    execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    execFileSync('git', args, {
+      cwd: dir,
+      stdio: 'ignore',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
   };
   git('init', '-q');
   git('add', '-A');
@@ -178,11 +208,13 @@ function registryOf(cases: PiiCase[]): string {
   const lines: string[] = [];
   mkdirSync(join(dir, 'messages'));
   mkdirSync(join(dir, 'out'));
-  cases.forEach((c, i) => c.data.forEach((d, j) => {
-    const envelope = JSON.stringify({ job: `urn:pii:${i}`, data: d, meta: { id: `m-${i}-${j}` } });
-    lines.push(envelope);
-    writeFileSync(join(dir, 'messages', `m-${i}-${j}.json`), envelope);
-  }));
+  cases.forEach((c, i) =>
+    c.data.forEach((d, j) => {
+      const envelope = JSON.stringify({ job: `urn:pii:${i}`, data: d, meta: { id: `m-${i}-${j}` } });
+      lines.push(envelope);
+      writeFileSync(join(dir, 'messages', `m-${i}-${j}.json`), envelope);
+    }),
+  );
   writeFileSync(join(dir, 'corpus.ndjson'), `${lines.join('\n')}\n`);
   writeFileSync(join(dir, 'bare.json'), JSON.stringify(cases[0]!.data[0] ?? {}));
   return dir;

@@ -1,7 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  check, checkAsync, compile, InvalidPayloadError, MapProvider, RegistryError, validate, validateAsync, validateEnvelope,
-  validateEnvelopeAsync, wrap, type AsyncProvider, type Provider,
+  check,
+  checkAsync,
+  compile,
+  InvalidPayloadError,
+  MapProvider,
+  RegistryError,
+  validate,
+  validateAsync,
+  validateEnvelope,
+  validateEnvelopeAsync,
+  wrap,
+  type AsyncProvider,
+  type Provider,
 } from '../../src/index.js';
 
 const URN = 'urn:babel:orders:created';
@@ -35,7 +46,17 @@ describe('async providers', () => {
     const boom = new Error('registry unreachable');
     const handler = vi.fn();
     await expect(wrap({ schemaFor: () => Promise.reject(boom) }, handler)({ job: URN, data: {} })).rejects.toBe(boom);
-    await expect(checkAsync({ schemaFor: () => { throw boom; } }, URN, {})).rejects.toBe(boom);
+    await expect(
+      checkAsync(
+        {
+          schemaFor: () => {
+            throw boom;
+          },
+        },
+        URN,
+        {},
+      ),
+    ).rejects.toBe(boom);
     expect(handler).not.toHaveBeenCalled();
   });
 });

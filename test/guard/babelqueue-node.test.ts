@@ -7,21 +7,49 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as dropIn from '../../src/babelqueue-node/index.js';
-import { check, InvalidPayloadError, MapProvider, sensitivePaths, validate, validateSchema, wrap, type SchemaNode } from '../../src/babelqueue-node/index.js';
+import {
+  check,
+  InvalidPayloadError,
+  MapProvider,
+  sensitivePaths,
+  validate,
+  validateSchema,
+  wrap,
+  type SchemaNode,
+} from '../../src/babelqueue-node/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VENDORED = join(ROOT, 'test', 'vendor', 'peers', 'node.json');
 const SHARED = join(ROOT, '..', 'shared', 'peers', 'cases', 'node.json');
 
-interface Step { op: 'check' | 'validate' | 'wrap'; urn?: string; data?: Record<string, unknown>; valid?: boolean; throws?: string; envelope?: dropIn.Envelope; expect?: string; calls?: number; error?: string }
+interface Step {
+  op: 'check' | 'validate' | 'wrap';
+  urn?: string;
+  data?: Record<string, unknown>;
+  valid?: boolean;
+  throws?: string;
+  envelope?: dropIn.Envelope;
+  expect?: string;
+  calls?: number;
+  error?: string;
+}
 interface Case {
-  id: string; kind: string; scope?: string; reason?: string;
-  schema?: SchemaNode; data?: unknown; valid?: boolean; paths?: unknown;
-  schemas?: Record<string, string>; steps?: Step[]; call?: string; expect?: string;
+  id: string;
+  kind: string;
+  scope?: string;
+  reason?: string;
+  schema?: SchemaNode;
+  data?: unknown;
+  valid?: boolean;
+  paths?: unknown;
+  schemas?: Record<string, string>;
+  steps?: Step[];
+  call?: string;
+  expect?: string;
 }
 const peers = JSON.parse(readFileSync(VENDORED, 'utf8')) as { cases: Case[] };
 
-describe('the Node SDK\'s schema-module cases (peers/node.json)', () => {
+describe("the Node SDK's schema-module cases (peers/node.json)", () => {
   it('the vendored copy equals ../shared when that folder exists', () => {
     if (!existsSync(SHARED)) return; // a clone without ../shared runs the vendored copy alone
     expect(readFileSync(VENDORED, 'utf8')).toBe(readFileSync(SHARED, 'utf8'));
@@ -67,13 +95,29 @@ describe('the Node SDK\'s schema-module cases (peers/node.json)', () => {
   }
 });
 
-describe('the SDK\'s shapes', () => {
-  it('exports exactly the SDK schema module\'s names', () => {
-    expect(Object.keys(dropIn).sort()).toEqual(['InvalidPayloadError', 'MapProvider', 'check', 'sensitivePaths', 'validate', 'validateSchema', 'wrap']);
+describe("the SDK's shapes", () => {
+  it("exports exactly the SDK schema module's names", () => {
+    expect(Object.keys(dropIn).sort()).toEqual([
+      'InvalidPayloadError',
+      'MapProvider',
+      'check',
+      'sensitivePaths',
+      'validate',
+      'validateSchema',
+      'wrap',
+    ]);
   });
 
-  it('violations are the SDK\'s strings: <path>: <reason>, <root> for the root', async () => {
-    const s: SchemaNode = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer', minimum: 1 }, lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string', minLength: 3 } } } } }, additionalProperties: false };
+  it("violations are the SDK's strings: <path>: <reason>, <root> for the root", async () => {
+    const s: SchemaNode = {
+      type: 'object',
+      required: ['order_id'],
+      properties: {
+        order_id: { type: 'integer', minimum: 1 },
+        lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string', minLength: 3 } } } },
+      },
+      additionalProperties: false,
+    };
     expect(validateSchema(s, {})).toBe('order_id: missing_required');
     expect(validateSchema(s, { order_id: 'x' })).toBe('order_id: not_an_integer');
     expect(validateSchema(s, { order_id: 0 })).toBe('order_id: below_minimum');
@@ -82,7 +126,9 @@ describe('the SDK\'s shapes', () => {
     expect(validateSchema(s, [])).toBe('<root>: not_an_object');
     expect(validateSchema({ enum: ['a'] }, 'b', 'data')).toBe('data: not_in_enum');
     const p = new MapProvider({ 'urn:t': s });
-    await expect(validate(p, 'urn:t', {})).rejects.toThrow('Message data for "urn:t" does not match its URN schema: order_id: missing_required.');
+    await expect(validate(p, 'urn:t', {})).rejects.toThrow(
+      'Message data for "urn:t" does not match its URN schema: order_id: missing_required.',
+    );
     const err = await validate(p, 'urn:t', {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'InvalidPayloadError', urn: 'urn:t', violation: 'order_id: missing_required' });
     // An async provider, as the SDK allows.
@@ -106,12 +152,20 @@ describe('boolean schemas (docs/contract.md §2): `false` rejects everything, `t
   });
 
   it('check, validate and wrap: a `false` schema is a schema, not "no schema" (which is undefined or null only)', async () => {
-    for (const provider of [new MapProvider({ 'urn:f': false, 'urn:t': true }), MapProvider.fromJson({ 'urn:f': 'false', 'urn:t': 'true' }), { schemaFor: async (urn: string) => (urn === 'urn:f' ? false : urn === 'urn:t' ? true : undefined) }]) {
+    for (const provider of [
+      new MapProvider({ 'urn:f': false, 'urn:t': true }),
+      MapProvider.fromJson({ 'urn:f': 'false', 'urn:t': 'true' }),
+      { schemaFor: async (urn: string) => (urn === 'urn:f' ? false : urn === 'urn:t' ? true : undefined) },
+    ]) {
       expect(await check(provider, 'urn:f', { order_id: 1 })).toBe('<root>: not_allowed');
       expect(await check(provider, 'urn:f', {})).toBe('<root>: not_allowed');
       expect(await check(provider, 'urn:t', { anything: [1] })).toBeNull();
       expect(await check(provider, 'urn:none', { anything: [1] })).toBeNull();
-      await expect(validate(provider, 'urn:f', {})).rejects.toMatchObject({ name: 'InvalidPayloadError', urn: 'urn:f', violation: '<root>: not_allowed' });
+      await expect(validate(provider, 'urn:f', {})).rejects.toMatchObject({
+        name: 'InvalidPayloadError',
+        urn: 'urn:f',
+        violation: '<root>: not_allowed',
+      });
       let calls = 0;
       const handler = wrap(provider, () => {
         calls++;
@@ -123,7 +177,9 @@ describe('boolean schemas (docs/contract.md §2): `false` rejects everything, `t
     // A provider answering null has no schema; one answering something that is not a schema fails, never passes.
     expect(await check({ schemaFor: () => null as unknown as undefined }, 'urn:x', {})).toBeNull();
     for (const bad of [0, '', 'false', Number.NaN]) {
-      await expect(check({ schemaFor: () => bad as unknown as SchemaNode }, 'urn:x', {})).rejects.toThrow(/a schema must be an object or a boolean/);
+      await expect(check({ schemaFor: () => bad as unknown as SchemaNode }, 'urn:x', {})).rejects.toThrow(
+        /a schema must be an object or a boolean/,
+      );
     }
   });
 });
@@ -139,7 +195,7 @@ const DIFFERENCES: Array<[string, SchemaNode, unknown, boolean]> = [
   ['maxLength (the SDK does not enforce it)', { type: 'string', maxLength: 2 }, 'abc', false],
   ['minLength counts code points (the SDK counts UTF-16 units)', { type: 'string', minLength: 2 }, '😀', false],
   ['enum equality ignores key order (the SDK compares JSON text)', { enum: [{ a: 1, b: 2 }] }, { b: 2, a: 1 }, true],
-  ['required is an own property (the SDK\'s `in` sees the prototype)', { type: 'object', required: ['toString'] }, {}, false],
+  ["required is an own property (the SDK's `in` sees the prototype)", { type: 'object', required: ['toString'] }, {}, false],
   ['1.0 is an integer (JSON has one number; the SDK agrees here, kept as a guard)', { type: 'integer' }, 1.0, true],
 ];
 

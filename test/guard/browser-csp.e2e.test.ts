@@ -26,9 +26,27 @@ const DIST = join(ROOT, 'dist');
 const HTTP_SCHEMA = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer' } } };
 
 /** One contract case as the page gets it: its schema's URN (one per distinct schema) and data as JSON text. */
-interface PageCase { urn: string; schema: unknown; text: string; valid: boolean; what: string }
-interface Answer { checkViolations?: unknown[]; isValid?: boolean; violations?: unknown[]; standaloneValid?: boolean; standaloneViolations?: unknown[]; error?: string }
-interface Http { invalid?: unknown[]; valid?: unknown[]; absent?: unknown[]; redirect?: string }
+interface PageCase {
+  urn: string;
+  schema: unknown;
+  text: string;
+  valid: boolean;
+  what: string;
+}
+interface Answer {
+  checkViolations?: unknown[];
+  isValid?: boolean;
+  violations?: unknown[];
+  standaloneValid?: boolean;
+  standaloneViolations?: unknown[];
+  error?: string;
+}
+interface Http {
+  invalid?: unknown[];
+  valid?: unknown[];
+  absent?: unknown[];
+  redirect?: string;
+}
 interface Report {
   http: Http;
   evalRefused: boolean;
@@ -96,7 +114,8 @@ try {
 window.__report = report;
 `;
 
-const page = (title: string): string => `<!DOCTYPE html><meta charset="utf-8"><title>${title}</title><script type="module" src="/page.js"></script>`;
+const page = (title: string): string =>
+  `<!DOCTYPE html><meta charset="utf-8"><title>${title}</title><script type="module" src="/page.js"></script>`;
 
 let server: Server;
 let base = '';
@@ -138,9 +157,13 @@ beforeAll(async () => {
     if (url.pathname === '/cases.json') return send('application/json', casesJson);
     // A Confluent-style registry for HttpProvider: one subject, behind Basic credentials.
     if (url.pathname.startsWith('/registry/')) {
-      if (req.headers.authorization !== `Basic ${Buffer.from('bq:p\u00e4ss', 'utf8').toString('base64')}`) return void res.writeHead(401).end();
+      if (req.headers.authorization !== `Basic ${Buffer.from('bq:p\u00e4ss', 'utf8').toString('base64')}`)
+        return void res.writeHead(401).end();
       if (url.pathname === '/registry/subjects/urn%3Ahttp%3Aorder/versions/latest') {
-        return send('application/json', JSON.stringify({ subject: 'urn:http:order', version: 1, id: 1, schema: JSON.stringify(HTTP_SCHEMA) }));
+        return send(
+          'application/json',
+          JSON.stringify({ subject: 'urn:http:order', version: 1, id: 1, schema: JSON.stringify(HTTP_SCHEMA) }),
+        );
       }
       res.writeHead(404, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ error_code: 40401, message: 'Subject not found' }));
@@ -160,7 +183,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -177,7 +209,11 @@ async function load(path: string): Promise<{ report: Report & { error?: string }
   tab.on('console', (m) => {
     // The refused `new Function` is the one error the policy must log.
     // So is the 404 of the unknown subject the page asks HttpProvider for (a missing module would fail the import instead).
-    if (m.type() === 'error' && !/Refused to evaluate a string as JavaScript because 'unsafe-eval'|status of 404 \(Not Found\)/.test(m.text())) errors.push(m.text());
+    if (
+      m.type() === 'error' &&
+      !/Refused to evaluate a string as JavaScript because 'unsafe-eval'|status of 404 \(Not Found\)/.test(m.text())
+    )
+      errors.push(m.text());
   });
   await tab.goto(base + path);
   await tab.waitForFunction(() => (window as unknown as { __report?: unknown }).__report !== undefined, undefined, { timeout: 60_000 });
@@ -230,7 +266,7 @@ describe('the browser build in headless Chromium', { timeout: 120_000 }, () => {
     expect(served).toContain('/dist/standalone/index.js');
   });
 
-  it('the same page without the policy runs new Function (so the refusal above is the policy\'s)', async () => {
+  it("the same page without the policy runs new Function (so the refusal above is the policy's)", async () => {
     const { report, errors } = await load('/open.html');
     expect(report.error).toBeUndefined();
     expect(errors).toEqual([]);

@@ -12,7 +12,10 @@ it('test/guard/envelope-types.ts type-checks with the project options', () => {
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
   const program = ts.createProgram([path.join(root, 'test', 'guard', 'envelope-types.ts')], { ...options, noEmit: true, rootDir: root });
   const messages = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${path.relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
+        : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
   expect(messages).toEqual([]);

@@ -1,5 +1,15 @@
 // Compiled by test/guard/envelope-types.test.ts (never run): the library's wire-envelope typing.
-import { check, checkAsync, MapProvider, validateEnvelope, validateSchema, wrap, type AsyncProvider, type Envelope, type Provider } from '../../src/index.js';
+import {
+  check,
+  checkAsync,
+  MapProvider,
+  validateEnvelope,
+  validateSchema,
+  wrap,
+  type AsyncProvider,
+  type Envelope,
+  type Provider,
+} from '../../src/index.js';
 
 const provider = new MapProvider({});
 

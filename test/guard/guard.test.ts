@@ -1,7 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  check, EnvelopeError, InvalidPayloadError, MapProvider, readEnvelope, UnknownUrnError, validate, validateEnvelope,
-  validateEnvelopeAsync, wrap, type Provider,
+  check,
+  EnvelopeError,
+  InvalidPayloadError,
+  MapProvider,
+  readEnvelope,
+  UnknownUrnError,
+  validate,
+  validateEnvelope,
+  validateEnvelopeAsync,
+  wrap,
+  type Provider,
 } from '../../src/index.js';
 
 const provider = new MapProvider({
@@ -109,7 +118,7 @@ describe('wrap', () => {
   });
 });
 
-describe("unknownUrn: a URN without a schema passes unvalidated by default (opt-in), and is rejected when told", () => {
+describe('unknownUrn: a URN without a schema passes unvalidated by default (opt-in), and is rejected when told', () => {
   // An asynchronous provider answering null, the other spelling of "no schema".
   const nullAsync = { schemaFor: async (urn: string) => (urn === URN ? provider.schemaFor(URN) : null) };
   const unknown = { job: 'urn:babel:orders:craeted', data: { anything: true } };

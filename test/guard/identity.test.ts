@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  EnvelopeError, IDENTITY_WARNING_CODE, InvalidPayloadError, MapProvider, readEnvelope, validate, validateEnvelope,
-  validateEnvelopeAsync, validateSchema, wrap, type Envelope,
+  EnvelopeError,
+  IDENTITY_WARNING_CODE,
+  InvalidPayloadError,
+  MapProvider,
+  readEnvelope,
+  validate,
+  validateEnvelope,
+  validateEnvelopeAsync,
+  validateSchema,
+  wrap,
+  type Envelope,
 } from '../../src/index.js';
 
 const URN = 'urn:babel:orders:created';
@@ -36,7 +45,11 @@ async function textsOf(envelope: unknown): Promise<string[]> {
 describe('identity warnings reach library callers', () => {
   it('validateEnvelope returns {urn, data, warnings} and calls onWarning with the URN', () => {
     const seen: Array<[string, string | undefined]> = [];
-    const read = validateEnvelope(provider, { job: URN, urn: 'urn:other', data: { order_id: 1 } }, { onWarning: (m, u) => seen.push([m, u]) });
+    const read = validateEnvelope(
+      provider,
+      { job: URN, urn: 'urn:other', data: { order_id: 1 } },
+      { onWarning: (m, u) => seen.push([m, u]) },
+    );
     expect(read).toEqual({ urn: URN, data: { order_id: 1 }, warnings: ['both "job" and "urn" are set: "job" wins and "urn" is dropped'] });
     expect(seen).toEqual([['both "job" and "urn" are set: "job" wins and "urn" is dropped', URN]]);
   });
@@ -70,7 +83,9 @@ describe('identity warnings reach library callers', () => {
     const wrapped = wrap(provider, () => 1);
     for (let i = 0; i < 3; i++) await wrapped({ job: urn, urn: 'urn:x', data: {} });
     expect(emit).toHaveBeenCalledTimes(1);
-    expect(emit).toHaveBeenCalledWith(`envelope for ${urn}: both "job" and "urn" are set: "job" wins and "urn" is dropped`, { code: IDENTITY_WARNING_CODE });
+    expect(emit).toHaveBeenCalledWith(`envelope for ${urn}: both "job" and "urn" are set: "job" wins and "urn" is dropped`, {
+      code: IDENTITY_WARNING_CODE,
+    });
   });
 
   it('validateEnvelope still throws InvalidPayloadError after reporting', () => {
@@ -103,8 +118,12 @@ describe('no message ever quotes a value from the envelope', () => {
     }
   });
   it('describes the shape instead', () => {
-    expect(() => readEnvelope({ job: URN, data: {}, meta: { schema_version: SECRET } })).toThrow('meta.schema_version is a string; only 1 is known');
-    expect(() => readEnvelope({ job: URN, data: {}, meta: { schema_version: 2 } })).toThrow('meta.schema_version is a number other than 1; only 1 is known');
+    expect(() => readEnvelope({ job: URN, data: {}, meta: { schema_version: SECRET } })).toThrow(
+      'meta.schema_version is a string; only 1 is known',
+    );
+    expect(() => readEnvelope({ job: URN, data: {}, meta: { schema_version: 2 } })).toThrow(
+      'meta.schema_version is a number other than 1; only 1 is known',
+    );
     expect(() => readEnvelope({ job: URN, data: SECRET })).toThrow('"data" must be a JSON object, got a string');
     expect(() => readEnvelope(SECRET)).toThrow('the envelope is not a JSON object (it is a string)');
   });

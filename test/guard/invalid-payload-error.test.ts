@@ -11,11 +11,18 @@ describe('InvalidPayloadError', () => {
     expect(SdkError).toBe(InvalidPayloadError);
   });
 
-  it('from the SDK schema module: the SDK\'s violation and message, and the guard\'s code and violations', async () => {
+  it("from the SDK schema module: the SDK's violation and message, and the guard's code and violations", async () => {
     const err = await sdkValidate(new SdkProvider({ 'urn:t': SCHEMA }), 'urn:t', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidPayloadError);
-    expect(err).toMatchObject({ name: 'InvalidPayloadError', code: 'BQ_INVALID_PAYLOAD', urn: 'urn:t', violation: 'order_id: missing_required' });
-    expect((err as InvalidPayloadError).message).toBe('Message data for "urn:t" does not match its URN schema: order_id: missing_required.');
+    expect(err).toMatchObject({
+      name: 'InvalidPayloadError',
+      code: 'BQ_INVALID_PAYLOAD',
+      urn: 'urn:t',
+      violation: 'order_id: missing_required',
+    });
+    expect((err as InvalidPayloadError).message).toBe(
+      'Message data for "urn:t" does not match its URN schema: order_id: missing_required.',
+    );
     expect((err as InvalidPayloadError).violations.map((v) => v.keyword)).toEqual(['required']);
   });
 

@@ -22,7 +22,8 @@ export class SchemaSources {
   constructor(
     given: Record<string, unknown> = {},
     /** How a file's text becomes its value (default: JSON.parse for .json, which keeps a "__proto__" key; YAML otherwise). */
-    private readonly read: (text: string, file: string) => unknown = (text, file) => (/\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text)),
+    private readonly read: (text: string, file: string) => unknown = (text, file) =>
+      /\.json$/i.test(file) ? JSON.parse(text) : YAML.parse(text),
   ) {
     for (const [file, value] of Object.entries(given)) this.docs.set(file, value);
   }
@@ -49,7 +50,13 @@ export class SchemaSources {
       } catch {
         return undefined;
       }
-      const tokens = fragment === '' ? [] : fragment.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const tokens =
+        fragment === ''
+          ? []
+          : fragment
+              .slice(1)
+              .split('/')
+              .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
       for (const t of tokens) {
         if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(t) && Number(t) < at.length) at = at[Number(t)];
         else if (isObj(at) && own(at, t)) at = at[t];
@@ -83,14 +90,24 @@ const childRole = (role: Role, key: string, value: unknown): Role => {
  * undefined when they mean the same. A schema's `definitions`/`$defs` that the parsed value lacks
  * count as moved (to components, checked on their own). Cycles on both sides end the walk.
  */
-export function differs(parsed: unknown, source: unknown, file: string, sources: SchemaSources, at = '', role: Role = 'schema', seen = new Set<string>()): string | undefined {
+export function differs(
+  parsed: unknown,
+  source: unknown,
+  file: string,
+  sources: SchemaSources,
+  at = '',
+  role: Role = 'schema',
+  seen = new Set<string>(),
+): string | undefined {
   if (role === 'schema') {
     const d = sources.deref(source, file);
     if (d === undefined) return `${at}: the registry's reference cannot be followed`;
     ({ value: source, file } = d);
   }
   if (typeof source !== 'object' || source === null || typeof parsed !== 'object' || parsed === null) {
-    return Object.is(parsed, source) ? undefined : `${at}: read ${JSON.stringify(parsed)?.slice(0, 80)}, the registry has ${JSON.stringify(source)?.slice(0, 80)}`;
+    return Object.is(parsed, source)
+      ? undefined
+      : `${at}: read ${JSON.stringify(parsed)?.slice(0, 80)}, the registry has ${JSON.stringify(source)?.slice(0, 80)}`;
   }
   const pair = `${idOf(parsed)}:${idOf(source)}:${file}:${role}`;
   if (seen.has(pair)) return undefined;
@@ -106,11 +123,14 @@ export function differs(parsed: unknown, source: unknown, file: string, sources:
     return undefined;
   }
   const p = parsed as Record<string, unknown>;
-  const parsedKeys = Object.keys(p).filter((k) => !k.startsWith('x-parser-')).sort();
+  const parsedKeys = Object.keys(p)
+    .filter((k) => !k.startsWith('x-parser-'))
+    .sort();
   const sourceKeys = Object.keys(source)
     .filter((k) => !(role === 'schema' && (k === 'definitions' || k === '$defs') && !own(p, k)))
     .sort();
-  if (JSON.stringify(parsedKeys) !== JSON.stringify(sourceKeys)) return `${at}: keys read ${JSON.stringify(parsedKeys)}, in the registry ${JSON.stringify(sourceKeys)}`;
+  if (JSON.stringify(parsedKeys) !== JSON.stringify(sourceKeys))
+    return `${at}: keys read ${JSON.stringify(parsedKeys)}, in the registry ${JSON.stringify(sourceKeys)}`;
   for (const k of sourceKeys) {
     const v = (source as Record<string, unknown>)[k];
     const d = differs(p[k], v, file, sources, `${at}/${k}`, childRole(role, k, v), seen);

@@ -42,7 +42,12 @@ function exampleMessages(): Map<string, unknown[]> {
   const byUrn = new Map<string, unknown[]>();
   for (const name of files) {
     const text = readFileSync(join(dir, name), 'utf8');
-    const messages = name.endsWith('.ndjson') ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)) : [JSON.parse(text)];
+    const messages = name.endsWith('.ndjson')
+      ? text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l))
+      : [JSON.parse(text)];
     for (const m of messages) {
       const urn = urnOf(m);
       if (urn !== undefined) byUrn.set(urn, [...(byUrn.get(urn) ?? []), m]);
@@ -53,7 +58,15 @@ function exampleMessages(): Map<string, unknown[]> {
 
 export function exampleEntries(): CatalogEntry[] {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
-    schemas: Array<{ urn: string; schema: string; owner?: string; status?: string; description?: string; producers?: string[]; consumers?: string[] }>;
+    schemas: Array<{
+      urn: string;
+      schema: string;
+      owner?: string;
+      status?: string;
+      description?: string;
+      producers?: string[];
+      consumers?: string[];
+    }>;
   };
   const messages = exampleMessages();
   return manifest.schemas.map((e) => ({
@@ -110,4 +123,3 @@ export function hostileEntries(): CatalogEntry[] {
     examples: [{ job: h, data: { [h]: h } }, h],
   }));
 }
-

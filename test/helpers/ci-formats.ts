@@ -44,16 +44,42 @@ export function sarifAt(r: SarifResult): string {
 }
 
 const parser = new XMLParser({
-  ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false, parseTagValue: false, trimValues: false,
-  htmlEntities: true, isArray: (name) => name === 'testsuite' || name === 'testcase',
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  htmlEntities: true,
+  isArray: (name) => name === 'testsuite' || name === 'testcase',
   // <skipped/> with no text parses as '' without this; as an object it has its attributes.
   alwaysCreateTextNode: false,
 });
 
 type Detail = { message: string; type: string; '#text'?: string };
-export interface JunitCase { name: string; classname: string; time: string; file?: string; line?: string; failure?: Detail; error?: Detail; skipped?: Detail; 'system-out'?: string }
-interface JunitSuite { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; file?: string; testcase?: JunitCase[] }
-export interface JunitDoc { testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; testsuite?: JunitSuite[] } }
+export interface JunitCase {
+  name: string;
+  classname: string;
+  time: string;
+  file?: string;
+  line?: string;
+  failure?: Detail;
+  error?: Detail;
+  skipped?: Detail;
+  'system-out'?: string;
+}
+interface JunitSuite {
+  name: string;
+  tests: string;
+  failures: string;
+  errors: string;
+  skipped: string;
+  time: string;
+  file?: string;
+  testcase?: JunitCase[];
+}
+export interface JunitDoc {
+  testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; time: string; testsuite?: JunitSuite[] };
+}
 
 const XSD = fileURLToPath(new URL('../vendor/junit/junit-10.xsd', import.meta.url));
 
@@ -70,7 +96,11 @@ function locatedXsd(): string {
     if (at === -1 || s.indexOf(after, at + 1) !== -1) throw new Error(`junit-10.xsd changed: ${after} is no longer found once`);
     return s.slice(0, at + after.length) + what + s.slice(at + after.length);
   };
-  let xsd = insert(text, '<xs:attribute name="classname" type="xs:string"/>', '<xs:attribute name="file" type="xs:string"/><xs:attribute name="line" type="xs:positiveInteger"/>');
+  let xsd = insert(
+    text,
+    '<xs:attribute name="classname" type="xs:string"/>',
+    '<xs:attribute name="file" type="xs:string"/><xs:attribute name="line" type="xs:positiveInteger"/>',
+  );
   xsd = insert(xsd, '<xs:attribute name="errors" type="xs:string" />', '<xs:attribute name="skipped" type="xs:nonNegativeInteger"/>');
   const file = join(mkdtempSync(join(tmpdir(), 'bq-junit-xsd-')), 'junit-10-located.xsd');
   writeFileSync(file, xsd);
@@ -87,7 +117,8 @@ let located: string | undefined;
 export function junitSchemaErrors(xml: string, exact = false): string {
   const xsd = exact ? XSD : (located ??= locatedXsd());
   const r = spawnSync('xmllint', ['--noout', '--schema', xsd, '-'], { input: xml, encoding: 'utf8' });
-  if (r.error) throw new Error(`xmllint is needed to check JUnit output against its schema: apt-get install libxml2-utils (${r.error.message})`);
+  if (r.error)
+    throw new Error(`xmllint is needed to check JUnit output against its schema: apt-get install libxml2-utils (${r.error.message})`);
   return r.status === 0 ? '' : r.stderr;
 }
 
@@ -96,18 +127,29 @@ export function readJunit(xml: string): JunitDoc {
   expect(junitSchemaErrors(xml)).toBe('');
   const doc = parser.parse(xml) as JunitDoc;
   // Counts add up: each suite's attributes are its test cases', the report's the suites' sums.
-  let tests = 0, failures = 0, errors = 0, skipped = 0;
+  let tests = 0,
+    failures = 0,
+    errors = 0,
+    skipped = 0;
   for (const s of doc.testsuites.testsuite ?? []) {
     const cases = s.testcase ?? [];
     expect([s.tests, s.failures, s.errors, s.skipped].map(Number)).toEqual([
-      cases.length, cases.filter((c) => c.failure).length, cases.filter((c) => c.error).length, cases.filter((c) => c.skipped).length,
+      cases.length,
+      cases.filter((c) => c.failure).length,
+      cases.filter((c) => c.error).length,
+      cases.filter((c) => c.skipped).length,
     ]);
     tests += cases.length;
     failures += Number(s.failures);
     errors += Number(s.errors);
     skipped += Number(s.skipped);
   }
-  expect([doc.testsuites.tests, doc.testsuites.failures, doc.testsuites.errors, doc.testsuites.skipped].map(Number)).toEqual([tests, failures, errors, skipped]);
+  expect([doc.testsuites.tests, doc.testsuites.failures, doc.testsuites.errors, doc.testsuites.skipped].map(Number)).toEqual([
+    tests,
+    failures,
+    errors,
+    skipped,
+  ]);
   return doc;
 }
 
@@ -123,11 +165,18 @@ export const withoutTimes = (xml: string): string => xml.replace(/ time="[0-9.]+
 export const junitCases = (doc: JunitDoc): JunitCase[] => (doc.testsuites.testsuite ?? []).flatMap((s) => s.testcase ?? []);
 
 /** One finding as both github and SARIF carry it, to compare the two one to one. */
-export interface Said { level: 'error' | 'warning' | 'notice'; file?: string; line?: number; col?: number; message: string }
+export interface Said {
+  level: 'error' | 'warning' | 'notice';
+  file?: string;
+  line?: number;
+  col?: number;
+  message: string;
+}
 
 // Property values carry no `:` (escaped as %3A), so the first `::` after the level ends them.
 const GH = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/s;
-const unescapeGh = (s: string): string => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+const unescapeGh = (s: string): string =>
+  s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
 /**
  * A github log read as the runner reads it: each workflow command an annotation (properties split
@@ -139,15 +188,23 @@ export function readGithub(text: string): { annotations: Array<Said & { title?: 
   const annotations = lines.map((l) => {
     const m = GH.exec(l);
     expect(m, `not a workflow command: ${l}`).not.toBeNull();
-    const props = new Map((m![2] ?? '').split(',').filter((p) => p !== '').map((p) => {
-      const i = p.indexOf('=');
-      return [p.slice(0, i), unescapeGh(p.slice(i + 1))] as const;
-    }));
+    const props = new Map(
+      (m![2] ?? '')
+        .split(',')
+        .filter((p) => p !== '')
+        .map((p) => {
+          const i = p.indexOf('=');
+          return [p.slice(0, i), unescapeGh(p.slice(i + 1))] as const;
+        }),
+    );
     const num = (k: string): number | undefined => (props.has(k) ? Number(props.get(k)) : undefined);
     return {
-      level: m![1] as Said['level'], message: unescapeGh(m![3]!),
-      ...(props.has('file') ? { file: props.get('file') } : {}), ...(props.has('line') ? { line: num('line') } : {}),
-      ...(props.has('col') ? { col: num('col') } : {}), ...(props.has('title') ? { title: props.get('title') } : {}),
+      level: m![1] as Said['level'],
+      message: unescapeGh(m![3]!),
+      ...(props.has('file') ? { file: props.get('file') } : {}),
+      ...(props.has('line') ? { line: num('line') } : {}),
+      ...(props.has('col') ? { col: num('col') } : {}),
+      ...(props.has('title') ? { title: props.get('title') } : {}),
     };
   });
   return { annotations, summary };
@@ -157,16 +214,26 @@ export function readGithub(text: string): { annotations: Array<Said & { title?: 
 export function sarifSaid(r: SarifResult): Said {
   const loc = r.locations?.[0]?.physicalLocation;
   const uri = loc?.artifactLocation.uri;
-  const file = uri === undefined ? undefined : (uri.startsWith('file://') ? uri.slice('file://'.length) : uri).split('/').map(decodeURIComponent).join('/');
+  const file =
+    uri === undefined
+      ? undefined
+      : (uri.startsWith('file://') ? uri.slice('file://'.length) : uri).split('/').map(decodeURIComponent).join('/');
   return {
-    level: r.level === 'note' ? 'notice' : (r.level as Said['level']), message: r.message.text,
-    ...(file === undefined ? {} : { file }), ...(loc?.region ? { line: loc.region.startLine } : {}),
+    level: r.level === 'note' ? 'notice' : (r.level as Said['level']),
+    message: r.message.text,
+    ...(file === undefined ? {} : { file }),
+    ...(loc?.region ? { line: loc.region.startLine } : {}),
     ...(loc?.region?.startColumn === undefined ? {} : { col: loc.region.startColumn }),
   };
 }
 
 /** A notification of a SARIF run: a finding about no file (code scanning rejects a result without a location), or a note of the run. */
-export interface SarifNotification { level: string; message: { text: string }; associatedRule?: { id: string; index: number }; properties?: Record<string, unknown> }
+export interface SarifNotification {
+  level: string;
+  message: { text: string };
+  associatedRule?: { id: string; index: number };
+  properties?: Record<string, unknown>;
+}
 
 /** The run's notifications (none: an empty list). */
 export function sarifNotifications(run: unknown): SarifNotification[] {
@@ -175,13 +242,19 @@ export function sarifNotifications(run: unknown): SarifNotification[] {
 }
 
 /** A notification as github would show the finding: its level and message (it has no place). */
-const notificationSaid = (n: SarifNotification): Said => ({ level: n.level === 'note' ? 'notice' : (n.level as Said['level']), message: n.message.text });
+const notificationSaid = (n: SarifNotification): Said => ({
+  level: n.level === 'note' ? 'notice' : (n.level as Said['level']),
+  message: n.message.text,
+});
 
 /**
  * What SARIF says of each finding, in the findings' order: a result for one about a file, a
  * notification for one about none (`located` tells which each finding is).
  */
-export function sarifInOrder(run: unknown, located: readonly boolean[]): Array<{ said: Said; ruleId: string; properties?: Record<string, unknown> }> {
+export function sarifInOrder(
+  run: unknown,
+  located: readonly boolean[],
+): Array<{ said: Said; ruleId: string; properties?: Record<string, unknown> }> {
   const results = [...(run as { results: Array<SarifResult & { properties?: Record<string, unknown> }> }).results];
   const notes = sarifNotifications(run);
   return located.map((l) => {
@@ -195,10 +268,17 @@ export function sarifInOrder(run: unknown, located: readonly boolean[]): Array<{
 }
 
 /** An annotation as SARIF places it: a finding about a whole file is at its first line there. */
-export const asSarifPlaces = ({ title: _title, ...a }: Said & { title?: string }): Said => (a.file !== undefined && a.line === undefined ? { ...a, line: 1 } : a);
+export const asSarifPlaces = ({ title: _title, ...a }: Said & { title?: string }): Said =>
+  a.file !== undefined && a.line === undefined ? { ...a, line: 1 } : a;
 
 /** A markdown-it token (block or inline). */
-interface MdToken { type: string; tag: string; content: string; hidden: boolean; children: MdToken[] | null }
+interface MdToken {
+  type: string;
+  tag: string;
+  content: string;
+  hidden: boolean;
+  children: MdToken[] | null;
+}
 
 // markdown-it reads CommonMark and GitHub's tables as cmark-gfm does (marked 9 does not: an escaped
 // backtick before a code span hides the strong text between them); html on, as GitHub allows `<br>`.
@@ -209,11 +289,13 @@ const markdownIt = (): { parse(s: string, env: object): MdToken[] } => {
 
 /** An inline token's text as a reader sees it: escapes and entities undone, code spans as their text, `<br>` a newline, strong and emphasis as their words. */
 function mdText(t: MdToken | undefined): string {
-  return (t?.children ?? []).map((c) => {
-    if (c.type === 'html_inline') return /^<br\s*\/?>$/i.test(c.content) ? '\n' : c.content;
-    if (c.type === 'softbreak' || c.type === 'hardbreak') return '\n';
-    return c.type === 'text' || c.type === 'code_inline' ? c.content : '';
-  }).join('');
+  return (t?.children ?? [])
+    .map((c) => {
+      if (c.type === 'html_inline') return /^<br\s*\/?>$/i.test(c.content) ? '\n' : c.content;
+      if (c.type === 'softbreak' || c.type === 'hardbreak') return '\n';
+      return c.type === 'text' || c.type === 'code_inline' ? c.content : '';
+    })
+    .join('');
 }
 
 /**
@@ -237,7 +319,10 @@ export function liveHtml(text: string): string[] {
 }
 
 /** A markdown block as a reader sees it: a heading, a paragraph, a list's items or a table's cells, as plain text. */
-export type ReadBlock = { kind: 'heading' | 'paragraph'; text: string } | { kind: 'list'; items: string[] } | { kind: 'table'; header: string[]; rows: string[][] };
+export type ReadBlock =
+  | { kind: 'heading' | 'paragraph'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'table'; header: string[]; rows: string[][] };
 
 /** Every top-level block of a markdown document, in order, read with markdown-it. */
 export function readBlocks(text: string): ReadBlock[] {

@@ -50,7 +50,9 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function assertBuilt(): void {
   if (process.env.BQ_TEST_PROJECT === 'unit') {
-    throw new Error('a unit test ran the built CLI: name its file *.e2e.test.ts (the e2e project), or test the source without bin/ and dist/');
+    throw new Error(
+      'a unit test ran the built CLI: name its file *.e2e.test.ts (the e2e project), or test the source without bin/ and dist/',
+    );
   }
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/cli/main.js is missing: run `npm run build` first (`npm test` builds before testing)');
@@ -69,7 +71,9 @@ export function bq(args: string[], options: RunOptions = {}): Promise<CliResult>
   }
   return new Promise((resolve, reject) => {
     const argv = [process.execPath, BIN, ...args];
-    const [file, rest] = options.tty ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']] : [argv[0]!, argv.slice(1)];
+    const [file, rest] = options.tty
+      ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']]
+      : [argv[0]!, argv.slice(1)];
     const child = spawn(file, rest, { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -11,5 +11,10 @@ export function commandModules(): Map<string, string> {
   const text = readFileSync(join(ROOT, 'src', 'cli', 'program.ts'), 'utf8');
   const table = text.slice(text.indexOf('export const COMMANDS'));
   const rows = table.split(/\n {2}\{\n {4}name: /).slice(1);
-  return new Map(rows.map((row) => [/^'([a-z-]+)'/.exec(row)?.[1] ?? row.slice(0, 20), /handler:[\s\S]*?import\('\.\/commands\/([a-z-]+)\.js'\)/.exec(row)?.[1] ?? '(none)']));
+  return new Map(
+    rows.map((row) => [
+      /^'([a-z-]+)'/.exec(row)?.[1] ?? row.slice(0, 20),
+      /handler:[\s\S]*?import\('\.\/commands\/([a-z-]+)\.js'\)/.exec(row)?.[1] ?? '(none)',
+    ]),
+  );
 }

@@ -17,10 +17,7 @@ export type Schema = boolean | Record<string, unknown>;
 const maybe = <T>(arb: fc.Arbitrary<T>, absentWeight = 3): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: absentWeight, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
-const typeArb = fc.oneof(
-  fc.constantFrom(...TYPES),
-  fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 }),
-);
+const typeArb = fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 }));
 const lengthArb = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(2.7, -1, 0.5));
 const minimumArb = fc.constantFrom(-1, -0.5, 0, 0.5, 1, 1.5, 2);
 const valueArb = fc.constantFrom(...VALUES);
@@ -84,11 +81,34 @@ export const rootArb: fc.Arbitrary<Schema> = fc.oneof(
 // ---------------------------------------------------------------- edits
 
 const OPS = [
-  'addProperty', 'removeProperty', 'toggleRequired', 'setType', 'widenType', 'removeType',
-  'setMinLength', 'removeMinLength', 'setMaxLength', 'removeMaxLength', 'setMinimum', 'removeMinimum',
-  'addEnumValue', 'removeEnumValue', 'removeEnum', 'setAdditional', 'removeAdditional',
-  'setConst', 'removeConst', 'setItems', 'removeItems', 'toTrue', 'toFalse', 'setPattern', 'annotate',
-  'nudgeMinimum', 'nudgeMinLength', 'nudgeMaxLength',
+  'addProperty',
+  'removeProperty',
+  'toggleRequired',
+  'setType',
+  'widenType',
+  'removeType',
+  'setMinLength',
+  'removeMinLength',
+  'setMaxLength',
+  'removeMaxLength',
+  'setMinimum',
+  'removeMinimum',
+  'addEnumValue',
+  'removeEnumValue',
+  'removeEnum',
+  'setAdditional',
+  'removeAdditional',
+  'setConst',
+  'removeConst',
+  'setItems',
+  'removeItems',
+  'toTrue',
+  'toFalse',
+  'setPattern',
+  'annotate',
+  'nudgeMinimum',
+  'nudgeMinLength',
+  'nudgeMaxLength',
 ] as const;
 const NUDGES = [-1, -0.5, 0.5, 1];
 
@@ -119,13 +139,24 @@ function slots(holder: { root: unknown }): Slot[] {
     if (!isSchemaObject(s)) return;
     if (isSchemaObject(s.properties)) {
       const props = s.properties;
-      for (const k of Object.keys(props)) visit(() => props[k], (v) => (props[k] = v));
+      for (const k of Object.keys(props))
+        visit(
+          () => props[k],
+          (v) => (props[k] = v),
+        );
     }
     for (const key of ['additionalProperties', 'items']) {
-      if (typeof s[key] === 'object' && s[key] !== null) visit(() => s[key], (v) => (s[key] = v));
+      if (typeof s[key] === 'object' && s[key] !== null)
+        visit(
+          () => s[key],
+          (v) => (s[key] = v),
+        );
     }
   };
-  visit(() => holder.root, (v) => (holder.root = v));
+  visit(
+    () => holder.root,
+    (v) => (holder.root = v),
+  );
   return out;
 }
 
@@ -236,4 +267,3 @@ export function applyEdits(schema: Schema, edits: Edit[]): Schema {
   }
   return holder.root as Schema;
 }
-

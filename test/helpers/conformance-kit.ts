@@ -5,7 +5,8 @@ import path from 'node:path';
 import { compile, DirProvider, MapProvider, type AsyncProvider, type CompiledSchema, type SchemaAnswer } from '../../src/index.js';
 import type { ProviderFactory, ProviderFixture, ProviderHandle } from '../../src/conformance/index.js';
 
-export const mapFactory: ProviderFactory = ({ registry, onWarning }) => MapProvider.fromJson(registry as Record<string, string>, { onWarning });
+export const mapFactory: ProviderFactory = ({ registry, onWarning }) =>
+  MapProvider.fromJson(registry as Record<string, string>, { onWarning });
 
 /** DirProvider over a temp directory: one file per URN, a manifest, update() rewrites a file. */
 export const dirFactory: ProviderFactory = ({ registry, onWarning }) => {
@@ -69,4 +70,5 @@ export const nullFactory: ProviderFactory = (fixture) => {
 };
 
 /** Never wires the fixture's onWarning: warnings go elsewhere (process.emitWarning). */
-export const silentFactory: ProviderFactory = ({ registry }) => MapProvider.fromJson(registry as Record<string, string>, { onWarning: () => {} });
+export const silentFactory: ProviderFactory = ({ registry }) =>
+  MapProvider.fromJson(registry as Record<string, string>, { onWarning: () => {} });

@@ -11,7 +11,14 @@ import { tempTree } from './cli.js';
 
 export type Files = Record<string, string | null>;
 
-const ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'History Test', GIT_AUTHOR_EMAIL: 'history@example.invalid', GIT_COMMITTER_NAME: 'History Test', GIT_COMMITTER_EMAIL: 'history@example.invalid' };
+const ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'History Test',
+  GIT_AUTHOR_EMAIL: 'history@example.invalid',
+  GIT_COMMITTER_NAME: 'History Test',
+  GIT_COMMITTER_EMAIL: 'history@example.invalid',
+};
 
 export function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', ['-c', 'safe.directory=*', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', env: ENV });
@@ -46,7 +53,9 @@ export class Repo {
     const day = new Date(Date.UTC(2026, 0, 1 + this.n++)).toISOString();
     spawnSync('git', ['-c', 'safe.directory=*', 'add', '-A'], { cwd: this.dir, env: ENV });
     const r = spawnSync('git', ['-c', 'safe.directory=*', '-c', 'commit.gpgsign=false', 'commit', '-q', '--allow-empty', '-m', message], {
-      cwd: this.dir, encoding: 'utf8', env: { ...ENV, GIT_AUTHOR_DATE: day, GIT_COMMITTER_DATE: day },
+      cwd: this.dir,
+      encoding: 'utf8',
+      env: { ...ENV, GIT_AUTHOR_DATE: day, GIT_COMMITTER_DATE: day },
     });
     if (r.status !== 0) throw new Error(`git commit failed: ${r.stderr}`);
     return git(this.dir, 'rev-parse', 'HEAD');
@@ -59,7 +68,11 @@ export class Repo {
 
 /** A manifest registering `urns` (each URN's schema file named by `files`, default `<name>.json`). */
 export function manifest(entries: Record<string, string>, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ schemas: Object.entries(entries).map(([urn, schema]) => ({ urn, schema, ...(extra[urn] as object | undefined) })) }, null, 2);
+  return JSON.stringify(
+    { schemas: Object.entries(entries).map(([urn, schema]) => ({ urn, schema, ...(extra[urn] as object | undefined) })) },
+    null,
+    2,
+  );
 }
 
 /** An object schema with the given properties (each a JSON Schema), none required. */

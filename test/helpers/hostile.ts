@@ -1,14 +1,30 @@
 // Shared by the hostile-input tests (issue 10): run the built CLI under a watch, and prove that it
 // ended promptly, said one line, and changed nothing outside the test's temp directory.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, ROOT } from './cli.js';
 
-export {  ROOT };
+export { ROOT };
 
 export const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -113,11 +129,21 @@ export function run(args: string[], options: RunOptions): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const opened = log === undefined ? [] : readFileSync(log, 'utf8').split('\n').filter((l) => l !== '');
+      const opened =
+        log === undefined
+          ? []
+          : readFileSync(log, 'utf8')
+              .split('\n')
+              .filter((l) => l !== '');
       if (log !== undefined) rmSync(dirname(log), { recursive: true, force: true });
       resolve({
-        code, signal, timedOut, opened, ms: performance.now() - started,
-        stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'),
+        code,
+        signal,
+        timedOut,
+        opened,
+        ms: performance.now() - started,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
       });
     });
     if (child.stdin) {
@@ -271,17 +297,23 @@ export function asNobody(): { prefix: string[]; bin: string } | { skip: string }
   if (!existsSync(SETPRIV[0]!)) return (nobody = { skip: `${SETPRIV[0]} (util-linux) is not installed: it changes to user nobody` });
   const node = spawnSync(SETPRIV[0]!, [...SETPRIV.slice(1), process.execPath, '-e', '0'], { encoding: 'utf8' });
   if (node.status !== 0) {
-    return (nobody = { skip: `user nobody cannot run node (${process.execPath}): ${(node.error?.message ?? node.stderr).trim().split('\n')[0]}` });
+    return (nobody = {
+      skip: `user nobody cannot run node (${process.execPath}): ${(node.error?.message ?? node.stderr).trim().split('\n')[0]}`,
+    });
   }
   const dir = mkdtempSync(join(tmpdir(), 'bq-nobody-build-'));
   nobodyBuild = dir;
   for (let up = dirname(dir); ; up = dirname(up)) {
-    if ((statSync(up).mode & 0o001) === 0) return (nobody = { skip: `${up} (on the way to os.tmpdir(), ${tmpdir()}) cannot be searched by other users: nobody cannot reach a copy of the build there` });
+    if ((statSync(up).mode & 0o001) === 0)
+      return (nobody = {
+        skip: `${up} (on the way to os.tmpdir(), ${tmpdir()}) cannot be searched by other users: nobody cannot reach a copy of the build there`,
+      });
     if (dirname(up) === up) break;
   }
   for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   // What the CLI requires at run time (package.json dependencies; none of them has dependencies of its own).
-  for (const pkg of ['commander', 'yaml', 'jsonc-parser']) cpSync(join(ROOT, 'node_modules', pkg), join(dir, 'node_modules', pkg), { recursive: true });
+  for (const pkg of ['commander', 'yaml', 'jsonc-parser'])
+    cpSync(join(ROOT, 'node_modules', pkg), join(dir, 'node_modules', pkg), { recursive: true });
   // Readable by all whatever the checkout's umask was (a private clone may have made its files 0600).
   execFileSync('chmod', ['-R', 'a+rX', dir]);
   return (nobody = { prefix: SETPRIV, bin: join(dir, 'bin', 'bqschema.js') });
@@ -298,15 +330,18 @@ export function hostileRegistry(): { dir: string; manifest: string; outsideFifo:
   writeFileSync(join(dir, 'schemas', 'order.json'), readFileSync(join(ROOT, 'test', 'fixtures', 'cli', 'reg', 'schemas', 'order.json')));
   execFileSync('mkfifo', [join(dir, 'fifo-in'), join(outer, 'fifo-out')]);
   const manifest = join(dir, 'registry.json');
-  writeFileSync(manifest, JSON.stringify({
-    schemas: [
-      { urn: 'urn:test:order', schema: 'schemas/order.json' },
-      { urn: 'urn:hostile:zero', schema: '/dev/zero' },
-      { urn: 'urn:hostile:fifo-in', schema: 'fifo-in' },
-      { urn: 'urn:hostile:fifo-out', schema: '../fifo-out' },
-      { urn: 'urn:hostile:shadow', schema: '../../etc/shadow' },
-    ],
-  }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      schemas: [
+        { urn: 'urn:test:order', schema: 'schemas/order.json' },
+        { urn: 'urn:hostile:zero', schema: '/dev/zero' },
+        { urn: 'urn:hostile:fifo-in', schema: 'fifo-in' },
+        { urn: 'urn:hostile:fifo-out', schema: '../fifo-out' },
+        { urn: 'urn:hostile:shadow', schema: '../../etc/shadow' },
+      ],
+    }),
+  );
   return { dir, manifest, outsideFifo: join(outer, 'fifo-out') };
 }
 

@@ -11,13 +11,21 @@ import { ROOT } from './tsc.js';
  * A new folder under src must take a row here before any test passes.
  */
 export const LAYERS: readonly { name: string; folders: readonly string[]; job: string }[] = [
-  { name: 'cli', folders: ['cli'], job: 'the terminal: options, loading files, exit codes; each command loads, computes with its core, renders' },
+  {
+    name: 'cli',
+    folders: ['cli'],
+    job: 'the terminal: options, loading files, exit codes; each command loads, computes with its core, renders',
+  },
   {
     name: 'entries',
     folders: ['.', 'babelqueue-node', 'conformance', 'standalone'],
     job: 'the package entries besides the CLI (`.` is src/index.ts, src/browser.ts and their twins)',
   },
-  { name: 'composites', folders: ['catalog', 'serve'], job: 'the cores built on another core: the HTML catalog and the HTTP API judge compatibility with compat' },
+  {
+    name: 'composites',
+    folders: ['catalog', 'serve'],
+    job: 'the cores built on another core: the HTML catalog and the HTTP API judge compatibility with compat',
+  },
   {
     name: 'cores',
     folders: ['asyncapi', 'check', 'compat', 'compile', 'gdpr', 'services', 'types', 'validate'],
@@ -27,7 +35,11 @@ export const LAYERS: readonly { name: string; folders: readonly string[]; job: s
   { name: 'guard', folders: ['guard'], job: 'the run-time guard: envelopes, check/validate/wrap, masking for logs' },
   { name: 'providers', folders: ['providers'], job: 'a URN to its compiled schema: in memory, a directory, a registry server' },
   { name: 'registry', folders: ['registry'], job: 'reading a registry: manifest, discovery, parsing with positions, git' },
-  { name: 'validator', folders: ['validator'], job: 'schemas compiled to checkers; where personal data is and masking it; no dependencies' },
+  {
+    name: 'validator',
+    folders: ['validator'],
+    job: 'schemas compiled to checkers; where personal data is and masking it; no dependencies',
+  },
 ];
 
 /** The folder of src a module belongs to: its first directory under src, `.` for src's own files. */

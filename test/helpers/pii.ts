@@ -150,7 +150,9 @@ function toSchema(m: Model, root: Root): Record<string, unknown> {
   if (m.items !== undefined) s.items = Array.isArray(m.items) ? m.items.map((x) => toSchema(x, root)) : toSchema(m.items, root);
   if (m.additionalItems !== undefined) s.additionalItems = toSchema(m.additionalItems, root);
   if (m.prefixItems !== undefined) s.prefixItems = m.prefixItems.map((x) => toSchema(x, root));
-  for (const { keyword, list } of m.same ?? []) s[keyword] = keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf' ? list.map((x) => toSchema(x, root)) : toSchema(list[0]!, root);
+  for (const { keyword, list } of m.same ?? [])
+    s[keyword] =
+      keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf' ? list.map((x) => toSchema(x, root)) : toSchema(list[0]!, root);
   if (m.ref !== undefined) s.$ref = `#/${root.defsKeyword}/d${m.ref}`;
   return s;
 }
@@ -186,7 +188,9 @@ class Sentinels {
 /** Data for `m`: secrets wherever `m` (or the schema it follows) marks, or below a mark (`secret`). */
 /** Whether a value `m` describes is marked: `m`, a schema applying to the same value, or its `$ref`'s target is. */
 function markedAt(m: Model, root: Root): boolean {
-  return isMarkedModel(m) || (m.same ?? []).some((g) => g.list.some(isMarkedModel)) || (m.ref !== undefined && isMarkedModel(root.defs[m.ref]!));
+  return (
+    isMarkedModel(m) || (m.same ?? []).some((g) => g.list.some(isMarkedModel)) || (m.ref !== undefined && isMarkedModel(root.defs[m.ref]!))
+  );
 }
 
 function dataOf(m: Model, root: Root, rng: Rng, sx: Sentinels, secret = false, depth = 0): unknown {
@@ -201,7 +205,11 @@ function dataOf(m: Model, root: Root, rng: Rng, sx: Sentinels, secret = false, d
     return [sx.string(), sx.number(rng)];
   }
   // Follow the node, or one schema of its set.
-  const sources: Model[] = [m, ...(m.same ?? []).flatMap((g) => (g.keyword === 'not' ? [] : g.list)), ...(m.ref !== undefined ? [root.defs[m.ref]!] : [])];
+  const sources: Model[] = [
+    m,
+    ...(m.same ?? []).flatMap((g) => (g.keyword === 'not' ? [] : g.list)),
+    ...(m.ref !== undefined ? [root.defs[m.ref]!] : []),
+  ];
   const src = pick(rng, sources);
   const follows = (child: Model): unknown => dataOf(child, root, rng, sx, markedHere, depth + 1);
   if (src.props !== undefined || src.additional !== undefined || src.patternProps !== undefined) {
@@ -215,14 +223,15 @@ function dataOf(m: Model, root: Root, rng: Rng, sx: Sentinels, secret = false, d
     return o;
   }
   if (src.items !== undefined || src.prefixItems !== undefined) {
-    const list = Array.isArray(src.items) ? src.items : src.prefixItems ?? [];
+    const list = Array.isArray(src.items) ? src.items : (src.prefixItems ?? []);
     const out: unknown[] = list.map(follows);
     const rest = Array.isArray(src.items) ? src.additionalItems : src.items;
     if (rest !== undefined && !Array.isArray(rest)) for (let i = Math.floor(rng() * 3); i > 0; i--) out.push(follows(rest));
     return out;
   }
   // A leaf: often off its bounds, so that validators speak of it.
-  const wantsNumber = src.type === 'number' || src.type === 'integer' || (src.type === undefined && src.minimum !== undefined && chance(rng, 0.6));
+  const wantsNumber =
+    src.type === 'number' || src.type === 'integer' || (src.type === undefined && src.minimum !== undefined && chance(rng, 0.6));
   if (markedHere) return wantsNumber || chance(rng, 0.2) ? sx.number(rng) : sx.string();
   if (wantsNumber) return pick(rng, [-5, 3, 12, 2.5]);
   return pick(rng, ['ok', 'longer text', '', 'ab']);
@@ -260,7 +269,9 @@ export function piiCase(seed: number, id: number): PiiCase {
 export function yamlFlow(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(yamlFlow).join(', ')}]`;
   if (typeof v === 'object' && v !== null) {
-    const parts = Object.keys(v).map((k) => `${/^[A-Za-z0-9_.~-]+$/.test(k) && k !== '-' ? k : JSON.stringify(k)}: ${yamlFlow((v as Record<string, unknown>)[k])}`);
+    const parts = Object.keys(v).map(
+      (k) => `${/^[A-Za-z0-9_.~-]+$/.test(k) && k !== '-' ? k : JSON.stringify(k)}: ${yamlFlow((v as Record<string, unknown>)[k])}`,
+    );
     return `{${parts.join(', ')}}`;
   }
   return JSON.stringify(v);
@@ -272,7 +283,8 @@ export function markedPairs(n: number, seed: number): Array<{ what: string; sche
   const out: Array<{ what: string; schema: unknown; data: unknown; text: string }> = [];
   for (let i = 0; i < n; i++) {
     const c = piiCase(Math.floor(rng() * 2 ** 31), i);
-    for (const d of c.data) out.push({ what: `marked #${i}: ${JSON.stringify({ schema: c.schema, d })}`, schema: c.schema, data: d, text: JSON.stringify(d) });
+    for (const d of c.data)
+      out.push({ what: `marked #${i}: ${JSON.stringify({ schema: c.schema, d })}`, schema: c.schema, data: d, text: JSON.stringify(d) });
   }
   return out;
 }

@@ -64,7 +64,10 @@ export function jsonText(v: unknown): string {
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
 /** The modules of a batch (distinct texts, in first-use order) and each case's module index. */
-export function groupModules(cases: readonly RoundTripCase[], generate: (entries: TypesEntry[]) => string): { modules: string[]; moduleOf: number[] } {
+export function groupModules(
+  cases: readonly RoundTripCase[],
+  generate: (entries: TypesEntry[]) => string,
+): { modules: string[]; moduleOf: number[] } {
   const modules: string[] = [];
   const index = new Map<string, number>();
   const byRegistry = new Map<unknown, string>();
@@ -96,7 +99,12 @@ export function driverInput(cases: readonly RoundTripCase[], moduleOf: readonly 
 }
 
 /** The driver's answer lines back into results (a module that failed gets its error). */
-export function readAnswers(cases: readonly RoundTripCase[], moduleOf: readonly number[], failed: ReadonlyMap<number, string>, stdout: string): RoundTripResult[] {
+export function readAnswers(
+  cases: readonly RoundTripCase[],
+  moduleOf: readonly number[],
+  failed: ReadonlyMap<number, string>,
+  stdout: string,
+): RoundTripResult[] {
   const lines = stdout.split('\n').filter((l) => l !== '');
   let at = 0;
   return cases.map((c, i) => {
@@ -124,7 +132,10 @@ export function readAnswers(cases: readonly RoundTripCase[], moduleOf: readonly 
  * with their message, or an empty map when it compiled. A failure it blames on no module fails
  * every module left.
  */
-export function compileLeavingOut(count: number, attempt: (modules: number[]) => Map<number, string> | { all: string }): { compiled: Set<number>; failed: Map<number, string> } {
+export function compileLeavingOut(
+  count: number,
+  attempt: (modules: number[]) => Map<number, string> | { all: string },
+): { compiled: Set<number>; failed: Map<number, string> } {
   const failed = new Map<number, string>();
   let left = [...Array(count).keys()];
   while (left.length > 0) {

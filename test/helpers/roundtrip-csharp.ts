@@ -20,15 +20,30 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateCsharp } from '../../src/types/index.js';
 import {
-  batchDir, compileLeavingOut, driverInput, groupModules, readAnswers,
-  type RoundTripCase, type RoundTripResult,
+  batchDir,
+  compileLeavingOut,
+  driverInput,
+  groupModules,
+  readAnswers,
+  type RoundTripCase,
+  type RoundTripResult,
 } from './roundtrip-common.js';
 
-export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
 function run(cmd: string, args: string[], cwd: string, input?: string): { code: number | null; out: string; stdout: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input, maxBuffer: 1 << 30, timeout: 600_000, env: { ...process.env, HOME: cwd } });
-  if (r.error) throw new Error(`${cmd} is needed for the C# round trips: apt-get install mono-mcs libmono-system-runtime-serialization4.0-cil (${r.error.message})`);
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 1 << 30,
+    timeout: 600_000,
+    env: { ...process.env, HOME: cwd },
+  });
+  if (r.error)
+    throw new Error(
+      `${cmd} is needed for the C# round trips: apt-get install mono-mcs libmono-system-runtime-serialization4.0-cil (${r.error.message})`,
+    );
   return { code: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
 }
 
@@ -127,8 +142,17 @@ export async function roundTripCsharp(cases: readonly RoundTripCase[]): Promise<
     });
     const { compiled, failed } = compileLeavingOut(modules.length, (left) => {
       writeFileSync(join(dir, 'Driver.cs'), driver(left));
-      const mcs = run('mcs', ['-r:System.Runtime.Serialization.dll', '-r:System.Xml.dll', '-out:driver.exe',
-        ...left.map((m) => `m${m}/BqTypes.cs`), 'Driver.cs'], dir);
+      const mcs = run(
+        'mcs',
+        [
+          '-r:System.Runtime.Serialization.dll',
+          '-r:System.Xml.dll',
+          '-out:driver.exe',
+          ...left.map((m) => `m${m}/BqTypes.cs`),
+          'Driver.cs',
+        ],
+        dir,
+      );
       if (mcs.code === 0) return new Map();
       const b = blame(mcs.out);
       return b.size > 0 ? b : { all: `mcs: ${mcs.out}` };

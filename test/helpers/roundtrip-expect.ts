@@ -36,7 +36,8 @@ export function sameUnderNullRule(schema: unknown, input: unknown, back: unknown
       return a === b || near ? undefined : `${at}: ${String(a)} became ${JSON.stringify(b)}`;
     }
     // Go: a decoded string has U+FFFD for a lone surrogate; raw JSON kept as it was (an open struct's Extra) has the escape.
-    if (typeof a === 'string' && typeof b === 'string') return a === b || str(a) === b ? undefined : `${at}: ${JSON.stringify(a)} became ${JSON.stringify(b)}`;
+    if (typeof a === 'string' && typeof b === 'string')
+      return a === b || str(a) === b ? undefined : `${at}: ${JSON.stringify(a)} became ${JSON.stringify(b)}`;
     if (a === null || typeof a !== 'object') return a === b ? undefined : `${at}: ${JSON.stringify(a)} became ${JSON.stringify(b)}`;
     if (Array.isArray(a)) {
       if (!Array.isArray(b) || a.length !== b.length) return `${at}: ${JSON.stringify(a)} became ${JSON.stringify(b)}`;
@@ -73,9 +74,19 @@ const holdsObject = (v: unknown): boolean => isObject(v) || (Array.isArray(v) &&
 function csKind(n: SchemaNode, root: boolean): 'free' | 'object' | 'array' | 'map' | 'scalar' {
   if (n.always !== undefined) return root && n.always ? 'map' : 'free';
   const listed = n.enum ?? (n.hasConst ? [n.constValue] : undefined);
-  if (listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string') && (n.types === undefined || n.types.includes('string'))) return 'scalar';
-  if (root && (n.types === undefined || n.types.includes('object'))) return (n.properties ?? []).length === 0 || n.properties!.some(([p]) => p === '') ? 'map' : 'object';
-  const fromValues = n.types === undefined && listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string') ? ['string'] : undefined;
+  if (
+    listed !== undefined &&
+    listed.length > 0 &&
+    listed.every((v) => typeof v === 'string') &&
+    (n.types === undefined || n.types.includes('string'))
+  )
+    return 'scalar';
+  if (root && (n.types === undefined || n.types.includes('object')))
+    return (n.properties ?? []).length === 0 || n.properties!.some(([p]) => p === '') ? 'map' : 'object';
+  const fromValues =
+    n.types === undefined && listed !== undefined && listed.length > 0 && listed.every((v) => typeof v === 'string')
+      ? ['string']
+      : undefined;
   const types = n.types ?? fromValues ?? ['string', 'number', 'boolean', 'null', 'array', 'object'];
   const rest = [...new Set(types.filter((t) => t !== 'null').map((t) => (t === 'integer' && types.includes('number') ? 'number' : t)))];
   if (rest.length !== 1) return 'free';
@@ -87,8 +98,10 @@ function csKind(n: SchemaNode, root: boolean): 'free' | 'object' | 'array' | 'ma
 /** The names Mono's DataContractJsonSerializer keeps for an undeclared member (others lose their name). */
 const XML_SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-const emptyString = (v: unknown): boolean => v === '' || (Array.isArray(v) ? v.some(emptyString) : isObject(v) && Object.values(v).some(emptyString));
-const rounds = (v: unknown): boolean => (typeof v === 'number' ? decimalRounds(v) : Array.isArray(v) ? v.some(rounds) : isObject(v) && Object.values(v).some(rounds));
+const emptyString = (v: unknown): boolean =>
+  v === '' || (Array.isArray(v) ? v.some(emptyString) : isObject(v) && Object.values(v).some(emptyString));
+const rounds = (v: unknown): boolean =>
+  typeof v === 'number' ? decimalRounds(v) : Array.isArray(v) ? v.some(rounds) : isObject(v) && Object.values(v).some(rounds);
 
 /** Whether an object anywhere in `v` has a key that is no XML name. */
 function oddKeys(v: unknown): string | undefined {
@@ -109,10 +122,20 @@ function oddKeys(v: unknown): string | undefined {
 
 export function csharpCannotRead(schema: unknown, data: unknown): string | undefined {
   const walk = (n: SchemaNode | undefined, v: unknown, at: string, root: boolean): string | undefined => {
-    if (typeof v === 'number') return n === undefined || csKind(n, root) === 'free' ? (decimalRounds(v) ? `${at}: ${v} has more places than a decimal holds` : undefined) : undefined;
+    if (typeof v === 'number')
+      return n === undefined || csKind(n, root) === 'free'
+        ? decimalRounds(v)
+          ? `${at}: ${v} has more places than a decimal holds`
+          : undefined
+        : undefined;
     if (v === null || typeof v !== 'object') return undefined;
     const kind = n === undefined ? 'free' : csKind(n, root);
-    if (kind === 'free') return holdsObject(v) ? `${at}: an object inside a free-form value` : rounds(v) ? `${at}: a number with more places than a decimal holds` : undefined;
+    if (kind === 'free')
+      return holdsObject(v)
+        ? `${at}: an object inside a free-form value`
+        : rounds(v)
+          ? `${at}: a number with more places than a decimal holds`
+          : undefined;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const r = walk(kind === 'array' ? n!.items : undefined, v[i], `${at}/${i}`, false);
@@ -122,7 +145,8 @@ export function csharpCannotRead(schema: unknown, data: unknown): string | undef
     }
     if (kind === 'map') {
       // Dictionary<string, T>: T from additionalProperties when the node has no properties and a schema there.
-      const typed = (n!.properties ?? []).length === 0 && n!.additional !== undefined && n!.additional.always === undefined ? n!.additional : undefined;
+      const typed =
+        (n!.properties ?? []).length === 0 && n!.additional !== undefined && n!.additional.always === undefined ? n!.additional : undefined;
       for (const [k, x] of Object.entries(v)) {
         const r = walk(typed, x, `${at}/${k}`, false);
         if (r !== undefined) return r;
@@ -140,7 +164,8 @@ export function csharpCannotRead(schema: unknown, data: unknown): string | undef
         // ExtensionData keeps the member, nested objects and all, but not a name that is no XML name,
         // an empty string or a fraction a decimal rounds.
         const odd = XML_SAFE_NAME.test(k) ? oddKeys(x) : k;
-        if (odd !== undefined) return `${at}/${k}: an undeclared member named ${JSON.stringify(odd)}, which DataContractJsonSerializer cannot keep`;
+        if (odd !== undefined)
+          return `${at}/${k}: an undeclared member named ${JSON.stringify(odd)}, which DataContractJsonSerializer cannot keep`;
         if (emptyString(x)) return `${at}/${k}: an empty string in an undeclared member`;
         if (rounds(x)) return `${at}/${k}: a number with more places than a decimal holds`;
       }
@@ -149,7 +174,6 @@ export function csharpCannotRead(schema: unknown, data: unknown): string | undef
   };
   return walk(parseSchema(schema).root, data, '', true);
 }
-
 
 /** The smallest normal double: Mono's parser is inexact below it. */
 const MIN_NORMAL = 2.2250738585072014e-308;
@@ -163,9 +187,16 @@ function decimalRounds(v: number): boolean {
 
 /** Why C#'s output of a valid input is not specified (docs/types.md), or undefined. */
 export function csharpUnsupported(data: unknown): string | undefined {
-  const subnormal = (v: unknown): boolean => (typeof v === 'number' ? v !== 0 && Math.abs(v) < MIN_NORMAL
-    : Array.isArray(v) ? v.some(subnormal) : isObject(v) ? Object.values(v).some(subnormal) : false);
+  const subnormal = (v: unknown): boolean =>
+    typeof v === 'number'
+      ? v !== 0 && Math.abs(v) < MIN_NORMAL
+      : Array.isArray(v)
+        ? v.some(subnormal)
+        : isObject(v)
+          ? Object.values(v).some(subnormal)
+          : false;
   if (subnormal(data)) return 'a subnormal number (Mono parses it inexactly)';
-  const typeKey = (v: unknown): boolean => (Array.isArray(v) ? v.some(typeKey) : isObject(v) && (hasOwn(v, '__type') || Object.values(v).some(typeKey)));
-  return typeKey(data) ? 'a key __type (the serializer\'s type hint)' : undefined;
+  const typeKey = (v: unknown): boolean =>
+    Array.isArray(v) ? v.some(typeKey) : isObject(v) && (hasOwn(v, '__type') || Object.values(v).some(typeKey));
+  return typeKey(data) ? "a key __type (the serializer's type hint)" : undefined;
 }

@@ -19,17 +19,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateGo } from '../../src/types/index.js';
 import {
-  batchDir, compileLeavingOut, driverInput, groupModules, readAnswers,
-  type RoundTripCase, type RoundTripResult,
+  batchDir,
+  compileLeavingOut,
+  driverInput,
+  groupModules,
+  readAnswers,
+  type RoundTripCase,
+  type RoundTripResult,
 } from './roundtrip-common.js';
 
-export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
 function goEnv(): NodeJS.ProcessEnv {
   const cache = join(tmpdir(), 'bq-roundtrip-go');
   return {
-    ...process.env, HOME: cache, GOCACHE: join(cache, 'build'), GOPATH: join(cache, 'path'),
-    GOFLAGS: '-mod=mod', GO111MODULE: 'on', CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOPROXY: 'off',
+    ...process.env,
+    HOME: cache,
+    GOCACHE: join(cache, 'build'),
+    GOPATH: join(cache, 'path'),
+    GOFLAGS: '-mod=mod',
+    GO111MODULE: 'on',
+    CGO_ENABLED: '0',
+    GOTOOLCHAIN: 'local',
+    GOPROXY: 'off',
   };
 }
 

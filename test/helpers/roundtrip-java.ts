@@ -21,23 +21,38 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateJava } from '../../src/types/index.js';
 import {
-  batchDir, compileLeavingOut, driverInput, groupModules, readAnswers,
-  type RoundTripCase, type RoundTripResult,
+  batchDir,
+  compileLeavingOut,
+  driverInput,
+  groupModules,
+  readAnswers,
+  type RoundTripCase,
+  type RoundTripResult,
 } from './roundtrip-common.js';
 
-export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
 /** The Jackson jars javac and java need (core, databind, annotations). */
 export function jacksonClasspath(): string {
   const dir = process.env.BQ_JACKSON_DIR ?? '/usr/share/java';
   const jars = ['jackson-core.jar', 'jackson-databind.jar', 'jackson-annotations.jar'].map((j) => join(dir, j));
   const missing = jars.filter((j) => !existsSync(j));
-  if (missing.length > 0) throw new Error(`Jackson is needed for the Java round trips: apt-get install libjackson2-databind-java (missing ${missing.join(', ')})`);
+  if (missing.length > 0)
+    throw new Error(
+      `Jackson is needed for the Java round trips: apt-get install libjackson2-databind-java (missing ${missing.join(', ')})`,
+    );
   return jars.join(':');
 }
 
 function run(cmd: string, args: string[], cwd: string, input?: string): { code: number | null; out: string; stdout: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input, maxBuffer: 1 << 30, timeout: 600_000, env: { ...process.env, HOME: cwd } });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 1 << 30,
+    timeout: 600_000,
+    env: { ...process.env, HOME: cwd },
+  });
   if (r.error) throw new Error(`${cmd} is needed for the Java round trips: apt-get install openjdk-17-jdk-headless (${r.error.message})`);
   return { code: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
 }
@@ -60,11 +75,15 @@ ${modules.map((m) => `            case ${m}: return m${m}.BqTypes.typeOf(urn);\n
     }
 
     static ObjectMapper mapper(int m) throws Exception {
-        ${plainMapper ? 'return new ObjectMapper();' : `try {
+        ${
+          plainMapper
+            ? 'return new ObjectMapper();'
+            : `try {
             return (ObjectMapper) Class.forName("m" + m + ".BqTypes").getMethod("mapper").invoke(null);
         } catch (NoSuchMethodException e) {
             return new ObjectMapper();
-        }`}
+        }`
+        }
     }
 
     static String text(String b64) {
@@ -129,8 +148,24 @@ export async function roundTripJava(cases: readonly RoundTripCase[], options: { 
     });
     const { compiled, failed } = compileLeavingOut(modules.length, (left) => {
       writeFileSync(join(dir, 'Driver.java'), driver(left, options.plainMapper === true));
-      const javac = run('javac', ['--release', '17', '-Xmaxerrs', '10000', '-encoding', 'UTF-8', '-cp', cp, '-d', 'out',
-        ...left.map((m) => `m${m}/BqTypes.java`), 'Driver.java'], dir);
+      const javac = run(
+        'javac',
+        [
+          '--release',
+          '17',
+          '-Xmaxerrs',
+          '10000',
+          '-encoding',
+          'UTF-8',
+          '-cp',
+          cp,
+          '-d',
+          'out',
+          ...left.map((m) => `m${m}/BqTypes.java`),
+          'Driver.java',
+        ],
+        dir,
+      );
       if (javac.code === 0) return new Map();
       const b = blame(javac.out);
       return b.size > 0 ? b : { all: `javac: ${javac.out}` };

@@ -20,15 +20,17 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generatePhp } from '../../src/types/index.js';
-import {
-  batchDir, driverInput, groupModules, readAnswers,
-  type RoundTripCase, type RoundTripResult,
-} from './roundtrip-common.js';
+import { batchDir, driverInput, groupModules, readAnswers, type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
-export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
 function run(args: string[], cwd: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('php', ['-n', '-d', 'display_errors=stderr', '-d', 'error_reporting=-1', ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 600_000 });
+  const r = spawnSync('php', ['-n', '-d', 'display_errors=stderr', '-d', 'error_reporting=-1', ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    timeout: 600_000,
+  });
   if (r.error) throw new Error(`php is needed for the PHP round trips: apt-get install php-cli (${r.error.message})`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -26,16 +26,28 @@ import { join } from 'node:path';
 import { generatePython, pyValue } from '../../src/types/index.js';
 import { pythonTypeNames } from '../../src/types/python.js';
 import {
-  batchDir, driverInput, entriesOf, groupModules, jsonText, readAnswers,
-  type RoundTripCase, type RoundTripResult,
+  batchDir,
+  driverInput,
+  entriesOf,
+  groupModules,
+  jsonText,
+  readAnswers,
+  type RoundTripCase,
+  type RoundTripResult,
 } from './roundtrip-common.js';
 
-export {  type RoundTripCase,  type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
 
 const PYTHON = process.env.BQ_PYTHON ?? '/usr/bin/python3';
 
 function run(args: string[], cwd: string): { code: number | null; out: string; stdout: string } {
-  const r = spawnSync(PYTHON, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 600_000, env: { ...process.env, HOME: cwd, PYTHONDONTWRITEBYTECODE: '1' } });
+  const r = spawnSync(PYTHON, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    timeout: 600_000,
+    env: { ...process.env, HOME: cwd, PYTHONDONTWRITEBYTECODE: '1' },
+  });
   if (r.error) throw new Error(`${PYTHON} is needed for the Python round trips: apt-get install python3 python3-mypy (${r.error.message})`);
   if (/No module named mypy/.test(r.stderr)) throw new Error('mypy is needed for the Python round trips: apt-get install python3-mypy');
   return { code: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
@@ -43,7 +55,19 @@ function run(args: string[], cwd: string): { code: number | null; out: string; s
 
 /** mypy --strict over `files`: its error lines by file name (empty when it passes). */
 function mypy(dir: string, files: string[]): Map<string, string[]> {
-  const r = run(['-m', 'mypy', '--strict', '--no-error-summary', '--hide-error-context', '--cache-dir', join(tmpdir(), 'bq-roundtrip-python-mypy'), ...files], dir);
+  const r = run(
+    [
+      '-m',
+      'mypy',
+      '--strict',
+      '--no-error-summary',
+      '--hide-error-context',
+      '--cache-dir',
+      join(tmpdir(), 'bq-roundtrip-python-mypy'),
+      ...files,
+    ],
+    dir,
+  );
   const errors = new Map<string, string[]>();
   for (const line of r.out.split('\n')) {
     const m = /^([^:\s]+\.py):(\d+): (error|note): /.exec(line);
@@ -76,7 +100,10 @@ export async function roundTripPython(cases: readonly RoundTripCase[]): Promise<
   const { dir, done } = batchDir('bq-rt-python-');
   try {
     modules.forEach((code, i) => writeFileSync(join(dir, `m${i}.py`), code));
-    const errors = mypy(dir, modules.map((_, i) => `m${i}.py`));
+    const errors = mypy(
+      dir,
+      modules.map((_, i) => `m${i}.py`),
+    );
     const failed = new Map<number, string>();
     for (const [file, lines] of errors) failed.set(Number(/^m(\d+)\.py$/.exec(file)![1]), lines.join('\n'));
     const compiled = new Set(modules.map((_, i) => i).filter((i) => !failed.has(i)));
@@ -102,7 +129,8 @@ export async function checkPythonLiterals(cases: readonly RoundTripCase[]): Prom
       return `l${i}.py`;
     });
     const errors = mypy(dir, [...modules.map((_, i) => `m${i}.py`), ...files]);
-    for (const file of errors.keys()) if (file.startsWith('m')) throw new Error(`a module does not pass mypy --strict: ${errors.get(file)!.join('\n')}`);
+    for (const file of errors.keys())
+      if (file.startsWith('m')) throw new Error(`a module does not pass mypy --strict: ${errors.get(file)!.join('\n')}`);
     return cases.map((c, i) => {
       const byLine = new Map<number, string>();
       for (const e of errors.get(`l${i}.py`) ?? []) {

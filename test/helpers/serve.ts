@@ -28,7 +28,11 @@ export async function serve(args: string[], options: { cwd?: string } = {}): Pro
   assertBuilt();
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.BQSCHEMA_REGISTRY; // so a registry is only discovered from `cwd`
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   const waiters: { pattern: RegExp; from: number; resolve: () => void }[] = [];
   const check = (): void => {
@@ -72,8 +76,21 @@ export interface Reply {
 }
 
 /** One request on a fresh connection. `path` is sent as written (percent-encoding is the caller's). */
-export async function call(port: number, method: string, path: string, body?: string | Buffer, headers: Record<string, string | number> = {}): Promise<Reply> {
-  const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: false, headers: body === undefined ? headers : { 'content-length': Buffer.byteLength(body), ...headers } });
+export async function call(
+  port: number,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string | number> = {},
+): Promise<Reply> {
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method,
+    path,
+    agent: false,
+    headers: body === undefined ? headers : { 'content-length': Buffer.byteLength(body), ...headers },
+  });
   req.end(body);
   const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
   const chunks: Buffer[] = [];

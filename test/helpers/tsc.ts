@@ -63,5 +63,7 @@ export function typeCheck(files: Record<string, string>): Diagnostic[] {
 
 /** A JSON value as a TypeScript expression on one line (U+2028/U+2029 would start a new line for TypeScript). */
 export function literal(value: unknown): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

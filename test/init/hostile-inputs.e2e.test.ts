@@ -22,7 +22,10 @@ function snapshot(dir: string): string[] {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
 }
 
@@ -30,7 +33,10 @@ function git(cwd: string, ...args: string[]): void {
 function bqLimited(args: string[], cwd: string, blocks: number): Promise<CliResult> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['--posix', '-c', `ulimit -f ${blocks} && exec ${quoted}`], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn('bash', ['--posix', '-c', `ulimit -f ${blocks} && exec ${quoted}`], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -90,7 +96,10 @@ describe('init is all or nothing', () => {
       make(dir);
       const before = snapshot(dir);
       const r = await bq(['init'], { cwd: dir });
-      expectOneLineError(r, new RegExp(`^bqschema: cannot initialise \\.: ${name.replace(/\./g, '\\.')} exists and is not a directory; nothing was written$`));
+      expectOneLineError(
+        r,
+        new RegExp(`^bqschema: cannot initialise \\.: ${name.replace(/\./g, '\\.')} exists and is not a directory; nothing was written$`),
+      );
       expect(r.stdout).toBe('');
       expect(snapshot(dir), name).toEqual(before);
     }
@@ -101,7 +110,12 @@ describe('init is all or nothing', () => {
       const dir = tempTree({ [name]: 'schemas: []\n' });
       const before = snapshot(dir);
       const r = await bq(['init'], { cwd: dir });
-      expectOneLineError(r, new RegExp(`^bqschema: cannot initialise \\.: a registry is already here: ${name.replace(/\./g, '\\.')} \\(.*shadow.*\\); edit it instead; nothing was written$`));
+      expectOneLineError(
+        r,
+        new RegExp(
+          `^bqschema: cannot initialise \\.: a registry is already here: ${name.replace(/\./g, '\\.')} \\(.*shadow.*\\); edit it instead; nothing was written$`,
+        ),
+      );
       expect(snapshot(dir)).toEqual(before);
     }
   });
@@ -114,7 +128,12 @@ describe('init is all or nothing', () => {
       symlinkSync(outside, join(dir, link));
       const [beforeInside, beforeOutside] = [snapshot(dir), snapshot(outside)];
       const r = await bq(['init'], { cwd: dir });
-      expectOneLineError(r, new RegExp(`^bqschema: cannot initialise \\.: ${link.replace(/\./g, '\\.')} is a symbolic link to .*, outside \\.: init writes only inside it; nothing was written$`));
+      expectOneLineError(
+        r,
+        new RegExp(
+          `^bqschema: cannot initialise \\.: ${link.replace(/\./g, '\\.')} is a symbolic link to .*, outside \\.: init writes only inside it; nothing was written$`,
+        ),
+      );
       expect(snapshot(outside), link).toEqual(beforeOutside);
       expect(snapshot(dir), link).toEqual(beforeInside);
     }
@@ -123,11 +142,17 @@ describe('init is all or nothing', () => {
   it('a dangling or looping symlinked directory is refused, and one that stays inside the target is followed', async () => {
     const dangling = tempTree({});
     symlinkSync(join(dangling, 'nowhere'), join(dangling, 'schemas'));
-    expectOneLineError(await bq(['init'], { cwd: dangling }), /^bqschema: cannot initialise \.: schemas is a symbolic link that cannot be followed: .*\(ENOENT\); nothing was written$/);
+    expectOneLineError(
+      await bq(['init'], { cwd: dangling }),
+      /^bqschema: cannot initialise \.: schemas is a symbolic link that cannot be followed: .*\(ENOENT\); nothing was written$/,
+    );
     expect(existsSync(join(dangling, 'nowhere'))).toBe(false);
     const loop = tempTree({});
     symlinkSync('messages', join(loop, 'messages'));
-    expectOneLineError(await bq(['init'], { cwd: loop }), /^bqschema: cannot initialise \.: messages is a symbolic link that cannot be followed: .*\(ELOOP\); nothing was written$/);
+    expectOneLineError(
+      await bq(['init'], { cwd: loop }),
+      /^bqschema: cannot initialise \.: messages is a symbolic link that cannot be followed: .*\(ELOOP\); nothing was written$/,
+    );
     expect(snapshot(loop)).toEqual(['messages link']);
 
     const inside = tempTree({});
@@ -174,7 +199,13 @@ describe('init in a subdirectory of a git repository', () => {
       .filter((s) => s.uses.startsWith('babelqueue/bqschema@'))
       .map((s) => {
         const w = s.with!;
-        const argv = [w.command!, ...(w.registry ? ['--registry', w.registry] : []), '--format', 'github', ...(w.args ?? '').split(/\s+/).filter(Boolean)];
+        const argv = [
+          w.command!,
+          ...(w.registry ? ['--registry', w.registry] : []),
+          '--format',
+          'github',
+          ...(w.args ?? '').split(/\s+/).filter(Boolean),
+        ];
         return { argv, cwd: resolve(repo, w.dir ?? '.') };
       });
   }
@@ -191,7 +222,9 @@ describe('init in a subdirectory of a git repository', () => {
       const r = await bq(['init'], { cwd: target });
       expectExit(r, 0);
       expect(r.stdout).toContain(`created ${join(repo, '.github/workflows/bqschema.yml')}\n`);
-      expect(r.stdout).toContain(`note: the workflow is at the repository root, where GitHub reads workflows; its steps run the registry in ${sub}\n`);
+      expect(r.stdout).toContain(
+        `note: the workflow is at the repository root, where GitHub reads workflows; its steps run the registry in ${sub}\n`,
+      );
       expect(existsSync(join(target, '.github'))).toBe(false);
 
       const manifest = JSON.parse(readFileSync(join(target, 'registry.json'), 'utf8'));
@@ -232,7 +265,10 @@ describe('init in a subdirectory of a git repository', () => {
     git(repo, 'init', '-q');
     const before = snapshot(repo);
     const r = await bq(['init', 'x${{ secrets.TOKEN }}'], { cwd: repo });
-    expectOneLineError(r, /^bqschema: cannot initialise x\$\{\{ secrets\.TOKEN \}\}: its path from the repository root cannot go into a workflow .*; nothing was written$/);
+    expectOneLineError(
+      r,
+      /^bqschema: cannot initialise x\$\{\{ secrets\.TOKEN \}\}: its path from the repository root cannot go into a workflow .*; nothing was written$/,
+    );
     expect(snapshot(repo)).toEqual(before);
   });
 

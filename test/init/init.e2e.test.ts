@@ -10,9 +10,7 @@ const FILES = ['registry.json', 'schemas/orders-created.json', 'messages/orders-
 
 /** Every file under dir, relative, sorted. */
 function tree(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
-    .filter((f) => !readdirSafe(join(dir, f)))
-    .sort();
+  return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => !readdirSafe(join(dir, f))).sort();
 }
 function readdirSafe(path: string): boolean {
   try {
@@ -116,12 +114,18 @@ describe('bqschema init', () => {
     expectExit(await bq(['init'], { cwd: dir }), 0);
     writeFileSync(join(dir, 'registry.json'), '{"schemas":[]}\n');
     const again = await bq(['init'], { cwd: dir });
-    expectOneLineError(again, /refusing to overwrite registry\.json, schemas\/orders-created\.json, messages\/orders-created\.json, \.github\/workflows\/bqschema\.yml/);
+    expectOneLineError(
+      again,
+      /refusing to overwrite registry\.json, schemas\/orders-created\.json, messages\/orders-created\.json, \.github\/workflows\/bqschema\.yml/,
+    );
     expect(readFileSync(join(dir, 'registry.json'), 'utf8')).toBe('{"schemas":[]}\n');
   });
 
   it('a dir that is a file is a usage error', async () => {
     const dir = tempTree({ 'plain.txt': 'x' });
-    expectOneLineError(await bq(['init', 'plain.txt'], { cwd: dir }), /cannot initialise plain\.txt: it is not a directory; nothing was written/);
+    expectOneLineError(
+      await bq(['init', 'plain.txt'], { cwd: dir }),
+      /cannot initialise plain\.txt: it is not a directory; nothing was written/,
+    );
   });
 });

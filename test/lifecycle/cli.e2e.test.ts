@@ -26,7 +26,11 @@ const manifest = (entries: object[]): string => `${JSON.stringify({ schemas: ent
 function removalRepo(): string {
   const dir = tempTree({
     'registry.json': manifest([
-      { urn: OLD, schema: 'schemas/old.json', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' } },
+      {
+        urn: OLD,
+        schema: 'schemas/old.json',
+        deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' },
+      },
       { urn: NEW, schema: 'schemas/new.json' },
     ]),
     'schemas/old.json': OBJECT,
@@ -49,7 +53,8 @@ describe('compat --against: removing a deprecated URN before and after its sunse
   beforeAll(() => {
     dir = removalRepo();
   });
-  const early = (format: string) => bq(['compat', '--against', 'main', '--format', format], { cwd: dir, env: { BQSCHEMA_NOW: '2026-06-01' } });
+  const early = (format: string) =>
+    bq(['compat', '--against', 'main', '--format', format], { cwd: dir, env: { BQSCHEMA_NOW: '2026-06-01' } });
 
   it('text: the URN fails, with the days left and the replacement', async () => {
     const r = await early('text');
@@ -59,18 +64,27 @@ describe('compat --against: removing a deprecated URN before and after its sunse
   });
 
   it('json, github, markdown, sarif and junit say the same', async () => {
-    const json = JSON.parse((await early('json')).stdout) as { ok: boolean; urns: Array<{ urn: string; breaking: boolean; remedy?: string; deprecated?: boolean }> };
+    const json = JSON.parse((await early('json')).stdout) as {
+      ok: boolean;
+      urns: Array<{ urn: string; breaking: boolean; remedy?: string; deprecated?: boolean }>;
+    };
     expect(json.ok).toBe(false);
     expect(json.urns.find((u) => u.urn === OLD)).toMatchObject({ breaking: true, deprecated: true, remedy: REMEDY });
 
     const gh = readGithub((await early('github')).stdout);
-    expect(gh.annotations).toContainEqual(expect.objectContaining({ level: 'error', message: `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}` }));
+    expect(gh.annotations).toContainEqual(
+      expect.objectContaining({ level: 'error', message: `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}` }),
+    );
 
     const md = (await early('markdown')).stdout;
-    expect(md).toContain(`| \`${OLD}\` | **✗ removed** | **Remedy:** keep \`${OLD}\` registered until its sunset 2026-06-30 (29 days from now), then remove it; its consumers move to \`${NEW}\` |`);
+    expect(md).toContain(
+      `| \`${OLD}\` | **✗ removed** | **Remedy:** keep \`${OLD}\` registered until its sunset 2026-06-30 (29 days from now), then remove it; its consumers move to \`${NEW}\` |`,
+    );
 
     const sarif = readSarif((await early('sarif')).stdout);
-    expect(sarif.runs[0]!.results.filter((x) => x.ruleId === 'urn-removed').map((x) => [x.level, x.message.text])).toEqual([['error', `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}`]]);
+    expect(sarif.runs[0]!.results.filter((x) => x.ruleId === 'urn-removed').map((x) => [x.level, x.message.text])).toEqual([
+      ['error', `${OLD}: removed (it was deprecated). Remedy: ${REMEDY}`],
+    ]);
 
     const junit = junitCases(readJunit((await early('junit')).stdout)).find((c) => c.name === OLD);
     expect(junit?.failure?.message).toBe(`${OLD}: removed (it was deprecated). Remedy: ${REMEDY}`);
@@ -94,7 +108,12 @@ describe('check and the other commands read `deprecated`', () => {
   it('check names each problem at its place; other commands refuse a sunset that is no day, in one line', async () => {
     const dir = tempTree({
       'registry.json': manifest([
-        { urn: OLD, schema: 'schemas/old.json', status: 'active', deprecated: { since: '2026-07-01', sunset: '2026-06-30', replacement: 'urn:t:nowhere' } },
+        {
+          urn: OLD,
+          schema: 'schemas/old.json',
+          status: 'active',
+          deprecated: { since: '2026-07-01', sunset: '2026-06-30', replacement: 'urn:t:nowhere' },
+        },
         { urn: NEW, schema: 'schemas/new.json', deprecated: { sunset: '2026-02-30' } },
       ]),
       'schemas/old.json': OBJECT,
@@ -104,15 +123,26 @@ describe('check and the other commands read `deprecated`', () => {
     const text = readFileSync(join(dir, 'registry.json'), 'utf8');
     const check = await bq(['check', '--format', 'json'], { cwd: dir });
     expectExit(check, 1);
-    const issues = (JSON.parse(check.stdout) as { errors: Array<{ rule: string; pointer: string; line: number }> }).errors.filter((e) => e.rule === 'manifest');
+    const issues = (JSON.parse(check.stdout) as { errors: Array<{ rule: string; pointer: string; line: number }> }).errors.filter(
+      (e) => e.rule === 'manifest',
+    );
     expect(issues?.map((i) => i.pointer).sort()).toEqual([
-      '/schemas/0/deprecated/replacement', '/schemas/0/deprecated/sunset', '/schemas/0/status', '/schemas/1/deprecated/sunset',
+      '/schemas/0/deprecated/replacement',
+      '/schemas/0/deprecated/sunset',
+      '/schemas/0/status',
+      '/schemas/1/deprecated/sunset',
     ]);
     const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length;
     expect(issues?.find((i) => i.pointer === '/schemas/1/deprecated/sunset')?.line).toBe(lineOf('"2026-02-30"'));
 
     const validate = await bq(['validate', 'msg.json'], { cwd: dir });
-    expectOneLineError(validate, new RegExp(`^bqschema: registry\\.json:${lineOf('"2026-02-30"')}:\\d+: entry 1: "deprecated\\.sunset" is "2026-02-30", not a real calendar day; write it as YYYY-MM-DD, e.g\\. "2026-06-30"$`), 1);
+    expectOneLineError(
+      validate,
+      new RegExp(
+        `^bqschema: registry\\.json:${lineOf('"2026-02-30"')}:\\d+: entry 1: "deprecated\\.sunset" is "2026-02-30", not a real calendar day; write it as YYYY-MM-DD, e.g\\. "2026-06-30"$`,
+      ),
+      1,
+    );
     expect(readFileSync(join(dir, 'registry.json'), 'utf8')).toBe(text);
   });
 });
@@ -123,7 +153,11 @@ describe('validate warns on a message of a deprecated URN, and never changes a v
   beforeAll(() => {
     dir = tempTree({
       'registry.json': manifest([
-        { urn: OLD, schema: 'schemas/old.json', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' } },
+        {
+          urn: OLD,
+          schema: 'schemas/old.json',
+          deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' },
+        },
         { urn: NEW, schema: 'schemas/new.json' },
         { urn: 'urn:t:bare', schema: 'schemas/new.json', status: 'deprecated' },
       ]),
@@ -140,21 +174,31 @@ describe('validate warns on a message of a deprecated URN, and never changes a v
   it('every format says it; the run still passes (exit 0)', async () => {
     const text = await bq(['validate', 'm'], { cwd: dir });
     expectExit(text, 0);
-    expect(text.stdout).toContain(`✓ valid  m/1-old.json  ${OLD}\n    warning: ${WARNING}\n✓ valid  m/2-new.json  ${NEW}\n✓ valid  m/3-bare.json  urn:t:bare\n    warning: urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it\n`);
+    expect(text.stdout).toContain(
+      `✓ valid  m/1-old.json  ${OLD}\n    warning: ${WARNING}\n✓ valid  m/2-new.json  ${NEW}\n✓ valid  m/3-bare.json  urn:t:bare\n    warning: urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it\n`,
+    );
     expect(text.stdout).toMatch(/^OK: 3 messages: 3 valid/m);
 
     const json = await bq(['validate', 'm', '--format', 'json'], { cwd: dir });
     expectExit(json, 0);
     const results = (JSON.parse(json.stdout) as { results: Array<{ urn: string; deprecation?: string }> }).results;
-    expect(results.map((r) => r.deprecation)).toEqual([WARNING, undefined, 'urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it']);
+    expect(results.map((r) => r.deprecation)).toEqual([
+      WARNING,
+      undefined,
+      'urn:t:bare is deprecated; move its producers and consumers to the URN that replaces it',
+    ]);
 
     const gh = await bq(['validate', 'm/1-old.json', '--format', 'github'], { cwd: dir });
     expectExit(gh, 0);
-    expect(readGithub(gh.stdout).annotations).toEqual([{ level: 'warning', file: 'm/1-old.json', title: 'deprecated URN', message: WARNING }]);
+    expect(readGithub(gh.stdout).annotations).toEqual([
+      { level: 'warning', file: 'm/1-old.json', title: 'deprecated URN', message: WARNING },
+    ]);
 
     const sarif = await bq(['validate', 'm/1-old.json', '--format', 'sarif'], { cwd: dir });
     expectExit(sarif, 0);
-    expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level, x.message.text])).toEqual([['deprecated-urn', 'warning', WARNING]]);
+    expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level, x.message.text])).toEqual([
+      ['deprecated-urn', 'warning', WARNING],
+    ]);
 
     const md = await bq(['validate', 'm/1-old.json', '--format', 'markdown'], { cwd: dir });
     expect(md.stdout).toContain(`| warning | \`m/1-old.json\` | \`deprecated-urn\` | ${WARNING} |`);
@@ -201,18 +245,32 @@ describe('catalog: the changelog from git, and deprecation', () => {
       return git(dir, 'rev-parse', 'HEAD');
     };
     const first = commit('Ada "<b>"', 'first <img src=x>');
-    writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "required": ["n"], "properties": { "a": { "type": ["string", "null"], "deprecated": true }, "n": { "type": "integer" } } }\n');
+    writeFileSync(
+      join(dir, 'schemas/old.json'),
+      '{ "type": "object", "required": ["n"], "properties": { "a": { "type": ["string", "null"], "deprecated": true }, "n": { "type": "integer" } } }\n',
+    );
     const second = commit('Bob', 'a may be null; n required');
     const r = await bq(['catalog', '-o', 'catalog.html'], { cwd: dir });
     expectExit(r, 0);
     const page = readFileSync(join(dir, 'catalog.html'), 'utf8');
-    const section = page.slice(page.indexOf(`<section class="event" id="${OLD}"`), page.indexOf('</section>', page.indexOf(`<section class="event" id="${OLD}"`)));
+    const section = page.slice(
+      page.indexOf(`<section class="event" id="${OLD}"`),
+      page.indexOf('</section>', page.indexOf(`<section class="event" id="${OLD}"`)),
+    );
     expect(section).toContain('<th>Author</th>');
-    expect(section).toContain(`<code title="${second}">${second.slice(0, 12)}</code></td><td>Bob</td><td class="nw"><span class="badge v-breaking">breaking</span> <span class="badge st-deprecated">deprecated</span></td><td>a may be null; n required<ul>`);
-    expect(section).toContain('<li><span class="badge v-breaking">breaks backward</span> <code>required-added</code> <code>/required</code>: property &quot;n&quot; is now required</li>');
-    expect(section).toContain('<li><span class="badge v-breaking">breaks forward</span> <code>type-widened</code> <code>/properties/a/type</code>: ');
+    expect(section).toContain(
+      `<code title="${second}">${second.slice(0, 12)}</code></td><td>Bob</td><td class="nw"><span class="badge v-breaking">breaking</span> <span class="badge st-deprecated">deprecated</span></td><td>a may be null; n required<ul>`,
+    );
+    expect(section).toContain(
+      '<li><span class="badge v-breaking">breaks backward</span> <code>required-added</code> <code>/required</code>: property &quot;n&quot; is now required</li>',
+    );
+    expect(section).toContain(
+      '<li><span class="badge v-breaking">breaks forward</span> <code>type-widened</code> <code>/properties/a/type</code>: ',
+    );
     // git drops < and > from a name; the rest is escaped.
-    expect(section).toContain(`<code title="${first}">${first.slice(0, 12)}</code></td><td>Ada &quot;b</td><td class="nw"><span class="badge v-added">added</span> <span class="badge st-deprecated">deprecated</span></td><td>first &lt;img src=x&gt;</td>`);
+    expect(section).toContain(
+      `<code title="${first}">${first.slice(0, 12)}</code></td><td>Ada &quot;b</td><td class="nw"><span class="badge v-added">added</span> <span class="badge st-deprecated">deprecated</span></td><td>first &lt;img src=x&gt;</td>`,
+    );
     expect(section).toContain('<span class="badge st-deprecated" title="deprecated: true">deprecated</span>');
     expect(section).toContain(`use <a href="#${NEW}"><code>${NEW}</code></a> instead`);
     expect(section).not.toContain('not enforced</strong>');
@@ -223,7 +281,11 @@ describe('export-asyncapi: deprecation and, with --versions, the version count',
   it('the message carries deprecated: true, x-bqschema-deprecation, and x-bqschema-versions counted from git', async () => {
     const dir = tempTree({
       'registry.json': manifest([
-        { urn: OLD, schema: 'schemas/old.json', deprecated: { reason: 'split "by" region', sunset: '2026-06-30', replacement: NEW, since: '2026-01-31' } },
+        {
+          urn: OLD,
+          schema: 'schemas/old.json',
+          deprecated: { reason: 'split "by" region', sunset: '2026-06-30', replacement: NEW, since: '2026-01-31' },
+        },
         { urn: NEW, schema: 'schemas/new.json' },
       ]),
       'schemas/old.json': '{ "type": "object", "properties": { "a": { "type": "string" } } }\n',
@@ -238,15 +300,27 @@ describe('export-asyncapi: deprecation and, with --versions, the version count',
     writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "properties": { "a": { "type": "string", "deprecated": true } } }\n');
     git(dir, 'commit', '-q', '-am', 'two');
     // The working tree's change is a third version.
-    writeFileSync(join(dir, 'schemas/old.json'), '{ "type": "object", "properties": { "a": { "type": ["string", "null"], "deprecated": true } } }\n');
-    type Message = { deprecated?: boolean; 'x-bqschema-deprecation'?: unknown; 'x-bqschema-versions'?: number; payload: { schema: { properties: { a: { deprecated?: boolean } } } } };
-    const messages = (out: string): Message[] => Object.values((JSON.parse(out) as { channels: Record<string, { messages: Record<string, Message> }> }).channels).flatMap((c) => Object.values(c.messages));
+    writeFileSync(
+      join(dir, 'schemas/old.json'),
+      '{ "type": "object", "properties": { "a": { "type": ["string", "null"], "deprecated": true } } }\n',
+    );
+    type Message = {
+      deprecated?: boolean;
+      'x-bqschema-deprecation'?: unknown;
+      'x-bqschema-versions'?: number;
+      payload: { schema: { properties: { a: { deprecated?: boolean } } } };
+    };
+    const messages = (out: string): Message[] =>
+      Object.values((JSON.parse(out) as { channels: Record<string, { messages: Record<string, Message> }> }).channels).flatMap((c) =>
+        Object.values(c.messages),
+      );
 
     const counted = await bq(['export-asyncapi', '--versions'], { cwd: dir });
     expectExit(counted, 0);
     const [old, next] = messages(counted.stdout);
     expect(old).toMatchObject({
-      deprecated: true, 'x-bqschema-versions': 3,
+      deprecated: true,
+      'x-bqschema-versions': 3,
       'x-bqschema-deprecation': { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split "by" region' },
     });
     expect(Object.keys(old!['x-bqschema-deprecation'] as object)).toEqual(['since', 'sunset', 'replacement', 'reason']);
@@ -265,7 +339,12 @@ describe('hostile deprecation text', () => {
   it('a reason with a control character and a line break stays one escaped line in text, annotations and markdown', async () => {
     const reason = 'x\u001b[31mRED\nnext line <b>&';
     const dir = tempTree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: OLD, schema: 'a.json', deprecated: { reason, replacement: NEW } }, { urn: NEW, schema: 'a.json' }] }),
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: OLD, schema: 'a.json', deprecated: { reason, replacement: NEW } },
+          { urn: NEW, schema: 'a.json' },
+        ],
+      }),
       'a.json': OBJECT,
       'm.json': JSON.stringify({ job: OLD, data: {} }),
     });
@@ -273,9 +352,13 @@ describe('hostile deprecation text', () => {
     const text = await bq(['validate', 'm.json'], { cwd: dir });
     expectExit(text, 0);
     expect(text.stdout).not.toContain('\u001b');
-    expect(text.stdout.split('\n').filter((l) => l.includes('is deprecated'))).toEqual([`    warning: ${OLD} is deprecated: x\\x1b[31mRED\\nnext line <b>&; move its producers and consumers to ${NEW}`]);
+    expect(text.stdout.split('\n').filter((l) => l.includes('is deprecated'))).toEqual([
+      `    warning: ${OLD} is deprecated: x\\x1b[31mRED\\nnext line <b>&; move its producers and consumers to ${NEW}`,
+    ]);
     const gh = await bq(['validate', 'm.json', '--format', 'github'], { cwd: dir });
-    expect(gh.stdout.split('\n')[0]).toBe(`::warning file=m.json,title=deprecated URN::${OLD} is deprecated: x\\x1b[31mRED%0Anext line <b>&; move its producers and consumers to ${NEW}`);
+    expect(gh.stdout.split('\n')[0]).toBe(
+      `::warning file=m.json,title=deprecated URN::${OLD} is deprecated: x\\x1b[31mRED%0Anext line <b>&; move its producers and consumers to ${NEW}`,
+    );
     const md = await bq(['validate', 'm.json', '--format', 'markdown'], { cwd: dir });
     expect(md.stdout).toContain('x\\\\x1b\\[31mRED<br>next line \\<b\\>\\&;');
     expect(readdirSync(dir).sort()).toEqual(before);

@@ -1,6 +1,17 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { check, checkAsync, DirProvider, InvalidPayloadError, MapProvider, typed, validate, validateEnvelope, wrap, type Deprecation } from '../../src/index.js';
+import {
+  check,
+  checkAsync,
+  DirProvider,
+  InvalidPayloadError,
+  MapProvider,
+  typed,
+  validate,
+  validateEnvelope,
+  wrap,
+  type Deprecation,
+} from '../../src/index.js';
 import { removeTempTrees, tempTree } from '../helpers/cli.js';
 
 // The runtime guard's opt-in `onDeprecated`: told of each message whose URN the registry deprecates,
@@ -13,14 +24,21 @@ const BARE = 'urn:t:orders:legacy';
 const NEW = 'urn:t:orders:placed.v2';
 const DEP: Deprecation = { since: '2026-01-31', sunset: '2026-06-30', replacement: NEW, reason: 'split by region' };
 
-const provider = new DirProvider(join(tempTree({
-  'registry.json': JSON.stringify({ schemas: [
-    { urn: OLD, schema: 'o.json', deprecated: DEP },
-    { urn: BARE, schema: 'o.json', status: 'deprecated' },
-    { urn: NEW, schema: 'o.json' },
-  ] }),
-  'o.json': '{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}',
-}), 'registry.json'));
+const provider = new DirProvider(
+  join(
+    tempTree({
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: OLD, schema: 'o.json', deprecated: DEP },
+          { urn: BARE, schema: 'o.json', status: 'deprecated' },
+          { urn: NEW, schema: 'o.json' },
+        ],
+      }),
+      'o.json': '{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}',
+    }),
+    'registry.json',
+  ),
+);
 
 function recorder(): { seen: Array<[string, Deprecation]>; onDeprecated: (urn: string, d: Deprecation) => void } {
   const seen: Array<[string, Deprecation]> = [];
@@ -43,13 +61,26 @@ describe('onDeprecated', () => {
     expect(check(provider, NEW, { id: 1 }, r)).toEqual([]);
     expect(() => validate(provider, BARE, {}, r)).toThrow(InvalidPayloadError);
     expect(validateEnvelope(provider, { job: OLD, data: { id: 2 } }, r).urn).toBe(OLD);
-    expect(r.seen).toEqual([[OLD, DEP], [OLD, DEP], [OLD, DEP], [BARE, {}], [OLD, DEP]]);
+    expect(r.seen).toEqual([
+      [OLD, DEP],
+      [OLD, DEP],
+      [OLD, DEP],
+      [BARE, {}],
+      [OLD, DEP],
+    ]);
   });
 
   it('wrap and checkAsync call it before the handler; a provider without deprecation() and no callback cost nothing', async () => {
     const r = recorder();
     const order: string[] = [];
-    const handle = wrap(provider, async (e) => { order.push(`handler ${String(e.job)}`); return 1; }, { onDeprecated: (urn) => order.push(`deprecated ${urn}`) });
+    const handle = wrap(
+      provider,
+      async (e) => {
+        order.push(`handler ${String(e.job)}`);
+        return 1;
+      },
+      { onDeprecated: (urn) => order.push(`deprecated ${urn}`) },
+    );
     await handle({ job: OLD, data: { id: 1 } });
     await handle({ job: NEW, data: { id: 1 } });
     await expect(handle({ job: OLD, data: {} })).rejects.toThrow(InvalidPayloadError);
@@ -66,8 +97,13 @@ describe('onDeprecated', () => {
     const t = typed<{ [OLD]: { id: number } }>(provider, { onDeprecated: r.onDeprecated });
     t.check(OLD, { id: 1 });
     t.validate(OLD, { id: 1 });
-    expect(r.seen).toEqual([[OLD, DEP], [OLD, DEP]]);
-    expect(() => wrap(provider, async () => 1, { onDeprecated: 'log' as never })).toThrow(/^onDeprecated must be a function \(urn, deprecation\) => void, got string$/);
+    expect(r.seen).toEqual([
+      [OLD, DEP],
+      [OLD, DEP],
+    ]);
+    expect(() => wrap(provider, async () => 1, { onDeprecated: 'log' as never })).toThrow(
+      /^onDeprecated must be a function \(urn, deprecation\) => void, got string$/,
+    );
     expect(() => check(provider, OLD, {}, { onDeprecated: null as never })).toThrow(TypeError);
   });
 });

@@ -23,10 +23,21 @@ function git(dir: string, ...args: string[]): string {
   return r.stdout.trim();
 }
 
-const MANIFEST = `${JSON.stringify({ schemas: [{
-  urn: URN, schema: 'schemas/orders.json',
-  deprecatedProperties: { coupon: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'discounts', reason: 'discounts replace coupons' } },
-}] }, null, 2)}\n`;
+const MANIFEST = `${JSON.stringify(
+  {
+    schemas: [
+      {
+        urn: URN,
+        schema: 'schemas/orders.json',
+        deprecatedProperties: {
+          coupon: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'discounts', reason: 'discounts replace coupons' },
+        },
+      },
+    ],
+  },
+  null,
+  2,
+)}\n`;
 
 /** `main`: the manifest deprecating "coupon", the schema declaring it; the working tree: `now` as the schema. */
 function repo(now: object): string {
@@ -57,13 +68,20 @@ describe('compat --against: removing a deprecated property before and after its 
     expect(text.stdout).toContain(`    → keep coupon in ${URN}'s schema until its sunset 2026-06-30 (29 days from now), then remove it\n`);
     expect(text.stdout).toMatch(/^FAILED: 1 URN\(s\) fail against main/m);
 
-    const json = JSON.parse((await compat(dir, '2026-06-01', 'json')).stdout) as { ok: boolean; urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string }> }> };
+    const json = JSON.parse((await compat(dir, '2026-06-01', 'json')).stdout) as {
+      ok: boolean;
+      urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string }> }>;
+    };
     expect(json.ok).toBe(false);
-    expect(json.urns[0]!.changes).toContainEqual(expect.objectContaining({ rule: 'property-removed', breaking: true, message: `property "coupon" removed; ${DAYS}` }));
+    expect(json.urns[0]!.changes).toContainEqual(
+      expect.objectContaining({ rule: 'property-removed', breaking: true, message: `property "coupon" removed; ${DAYS}` }),
+    );
 
     const gh = readGithub((await compat(dir, '2026-06-01', 'github')).stdout);
     expect(gh.annotations.filter((a) => a.level === 'error').map((a) => a.message)).toEqual([expect.stringContaining(DAYS)]);
-    expect((await compat(dir, '2026-06-01', 'markdown')).stdout).toContain(`**breaking** \`/properties/coupon\` property "coupon" removed; ${DAYS} (\`property-removed\`)`);
+    expect((await compat(dir, '2026-06-01', 'markdown')).stdout).toContain(
+      `**breaking** \`/properties/coupon\` property "coupon" removed; ${DAYS} (\`property-removed\`)`,
+    );
     const sarif = readSarif((await compat(dir, '2026-06-01', 'sarif')).stdout);
     expect(sarif.runs[0]!.results.filter((r) => r.ruleId === 'property-removed').map((r) => r.level)).toEqual(['error']);
     expect(sarif.runs[0]!.results.find((r) => r.ruleId === 'property-removed')!.message.text).toContain(DAYS);
@@ -81,9 +99,15 @@ describe('compat --against: removing a deprecated property before and after its 
       expect(text.stdout).toContain(`compatible  /properties/coupon  property "coupon" removed; ${ALLOWED}  [property-removed]`);
       expect(text.stdout).toContain('rollout: Deploy consumers first');
     }
-    const json = JSON.parse((await compat(dir, '2026-06-30', 'json')).stdout) as { ok: boolean; urns: Array<{ status: string; changes: Array<{ breaking: boolean; message: string }> }> };
+    const json = JSON.parse((await compat(dir, '2026-06-30', 'json')).stdout) as {
+      ok: boolean;
+      urns: Array<{ status: string; changes: Array<{ breaking: boolean; message: string }> }>;
+    };
     expect(json.ok).toBe(true);
-    expect(json.urns[0]).toMatchObject({ status: 'compatible', changes: [{ breaking: false, message: `property "coupon" removed; ${ALLOWED}` }] });
+    expect(json.urns[0]).toMatchObject({
+      status: 'compatible',
+      changes: [{ breaking: false, message: `property "coupon" removed; ${ALLOWED}` }],
+    });
     const gh = readGithub((await compat(dir, '2026-06-30', 'github')).stdout);
     expect(gh.annotations.filter((a) => a.level === 'error')).toEqual([]);
     expect(gh.summary).toMatch(/^OK: no breaking change against main/);
@@ -100,9 +124,14 @@ describe('compat --against: removing a deprecated property before and after its 
     const closed = repo({ ...OPEN, additionalProperties: false });
     const r = await compat(closed, '2027-03-01');
     expectExit(r, 1);
-    expect(r.stdout).toContain(`breaking    /properties/coupon  property "coupon" removed; ${REFUTED}  [property-removed]\n                witness (valid under old, rejected by new): {"coupon":""}`);
+    expect(r.stdout).toContain(
+      `breaking    /properties/coupon  property "coupon" removed; ${REFUTED}  [property-removed]\n                witness (valid under old, rejected by new): {"coupon":""}`,
+    );
 
-    const full = await bq(['compat', '--against', 'main', '--compatibility', 'full'], { cwd: repo(OPEN), env: { BQSCHEMA_NOW: '2027-03-01' } });
+    const full = await bq(['compat', '--against', 'main', '--compatibility', 'full'], {
+      cwd: repo(OPEN),
+      env: { BQSCHEMA_NOW: '2027-03-01' },
+    });
     expectExit(full, 1);
     expect(full.stdout).toContain(REFUTED);
     expect(full.stdout).toMatch(/witness \(valid under new, rejected by old\): \{"coupon":/);
@@ -114,17 +143,27 @@ describe('compat --transitive: the sunset excuses the removal against every earl
   function history(): string {
     const dir = repo({ type: 'object', properties: { id: { type: 'integer' }, coupon: { type: 'string' }, note: { type: 'string' } } });
     git(dir, 'commit', '-q', '-am', 'orders: note');
-    writeFileSync(join(dir, 'schemas/orders.json'), `${JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'schemas/orders.json'),
+      `${JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } } }, null, 2)}\n`,
+    );
     return dir;
   }
   const transitive = (dir: string, today: string) =>
-    bq(['compat', '--transitive', '--since', 'main~1', '--against', 'main', '--format', 'json'], { cwd: dir, env: { BQSCHEMA_NOW: today } });
+    bq(['compat', '--transitive', '--since', 'main~1', '--against', 'main', '--format', 'json'], {
+      cwd: dir,
+      env: { BQSCHEMA_NOW: today },
+    });
 
   it('past the sunset neither the ref nor the earlier version fails the URN; before it the removal fails, once, with the days remaining', async () => {
     const dir = history();
     const late = await transitive(dir, '2026-07-01');
     expectExit(late, 0);
-    const ok = JSON.parse(late.stdout) as { ok: boolean; transitive: { versions: number; breaking: number }; urns: Array<{ status: string; changes: Array<{ breaking: boolean }> }> };
+    const ok = JSON.parse(late.stdout) as {
+      ok: boolean;
+      transitive: { versions: number; breaking: number };
+      urns: Array<{ status: string; changes: Array<{ breaking: boolean }> }>;
+    };
     expect(ok.ok).toBe(true);
     // Not vacuous: the earlier version was compared.
     expect(ok.transitive).toMatchObject({ versions: 1, breaking: 0 });
@@ -132,7 +171,9 @@ describe('compat --transitive: the sunset excuses the removal against every earl
 
     const early = await transitive(dir, '2026-06-01');
     expectExit(early, 1);
-    const failed = JSON.parse(early.stdout) as { urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string; earlier?: unknown }> }> };
+    const failed = JSON.parse(early.stdout) as {
+      urns: Array<{ changes: Array<{ rule: string; breaking: boolean; message: string; earlier?: unknown }> }>;
+    };
     // The earlier version's break is the ref's, reported once.
     const removals = failed.urns[0]!.changes.filter((c) => c.rule === 'property-removed' && c.breaking);
     expect(removals).toEqual([expect.objectContaining({ message: `property "coupon" removed; ${DAYS}` })]);
@@ -142,15 +183,24 @@ describe('compat --transitive: the sunset excuses the removal against every earl
 describe('check and the other commands read deprecatedProperties', () => {
   it('check warns on a name the schema does not declare, at its place in the manifest', async () => {
     const manifest = MANIFEST.replace('"coupon"', '"cupon"');
-    const dir = tempTree({ 'registry.json': manifest, 'schemas/orders.json': '{"type":"object","properties":{"coupon":{"type":"string"}}}\n' });
+    const dir = tempTree({
+      'registry.json': manifest,
+      'schemas/orders.json': '{"type":"object","properties":{"coupon":{"type":"string"}}}\n',
+    });
     const r = await bq(['check', '--format', 'json'], { cwd: dir });
     expectExit(r, 0);
     const out = JSON.parse(r.stdout) as { warnings: Array<{ rule: string; file: string; pointer: string; line: number; message: string }> };
     const lines = manifest.split('\n');
-    expect(out.warnings).toEqual([expect.objectContaining({
-      rule: 'manifest', file: 'registry.json', pointer: '/schemas/0/deprecatedProperties/cupon', line: lines.findIndex((l) => l.includes('"cupon"')) + 1,
-      message: 'entry 0: "deprecatedProperties" names "cupon", which schemas/orders.json does not declare at its root; it declares "coupon"; fix the name, or drop it once the property is gone',
-    })]);
+    expect(out.warnings).toEqual([
+      expect.objectContaining({
+        rule: 'manifest',
+        file: 'registry.json',
+        pointer: '/schemas/0/deprecatedProperties/cupon',
+        line: lines.findIndex((l) => l.includes('"cupon"')) + 1,
+        message:
+          'entry 0: "deprecatedProperties" names "cupon", which schemas/orders.json does not declare at its root; it declares "coupon"; fix the name, or drop it once the property is gone',
+      }),
+    ]);
   });
 
   it('a sunset that is no day is a one-line error at its position, not a verdict, and nothing is written', async () => {
@@ -159,7 +209,13 @@ describe('check and the other commands read deprecatedProperties', () => {
     writeFileSync(join(dir, 'registry.json'), manifest);
     const line = manifest.split('\n').findIndex((l) => l.includes('2026-06-31')) + 1;
     const r = await compat(dir, '2027-03-01');
-    expectOneLineError(r, new RegExp(`^bqschema: registry\\.json:${line}:\\d+: entry 0: "deprecatedProperties\\.coupon\\.sunset" is "2026-06-31", not a real calendar day; write it as YYYY-MM-DD, e\\.g\\. "2026-06-30"$`), 1);
+    expectOneLineError(
+      r,
+      new RegExp(
+        `^bqschema: registry\\.json:${line}:\\d+: entry 0: "deprecatedProperties\\.coupon\\.sunset" is "2026-06-31", not a real calendar day; write it as YYYY-MM-DD, e\\.g\\. "2026-06-30"$`,
+      ),
+      1,
+    );
     expect(readFileSync(join(dir, 'registry.json'), 'utf8')).toBe(manifest);
   });
 });

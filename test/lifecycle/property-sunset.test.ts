@@ -36,23 +36,61 @@ describe('manifest: deprecatedProperties', () => {
     expect(read.problems).toEqual([]);
     expect(read.entries[0]!.status).toBeUndefined();
     expect(read.entries[0]!.deprecated).toBeUndefined();
-    expect([...read.entries[0]!.deprecatedProperties!]).toEqual([['coupon', COUPON], ['a/b', {}]]);
+    expect([...read.entries[0]!.deprecatedProperties!]).toEqual([
+      ['coupon', COUPON],
+      ['a/b', {}],
+    ]);
   });
 
   it('a wrong shape or a day that does not exist is fatal, at its place; an unknown key and a sunset before since are not', () => {
-    const problems = readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: {
-      coupon: { sunset: '2026-02-30' }, 'x/y': 'soon', note: { sunst: '2026-06-30', since: '2026-07-01', sunset: '2026-06-30' },
-    } }] }).problems.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
+    const problems = readManifest({
+      schemas: [
+        {
+          urn: URN,
+          schema: 'u.json',
+          deprecatedProperties: {
+            coupon: { sunset: '2026-02-30' },
+            'x/y': 'soon',
+            note: { sunst: '2026-06-30', since: '2026-07-01', sunset: '2026-06-30' },
+          },
+        },
+      ],
+    }).problems.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
     expect(problems).toEqual([
-      { pointer: '/schemas/0/deprecatedProperties/coupon/sunset', fatal: true, message: 'entry 0: "deprecatedProperties.coupon.sunset" is "2026-02-30", not a real calendar day; write it as YYYY-MM-DD, e.g. "2026-06-30"' },
-      { pointer: '/schemas/0/deprecatedProperties/x~1y', fatal: true, message: 'entry 0: "deprecatedProperties.x/y" must be an object such as {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}' },
-      { pointer: '/schemas/0/deprecatedProperties/note/sunst', fatal: false, message: 'entry 0: "deprecatedProperties.note" has an unknown key "sunst" (did you mean "sunset"?); known: since, sunset, replacement, reason' },
-      { pointer: '/schemas/0/deprecatedProperties/note/sunset', fatal: false, message: 'entry 0: "deprecatedProperties.note.sunset" 2026-06-30 is before "deprecatedProperties.note.since" 2026-07-01; a property\'s sunset comes on or after the day it was deprecated' },
+      {
+        pointer: '/schemas/0/deprecatedProperties/coupon/sunset',
+        fatal: true,
+        message:
+          'entry 0: "deprecatedProperties.coupon.sunset" is "2026-02-30", not a real calendar day; write it as YYYY-MM-DD, e.g. "2026-06-30"',
+      },
+      {
+        pointer: '/schemas/0/deprecatedProperties/x~1y',
+        fatal: true,
+        message:
+          'entry 0: "deprecatedProperties.x/y" must be an object such as {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}',
+      },
+      {
+        pointer: '/schemas/0/deprecatedProperties/note/sunst',
+        fatal: false,
+        message:
+          'entry 0: "deprecatedProperties.note" has an unknown key "sunst" (did you mean "sunset"?); known: since, sunset, replacement, reason',
+      },
+      {
+        pointer: '/schemas/0/deprecatedProperties/note/sunset',
+        fatal: false,
+        message:
+          'entry 0: "deprecatedProperties.note.sunset" 2026-06-30 is before "deprecatedProperties.note.since" 2026-07-01; a property\'s sunset comes on or after the day it was deprecated',
+      },
     ]);
-    expect(readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: ['coupon'] }] }).problems).toEqual([{
-      pointer: '/schemas/0/deprecatedProperties', fatal: true, urn: URN,
-      message: 'entry 0: "deprecatedProperties" must be an object from property name to its deprecation, e.g. {"coupon": {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}}',
-    }]);
+    expect(readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: ['coupon'] }] }).problems).toEqual([
+      {
+        pointer: '/schemas/0/deprecatedProperties',
+        fatal: true,
+        urn: URN,
+        message:
+          'entry 0: "deprecatedProperties" must be an object from property name to its deprecation, e.g. {"coupon": {"since": "2026-01-31", "sunset": "2026-06-30", "reason": "…"}}',
+      },
+    ]);
   });
 });
 
@@ -64,16 +102,23 @@ describe('compareRegistries: removing a deprecated property', () => {
     const r = row(base, current, '2026-06-01');
     expect(r).toMatchObject({ status: 'breaking', breaking: true });
     expect(removal(r)).toMatchObject({ breaking: true, witnessReason: 'policy' });
-    expect(removal(r).message).toMatch(/; "coupon" is deprecated until its sunset 2026-06-30 \(29 days from now\): remove it on that day or later$/);
+    expect(removal(r).message).toMatch(
+      /; "coupon" is deprecated until its sunset 2026-06-30 \(29 days from now\): remove it on that day or later$/,
+    );
     expect(removal(row(base, current, '2026-06-29')).message).toContain('(1 day from now)');
     // The remedy is to wait, not to mint a new URN: on the sunset nothing else breaks.
     expect(remedyText(r.remedy!)).toBe(`keep coupon in ${URN}'s schema until its sunset 2026-06-30 (29 days from now), then remove it`);
   });
 
   it('the remedy waits for the last sunset of several, and is a new URN when anything else breaks or data refutes the removal', () => {
-    const two = registry({ type: 'object', properties: { id: {}, coupon: {}, promo: {} } }, { deprecatedProperties: { coupon: COUPON, promo: { sunset: '2026-09-30' } } });
+    const two = registry(
+      { type: 'object', properties: { id: {}, coupon: {}, promo: {} } },
+      { deprecatedProperties: { coupon: COUPON, promo: { sunset: '2026-09-30' } } },
+    );
     const r = row(two, registry({ type: 'object', properties: { id: {} } }), '2026-06-01');
-    expect(remedyText(r.remedy!)).toBe(`keep coupon and promo in ${URN}'s schema until the last sunset 2026-09-30 (121 days from now), then remove them`);
+    expect(remedyText(r.remedy!)).toBe(
+      `keep coupon and promo in ${URN}'s schema until the last sunset 2026-09-30 (121 days from now), then remove them`,
+    );
     const alsoNarrowed = row(base, registry({ type: 'object', properties: { id: { type: 'integer', minimum: 1 } } }), '2026-06-01');
     expect(alsoNarrowed.remedy).toMatchObject({ kind: 'new-urn' });
     const closed = row(base, registry({ ...NEW, additionalProperties: false }), '2026-06-01');
@@ -100,7 +145,7 @@ describe('compareRegistries: removing a deprecated property', () => {
     }
   });
 
-  it('the old manifest\'s word counts: a deprecation added in the same change excuses nothing', () => {
+  it("the old manifest's word counts: a deprecation added in the same change excuses nothing", () => {
     expect(row(registry(OLD), registry(NEW, deprecating), '2027-01-01').breaking).toBe(true);
   });
 
@@ -109,12 +154,19 @@ describe('compareRegistries: removing a deprecated property', () => {
   });
 
   it('only the named top-level property: another removal, or a nested one of the same name, still breaks', () => {
-    const nestedOld = { type: 'object', properties: { coupon: { type: 'string' }, inner: { type: 'object', properties: { coupon: { type: 'string' } } } } };
+    const nestedOld = {
+      type: 'object',
+      properties: { coupon: { type: 'string' }, inner: { type: 'object', properties: { coupon: { type: 'string' } } } },
+    };
     const nestedNew = { type: 'object', properties: { coupon: { type: 'string' }, inner: { type: 'object', properties: {} } } };
     const r = row(registry(nestedOld, deprecating), registry(nestedNew), '2027-01-01');
     expect(r.breaking).toBe(true);
     expect(r.changes.filter((c) => c.breaking).map((c) => c.path)).toEqual(['/properties/inner/properties/coupon']);
-    const both = row(registry({ type: 'object', properties: { coupon: {}, id: {} } }, deprecating), registry({ type: 'object' }), '2027-01-01');
+    const both = row(
+      registry({ type: 'object', properties: { coupon: {}, id: {} } }, deprecating),
+      registry({ type: 'object' }),
+      '2027-01-01',
+    );
     expect(both.changes.filter((c) => c.breaking).map((c) => c.path)).toEqual(['/properties/id']);
   });
 
@@ -125,7 +177,9 @@ describe('compareRegistries: removing a deprecated property', () => {
       expect(r.breaking, JSON.stringify(additionalProperties)).toBe(true);
       const c = removal(r);
       expect(c.breaking).toBe(true);
-      expect(c.message).toMatch(/; "coupon" is deprecated and past its sunset 2026-06-30, but data refutes the removal, so the sunset does not excuse it$/);
+      expect(c.message).toMatch(
+        /; "coupon" is deprecated and past its sunset 2026-06-30, but data refutes the removal, so the sunset does not excuse it$/,
+      );
       // The witness is real: old data the new schema rejects.
       expect(c.witness?.validUnder).toBe('old');
       expect(compile(OLD).isValid(c.witness!.payload)).toBe(true);
@@ -150,13 +204,19 @@ describe('compareRegistries: removing a deprecated property', () => {
 });
 
 describe('registryGate: the verdict carries it', () => {
-  const gate = (now: string) => registryGate({
-    base: registry(OLD, deprecating), current: registry(NEW), level: 'backward', policy: 'bqschema', allowKeywords: new Set(),
-    now: new Date(`${now}T12:00:00Z`), against: { ref: 'main', commit: 'c'.repeat(40), registry: 'registry.json', found: true },
-    working: 'registry.json',
-  });
+  const gate = (now: string) =>
+    registryGate({
+      base: registry(OLD, deprecating),
+      current: registry(NEW),
+      level: 'backward',
+      policy: 'bqschema',
+      allowKeywords: new Set(),
+      now: new Date(`${now}T12:00:00Z`),
+      against: { ref: 'main', commit: 'c'.repeat(40), registry: 'registry.json', found: true },
+      working: 'registry.json',
+    });
 
-  it('fails before the sunset and passes from it on (today is the gate\'s `now`)', async () => {
+  it("fails before the sunset and passes from it on (today is the gate's `now`)", async () => {
     const early = await gate('2026-06-29');
     expect(early.compatible).toBe(false);
     expect(early.summary).toMatchObject({ breaking: 1 });

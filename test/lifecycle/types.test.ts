@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, generateTypes, type TypesEntry } from '../../src/types/index.js';
+import {
+  generateCsharp,
+  generateGo,
+  generateJava,
+  generatePhp,
+  generatePython,
+  generateTypes,
+  type TypesEntry,
+} from '../../src/types/index.js';
 
 // Generated types in every language mark a deprecated URN (with its dates, reason and replacement)
 // and a property its schema marks `"deprecated": true`. That each output still compiles, with hostile
@@ -7,7 +15,9 @@ import { generateCsharp, generateGo, generateJava, generatePhp, generatePython, 
 
 const ENTRIES: TypesEntry[] = [
   {
-    urn: 'urn:x:orders:placed', status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:orders:placed.v2', reason: 'split by region' },
+    urn: 'urn:x:orders:placed',
+    status: 'deprecated',
+    deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:orders:placed.v2', reason: 'split by region' },
     schema: { type: 'object', properties: { coupon: { type: 'string', deprecated: true }, id: { type: 'integer' } } },
   },
   { urn: 'urn:x:orders:placed.v2', schema: { type: 'object', properties: { id: { type: 'integer' } } } },
@@ -17,14 +27,16 @@ const PROPERTY_TEXT = 'Deprecated: the schema marks it deprecated (an annotation
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
 describe('generated types mark deprecation', () => {
-  it('TypeScript: @deprecated on the URN\'s type and on the property', () => {
+  it("TypeScript: @deprecated on the URN's type and on the property", () => {
     const ts = generateTypes(ENTRIES);
     expect(ts).toContain(`@deprecated The ${URN_TEXT}`);
-    expect(ts).toContain('@deprecated The schema marks it deprecated (an annotation: it is validated as before).\n   */\n  coupon?: string;');
+    expect(ts).toContain(
+      '@deprecated The schema marks it deprecated (an annotation: it is validated as before).\n   */\n  coupon?: string;',
+    );
     expect(count(ts, '@deprecated')).toBe(2);
   });
 
-  it('Go: a Deprecated: paragraph on the URN\'s struct and the field', () => {
+  it("Go: a Deprecated: paragraph on the URN's struct and the field", () => {
     const go = generateGo(ENTRIES);
     expect(go).toContain(`//\n// Deprecated: the ${URN_TEXT}\n`);
     expect(go).toMatch(new RegExp(`\\t// ${PROPERTY_TEXT.replace(/[().]/g, '\\$&')}\\n\\tCoupon `));

@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +39,12 @@ interface Step {
   with?: Record<string, string>;
 }
 const text = readFileSync(join(root, 'action.yml'), 'utf8');
-const action = YAML.parse(text) as { name: string; description: string; inputs: Record<string, Input>; runs: { using: string; steps: Step[] } };
+const action = YAML.parse(text) as {
+  name: string;
+  description: string;
+  inputs: Record<string, Input>;
+  runs: { using: string; steps: Step[] };
+};
 const main = action.runs.steps.find((s) => s.id === 'run')!;
 
 interface Result {
@@ -87,7 +103,9 @@ function runAction(inputs: Record<string, string>, ctx: { actionPath: string; cw
   };
   const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: ctx.cwd, env, encoding: 'utf8' });
   if (r.error) throw r.error;
-  const calls = readFileSync(callLog, 'utf8').split('\n').filter((l) => l !== '');
+  const calls = readFileSync(callLog, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, calls };
 }
 
@@ -156,7 +174,9 @@ describe('the run step, from this repository (dist/ built)', () => {
       ctx(),
     );
     expect(r.code).toBe(1);
-    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error file=examples/messages/invalid/order-created-invalid.json,line='));
+    const errors = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('::error file=examples/messages/invalid/order-created-invalid.json,line='));
     expect(errors).toHaveLength(4);
     expect(r.stdout).toContain('FAILED: 1 message: 0 valid, 1 invalid');
     expect(r.calls).toEqual([]);
@@ -178,8 +198,15 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     writeFileSync(env.GITHUB_OUTPUT, '');
     writeFileSync(env.GITHUB_STEP_SUMMARY, '');
     return {
-      env, dir,
-      outputs: () => Object.fromEntries(readFileSync(env.GITHUB_OUTPUT, 'utf8').split('\n').filter((l) => l !== '').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+      env,
+      dir,
+      outputs: () =>
+        Object.fromEntries(
+          readFileSync(env.GITHUB_OUTPUT, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+        ),
       summary: () => readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'),
     };
   }
@@ -188,20 +215,43 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     const r0 = runner();
     const out = join(r0.dir, 'reports');
     mkdirSync(out);
-    const r = runAction({
-      command: 'validate', registry: 'registry.example.json', args: 'examples/messages/', dir: root,
-      'sarif-file': join(out, 'bq.sarif'), 'junit-file': join(out, 'bq.xml'), 'json-file': join(out, 'bq.json'),
-    }, { actionPath: root, cwd: work, env: r0.env });
+    const r = runAction(
+      {
+        command: 'validate',
+        registry: 'registry.example.json',
+        args: 'examples/messages/',
+        dir: root,
+        'sarif-file': join(out, 'bq.sarif'),
+        'junit-file': join(out, 'bq.xml'),
+        'json-file': join(out, 'bq.json'),
+      },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^::error file=examples\/messages\/invalid\//m);
-    expect(r0.outputs()).toEqual({ ok: 'false', 'exit-code': '1', 'sarif-file': join(out, 'bq.sarif'), 'junit-file': join(out, 'bq.xml'), 'json-file': join(out, 'bq.json') });
+    expect(r0.outputs()).toEqual({
+      ok: 'false',
+      'exit-code': '1',
+      'sarif-file': join(out, 'bq.sarif'),
+      'junit-file': join(out, 'bq.xml'),
+      'json-file': join(out, 'bq.json'),
+    });
     expect(JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).version).toBe('2.1.0');
     expect(readFileSync(join(out, 'bq.xml'), 'utf8')).toContain('<testsuites name="bqschema');
-    expect(JSON.parse(readFileSync(join(out, 'bq.json'), 'utf8')).summary).toEqual({ messages: 10, valid: 6, invalid: 3, skipped: 1, errors: 0 });
+    expect(JSON.parse(readFileSync(join(out, 'bq.json'), 'utf8')).summary).toEqual({
+      messages: 10,
+      valid: 6,
+      invalid: 3,
+      skipped: 1,
+      errors: 0,
+    });
     // The job summary is the markdown report: the summary line, then a row per SARIF result.
     const summary = readMarkdown(r0.summary());
     expect(summary.heading).toBe('bqschema validate: FAILED: 10 messages: 6 valid, 3 invalid, 1 skipped, 0 errors');
-    const sarif = JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).runs[0].results as Array<{ ruleId: string; message: { text: string } }>;
+    const sarif = JSON.parse(readFileSync(join(out, 'bq.sarif'), 'utf8')).runs[0].results as Array<{
+      ruleId: string;
+      message: { text: string };
+    }>;
     expect(summary.rows.map(([, , rule, finding]) => [rule, finding])).toEqual(sarif.map((x) => [x.ruleId, x.message.text]));
     expect(readdirSync(r0.env.RUNNER_TEMP)).toEqual([]); // the summary's temporary file is gone
   });
@@ -214,7 +264,10 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
     writeFileSync(join(ws, 'svc', 'a.json'), '{"type":"object","required":["id"]}');
     writeFileSync(join(ws, 'svc', 'msgs', 'm.json'), '{"job":"urn:t:a","data":{}}');
     spawnSync('git', ['init', '-q'], { cwd: ws });
-    const r = runAction({ command: 'validate', args: 'msgs', dir: 'svc', summary: 'false', 'sarif-file': 'bq.sarif', 'junit-file': 'bq.xml' }, { actionPath: root, cwd: ws, env: r0.env });
+    const r = runAction(
+      { command: 'validate', args: 'msgs', dir: 'svc', summary: 'false', 'sarif-file': 'bq.sarif', 'junit-file': 'bq.xml' },
+      { actionPath: root, cwd: ws, env: r0.env },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^::error file=svc\/msgs\/m\.json,line=1,col=25,/m);
     expect(r0.outputs()).toMatchObject({ 'sarif-file': 'svc/bq.sarif', 'junit-file': 'svc/bq.xml' });
@@ -225,13 +278,19 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
 
   it("compat: its markdown table is the job summary; ok is 'true' on a pass", () => {
     const r0 = runner();
-    const r = runAction({ command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.breaking.json', dir: root }, { actionPath: root, cwd: work, env: r0.env });
+    const r = runAction(
+      { command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.breaking.json', dir: root },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r0.summary()).toMatch(/^### bqschema compat: 2 breaking change\(s\)/);
     expect(r0.summary()).toContain('| status | path | change |');
     expect(r0.outputs()).toEqual({ ok: 'false', 'exit-code': '1', 'sarif-file': '', 'junit-file': '', 'json-file': '' });
     const r1 = runner();
-    const same = runAction({ command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.v1.json', dir: root }, { actionPath: root, cwd: work, env: r1.env });
+    const same = runAction(
+      { command: 'compat', args: 'examples/compat/orders-created.v1.json examples/compat/orders-created.v1.json', dir: root },
+      { actionPath: root, cwd: work, env: r1.env },
+    );
     expect(same.code, same.stderr).toBe(0);
     expect(r1.summary()).toMatch(/^### bqschema compat: no breaking change/);
     expect(r1.outputs()).toMatchObject({ ok: 'true', 'exit-code': '0' });
@@ -239,13 +298,19 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
 
   it('gdpr: the inventory and the --require gate each write their markdown to the job summary', () => {
     const r0 = runner();
-    const inventory = runAction({ command: 'gdpr', registry: 'registry.example.json', dir: root }, { actionPath: root, cwd: work, env: r0.env });
+    const inventory = runAction(
+      { command: 'gdpr', registry: 'registry.example.json', dir: root },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(inventory.code, inventory.stderr).toBe(0);
     const inv = readMarkdown(r0.summary());
     expect(inv.heading).toMatch(/^bqschema gdpr: 4 URN\(s\), \d+ sensitive field\(s\)$/);
     expect(inv.rows.map(([level, , rule]) => [level, rule])).toEqual([['note', 'gdpr-inventory']]);
     const r1 = runner();
-    const gate = runAction({ command: 'gdpr', registry: 'registry.example.json', args: '--require', dir: root }, { actionPath: root, cwd: work, env: r1.env });
+    const gate = runAction(
+      { command: 'gdpr', registry: 'registry.example.json', args: '--require', dir: root },
+      { actionPath: root, cwd: work, env: r1.env },
+    );
     expect(gate.code, gate.stderr).toBe(0); // every PII-named field of the example registry is marked
     const req = readMarkdown(r1.summary());
     expect(req.heading).toBe('bqschema gdpr: OK: no unmarked PII-named field; 4 URN(s) checked');
@@ -255,7 +320,16 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
 
   it("summary: 'false' writes none; a usage error names no report", () => {
     const r0 = runner();
-    const r = runAction({ command: 'check', registry: 'registry.example.json', dir: root, summary: 'false', 'sarif-file': join(r0.dir, 'no', 'such', 'x.sarif') }, { actionPath: root, cwd: work, env: r0.env });
+    const r = runAction(
+      {
+        command: 'check',
+        registry: 'registry.example.json',
+        dir: root,
+        summary: 'false',
+        'sarif-file': join(r0.dir, 'no', 'such', 'x.sarif'),
+      },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write --report sarif=.*the directory .* does not exist/);
     expect(r0.summary()).toBe('');
@@ -264,20 +338,31 @@ describe('reports, job summary and outputs (issue 23 item 5)', () => {
 
   it('refuses report inputs where they do not apply, and a summary that is not true or false', () => {
     const r0 = runner();
-    const types = runAction({ command: 'types', registry: 'registry.example.json', dir: root, 'sarif-file': 'x.sarif' }, { actionPath: root, cwd: work, env: r0.env });
+    const types = runAction(
+      { command: 'types', registry: 'registry.example.json', dir: root, 'sarif-file': 'x.sarif' },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(types.code).toBe(2);
-    expect(types.stdout).toContain("::error title=bqschema action::input 'sarif-file' applies to check, validate, compat and gdpr (not --mask)");
-    const yes = runAction({ command: 'check', registry: 'registry.example.json', dir: root, summary: 'yes' }, { actionPath: root, cwd: work, env: r0.env });
+    expect(types.stdout).toContain(
+      "::error title=bqschema action::input 'sarif-file' applies to check, validate, compat and gdpr (not --mask)",
+    );
+    const yes = runAction(
+      { command: 'check', registry: 'registry.example.json', dir: root, summary: 'yes' },
+      { actionPath: root, cwd: work, env: r0.env },
+    );
     expect(yes.code).toBe(2);
     expect(yes.stdout).toContain("input 'summary' must be true or false, got 'yes'");
   });
 });
 
-describe('compat\'s transitive window from the action\'s inputs', () => {
+describe("compat's transitive window from the action's inputs", () => {
   it('transitive and since become --transitive and --since; the summary says the window; other commands refuse them', () => {
     const repo = mkdtempSync(join(work, 'history-'));
     const g = (...args: string[]): void => {
-      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
       expect(r.status, r.stderr).toBe(0);
     };
     const schema = (props: object): string => JSON.stringify({ type: 'object', properties: props });
@@ -291,12 +376,15 @@ describe('compat\'s transitive window from the action\'s inputs', () => {
     g('commit', '-qam', 'v2: a removed');
     writeFileSync(join(repo, 'e.json'), schema({ a: { type: 'integer' } }));
     g('commit', '-qam', 'v3: a is back');
-    const run = (inputs: Record<string, string>) => runAction({ command: 'compat', dir: repo, format: 'text', summary: 'false', ...inputs }, { actionPath: root, cwd: work });
+    const run = (inputs: Record<string, string>) =>
+      runAction({ command: 'compat', dir: repo, format: 'text', summary: 'false', ...inputs }, { actionPath: root, cwd: work });
     expect(run({ args: '--against HEAD~1' }).code).toBe(0);
     const since = run({ args: '--against HEAD~1', since: 'v1' });
     expect(since.code, since.stderr).toBe(1);
     expect(since.stdout).toMatch(/breaks version 1 \([0-9a-f]{12}, \d{4}-\d{2}-\d{2}\)/);
-    expect(since.stdout).toMatch(/; transitive since v1 \([0-9a-f]{12}\): 1 earlier version\(s\) of 1 URN\(s\) in 3 commit\(s\), 1 URN\(s\) break one/);
+    expect(since.stdout).toMatch(
+      /; transitive since v1 \([0-9a-f]{12}\): 1 earlier version\(s\) of 1 URN\(s\) in 3 commit\(s\), 1 URN\(s\) break one/,
+    );
     const all = run({ transitive: 'true' });
     expect(all.code).toBe(1);
     expect(all.stdout).toMatch(/transitive over the whole history/);
@@ -321,7 +409,10 @@ describe('the run step, used from another repository at a ref that is not a rele
     cpSync(join(root, 'bin'), join(actionPath, 'bin'), { recursive: true });
     cpSync(join(root, 'package.json'), join(actionPath, 'package.json'));
     symlinkSync(join(root, 'node_modules'), join(actionPath, 'node_modules'));
-    writeFileSync(join(fakeBin, 'npm'), `#!/usr/bin/env bash\nprintf '%s\\n' "$PWD npm $*" >> "$BQ_TEST_CALLS"\nif [ "$1" = run ] && [ "$2" = build ]; then cp -R ${JSON.stringify(join(root, 'dist'))} dist; fi\n`);
+    writeFileSync(
+      join(fakeBin, 'npm'),
+      `#!/usr/bin/env bash\nprintf '%s\\n' "$PWD npm $*" >> "$BQ_TEST_CALLS"\nif [ "$1" = run ] && [ "$2" = build ]; then cp -R ${JSON.stringify(join(root, 'dist'))} dist; fi\n`,
+    );
     // A user's repository, scaffolded by bqschema init, with main as origin/main.
     workspace = join(work, 'workspace');
     mkdirSync(workspace);
@@ -347,7 +438,9 @@ describe('the run step, used from another repository at a ref that is not a rele
     const [first, validate, compat] = steps.map((s) => runAction(s.with!, { actionPath, cwd: workspace }));
     expect(first!.code, first!.stderr).toBe(0);
     expect(first!.calls).toEqual([`${actionPath} npm ci --no-audit --no-fund`, `${actionPath} npm run build`]);
-    expect(first!.stdout).toMatch(/^::notice title=bqschema action::this ref of babelqueue\/bqschema is not a release: building it .*Pin a release tag/m);
+    expect(first!.stdout).toMatch(
+      /^::notice title=bqschema action::this ref of babelqueue\/bqschema is not a release: building it .*Pin a release tag/m,
+    );
     expect(first!.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
     expect(validate!.code, validate!.stderr).toBe(0);
     expect(validate!.stdout).toContain('OK: 1 message: 1 valid');
@@ -365,7 +458,10 @@ describe('the run step, used from another repository at a ref that is not a rele
       expect(r.status, r.stderr).toBe(0);
     };
     git('init', '-q');
-    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], { cwd: join(repo, 'services', 'orders'), encoding: 'utf8' });
+    const init = spawnSync(process.execPath, [join(root, 'bin', 'bqschema.js'), 'init'], {
+      cwd: join(repo, 'services', 'orders'),
+      encoding: 'utf8',
+    });
     expect(init.status, init.stderr).toBe(0);
     git('add', '-A');
     git('commit', '-qm', 'registry');
@@ -410,11 +506,17 @@ describe('the run step, used from another repository at a ref that is not a rele
     writeFileSync(env.GITHUB_STEP_SUMMARY, '');
     const r = runAction(compat.with!, { actionPath, cwd: repo, env });
     expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
-    expect(r.stdout).toMatch(/^::notice file=registry\.json,title=registry absent::no registry at origin\/main for registry\.json .*every URN is added \(--allow-new-registry\)$/m);
-    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain('No registry at `origin/main` for `registry.json`: a new registry, every URN is added (`--allow-new-registry`).');
+    expect(r.stdout).toMatch(
+      /^::notice file=registry\.json,title=registry absent::no registry at origin\/main for registry\.json .*every URN is added \(--allow-new-registry\)$/m,
+    );
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain(
+      'No registry at `origin/main` for `registry.json`: a new registry, every URN is added (`--allow-new-registry`).',
+    );
     const strict = runAction({ ...compat.with!, args: '--against origin/main' }, { actionPath, cwd: repo });
     expect(strict.code).toBe(2);
-    expect(strict.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^bqschema: no registry found at origin\/main .*--allow-new-registry if this change creates the registry$/)]);
+    expect(strict.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^bqschema: no registry found at origin\/main .*--allow-new-registry if this change creates the registry$/),
+    ]);
   });
 
   it('a breaking change fails compat with exit 1', () => {
@@ -498,9 +600,19 @@ describe('the run step from a release tag (scripts/action-release.js): no dev de
     writeFileSync(join(repo, 'README.md'), '# bqschema\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'source');
-    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    };
     for (const k of Object.keys(env)) if (/^npm_(package_|lifecycle_|command$|config_local_prefix$)|^INIT_CWD$/i.test(k)) delete env[k];
-    const r = spawnSync(process.execPath, [join(root, 'scripts', 'action-release.js'), '--out', join(work, 'release-tree'), '--tag', '--repo', repo], { cwd: root, env, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'scripts', 'action-release.js'), '--out', join(work, 'release-tree'), '--tag', '--repo', repo],
+      { cwd: root, env, encoding: 'utf8' },
+    );
     released = { code: r.status, stdout: r.stdout, stderr: r.stderr, calls: [] };
     if (r.status !== 0) return;
     // What the runner fetches for `uses: babelqueue/bqschema@v<version>`: the tag's tree.
@@ -531,11 +643,23 @@ describe('the run step from a release tag (scripts/action-release.js): no dev de
     expect(git(repo, 'status', '--porcelain')).toBe('');
     expect(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
     const files = git(repo, 'ls-tree', '-r', '--name-only', tag).split('\n');
-    for (const f of ['action.yml', 'bin/bqschema.js', 'dist/cli/main.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/main.js.cache', 'dist/index.d.ts', 'package.json', 'package-lock.json']) expect(files, f).toContain(f);
+    for (const f of [
+      'action.yml',
+      'bin/bqschema.js',
+      'dist/cli/main.js',
+      'dist/cli-bundle/main.js',
+      'dist/cli-bundle/main.js.cache',
+      'dist/index.d.ts',
+      'package.json',
+      'package-lock.json',
+    ])
+      expect(files, f).toContain(f);
     expect(files.filter((f) => /^(src|test|scripts|bench|docs|examples)\//.test(f))).toEqual([]);
     // Exactly the dependencies package.json lists, at the versions the lockfile holds: no dev dependency.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const installed = [...new Set(files.filter((f) => f.startsWith('node_modules/') && !f.startsWith('node_modules/.')).map((f) => f.split('/')[1]!))].sort();
+    const installed = [
+      ...new Set(files.filter((f) => f.startsWith('node_modules/') && !f.startsWith('node_modules/.')).map((f) => f.split('/')[1]!)),
+    ].sort();
     expect(installed).toEqual(Object.keys(pkg.dependencies).sort());
     for (const [name, range] of Object.entries(pkg.dependencies)) {
       expect(JSON.parse(git(repo, 'show', `${tag}:node_modules/${name}/package.json`)).version, name).toBe(range);
@@ -557,7 +681,8 @@ describe('the run step from a release tag (scripts/action-release.js): no dev de
     expect(runs[0]!.stdout).toContain('OK: 1 URN(s), 0 error(s), 0 warning(s)');
     expect(runs[1]!.stdout).toContain('OK: 1 message: 1 valid');
     expect(runs[2]!.stdout).toMatch(/no breaking change against origin\/main/);
-    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [e.name]));
+    const walk = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [e.name]));
     expect(walk(actionPath)).toHaveLength(before); // no build output, no install
   });
 });

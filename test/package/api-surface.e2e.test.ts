@@ -11,7 +11,12 @@ function declaredNames(file: string): string[] {
   const names: string[] = [];
   for (const m of read(file).matchAll(/export\s*(?:type\s*)?\{([^}]*)\}/g)) {
     for (const part of m[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       if (name !== '') names.push(name);
     }
   }
@@ -27,7 +32,9 @@ describe.each([
   it('exports exactly the committed list of runtime names', async () => {
     expect(existsSync(path.join(root, entry)), `${entry} is missing: run npm run build`).toBe(true);
     const mod = (await import(pathToFileURL(path.join(root, entry)).href)) as Record<string, unknown>;
-    const expected = read(list).split('\n').filter((l) => l !== '');
+    const expected = read(list)
+      .split('\n')
+      .filter((l) => l !== '');
     expect(Object.keys(mod).sort()).toEqual(expected);
   });
   it('documents every exported name, types included', () => {
@@ -42,7 +49,9 @@ describe.each([
 // An option a caller can pass is surface too: each member of the options types docs/library.md
 // lists must appear there as `name?` (e.g. `{ onWarning?, unknownUrn? }`).
 describe('docs/library.md documents every option', () => {
-  const declarations = (readdirSync(path.join(root, 'dist'), { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.d.ts'));
+  const declarations = (readdirSync(path.join(root, 'dist'), { recursive: true, encoding: 'utf8' }) as string[]).filter((f) =>
+    f.endsWith('.d.ts'),
+  );
   it.each(['GuardOptions', 'ProviderOptions', 'DirProviderOptions', 'HttpProviderOptions', 'CompileOptions'])('%s', (name) => {
     const body = declarations
       .map((f) => new RegExp(`export interface ${name}\\b[^{]*\\{\\n([\\s\\S]*?)\\n\\}`).exec(read(path.join('dist', f)))?.[1])

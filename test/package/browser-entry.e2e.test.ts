@@ -47,7 +47,11 @@ describe('the browser entry', () => {
   it('exports every name of the main entry but DirProvider, as the same objects', async () => {
     const main = (await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)) as Record<string, unknown>;
     const browser = (await import(pathToFileURL(join(ROOT, 'dist', 'browser.js')).href)) as Record<string, unknown>;
-    expect(Object.keys(browser).sort()).toEqual(Object.keys(main).filter((n) => n !== 'DirProvider').sort());
+    expect(Object.keys(browser).sort()).toEqual(
+      Object.keys(main)
+        .filter((n) => n !== 'DirProvider')
+        .sort(),
+    );
     for (const name of Object.keys(browser)) expect(browser[name], name).toBe(main[name]);
   });
 
@@ -57,7 +61,8 @@ describe('the browser entry', () => {
       mkdirSync(join(dir, 'node_modules'));
       symlinkSync(ROOT, join(dir, 'node_modules', 'bqschema'));
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-      const script = "import * as b from 'bqschema'; console.log(import.meta.resolve('bqschema').split('/').pop(), typeof b.check, typeof b.DirProvider);";
+      const script =
+        "import * as b from 'bqschema'; console.log(import.meta.resolve('bqschema').split('/').pop(), typeof b.check, typeof b.DirProvider);";
       const run = (flags: string[]): string => {
         const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
         expect(r.stderr).toBe('');
@@ -71,7 +76,9 @@ describe('the browser entry', () => {
   });
 
   it('declares its types: the browser condition names dist/browser.d.ts, which exists', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, { types: string; default: string }>> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, Record<string, { types: string; default: string }>>;
+    };
     const browser = pkg.exports['.']!.browser!;
     expect(Object.keys(pkg.exports['.']!)[0]).toBe('browser'); // conditions match in order: browser before import/require
     expect(existsSync(join(ROOT, browser.types))).toBe(true);

@@ -23,10 +23,14 @@ describe('the library entry', () => {
     const { execFileSync } = await import('node:child_process');
     const out = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', `import { check, wrap, MapProvider } from ${JSON.stringify(entry)};
+      [
+        '--input-type=module',
+        '-e',
+        `import { check, wrap, MapProvider } from ${JSON.stringify(entry)};
        import { createRequire } from 'node:module';
        const loaded = Object.keys(createRequire(import.meta.url).cache);
-       console.log(typeof check, typeof wrap, typeof MapProvider, loaded.some((f) => f.includes('commander')));`],
+       console.log(typeof check, typeof wrap, typeof MapProvider, loaded.some((f) => f.includes('commander')));`,
+      ],
       { encoding: 'utf8' },
     );
     expect(out.trim()).toBe('function function function false');

@@ -20,11 +20,26 @@ const lines = block.trimEnd().split('\n');
 function env(cache: string): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^INIT_CWD$/i.test(k)) e[k] = v;
-  return { ...e, npm_config_cache: cache, npm_config_audit: 'false', npm_config_fund: 'false', NO_COLOR: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+  return {
+    ...e,
+    npm_config_cache: cache,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    NO_COLOR: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
 }
 
 function sh(script: string, cwd: string, cache: string): { code: number | null; out: string } {
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: env(cache), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: env(cache),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
@@ -37,7 +52,11 @@ beforeAll(() => {
   // The first line's result: a clone named bqschema holding the packed tarball.
   expect(lines[0]).toBe('git clone https://github.com/babelqueue/bqschema && (cd bqschema && npm ci && npm pack)');
   mkdirSync(join(work, 'bqschema'));
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', join(work, 'bqschema')], { cwd: ROOT, env: env(join(work, 'cache-pack')), encoding: 'utf8' });
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', join(work, 'bqschema')], {
+    cwd: ROOT,
+    env: env(join(work, 'cache-pack')),
+    encoding: 'utf8',
+  });
   expect(packed.status, packed.stderr).toBe(0);
   expect(existsSync(join(work, 'bqschema', `bqschema-${pkg.version}.tgz`))).toBe(true);
   // The team's project: a git repository with a package.json, next to the clone.
@@ -59,7 +78,9 @@ describe("the README's install, shared through git", () => {
     expect(first!.code, first!.out).toBe(0);
     expect(first!.out).toMatch(/created registry\.json/);
     expect(first!.out).toMatch(/^OK: 1 URN\(s\), 0 error\(s\), 0 warning\(s\)/m);
-    const manifest = JSON.parse(readFileSync(join(work, 'your-project', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(work, 'your-project', 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
     expect(manifest.devDependencies.bqschema).toBe(`file:vendor/bqschema-${pkg.version}.tgz`);
   });
 
@@ -79,9 +100,13 @@ describe("the README's install, shared through git", () => {
     const version = sh('npx --no-install bqschema --version', clone, cache);
     expect(version.out.trim()).toBe(pkg.version);
     // The same package the first machine installed: the lockfile's checksum held.
-    const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; integrity?: string }> };
+    const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string; integrity?: string }>;
+    };
     expect(lock.packages['node_modules/bqschema']!.resolved).toBe(`file:vendor/bqschema-${pkg.version}.tgz`);
     expect(lock.packages['node_modules/bqschema']!.integrity).toMatch(/^sha512-/);
-    expect(readFileSync(join(clone, 'node_modules', 'bqschema', 'package.json'), 'utf8')).toBe(readFileSync(join(project, 'node_modules', 'bqschema', 'package.json'), 'utf8'));
+    expect(readFileSync(join(clone, 'node_modules', 'bqschema', 'package.json'), 'utf8')).toBe(
+      readFileSync(join(project, 'node_modules', 'bqschema', 'package.json'), 'utf8'),
+    );
   });
 });

@@ -66,12 +66,17 @@ beforeAll(() => {
     { filename: string },
   ];
   tarball = join(work, packed[0].filename);
-  entries = must(run('tar', ['-tzf', tarball], work), 'tar -tzf').split('\n').filter((l) => l !== '');
+  entries = must(run('tar', ['-tzf', tarball], work), 'tar -tzf')
+    .split('\n')
+    .filter((l) => l !== '');
 
   project = join(work, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  must(run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project), 'npm install of the tarball');
+  must(
+    run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project),
+    'npm install of the tarball',
+  );
 }, 240_000);
 
 afterAll(() => {
@@ -136,7 +141,13 @@ describe('the npm tarball', () => {
       // verdict.ts and words.ts) serve only the CLI's renderers, gdpr --mask's masker and splicer
       // only the CLI, and so do `bqschema conformance`'s runner and line-protocol adapter (the
       // `bqschema/conformance` entry is the provider kit).
-      .filter((f) => !/^(check|compat|gdpr)\/(report|view-[a-z]+)$/.test(f) && !/^compat\/(verdict|words)$/.test(f) && !/^gdpr\/(masker|splice)$/.test(f) && !/^conformance\/(runner|line-impl)$/.test(f))
+      .filter(
+        (f) =>
+          !/^(check|compat|gdpr)\/(report|view-[a-z]+)$/.test(f) &&
+          !/^compat\/(verdict|words)$/.test(f) &&
+          !/^gdpr\/(masker|splice)$/.test(f) &&
+          !/^conformance\/(runner|line-impl)$/.test(f),
+      )
       // `bqschema services` and check's service rules (src/services/index.ts, src/check/service-rules.ts) are the CLI's alone.
       .filter((f) => f !== 'services/index' && f !== 'check/service-rules')
       // Reading a git ref (compat --against, the catalog's history) is the CLI's alone.
@@ -147,7 +158,10 @@ describe('the npm tarball', () => {
 
   it('ships the declarations the entries reach, and only those: every relative import in them resolves to a shipped file', () => {
     const shipped = new Set(entries.filter((f) => /\.d\.c?ts$/.test(f)).map((f) => f.slice('package/'.length)));
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: unknown; typesVersions: Record<string, Record<string, string[]>> };
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: unknown;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
     const starts = new Set<string>();
     const walkTypes = (v: unknown, key?: string): void => {
       if (typeof v === 'string') {
@@ -155,7 +169,8 @@ describe('the npm tarball', () => {
       } else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkTypes(x, k);
     };
     walkTypes(manifest.exports);
-    for (const map of Object.values(manifest.typesVersions)) for (const targets of Object.values(map)) for (const t of targets) starts.add(t.replace(/^\.\//, ''));
+    for (const map of Object.values(manifest.typesVersions))
+      for (const targets of Object.values(map)) for (const t of targets) starts.add(t.replace(/^\.\//, ''));
     const reached = new Set<string>();
     const queue = [...starts];
     const unresolved: string[] = [];
@@ -165,7 +180,9 @@ describe('the npm tarball', () => {
       expect(shipped.has(f), `${f} is named but not shipped`).toBe(true);
       const text = readFileSync(join(project, 'node_modules', 'bqschema', f), 'utf8');
       for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
-        const target = join(dirname(f), m[1]!).replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts');
+        const target = join(dirname(f), m[1]!)
+          .replace(/\.js$/, '.d.ts')
+          .replace(/\.cjs$/, '.d.cts');
         if (shipped.has(target)) queue.push(target);
         else unresolved.push(`${f}: ${m[1]}`);
       }
@@ -198,9 +215,13 @@ describe('the installed package', () => {
 
   it('runs the bundled CLI: the shipped dist/cli/main.js carries the mark bin/bqschema.js looks for', () => {
     const installed = join(project, 'node_modules', 'bqschema');
-    const mark = /\n(\/\/# bqschema: bundled into \.\.\/cli-bundle\n)$/.exec(readFileSync(join(installed, 'dist', 'cli', 'main.js'), 'utf8'))?.[1];
+    const mark = /\n(\/\/# bqschema: bundled into \.\.\/cli-bundle\n)$/.exec(
+      readFileSync(join(installed, 'dist', 'cli', 'main.js'), 'utf8'),
+    )?.[1];
     expect(mark, 'dist/ is not what `npm run build` leaves: rm -rf dist && npm run build').toBeDefined();
-    expect(readFileSync(join(installed, 'bin', 'bqschema.js'), 'utf8')).toContain("const MARK = '//# bqschema: bundled into ../cli-bundle\\n';");
+    expect(readFileSync(join(installed, 'bin', 'bqschema.js'), 'utf8')).toContain(
+      "const MARK = '//# bqschema: bundled into ../cli-bundle\\n';",
+    );
   });
 
   it('brings its runtime dependencies: validate reads a YAML schema and fails bad data', () => {
@@ -261,14 +282,22 @@ esm.then((m) => console.log(JSON.stringify({
     // Node < 20.19 has no require of ES modules; this flag gives the same refusal.
     const old = run(process.execPath, ['--no-experimental-require-module', '-e', "require('bqschema')"], project);
     expect(old.code).toBe(1);
-    expect(old.stderr).toMatch(/bqschema is an ES module and this Node \(v[\d.]+\) cannot require\(\) one: use Node >= 20\.19, or `const bqschema = await import\('bqschema'\)`/);
+    expect(old.stderr).toMatch(
+      /bqschema is an ES module and this Node \(v[\d.]+\) cannot require\(\) one: use Node >= 20\.19, or `const bqschema = await import\('bqschema'\)`/,
+    );
   });
 
   it('bqschema compile writes a module that imports bqschema/standalone from the install and runs without code generation; the browser condition gets dist/browser.js (issue 24 item 3)', () => {
     mkdirSync(join(project, 'sreg'));
     writeFileSync(join(project, 'sreg', 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:t:order', schema: 'order.json' }] }));
-    writeFileSync(join(project, 'sreg', 'order.json'), JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }));
-    must(run('npx', ['--no-install', 'bqschema', 'compile', '--registry', 'sreg/registry.json', '-o', 'validators.mjs'], project), 'bqschema compile');
+    writeFileSync(
+      join(project, 'sreg', 'order.json'),
+      JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }),
+    );
+    must(
+      run('npx', ['--no-install', 'bqschema', 'compile', '--registry', 'sreg/registry.json', '-o', 'validators.mjs'], project),
+      'bqschema compile',
+    );
     writeFileSync(
       join(project, 'standalone.mjs'),
       `import { check } from 'bqschema';
@@ -281,15 +310,32 @@ console.log(JSON.stringify({ refused, bad: check(provider, 'urn:t:order', { id: 
     const r = run(process.execPath, ['--disallow-code-generation-from-strings', 'standalone.mjs'], project);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ refused: true, bad: [['/id', 'minimum']], good: [] });
-    const browser = run(process.execPath, ['--conditions=browser', '--input-type=module', '-e', "const m = await import('bqschema'); console.log(import.meta.resolve('bqschema').endsWith('/dist/browser.js'), typeof m.check, typeof m.DirProvider)"], project);
+    const browser = run(
+      process.execPath,
+      [
+        '--conditions=browser',
+        '--input-type=module',
+        '-e',
+        "const m = await import('bqschema'); console.log(import.meta.resolve('bqschema').endsWith('/dist/browser.js'), typeof m.check, typeof m.DirProvider)",
+      ],
+      project,
+    );
     expect([browser.stderr, browser.stdout.trim()]).toEqual(['', 'true function undefined']);
   });
 
   it('@arethetypeswrong/cli and publint find no problem in the packed tarball (node10, node16 from CJS and ESM, bundler)', () => {
-    const attw = run(process.execPath, [join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--format', 'json'], work);
+    const attw = run(
+      process.execPath,
+      [join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--format', 'json'],
+      work,
+    );
     const problems = (JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } }).analysis.problems;
     expect(problems).toEqual([]);
-    const publint = run(process.execPath, [join(root, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', join(project, 'node_modules', 'bqschema')], work);
+    const publint = run(
+      process.execPath,
+      [join(root, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', join(project, 'node_modules', 'bqschema')],
+      work,
+    );
     expect(publint.stdout + publint.stderr).toMatch(/All good!/);
     expect(publint.code).toBe(0);
   }, 120_000);
@@ -349,7 +395,15 @@ export const bad: number = bq.check(map, 'urn:t:order', {});
         for (let m = pending.shift(); m !== undefined; m = pending.shift()) {
           const [name, options, files] = m;
           const config = `tsconfig.${name.replace(/\W+/g, '-')}.json`;
-          const compilerOptions = { ...options, target: 'es2022', lib: ['es2022'], strict: true, noEmit: true, skipLibCheck: false, types: [] };
+          const compilerOptions = {
+            ...options,
+            target: 'es2022',
+            lib: ['es2022'],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: [],
+          };
           writeFileSync(join(dir, config), JSON.stringify({ compilerOptions, files }));
           const out = await new Promise<string>((done, fail) => {
             execFile(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: dir, env: childEnv() }, (err, stdout, stderr) => {
@@ -357,7 +411,13 @@ export const bad: number = bq.check(map, 'urn:t:order', {});
               else done(stdout + stderr);
             });
           });
-          results.set(name, out.split('\n').filter((l) => / error TS\d+/.test(l)).sort());
+          results.set(
+            name,
+            out
+              .split('\n')
+              .filter((l) => / error TS\d+/.test(l))
+              .sort(),
+          );
         }
       };
       await Promise.all([one(), one()]);
@@ -368,7 +428,9 @@ export const bad: number = bq.check(map, 'urn:t:order', {});
         const line = (text: string): number => text.split('\n').findIndex((l) => l.startsWith('export const bad')) + 1;
         const expected = [...files].sort().map((f) => {
           const at = `${f.replace('.', '\\.')}\\(${line(f === 'esm.mts' ? esm : cjs)},14\\)`;
-          return expect.stringMatching(new RegExp(`^${at}: error TS2322: Type '(bq\\.)?Violation\\[\\]' is not assignable to type 'number'`));
+          return expect.stringMatching(
+            new RegExp(`^${at}: error TS2322: Type '(bq\\.)?Violation\\[\\]' is not assignable to type 'number'`),
+          );
         });
         expect(results.get(name)).toEqual(expected);
       });
@@ -378,7 +440,9 @@ export const bad: number = bq.check(map, 'urn:t:order', {});
 
 describe('the output schemas are part of the package exports', () => {
   it('import (with type json) and require both reach every schemas/output/*.json, equal to the file', () => {
-    const names = readdirSync(join(root, 'schemas', 'output')).filter((f) => f.endsWith('.json')).sort();
+    const names = readdirSync(join(root, 'schemas', 'output'))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(names.length).toBeGreaterThanOrEqual(5);
     writeFileSync(
       join(project, 'schemas.mjs'),

@@ -32,7 +32,13 @@ async function hostile(handler: Handler): Promise<Hostile> {
     current(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  open.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const port = (server.address() as { port: number }).port;
   return { url: `http://127.0.0.1:${port}`, port, requests, set: (next) => void (current = next) };
 }
@@ -44,7 +50,10 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 /** The subject named in a `/subjects/{subject}/versions/latest` path. */
 const subjectOf = (req: IncomingMessage): string => decodeURIComponent((req.url ?? '').split('/')[2] ?? '');
 /** A Confluent answer for the subject asked for. */
-const schemaAnswer = (schema: string, version = 3): Handler => (req, res) => send(res, 200, { subject: subjectOf(req), version, id: 41, schemaType: 'JSON', schema });
+const schemaAnswer =
+  (schema: string, version = 3): Handler =>
+  (req, res) =>
+    send(res, 200, { subject: subjectOf(req), version, id: 41, schemaType: 'JSON', schema });
 const notFound: Handler = (req, res) => send(res, 404, { error_code: 40401, message: `Subject '${subjectOf(req)}' not found.` });
 
 const quiet: HttpProviderOptions = { onWarning: () => {}, timeoutMs: 3000 };
@@ -63,7 +72,9 @@ describe('HttpProvider fails static on a "not found" for a subject it has served
       expect(stale).toHaveLength(i);
     }
     expect(stale[0]).toBeInstanceOf(RegistryError);
-    expect(stale[3]!.message).toContain(`schema for ${CART} cannot be read from ${reg.url}: the registry answered 404 (subject not found) for a subject it served before; the last schema is kept`);
+    expect(stale[3]!.message).toContain(
+      `schema for ${CART} cannot be read from ${reg.url}: the registry answered 404 (subject not found) for a subject it served before; the last schema is kept`,
+    );
     expect(stale[3]!.message).toContain('4 so far');
     expect(reg.requests).toHaveLength(5);
   });
@@ -156,7 +167,9 @@ describe('HttpProvider keeps a bounded cache', () => {
   });
 
   it('a stream of unknown URNs fills only the bounded miss cache: no schema is evicted', async () => {
-    const reg = await hostile((req, res) => (subjectOf(req).startsWith('urn:real:') ? schemaAnswer(NEEDS_SKU)(req, res) : notFound(req, res)));
+    const reg = await hostile((req, res) =>
+      subjectOf(req).startsWith('urn:real:') ? schemaAnswer(NEEDS_SKU)(req, res) : notFound(req, res),
+    );
     const p = new HttpProvider(reg.url, { ...quiet, maxSchemas: 3, refreshMs: Infinity });
     const real = ['urn:real:a', 'urn:real:b', 'urn:real:c'];
     for (const urn of real) await p.schemaFor(urn);
@@ -185,13 +198,27 @@ describe('HttpProvider keeps a bounded cache', () => {
 describe('HttpProvider never shows a credential', () => {
   const PASSWORD = 'Tr0ub4dor-pw';
   const BEARER = 'tok-7Hq9ZkL2mW';
-  const secrets = (user: string, password: string): string[] => [password, `${user}:${password}`, Buffer.from(`${user}:${password}`).toString('base64'), BEARER];
+  const secrets = (user: string, password: string): string[] => [
+    password,
+    `${user}:${password}`,
+    Buffer.from(`${user}:${password}`).toString('base64'),
+    BEARER,
+  ];
 
   /** Every text an error exposes. */
   function texts(err: unknown): string[] {
     const e = err as Error & { cause?: unknown; file?: string };
     const cause = e.cause as { message?: unknown; stack?: unknown } | undefined;
-    return [String(e), e.message, String(e.stack), JSON.stringify(e), String(e.file), JSON.stringify(e.cause ?? null), String(cause?.message), String(cause?.stack)];
+    return [
+      String(e),
+      e.message,
+      String(e.stack),
+      JSON.stringify(e),
+      String(e.file),
+      JSON.stringify(e.cause ?? null),
+      String(cause?.message),
+      String(cause?.stack),
+    ];
   }
   function expectClean(err: unknown, forbidden: string[]): void {
     expect(err).toBeInstanceOf(Error);
@@ -201,12 +228,20 @@ describe('HttpProvider never shows a credential', () => {
   it('sends URL credentials as Basic authorization and keeps them out of every error and cause', async () => {
     // Each answer is hostile in its own way; the echoing ones repeat the authorization header back.
     const answers: Handler[] = [
-      (req, res) => send(res, 500, { error_code: 50001, message: `denied for ${req.headers.authorization} (${Buffer.from(String(req.headers.authorization).slice(6), 'base64').toString()})` }),
+      (req, res) =>
+        send(res, 500, {
+          error_code: 50001,
+          message: `denied for ${req.headers.authorization} (${Buffer.from(String(req.headers.authorization).slice(6), 'base64').toString()})`,
+        }),
       (req, res) => send(res, 302, {}, { location: `http://ops:${PASSWORD}@127.0.0.1:9/${req.headers.authorization}` }),
       (req) => req.socket.resetAndDestroy(),
       (req, res) => send(res, 200, { subject: `${req.headers.authorization}`, schema: '{}' }),
-      (req, res) => send(res, 200, { subject: subjectOf(req), schema: JSON.stringify({ type: 'object', required: `${req.headers.authorization}` }) }),
-      (_req, res) => { res.writeHead(200, { 'content-length': '10000' }); res.write('{"subj'); },
+      (req, res) =>
+        send(res, 200, { subject: subjectOf(req), schema: JSON.stringify({ type: 'object', required: `${req.headers.authorization}` }) }),
+      (_req, res) => {
+        res.writeHead(200, { 'content-length': '10000' });
+        res.write('{"subj');
+      },
     ];
     const reg = await hostile(answers[0]!);
     const p = new HttpProvider(`http://svc-reader:${PASSWORD}@127.0.0.1:${reg.port}/`, { ...quiet, strict: true, timeoutMs: 500 });
@@ -219,12 +254,18 @@ describe('HttpProvider never shows a credential', () => {
       expectClean(err, [...secrets('svc-reader', PASSWORD), 'svc-reader']);
       if (answer === answers[0]) expect((err as Error).message).toContain('HTTP 500: denied for Basic *** (***)'); // the echo was there
     }
-    expect(reg.requests.every((r) => r.headers.authorization === `Basic ${Buffer.from(`svc-reader:${PASSWORD}`).toString('base64')}`)).toBe(true);
+    expect(reg.requests.every((r) => r.headers.authorization === `Basic ${Buffer.from(`svc-reader:${PASSWORD}`).toString('base64')}`)).toBe(
+      true,
+    );
     expect(reg.requests).toHaveLength(answers.length);
   });
 
   it('keeps a headers option value (a bearer token) out of errors, onStale errors included', async () => {
-    const echo: Handler = (req, res) => send(res, 503, { error_code: 50003, message: `token ${String(req.headers.authorization).split(' ')[1]} expired; header was "${req.headers.authorization}"` });
+    const echo: Handler = (req, res) =>
+      send(res, 503, {
+        error_code: 50003,
+        message: `token ${String(req.headers.authorization).split(' ')[1]} expired; header was "${req.headers.authorization}"`,
+      });
     const reg = await hostile(schemaAnswer(NEEDS_SKU));
     const stale: Error[] = [];
     const p = new HttpProvider(reg.url, { ...quiet, headers: { Authorization: `Bearer ${BEARER}` }, onStale: (_u, e) => stale.push(e) });
@@ -234,7 +275,9 @@ describe('HttpProvider never shows a credential', () => {
     expect(stale).toHaveLength(1);
     expect(stale[0]!.message).toContain('HTTP 503: token *** expired');
     expectClean(stale[0], [BEARER]);
-    const first = await new HttpProvider(reg.url, { ...quiet, headers: { authorization: `Bearer ${BEARER}` } }).schemaFor('urn:other').catch((e: unknown) => e);
+    const first = await new HttpProvider(reg.url, { ...quiet, headers: { authorization: `Bearer ${BEARER}` } })
+      .schemaFor('urn:other')
+      .catch((e: unknown) => e);
     expectClean(first, [BEARER]);
     expect(reg.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${BEARER}`, `Bearer ${BEARER}`, `Bearer ${BEARER}`]);
   });
@@ -254,12 +297,32 @@ describe('HttpProvider never shows a credential', () => {
 
 describe('HttpProvider refuses options that would break it', () => {
   const bad: Array<[keyof HttpProviderOptions, unknown]> = [
-    ['timeoutMs', NaN], ['timeoutMs', Infinity], ['timeoutMs', -1], ['timeoutMs', 0], ['timeoutMs', 2.5], ['timeoutMs', 2 ** 31], ['timeoutMs', '5000'],
-    ['maxBodyBytes', NaN], ['maxBodyBytes', Infinity], ['maxBodyBytes', 0], ['maxBodyBytes', -4096], ['maxBodyBytes', 1e3 + 0.5],
-    ['refreshMs', NaN], ['refreshMs', -30], ['refreshMs', '60000'], ['refreshMs', null],
-    ['maxSchemas', 0], ['maxSchemas', NaN], ['maxSchemas', 7.25], ['maxSchemas', Infinity],
-    ['maxMisses', -1], ['maxMisses', NaN], ['maxMisses', 0.5],
-    ['deleteAfterMs', NaN], ['deleteAfterMs', -1], ['deleteAfterMs', '900000'],
+    ['timeoutMs', NaN],
+    ['timeoutMs', Infinity],
+    ['timeoutMs', -1],
+    ['timeoutMs', 0],
+    ['timeoutMs', 2.5],
+    ['timeoutMs', 2 ** 31],
+    ['timeoutMs', '5000'],
+    ['maxBodyBytes', NaN],
+    ['maxBodyBytes', Infinity],
+    ['maxBodyBytes', 0],
+    ['maxBodyBytes', -4096],
+    ['maxBodyBytes', 1e3 + 0.5],
+    ['refreshMs', NaN],
+    ['refreshMs', -30],
+    ['refreshMs', '60000'],
+    ['refreshMs', null],
+    ['maxSchemas', 0],
+    ['maxSchemas', NaN],
+    ['maxSchemas', 7.25],
+    ['maxSchemas', Infinity],
+    ['maxMisses', -1],
+    ['maxMisses', NaN],
+    ['maxMisses', 0.5],
+    ['deleteAfterMs', NaN],
+    ['deleteAfterMs', -1],
+    ['deleteAfterMs', '900000'],
   ];
   it.each(bad)('%s: %s is a RangeError naming the option', (name, value) => {
     const make = (): HttpProvider => new HttpProvider('http://127.0.0.1:8081', { [name]: value } as HttpProviderOptions);
@@ -268,30 +331,48 @@ describe('HttpProvider refuses options that would break it', () => {
   });
 
   it('takes the edges that are valid', () => {
-    for (const options of [{ refreshMs: Infinity }, { refreshMs: 0 }, { deleteAfterMs: Infinity }, { deleteAfterMs: 0 }, { maxMisses: 0 }, { timeoutMs: 2 ** 31 - 1 }, { maxBodyBytes: 1 }, { maxSchemas: 1 }]) {
+    for (const options of [
+      { refreshMs: Infinity },
+      { refreshMs: 0 },
+      { deleteAfterMs: Infinity },
+      { deleteAfterMs: 0 },
+      { maxMisses: 0 },
+      { timeoutMs: 2 ** 31 - 1 },
+      { maxBodyBytes: 1 },
+      { maxSchemas: 1 },
+    ]) {
       expect(() => new HttpProvider('http://127.0.0.1:8081', options)).not.toThrow();
     }
   });
 
   it('refuses non-function callbacks and malformed headers, naming them', () => {
-    expect(() => new HttpProvider('http://127.0.0.1:8081', { onStale: 'log' as never })).toThrow('HttpProvider: onStale must be a function, got string');
+    expect(() => new HttpProvider('http://127.0.0.1:8081', { onStale: 'log' as never })).toThrow(
+      'HttpProvider: onStale must be a function, got string',
+    );
     expect(() => new HttpProvider('http://127.0.0.1:8081', { headers: { 'x-a\r\nb': 'v' } })).toThrow(TypeError);
-    expect(() => new HttpProvider('http://127.0.0.1:8081', { headers: { 'x-key': 'secret-value\r\nx: y' } })).toThrow('HttpProvider: headers.x-key must be a string without line breaks');
-    expect(() => new HttpProvider('http://u:p@127.0.0.1:8081', { headers: { authorization: 'Bearer t' } })).toThrow(/either in the URL or in headers.authorization/);
+    expect(() => new HttpProvider('http://127.0.0.1:8081', { headers: { 'x-key': 'secret-value\r\nx: y' } })).toThrow(
+      'HttpProvider: headers.x-key must be a string without line breaks',
+    );
+    expect(() => new HttpProvider('http://u:p@127.0.0.1:8081', { headers: { authorization: 'Bearer t' } })).toThrow(
+      /either in the URL or in headers.authorization/,
+    );
   });
 });
 
 describe('HttpProvider refuses URNs that would change the request path', () => {
-  it.each(['.', '..', '%2e', '%2E%2e', '.%2E', '%252e%252e', 'urn:a/..', '../admin', 'urn:x\\..\\y', 'urn:shop%2F%2E%2E'])('%s: a RegistryError, no request', async (urn) => {
-    const reg = await hostile(schemaAnswer('{}'));
-    const p = new HttpProvider(reg.url, quiet);
-    const err = await p.schemaFor(urn).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RegistryError);
-    expect((err as RegistryError).urn).toBe(urn);
-    expect((err as Error).message).toMatch(/holds a "\." or "\.\." path segment.*no request was sent$/);
-    await p.schemaFor(urn).catch(() => {}); // refused again: never cached
-    expect(reg.requests).toHaveLength(0);
-  });
+  it.each(['.', '..', '%2e', '%2E%2e', '.%2E', '%252e%252e', 'urn:a/..', '../admin', 'urn:x\\..\\y', 'urn:shop%2F%2E%2E'])(
+    '%s: a RegistryError, no request',
+    async (urn) => {
+      const reg = await hostile(schemaAnswer('{}'));
+      const p = new HttpProvider(reg.url, quiet);
+      const err = await p.schemaFor(urn).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RegistryError);
+      expect((err as RegistryError).urn).toBe(urn);
+      expect((err as Error).message).toMatch(/holds a "\." or "\.\." path segment.*no request was sent$/);
+      await p.schemaFor(urn).catch(() => {}); // refused again: never cached
+      expect(reg.requests).toHaveLength(0);
+    },
+  );
 
   it('still asks for URNs that merely contain dots, slashes and percent signs', async () => {
     const reg = await hostile(schemaAnswer(NEEDS_SKU));
@@ -312,13 +393,18 @@ describe('HttpProvider keeps causes', () => {
     const reg = await hostile((_req, res) => send(res, 307, {}, { location: '/moved/subjects/x/versions/latest' }));
     const err = (await new HttpProvider(reg.url, quiet).schemaFor(CART).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(RegistryError);
-    expect(err.message).toBe(`schema for ${CART} cannot be read from ${reg.url}: the registry answered a redirect (HTTP 307) to ${reg.url}/moved/subjects/x/versions/latest; redirects are not followed: give the registry's own URL`);
+    expect(err.message).toBe(
+      `schema for ${CART} cannot be read from ${reg.url}: the registry answered a redirect (HTTP 307) to ${reg.url}/moved/subjects/x/versions/latest; redirects are not followed: give the registry's own URL`,
+    );
     expect(err.cause).toEqual({ status: 307, location: `${reg.url}/moved/subjects/x/versions/latest` });
     reg.set((_req, res) => send(res, 301, {}, { location: 'https://backup:hunter2-x@registry.example/' }));
     const other = (await new HttpProvider(reg.url, quiet).schemaFor(CART).catch((e: unknown) => e)) as Error;
     expect(other.message).toContain('redirect (HTTP 301) to https://registry.example/;');
     expect(JSON.stringify(other.cause)).not.toContain('hunter2');
-    expect(reg.requests.map((r) => r.path)).toEqual([`/subjects/${encodeURIComponent(CART)}/versions/latest`, `/subjects/${encodeURIComponent(CART)}/versions/latest`]);
+    expect(reg.requests.map((r) => r.path)).toEqual([
+      `/subjects/${encodeURIComponent(CART)}/versions/latest`,
+      `/subjects/${encodeURIComponent(CART)}/versions/latest`,
+    ]);
   });
 
   it('a redirect on revalidation goes to onStale and the schema stays', async () => {
@@ -341,7 +427,11 @@ describe('HttpProvider keeps causes', () => {
     expect(before.message).not.toContain('fetch failed');
     expect(before.cause).toBeInstanceOf(Error);
     expect(before.cause!.code).toBe('ECONNRESET');
-    reg.set((req, res) => { res.writeHead(200, { 'content-length': '900' }); res.write('{"subject":"'); setTimeout(() => req.socket.resetAndDestroy(), 10); });
+    reg.set((req, res) => {
+      res.writeHead(200, { 'content-length': '900' });
+      res.write('{"subject":"');
+      setTimeout(() => req.socket.resetAndDestroy(), 10);
+    });
     const during = (await p.schemaFor(CART).catch((e: unknown) => e)) as Error & { cause?: Error & { code?: string } };
     expect(during.message).not.toMatch(/: (terminated|fetch failed)$/);
     expect(during.cause!.code).toMatch(/^(ECONNRESET|UND_ERR_SOCKET)$/);
@@ -355,7 +445,9 @@ describe('HttpProvider keeps causes', () => {
     const closed = await hostile(() => {});
     const port = closed.port;
     await open.pop()!();
-    const refused = (await new HttpProvider(`http://127.0.0.1:${port}`, quiet).schemaFor(CART).catch((e: unknown) => e)) as Error & { cause?: { code?: string } };
+    const refused = (await new HttpProvider(`http://127.0.0.1:${port}`, quiet).schemaFor(CART).catch((e: unknown) => e)) as Error & {
+      cause?: { code?: string };
+    };
     expect(refused.message).toContain('ECONNREFUSED');
     expect(refused.cause!.code).toBe('ECONNREFUSED');
   });
@@ -373,7 +465,9 @@ describe('HttpProvider checks that the answer is for the subject asked for', () 
   it('a 200 naming another subject, or none, is an error on a first load', async () => {
     const reg = await hostile((_req, res) => send(res, 200, { subject: 'urn:shop:anything-goes', version: 1, schema: '{}' }));
     const p = new HttpProvider(reg.url, quiet);
-    await expect(p.schemaFor(CART)).rejects.toThrow(`schema for ${CART} cannot be read from ${reg.url}: the answer names subject "urn:shop:anything-goes", not the subject asked for`);
+    await expect(p.schemaFor(CART)).rejects.toThrow(
+      `schema for ${CART} cannot be read from ${reg.url}: the answer names subject "urn:shop:anything-goes", not the subject asked for`,
+    );
     reg.set((_req, res) => send(res, 200, { version: 1, schema: '{}' }));
     await expect(p.schemaFor(CART)).rejects.toThrow('the answer names no subject, not the subject asked for');
     reg.set((req, res) => send(res, 200, { subject: subjectOf(req).toUpperCase(), schema: '{}' }));
@@ -392,6 +486,8 @@ describe('HttpProvider checks that the answer is for the subject asked for', () 
     reg.set((_req, res) => send(res, 200, { subject: 'urn:shop:cart:abandoned', version: 9, schema: '{}' }));
     await p.refresh();
     expect(await violations(p, CART, {})).toBe(1);
-    expect(stale.map((e) => e.message)).toEqual([`schema for ${CART} cannot be read from ${reg.url}: the answer names subject "urn:shop:cart:abandoned", not the subject asked for`]);
+    expect(stale.map((e) => e.message)).toEqual([
+      `schema for ${CART} cannot be read from ${reg.url}: the answer names subject "urn:shop:cart:abandoned", not the subject asked for`,
+    ]);
   });
 });

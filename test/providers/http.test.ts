@@ -13,12 +13,19 @@ afterEach(async () => {
   for (const s of open.splice(0)) await s.close();
 });
 
-async function registry(schemas: Record<string, unknown>): Promise<{ api: RegistryServer; url: string; log: RequestLog[]; set(next: Record<string, unknown>): void }> {
+async function registry(
+  schemas: Record<string, unknown>,
+): Promise<{ api: RegistryServer; url: string; log: RequestLog[]; set(next: Record<string, unknown>): void }> {
   const log: RequestLog[] = [];
   const api = createServer(buildSnapshot(new MapProvider(schemas, { onWarning: () => {} })), { onRequest: (e) => log.push(e) });
   const address = await api.listen(0, '127.0.0.1');
   open.push({ close: () => api.close(0) });
-  return { api, url: `http://127.0.0.1:${address.port}`, log, set: (next) => api.replace(buildSnapshot(new MapProvider(next, { onWarning: () => {} }))) };
+  return {
+    api,
+    url: `http://127.0.0.1:${address.port}`,
+    log,
+    set: (next) => api.replace(buildSnapshot(new MapProvider(next, { onWarning: () => {} }))),
+  };
 }
 
 /** Waits until the request log has `n` finished entries (logging happens when the response ends). */
@@ -47,7 +54,9 @@ describe('HttpProvider', () => {
     expect(answers[0]!.isValid({ order_id: 1 })).toBe(true);
     expect(await p.schemaFor(URN)).toBe(answers[0]);
     await logged(reg.log, 1);
-    expect(reg.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`GET /subjects/${encodeURIComponent(URN)}/versions/latest 200`]);
+    expect(reg.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      `GET /subjects/${encodeURIComponent(URN)}/versions/latest 200`,
+    ]);
   });
 
   it('answers undefined for a subject the registry does not have, and for an empty URN without asking', async () => {
@@ -134,21 +143,37 @@ describe('HttpProvider', () => {
     const hang: NetServer = createNetServer((s) => void sockets.push(s)); // accepts, never answers
     hang.listen(0, '127.0.0.1');
     await once(hang, 'listening');
-    open.push({ close: async () => { for (const s of sockets) s.destroy(); hang.close(); } });
+    open.push({
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        hang.close();
+      },
+    });
     const p = new HttpProvider(`http://127.0.0.1:${(hang.address() as { port: number }).port}`, { timeoutMs: 100 });
     const started = Date.now();
-    await expect(p.schemaFor(URN)).rejects.toThrow(`schema for ${URN} cannot be read from http://127.0.0.1:${(hang.address() as { port: number }).port}: no answer within 100 ms`);
+    await expect(p.schemaFor(URN)).rejects.toThrow(
+      `schema for ${URN} cannot be read from http://127.0.0.1:${(hang.address() as { port: number }).port}: no answer within 100 ms`,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('refuses an oversized answer, a non-JSON schema type and a broken subject, naming the URN', async () => {
     const reg = await registry({ [URN]: { enum: ['x'.repeat(2000)] } });
     await expect(new HttpProvider(reg.url, { maxBodyBytes: 1000 }).schemaFor(URN)).rejects.toThrow(/larger than 1000 bytes/);
-    const fake = (body: object, status = 200): typeof fetch => async () => new Response(JSON.stringify({ subject: URN, ...body }), { status });
-    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{}', schemaType: 'AVRO' }) }).schemaFor(URN)).rejects.toThrow(`schema for ${URN}`);
+    const fake =
+      (body: object, status = 200): typeof fetch =>
+      async () =>
+        new Response(JSON.stringify({ subject: URN, ...body }), { status });
+    await expect(
+      new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{}', schemaType: 'AVRO' }) }).schemaFor(URN),
+    ).rejects.toThrow(`schema for ${URN}`);
     await expect(new HttpProvider('http://x.invalid', { fetch: fake({ schema: '{' }) }).schemaFor(URN)).rejects.toThrow(/not valid JSON/);
-    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 50001, message: 'disk on fire' }, 500) }).schemaFor(URN)).rejects.toThrow(/HTTP 500: disk on fire/);
-    await expect(new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 40400, message: 'no route' }, 404) }).schemaFor(URN)).rejects.toThrow(/HTTP 404/);
+    await expect(
+      new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 50001, message: 'disk on fire' }, 500) }).schemaFor(URN),
+    ).rejects.toThrow(/HTTP 500: disk on fire/);
+    await expect(
+      new HttpProvider('http://x.invalid', { fetch: fake({ error_code: 40400, message: 'no route' }, 404) }).schemaFor(URN),
+    ).rejects.toThrow(/HTTP 404/);
   });
 
   it('sends compile warnings to onWarning, once per registration', async () => {
@@ -175,8 +200,16 @@ describe('HttpProvider', () => {
     const warned: string[] = [];
     const p = new HttpProvider(reg.url, { onStale: (_, err) => stale.push(err), onWarning: (w) => warned.push(`${w.kind} ${w.keyword}`) });
     const first = (await p.schemaFor(URN))!;
-    for (const [bad, words] of [[typo, /schema for urn:babel:orders:created from http:\/\/127\.0\.0\.1:\d+: the registry answered a new schema in which unknown keyword "requried" at the schema root is not enforced \(no JSON Schema draft defines it\); did you mean "required"\? The last good schema is kept until an answer without it$/],
-      [malformed, /the registry answered a new schema in which malformed keyword "type" at \/properties\/order_id: unknown type name "integr"; it is not enforced; the last good schema is kept until an answer without it$/]] as const) {
+    for (const [bad, words] of [
+      [
+        typo,
+        /schema for urn:babel:orders:created from http:\/\/127\.0\.0\.1:\d+: the registry answered a new schema in which unknown keyword "requried" at the schema root is not enforced \(no JSON Schema draft defines it\); did you mean "required"\? The last good schema is kept until an answer without it$/,
+      ],
+      [
+        malformed,
+        /the registry answered a new schema in which malformed keyword "type" at \/properties\/order_id: unknown type name "integr"; it is not enforced; the last good schema is kept until an answer without it$/,
+      ],
+    ] as const) {
       reg.set({ [URN]: bad });
       stale.length = 0;
       for (let i = 0; i < 2; i++) {

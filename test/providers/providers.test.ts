@@ -79,7 +79,13 @@ describe('readManifest', () => {
     });
     expect(entries.map((e) => e.urn)).toEqual(['urn:a', 'urn:d']);
     const fatal = problems.filter((p) => p.fatal);
-    expect(fatal.map((p) => p.pointer)).toEqual(['/schemas/1/urn', '/schemas/2/schema', '/schemas/3/urn', '/schemas/4', '/schemas/5/owner']);
+    expect(fatal.map((p) => p.pointer)).toEqual([
+      '/schemas/1/urn',
+      '/schemas/2/schema',
+      '/schemas/3/urn',
+      '/schemas/4',
+      '/schemas/5/owner',
+    ]);
     expect(fatal[2]!.message).toMatch(/registered twice/);
     // `urn:a` has no name part after its namespace: reported (by check), but not fatal.
     expect(problems.filter((p) => !p.fatal).map((p) => p.message)).toContainEqual(expect.stringMatching(/"urn:a" is not in URN syntax/));
@@ -93,7 +99,10 @@ describe('readManifest', () => {
 describe('DirProvider', () => {
   it('reads the manifest once and loads schemas lazily, relative to the manifest, cached', () => {
     const dir = registry({
-      'registry.json': manifest([{ urn: 'urn:a', schema: 'schemas/a.json', owner: 'team' }, { urn: 'urn:b', schema: 'schemas/missing.json' }]),
+      'registry.json': manifest([
+        { urn: 'urn:a', schema: 'schemas/a.json', owner: 'team' },
+        { urn: 'urn:b', schema: 'schemas/missing.json' },
+      ]),
       'schemas/a.json': '{"type":"object","required":["id"]}',
     });
     const p = new DirProvider(join(dir, 'registry.json'));
@@ -110,7 +119,10 @@ describe('DirProvider', () => {
 
   it('a missing or malformed schema file throws naming the URN and the file, every time it is asked for', () => {
     const dir = registry({
-      'registry.json': manifest([{ urn: 'urn:gone', schema: 'gone.json' }, { urn: 'urn:bad', schema: 'bad.json' }]),
+      'registry.json': manifest([
+        { urn: 'urn:gone', schema: 'gone.json' },
+        { urn: 'urn:bad', schema: 'bad.json' },
+      ]),
       'bad.json': '{"type": ',
     });
     const p = new DirProvider(join(dir, 'registry.json'));
@@ -156,7 +168,13 @@ describe('DirProvider', () => {
       ['{"nope": []}', /no "schemas" array/],
       [manifest([{ urn: 'urn:a' }]), /"schema"/],
       [manifest([{ schema: 'a.json' }]), /"urn"/],
-      [manifest([{ urn: 'urn:a', schema: 'a.json' }, { urn: 'urn:a', schema: 'b.json' }]), /twice/],
+      [
+        manifest([
+          { urn: 'urn:a', schema: 'a.json' },
+          { urn: 'urn:a', schema: 'b.json' },
+        ]),
+        /twice/,
+      ],
     ];
     for (const [text, message] of cases) {
       const dir = registry({ 'registry.json': text });
@@ -185,7 +203,12 @@ describe('strict providers (docs/contract.md §8)', () => {
     const warnings: Array<{ kind?: string; keyword: string }> = [];
     const lenient = new MapProvider({ 'urn:t:typo': typo }, { onWarning: (w) => warnings.push(w) });
     expect(lenient.schemaFor('urn:t:typo')!.isValid({})).toBe(true);
-    expect(warnings.map((w) => [w.kind, w.keyword])).toEqual([['malformed', 'required'], ['malformed', 'type']]);
-    expect(() => new MapProvider({ 'urn:t:typo': typo }, { strict: true, onWarning: () => {} })).toThrow(/^schema for urn:t:typo: .*(required|type)/);
+    expect(warnings.map((w) => [w.kind, w.keyword])).toEqual([
+      ['malformed', 'required'],
+      ['malformed', 'type'],
+    ]);
+    expect(() => new MapProvider({ 'urn:t:typo': typo }, { strict: true, onWarning: () => {} })).toThrow(
+      /^schema for urn:t:typo: .*(required|type)/,
+    );
   });
 });

@@ -22,7 +22,12 @@ async function checkedUrns(cwd: string, env: Record<string, string | undefined> 
 
 describe.concurrent('registry discovery', () => {
   it('finds registry.yaml in the working directory', async () => {
-    const dir = tempTree({ '.git/HEAD': 'ref: refs/heads/main\n', 'registry.yaml': YAML_REGISTRY, 'schemas/a.yaml': SCHEMA, 'm.json': message('urn:d:yaml') });
+    const dir = tempTree({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'registry.yaml': YAML_REGISTRY,
+      'schemas/a.yaml': SCHEMA,
+      'm.json': message('urn:d:yaml'),
+    });
     expect(await checkedUrns(dir)).toEqual(['urn:d:yaml']);
     const r = await bq(['validate', 'm.json'], { cwd: dir });
     expectExit(r, 1); // the YAML registry's schema was applied: `id` is required
@@ -40,7 +45,12 @@ describe.concurrent('registry discovery', () => {
   });
 
   it('finds the registry from a subdirectory, and resolves its schema paths from the manifest', async () => {
-    const dir = tempTree({ '.git/HEAD': 'x', 'registry.yml': YAML_REGISTRY, 'schemas/a.yaml': SCHEMA, 'services/orders/m.json': message('urn:d:yaml') });
+    const dir = tempTree({
+      '.git/HEAD': 'x',
+      'registry.yml': YAML_REGISTRY,
+      'schemas/a.yaml': SCHEMA,
+      'services/orders/m.json': message('urn:d:yaml'),
+    });
     const sub = join(dir, 'services', 'orders');
     expect(await checkedUrns(sub)).toEqual(['urn:d:yaml']);
     const r = await bq(['validate', 'm.json'], { cwd: sub });
@@ -49,7 +59,12 @@ describe.concurrent('registry discovery', () => {
   });
 
   it('stops at the directory holding .git: a registry above the repository is not used', async () => {
-    const dir = tempTree({ 'registry.yaml': YAML_REGISTRY, 'schemas/a.yaml': SCHEMA, 'repo/.git/HEAD': 'x', 'repo/src/m.json': message('urn:d:yaml') });
+    const dir = tempTree({
+      'registry.yaml': YAML_REGISTRY,
+      'schemas/a.yaml': SCHEMA,
+      'repo/.git/HEAD': 'x',
+      'repo/src/m.json': message('urn:d:yaml'),
+    });
     const r = await bq(['check'], { cwd: join(dir, 'repo', 'src') });
     expectOneLineError(r, /^bqschema: no registry found: /);
     // Both directories searched are named: where it started and where it stopped.
@@ -75,7 +90,12 @@ describe.concurrent('registry discovery', () => {
   });
 
   it('BQSCHEMA_REGISTRY is used instead of discovery; a missing path says it came from the variable', async () => {
-    const dir = tempTree({ '.git/HEAD': 'x', 'registry.yaml': YAML_REGISTRY, 'schemas/a.yaml': SCHEMA, 'alt/registry.json': '{"schemas":[]}' });
+    const dir = tempTree({
+      '.git/HEAD': 'x',
+      'registry.yaml': YAML_REGISTRY,
+      'schemas/a.yaml': SCHEMA,
+      'alt/registry.json': '{"schemas":[]}',
+    });
     expect(await checkedUrns(dir, { BQSCHEMA_REGISTRY: 'alt/registry.json' })).toEqual([]);
     const r = await bq(['check'], { cwd: dir, env: { BQSCHEMA_REGISTRY: 'gone/registry.json' } });
     expectOneLineError(r, /^bqschema: registry manifest not found: gone\/registry\.json \(from BQSCHEMA_REGISTRY\)$/);

@@ -51,8 +51,16 @@ const SCHEMA: Record<TextFormat, { file: string; text: string; needle: string }>
 
 // A manifest entry that names two schema files: which one is meant would be silent.
 const MANIFEST: Record<TextFormat, { file: string; text: string; needle: string }> = {
-  json: { file: 'registry.json', text: '{\n  "schemas": [\n    {"urn": "urn:t:a", "schema": "a.json", "schema": "b.json"}\n  ]\n}\n', needle: '"schema"' },
-  jsonc: { file: 'registry.jsonc', text: '{\n  // one entry\n  "schemas": [\n    {"urn": "urn:t:a", "schema": "a.json", "schema": "b.json",},\n  ],\n}\n', needle: '"schema"' },
+  json: {
+    file: 'registry.json',
+    text: '{\n  "schemas": [\n    {"urn": "urn:t:a", "schema": "a.json", "schema": "b.json"}\n  ]\n}\n',
+    needle: '"schema"',
+  },
+  jsonc: {
+    file: 'registry.jsonc',
+    text: '{\n  // one entry\n  "schemas": [\n    {"urn": "urn:t:a", "schema": "a.json", "schema": "b.json",},\n  ],\n}\n',
+    needle: '"schema"',
+  },
   yaml: { file: 'registry.yaml', text: 'schemas:\n  - urn: urn:t:a\n    schema: a.json\n    schema: b.json\n', needle: 'schema:' },
 };
 
@@ -77,13 +85,16 @@ describe('parseText: a repeated key with uniqueKeys', () => {
   });
 
   it('keys are compared as the object sees them: escapes, YAML scalars of any type, __proto__', () => {
-    expect(() => parseText('{"a": 1, "\\u0061": 2}', 'f.json', 'json', { uniqueKeys: true })).toThrow('f.json:1:10: the key "a" appears twice in one object (first at line 1:2)');
+    expect(() => parseText('{"a": 1, "\\u0061": 2}', 'f.json', 'json', { uniqueKeys: true })).toThrow(
+      'f.json:1:10: the key "a" appears twice in one object (first at line 1:2)',
+    );
     expect(() => parseText('1: x\n"1": y\n', 'f.yaml', 'yaml', { uniqueKeys: true })).toThrow('f.yaml:2:1: the key "1" appears twice');
     // A YAML key names the property its author wrote (its source text): `~` and `null` are two.
     expect(() => parseText('~: x\n"~": y\n', 'f.yaml', 'yaml', { uniqueKeys: true })).toThrow('f.yaml:2:1: the key "~" appears twice');
     expect(parseText('~: x\nnull: y\n', 'f.yaml', 'yaml', { uniqueKeys: true })).toEqual({ '~': 'x', null: 'y' });
-    expect(() => parseText('{"__proto__": {}, "x": [{"__proto__": 1, "__proto__": 2}]}', 'f.jsonc', 'jsonc', { uniqueKeys: true }))
-      .toThrow('f.jsonc:1:42: the key "__proto__" appears twice in one object (first at line 1:26)');
+    expect(() => parseText('{"__proto__": {}, "x": [{"__proto__": 1, "__proto__": 2}]}', 'f.jsonc', 'jsonc', { uniqueKeys: true })).toThrow(
+      'f.jsonc:1:42: the key "__proto__" appears twice in one object (first at line 1:26)',
+    );
     // The same key in different objects, and equal strings as values, are no repeat.
     const text = '{"a": {"a": "a"}, "b": ["a", {"a": 1}], "c": "\\"a\\": 1"}';
     for (const format of FORMATS) expect(parseText(text, `f.${format}`, format, { uniqueKeys: true })).toEqual(JSON.parse(text));
@@ -114,7 +125,9 @@ describe('parseText: a repeated key with uniqueKeys', () => {
       const end = indent === undefined ? '' : `\n${indent.repeat(depth)}`;
       if (Array.isArray(v)) return v.length === 0 ? '[]' : `[${v.map((x) => `${nl}${write(x, indent, depth + 1)}`).join(',')}${end}]`;
       if (v !== null && typeof v === 'object') {
-        return v.members.length === 0 ? '{}' : `{${v.members.map(([k, x]) => `${nl}${JSON.stringify(k)}: ${write(x, indent, depth + 1)}`).join(',')}${end}}`;
+        return v.members.length === 0
+          ? '{}'
+          : `{${v.members.map(([k, x]) => `${nl}${JSON.stringify(k)}: ${write(x, indent, depth + 1)}`).join(',')}${end}}`;
       }
       return JSON.stringify(v);
     };
@@ -150,14 +163,17 @@ describe('parseText: a repeated key with uniqueKeys', () => {
             if (!(err instanceof ParseFailure)) throw err;
             got = err.message;
           }
-          const expected = want === undefined ? undefined : (() => {
-            const at = (offset: number): string => {
-              const lines = text.slice(0, offset).split('\n');
-              return `${lines.length}:${[...lines[lines.length - 1]!].length + 1}`;
-            };
-            const shown = JSON.stringify(want.key);
-            return `f.${format}:${at(want.second)}: the key ${shown} appears twice in one object (first at line ${at(want.first)}); remove one`;
-          })();
+          const expected =
+            want === undefined
+              ? undefined
+              : (() => {
+                  const at = (offset: number): string => {
+                    const lines = text.slice(0, offset).split('\n');
+                    return `${lines.length}:${[...lines[lines.length - 1]!].length + 1}`;
+                  };
+                  const shown = JSON.stringify(want.key);
+                  return `f.${format}:${at(want.second)}: the key ${shown} appears twice in one object (first at line ${at(want.first)}); remove one`;
+                })();
           expect(got, `${format}: ${text}`).toBe(expected);
         }
       }),
@@ -169,7 +185,16 @@ describe('parseText: a repeated key with uniqueKeys', () => {
 describe('the registry and DirProvider refuse it (fail static)', () => {
   it.each(FORMATS)('a %s schema: that URN is unusable, every time it is asked for; the others load', (format) => {
     const { file, text, needle } = SCHEMA[format];
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:dup', schema: file }, { urn: 'urn:t:ok', schema: 'ok.json' }] }), [file]: text, 'ok.json': GOOD });
+    const dir = tree({
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:t:dup', schema: file },
+          { urn: 'urn:t:ok', schema: 'ok.json' },
+        ],
+      }),
+      [file]: text,
+      'ok.json': GOOD,
+    });
     const provider = new DirProvider(join(dir, 'registry.json'));
     for (let i = 0; i < 2; i++) {
       let err: unknown;
@@ -180,8 +205,13 @@ describe('the registry and DirProvider refuse it (fail static)', () => {
       }
       expect(err).toBeInstanceOf(RegistryError);
       expect((err as RegistryError).kind).toBe('malformed');
-      expect((err as RegistryError).message).toContain(repeated(join(dir, file).replace(`${process.cwd()}/`, ''), text, 'required', needle));
-      expect((err as RegistryError).position).toEqual({ line: Number(place(text, needle, 1).split(':')[0]), col: Number(place(text, needle, 1).split(':')[1]) });
+      expect((err as RegistryError).message).toContain(
+        repeated(join(dir, file).replace(`${process.cwd()}/`, ''), text, 'required', needle),
+      );
+      expect((err as RegistryError).position).toEqual({
+        line: Number(place(text, needle, 1).split(':')[0]),
+        col: Number(place(text, needle, 1).split(':')[1]),
+      });
     }
     expect(provider.schemaFor('urn:t:ok')?.isValid({ id: 'x' })).toBe(true);
     expect(() => readSchemaFile(join(dir, file))).toThrow(/the key "required" appears twice in one object/);
@@ -190,7 +220,11 @@ describe('the registry and DirProvider refuse it (fail static)', () => {
   it.each(FORMATS)('a %s manifest: the provider is not made', (format) => {
     const { file, text, needle } = MANIFEST[format];
     const dir = tree({ [file]: text, 'a.json': GOOD, 'b.json': GOOD });
-    expect(() => new DirProvider(join(dir, file))).toThrow(new RegExp(`${escape(file)}:${place(text, needle, 1)}: the key "schema" appears twice in one object \\(first at line ${place(text, needle, 0)}\\); remove one$`));
+    expect(() => new DirProvider(join(dir, file))).toThrow(
+      new RegExp(
+        `${escape(file)}:${place(text, needle, 1)}: the key "schema" appears twice in one object \\(first at line ${place(text, needle, 0)}\\); remove one$`,
+      ),
+    );
     expect(() => Registry.workingTree(join(dir, file))).toThrow(RegistryError);
   });
 });
@@ -201,74 +235,127 @@ describe('every command (hostile input)', { timeout: 120_000 }, () => {
   /** Runs, then checks that the directory holds exactly what it held, byte for byte. */
   async function unchanged(dir: string, args: string[], env: Record<string, string> = {}): Promise<Awaited<ReturnType<typeof run>>> {
     const files = listing(dir);
-    const bytes = files.map((f) => { try { return readFileSync(join(dir, f)).toString('base64'); } catch { return '(dir)'; } });
+    const bytes = files.map((f) => {
+      try {
+        return readFileSync(join(dir, f)).toString('base64');
+      } catch {
+        return '(dir)';
+      }
+    });
     const r = await run(args, { cwd: dir, env });
     expect(listing(dir)).toEqual(files);
-    expect(files.map((f) => { try { return readFileSync(join(dir, f)).toString('base64'); } catch { return '(dir)'; } })).toEqual(bytes);
+    expect(
+      files.map((f) => {
+        try {
+          return readFileSync(join(dir, f)).toString('base64');
+        } catch {
+          return '(dir)';
+        }
+      }),
+    ).toEqual(bytes);
     return r;
   }
 
-  it.each(FORMATS)('a %s manifest: one line naming the key and both places, exit 1; check reports it as its manifest finding', async (format) => {
-    const { file, text, needle } = MANIFEST[format];
-    const dir = tree({ [file]: text, 'a.json': GOOD, 'b.json': GOOD, 'm.json': '{"job": "urn:t:a", "data": {}}' });
-    const line = new RegExp(`^bqschema: ${escape(repeated(file, text, 'schema', needle))}$`);
-    const commands = [
-      ['validate', 'm.json'], ['types'], ['gdpr'], ['export-asyncapi'], ['compile'], ['catalog', '-o', 'c.html'], ['compat', '--against', 'HEAD'],
-      ['serve', '--port', '0'],
-    ];
-    const runs = await Promise.all(commands.map((c) => unchanged(dir, c)));
-    runs.forEach((r, i) => {
-      expect(r.stdout, commands[i]!.join(' ')).toBe('');
-      expectRun(r, 1, line);
-    });
-    const check = await unchanged(dir, ['check', '--format', 'json']);
-    expectRun(check, 1);
-    const [finding] = JSON.parse(check.stdout).errors as Array<{ rule: string; file: string; line: number; col: number; message: string }>;
-    expect(finding).toMatchObject({ rule: 'manifest', file, line: Number(place(text, needle, 1).split(':')[0]), col: Number(place(text, needle, 1).split(':')[1]) });
-    expect(finding!.message).toBe(repeated(file, text, 'schema', needle));
-  });
+  it.each(FORMATS)(
+    'a %s manifest: one line naming the key and both places, exit 1; check reports it as its manifest finding',
+    async (format) => {
+      const { file, text, needle } = MANIFEST[format];
+      const dir = tree({ [file]: text, 'a.json': GOOD, 'b.json': GOOD, 'm.json': '{"job": "urn:t:a", "data": {}}' });
+      const line = new RegExp(`^bqschema: ${escape(repeated(file, text, 'schema', needle))}$`);
+      const commands = [
+        ['validate', 'm.json'],
+        ['types'],
+        ['gdpr'],
+        ['export-asyncapi'],
+        ['compile'],
+        ['catalog', '-o', 'c.html'],
+        ['compat', '--against', 'HEAD'],
+        ['serve', '--port', '0'],
+      ];
+      const runs = await Promise.all(commands.map((c) => unchanged(dir, c)));
+      runs.forEach((r, i) => {
+        expect(r.stdout, commands[i]!.join(' ')).toBe('');
+        expectRun(r, 1, line);
+      });
+      const check = await unchanged(dir, ['check', '--format', 'json']);
+      expectRun(check, 1);
+      const [finding] = JSON.parse(check.stdout).errors as Array<{
+        rule: string;
+        file: string;
+        line: number;
+        col: number;
+        message: string;
+      }>;
+      expect(finding).toMatchObject({
+        rule: 'manifest',
+        file,
+        line: Number(place(text, needle, 1).split(':')[0]),
+        col: Number(place(text, needle, 1).split(':')[1]),
+      });
+      expect(finding!.message).toBe(repeated(file, text, 'schema', needle));
+    },
+  );
 
-  it.each(FORMATS)('a %s schema: check reports it at its place (rule schema), validate errors the message, compat refuses, the rest stop in one line', async (format) => {
-    const { file, text, needle } = SCHEMA[format];
-    // The message lacks the first list's "id": with last-wins it was valid.
-    const dir = tree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:dup', schema: file }] }), [file]: text, 'ok.json': GOOD,
-      'm.json': '{"job": "urn:t:dup", "data": {"n": 1}}',
-    });
-    const problem = repeated(file, text, 'required', needle);
-    const [second] = [place(text, needle, 1).split(':').map(Number)];
+  it.each(FORMATS)(
+    'a %s schema: check reports it at its place (rule schema), validate errors the message, compat refuses, the rest stop in one line',
+    async (format) => {
+      const { file, text, needle } = SCHEMA[format];
+      // The message lacks the first list's "id": with last-wins it was valid.
+      const dir = tree({
+        'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:dup', schema: file }] }),
+        [file]: text,
+        'ok.json': GOOD,
+        'm.json': '{"job": "urn:t:dup", "data": {"n": 1}}',
+      });
+      const problem = repeated(file, text, 'required', needle);
+      const [second] = [place(text, needle, 1).split(':').map(Number)];
 
-    const check = await unchanged(dir, ['check', '--format', 'json']);
-    expectRun(check, 1);
-    const errors = JSON.parse(check.stdout).errors as Array<{ rule: string; urn: string; file: string; line: number; col: number; message: string }>;
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ rule: 'schema', urn: 'urn:t:dup', file, line: second![0], col: second![1] });
-    expect(errors[0]!.message).toBe(`schema file for urn:t:dup is malformed: ${problem}`);
-    const annotations = await unchanged(dir, ['check', '--format', 'github']);
-    expect(annotations.stdout).toContain(`::error file=${file},line=${second![0]},col=${second![1]}`);
+      const check = await unchanged(dir, ['check', '--format', 'json']);
+      expectRun(check, 1);
+      const errors = JSON.parse(check.stdout).errors as Array<{
+        rule: string;
+        urn: string;
+        file: string;
+        line: number;
+        col: number;
+        message: string;
+      }>;
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ rule: 'schema', urn: 'urn:t:dup', file, line: second![0], col: second![1] });
+      expect(errors[0]!.message).toBe(`schema file for urn:t:dup is malformed: ${problem}`);
+      const annotations = await unchanged(dir, ['check', '--format', 'github']);
+      expect(annotations.stdout).toContain(`::error file=${file},line=${second![0]},col=${second![1]}`);
 
-    const validate = await unchanged(dir, ['validate', 'm.json']);
-    expectRun(validate, 1);
-    expect(validate.stderr).toBe('');
-    expect(validate.stdout).toContain(`! error  m.json  urn:t:dup\n    schema file for urn:t:dup is malformed: ${problem}\n`);
+      const validate = await unchanged(dir, ['validate', 'm.json']);
+      expectRun(validate, 1);
+      expect(validate.stderr).toBe('');
+      expect(validate.stdout).toContain(`! error  m.json  urn:t:dup\n    schema file for urn:t:dup is malformed: ${problem}\n`);
 
-    const compat = await unchanged(dir, ['compat', 'ok.json', file]);
-    expectRun(compat, 1);
-    expect(compat.stdout).toContain(`schema file is malformed: ${problem}`);
+      const compat = await unchanged(dir, ['compat', 'ok.json', file]);
+      expectRun(compat, 1);
+      expect(compat.stdout).toContain(`schema file is malformed: ${problem}`);
 
-    const line = new RegExp(`^bqschema: schema file for urn:t:dup is malformed: ${escape(problem)}$`);
-    const commands = [['types'], ['types', '--lang', 'go'], ['gdpr'], ['export-asyncapi'], ['compile'], ['catalog', '-o', 'c.html']];
-    const runs = await Promise.all(commands.map((c) => unchanged(dir, c)));
-    runs.forEach((r, i) => {
-      expect(r.stdout, commands[i]!.join(' ')).toBe('');
-      expectRun(r, 1, line);
-    });
-  });
+      const line = new RegExp(`^bqschema: schema file for urn:t:dup is malformed: ${escape(problem)}$`);
+      const commands = [['types'], ['types', '--lang', 'go'], ['gdpr'], ['export-asyncapi'], ['compile'], ['catalog', '-o', 'c.html']];
+      const runs = await Promise.all(commands.map((c) => unchanged(dir, c)));
+      runs.forEach((r, i) => {
+        expect(r.stdout, commands[i]!.join(' ')).toBe('');
+        expectRun(r, 1, line);
+      });
+    },
+  );
 
   it('compat --against a commit whose schema repeats a key: that side is a schema problem, exit 1', async () => {
     const { file, text, needle } = SCHEMA.yaml;
     const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:dup', schema: file }] }), [file]: text });
-    const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const env = {
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
     const git = (...args: string[]): void => void execFileSync('git', args, { cwd: dir, env: { ...process.env, ...env }, stdio: 'ignore' });
     git('init', '-q');
     git('add', '-A');
@@ -279,7 +366,7 @@ describe('every command (hostile input)', { timeout: 120_000 }, () => {
     expect(r.stdout).toContain(`HEAD:${file}:${place(text, needle, 1)}`);
   });
 
-  it('messages keep JSON.parse\'s last-wins: a repeated key in data is judged by its last value', async () => {
+  it("messages keep JSON.parse's last-wins: a repeated key in data is judged by its last value", async () => {
     const dir = tree({
       'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:n', schema: 's.json' }] }),
       's.json': JSON.stringify({ type: 'object', properties: { n: { type: 'integer' } } }),

@@ -29,7 +29,11 @@ describe('readHistory', () => {
     const c4 = r.commit({ 'a.json': S('number') });
     const h = await readHistory({ manifestPath: join(r.dir, 'registry.json') });
     expect(h.commits).toBe(4);
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c2], [3, { type: 'number' }, c4]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'string' }, c1],
+      [2, { type: 'integer' }, c2],
+      [3, { type: 'number' }, c4],
+    ]);
     expect(h.versions.get('urn:a')![0]!.date).toBe('2026-01-01T00:00:00+00:00');
   });
 
@@ -41,16 +45,22 @@ describe('readHistory', () => {
     const c3 = r.commit({ 'a-moved.json': S('integer') });
     // The manifest moves into a subdirectory and changes format: git sees no rename.
     const c4 = r.commit({
-      'registry.json': null, 'a-moved.json': null,
+      'registry.json': null,
+      'a-moved.json': null,
       'reg/registry.yaml': 'schemas:\n  - urn: urn:a\n    schema: schemas/a.json\n  - urn: urn:b\n    schema: schemas/b.json\n',
-      'reg/schemas/a.json': S('boolean'), 'reg/schemas/b.json': S('string'),
+      'reg/schemas/a.json': S('boolean'),
+      'reg/schemas/b.json': S('string'),
     });
     const h = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.yaml') });
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c3], [3, { type: 'boolean' }, c4]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'string' }, c1],
+      [2, { type: 'integer' }, c3],
+      [3, { type: 'boolean' }, c4],
+    ]);
     expect(summary(h, 'urn:b')).toEqual([[1, { type: 'string' }, c4]]);
   });
 
-  it('a commit that leaves the registry\'s directory as it was is read from its tree id alone, and still dates the versions', async () => {
+  it("a commit that leaves the registry's directory as it was is read from its tree id alone, and still dates the versions", async () => {
     const r = new Repo();
     const c1 = r.commit({ 'reg/registry.json': manifest({ 'urn:a': 'a.json' }), 'reg/a.json': S('string') });
     r.commit({ 'other.txt': 'x' });
@@ -58,10 +68,13 @@ describe('readHistory', () => {
     const c4 = r.commit({ 'reg/a.json': S('integer') });
     const h = await readHistory({ manifestPath: join(r.dir, 'reg', 'registry.json') });
     expect(h.commits).toBe(4);
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c4]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'string' }, c1],
+      [2, { type: 'integer' }, c4],
+    ]);
   });
 
-  it('a schema reached through a symbolic link out of the registry\'s directory is no version (as in the working tree)', async () => {
+  it("a schema reached through a symbolic link out of the registry's directory is no version (as in the working tree)", async () => {
     const r = new Repo();
     r.commit({ 'outside.json': S('null'), 'reg/registry.json': manifest({ 'urn:a': 'a.json' }), 'reg/a.json': S('string') });
     rmSync(join(r.dir, 'reg', 'a.json'));
@@ -75,11 +88,18 @@ describe('readHistory', () => {
 
   it('keeps the versions of a URN removed and added again, and of one the working tree no longer has', async () => {
     const r = new Repo();
-    const c1 = r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json', 'urn:gone': 'g.json' }), 'a.json': S('string'), 'g.json': S('null') });
+    const c1 = r.commit({
+      'registry.json': manifest({ 'urn:a': 'a.json', 'urn:gone': 'g.json' }),
+      'a.json': S('string'),
+      'g.json': S('null'),
+    });
     r.commit({ 'registry.json': manifest({ 'urn:gone': 'g.json' }), 'a.json': null });
     const c3 = r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json' }), 'a.json': S('integer'), 'g.json': null });
     const h = await readHistory({ manifestPath: join(r.dir, 'registry.json') });
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c3]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'string' }, c1],
+      [2, { type: 'integer' }, c3],
+    ]);
     expect(summary(h, 'urn:gone')).toEqual([[1, { type: 'null' }, c1]]);
   });
 
@@ -89,10 +109,13 @@ describe('readHistory', () => {
     const c2 = r.commit({ 'a.json': S('integer') });
     r.commit({ 'a.json': S('string') });
     const h = await readHistory({ manifestPath: join(r.dir, 'registry.json') });
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'string' }, c1], [2, { type: 'integer' }, c2]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'string' }, c1],
+      [2, { type: 'integer' }, c2],
+    ]);
   });
 
-  it('walks a merge by its first parent: a side branch\'s intermediate schema is no version unless every parent is asked for', async () => {
+  it("walks a merge by its first parent: a side branch's intermediate schema is no version unless every parent is asked for", async () => {
     const r = new Repo();
     r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json' }), 'a.json': S('string') });
     r.git('checkout', '-q', '-b', 'side');
@@ -107,16 +130,24 @@ describe('readHistory', () => {
     expect(summary(all, 'urn:a').map((v) => v[1])).toEqual([{ type: 'string' }, { type: 'null' }, { type: 'integer' }]);
   });
 
-  it('starts at --since (inclusive) and puts the working tree\'s schema last', async () => {
+  it("starts at --since (inclusive) and puts the working tree's schema last", async () => {
     const r = new Repo();
     r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json' }), 'a.json': S('string') });
     const c2 = r.commit({ 'a.json': S('integer') });
     r.git('tag', 'v1');
     const c3 = r.commit({ 'a.json': S('number') });
-    const h = await readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'v1', working: [{ urn: 'urn:a', value: JSON.parse(S('boolean')), path: 'a.json' }] });
+    const h = await readHistory({
+      manifestPath: join(r.dir, 'registry.json'),
+      since: 'v1',
+      working: [{ urn: 'urn:a', value: JSON.parse(S('boolean')), path: 'a.json' }],
+    });
     expect(h.since?.commit).toBe(c2);
     expect(h.commits).toBe(2);
-    expect(summary(h, 'urn:a')).toEqual([[1, { type: 'integer' }, c2], [2, { type: 'number' }, c3], [3, { type: 'boolean' }, undefined]]);
+    expect(summary(h, 'urn:a')).toEqual([
+      [1, { type: 'integer' }, c2],
+      [2, { type: 'number' }, c3],
+      [3, { type: 'boolean' }, undefined],
+    ]);
   });
 
   it('refuses a shallow clone whose cut the history needs, and reads one whose window it holds', async () => {
@@ -129,21 +160,29 @@ describe('readHistory', () => {
     const manifestPath = join(clone, 'c', 'registry.json');
     const err = await readHistory({ manifestPath }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitError);
-    expect((err as Error).message).toMatch(/^history needs the full clone: this is a shallow clone, cut at [0-9a-f]{12} \(2 commit\(s\) back\) where the registry still exists; run git fetch --unshallow/);
+    expect((err as Error).message).toMatch(
+      /^history needs the full clone: this is a shallow clone, cut at [0-9a-f]{12} \(2 commit\(s\) back\) where the registry still exists; run git fetch --unshallow/,
+    );
     const h = await readHistory({ manifestPath, since: 'HEAD~1' });
     expect(summary(h, 'urn:a').map((v) => v[1])).toEqual([{ type: 'integer' }, { type: 'number' }]);
   });
 
   it('outside a repository, with an unknown or unrelated --since: one GitError each', async () => {
     const plain = tempTree({ 'registry.json': manifest({ 'urn:a': 'a.json' }), 'a.json': S('string') });
-    await expect(readHistory({ manifestPath: join(plain, 'registry.json') })).rejects.toThrow(/^cannot read the registry's history: .* is not in a git repository$/);
+    await expect(readHistory({ manifestPath: join(plain, 'registry.json') })).rejects.toThrow(
+      /^cannot read the registry's history: .* is not in a git repository$/,
+    );
     const r = new Repo();
     r.commit({ 'registry.json': manifest({ 'urn:a': 'a.json' }), 'a.json': S('string') });
-    await expect(readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'nope' })).rejects.toThrow(/^--since: unknown git ref: nope/);
+    await expect(readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'nope' })).rejects.toThrow(
+      /^--since: unknown git ref: nope/,
+    );
     r.git('checkout', '-q', '--orphan', 'other');
     r.commit({ 'x.txt': 'x' });
     r.git('checkout', '-q', 'main');
-    await expect(readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'other' })).rejects.toThrow(/^--since other \([0-9a-f]{12}\) is not an ancestor of HEAD/);
+    await expect(readHistory({ manifestPath: join(r.dir, 'registry.json'), since: 'other' })).rejects.toThrow(
+      /^--since other \([0-9a-f]{12}\) is not an ancestor of HEAD/,
+    );
   });
 });
 

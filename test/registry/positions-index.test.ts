@@ -16,7 +16,10 @@ const SEED = Number(process.env.BQ_POSITIONS_SEED ?? 16_000);
 
 type Gen = number | string | boolean | null | Gen[] | { members: Array<[string, Gen]> };
 
-const key = fc.oneof(fc.constantFrom('a', 'b', '', '0', '01', 'x/y', 'm~n', 'é', '😀', '"q"', 'a\\b', '\u2028', '__proto__'), fc.string({ maxLength: 3 }));
+const key = fc.oneof(
+  fc.constantFrom('a', 'b', '', '0', '01', 'x/y', 'm~n', 'é', '😀', '"q"', 'a\\b', '\u2028', '__proto__'),
+  fc.string({ maxLength: 3 }),
+);
 const scalar = fc.oneof(fc.constantFrom<Gen>(1, -2.5e10, 'a', '😀😀', '\ud800', 'x\ny', null, true, '//', '/*', '"'), fc.integer());
 const generated = fc.letrec<{ v: Gen; arr: Gen[]; obj: { members: Array<[string, Gen]> } }>((tie) => ({
   v: fc.oneof({ depthSize: 'small' }, scalar, tie('arr'), tie('obj')),
@@ -27,14 +30,19 @@ const generated = fc.letrec<{ v: Gen; arr: Gen[]; obj: { members: Array<[string,
 
 /** What goes between tokens: whitespace, and in JSONC comments (with slashes and stars inside). */
 const gap = (jsonc: boolean): fc.Arbitrary<string> =>
-  fc.array(fc.constantFrom(...['', ' ', '\n', '\t', '\r\n', '  \n    ', ...(jsonc ? ['// c "x": [\n', '/* {"a": 1} */', '/**/'] : [])]), { maxLength: 2 }).map((g) => g.join(''));
+  fc
+    .array(fc.constantFrom(...['', ' ', '\n', '\t', '\r\n', '  \n    ', ...(jsonc ? ['// c "x": [\n', '/* {"a": 1} */', '/**/'] : [])]), {
+      maxLength: 2,
+    })
+    .map((g) => g.join(''));
 
 /** Writes a generated value with the gaps given (cycled), and a trailing comma sometimes (JSONC). */
 function write(v: Gen, gaps: string[], jsonc: boolean): string {
   let i = 0;
   const g = (): string => (gaps.length === 0 ? '' : gaps[i++ % gaps.length]!);
   const out = (x: Gen): string => {
-    if (Array.isArray(x)) return `[${g()}${x.map((e) => `${out(e)}${g()}`).join(`,${g()}`)}${jsonc && x.length > 0 && i % 3 === 0 ? ',' : ''}]`;
+    if (Array.isArray(x))
+      return `[${g()}${x.map((e) => `${out(e)}${g()}`).join(`,${g()}`)}${jsonc && x.length > 0 && i % 3 === 0 ? ',' : ''}]`;
     if (x !== null && typeof x === 'object') {
       return `{${g()}${x.members.map(([k, e]) => `${JSON.stringify(k)}${g()}:${g()}${out(e)}${g()}`).join(`,${g()}`)}${jsonc && x.members.length > 0 && i % 3 === 0 ? ',' : ''}}`;
     }
@@ -60,33 +68,39 @@ function pointers(v: Gen): string[] {
 /** The scan's answer: locateJson, then lineCol. */
 const scanned = (text: string, pointer: string) => lineCol(text, locateJson(text, parsePointer(pointer)));
 
-describe('the index gives the scan\'s answers', () => {
-  it.each([false, true])('JSON (jsonc: %s): every pointer, present or missing, in any order, after the first lookup (property)', (jsonc) => {
-    fc.assert(
-      fc.property(generated.v, fc.array(gap(jsonc), { maxLength: 6 }), fc.nat(), (v, gaps, shift) => {
-        const text = write(v, gaps, jsonc);
-        const all = pointers(v);
-        // Start anywhere in the list: the first lookup scans, every later one uses the index.
-        const order = all.map((_, i) => all[(i + shift) % all.length]!);
-        const positions = new SourcePositions(text, jsonc ? 'jsonc' : 'json');
-        for (const p of [...order, ...order]) expect(positions.of(p), `${p} in ${JSON.stringify(text)}`).toEqual(scanned(text, p));
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-  });
+describe("the index gives the scan's answers", () => {
+  it.each([false, true])(
+    'JSON (jsonc: %s): every pointer, present or missing, in any order, after the first lookup (property)',
+    (jsonc) => {
+      fc.assert(
+        fc.property(generated.v, fc.array(gap(jsonc), { maxLength: 6 }), fc.nat(), (v, gaps, shift) => {
+          const text = write(v, gaps, jsonc);
+          const all = pointers(v);
+          // Start anywhere in the list: the first lookup scans, every later one uses the index.
+          const order = all.map((_, i) => all[(i + shift) % all.length]!);
+          const positions = new SourcePositions(text, jsonc ? 'jsonc' : 'json');
+          for (const p of [...order, ...order]) expect(positions.of(p), `${p} in ${JSON.stringify(text)}`).toEqual(scanned(text, p));
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+    },
+  );
 
-  it('LineIndex gives lineCol\'s line and column at every offset: lines, surrogate pairs, lone halves (property)', () => {
+  it("LineIndex gives lineCol's line and column at every offset: lines, surrogate pairs, lone halves (property)", () => {
     const unit = fc.constantFrom('a', '\n', '\r', '😀', '\ud800', '\udc00', '\u2028', 'é');
     fc.assert(
-      fc.property(fc.array(unit, { maxLength: 40 }).map((u) => u.join('')), (text) => {
-        const index = new LineIndex(text);
-        for (let offset = 0; offset <= text.length + 1; offset++) expect(index.of(offset)).toEqual(lineCol(text, offset));
-      }),
+      fc.property(
+        fc.array(unit, { maxLength: 40 }).map((u) => u.join('')),
+        (text) => {
+          const index = new LineIndex(text);
+          for (let offset = 0; offset <= text.length + 1; offset++) expect(index.of(offset)).toEqual(lineCol(text, offset));
+        },
+      ),
       { numRuns: RUNS * 5, seed: SEED },
     );
   });
 
-  it('YAML: every pointer gives what the document\'s getIn gave, key by key (property)', () => {
+  it("YAML: every pointer gives what the document's getIn gave, key by key (property)", () => {
     /** The previous lookup: the deepest prefix of the pointer that getIn finds, else the document. */
     const reference = (doc: YAML.Document.Parsed, text: string, pointer: string) => {
       const tokens = parsePointer(pointer);
@@ -124,7 +138,7 @@ describe('what a lookup answers', () => {
     expect(lineCol(text, locateJson(text, ['a', 'b']))).toEqual({ line: 1, col: 7 });
   });
 
-  it('an NDJSON line\'s offset is added on both paths', () => {
+  it("an NDJSON line's offset is added on both paths", () => {
     const positions = new SourcePositions('{"a": [1, {"b": 2}]}', 'json', 41);
     expect(positions.of('/a/1/b')).toEqual({ line: 42, col: 17 });
     expect(positions.of('/a/0')).toEqual({ line: 42, col: 8 });
@@ -143,6 +157,7 @@ describe('what a lookup answers', () => {
     const members = Array.from({ length: 20_000 }, (_, i) => `  "k${i}": {"type": "string", "typx": ${i}}`);
     const text = `{\n${members.join(',\n')}\n}`;
     const positions = new SourcePositions(text, 'json');
-    for (let i = 0; i < 20_000; i += 1) expect(positions.of(`/k${i}/typx`)).toEqual({ line: i + 2, col: members[i]!.lastIndexOf(': ') + 3 });
+    for (let i = 0; i < 20_000; i += 1)
+      expect(positions.of(`/k${i}/typx`)).toEqual({ line: i + 2, col: members[i]!.lastIndexOf(': ') + 3 });
   });
 });

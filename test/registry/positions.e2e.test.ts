@@ -50,7 +50,7 @@ describe('locateJson', () => {
 });
 
 describe('deeply nested input through the CLI', () => {
-  const deepData = '[' .repeat(100_000) + ']'.repeat(100_000);
+  const deepData = '['.repeat(100_000) + ']'.repeat(100_000);
   const dir = tempTree({
     'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t', schema: 's.json' }] }),
     's.json': JSON.stringify({ type: 'object', properties: { a: { type: 'string' } } }),
@@ -79,6 +79,8 @@ describe('deeply nested input through the CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n').filter((l) => l.includes('nested deeper than 512 levels'))).toHaveLength(2);
     // Placed where level 513 opens: `a: ` then 512 brackets.
-    expect(r.stdout).toMatch(/deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/);
+    expect(r.stdout).toMatch(
+      /deep\.yaml:1:515: the document is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads from YAML or JSONC; flatten it/,
+    );
   });
 });

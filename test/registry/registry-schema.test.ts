@@ -35,7 +35,10 @@ describe('registry.schema.json', () => {
       schemas: [{ ...entry, owner: 'orders', status: 'deprecated', description: 'An order was placed.', id: 42 }],
     },
     'services, producers and consumers': {
-      services: [{ name: 'orders', team: '@acme/orders', contact: 'orders@acme.example', repository: 'https://github.com/acme/orders', 'x-tier': 1 }, { name: 'billing' }],
+      services: [
+        { name: 'orders', team: '@acme/orders', contact: 'orders@acme.example', repository: 'https://github.com/acme/orders', 'x-tier': 1 },
+        { name: 'billing' },
+      ],
       schemas: [{ ...entry, producers: ['orders'], consumers: ['billing'] }],
     },
     'x- extension keys on the manifest and on entries': { 'x-team': { a: 1 }, schemas: [{ ...entry, 'x-since': 3 }] },
@@ -121,7 +124,9 @@ describe('registry.schema.json', () => {
   });
 
   it('describes deprecatedProperties as the manifest reader takes it: a property name to its deprecation', () => {
-    const deprecatedProperties = { coupon: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'discounts', reason: 'r', 'x-ticket': 1 } };
+    const deprecatedProperties = {
+      coupon: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'discounts', reason: 'r', 'x-ticket': 1 },
+    };
     expect(isValid({ schemas: [{ ...entry, deprecatedProperties }] })).toBe(true);
     expect(isValid({ schemas: [{ ...entry, deprecatedProperties: { coupon: { sunset: '30/06/2026' } } }] })).toBe(false);
     expect(isValid({ schemas: [{ ...entry, deprecatedProperties: { coupon: { sunst: '2026-06-30' } } }] })).toBe(false);
@@ -131,7 +136,23 @@ describe('registry.schema.json', () => {
   it('gives every property a title and a description for editor hovers', () => {
     const defs = schema.definitions as Record<string, { properties: Record<string, { title?: string; description?: string }> }>;
     const props = { ...(schema.properties as Record<string, { title?: string; description?: string }>), ...defs.entry!.properties };
-    expect(Object.keys(props).sort()).toEqual(['$schema', 'consumers', 'deprecated', 'deprecatedProperties', 'description', 'id', 'owner', 'producers', 'retired', 'schema', 'schemas', 'services', 'status', 'unenforced', 'urn']);
+    expect(Object.keys(props).sort()).toEqual([
+      '$schema',
+      'consumers',
+      'deprecated',
+      'deprecatedProperties',
+      'description',
+      'id',
+      'owner',
+      'producers',
+      'retired',
+      'schema',
+      'schemas',
+      'services',
+      'status',
+      'unenforced',
+      'urn',
+    ]);
     expect(Object.keys(defs.service!.properties).sort()).toEqual(['contact', 'name', 'repository', 'team']);
     for (const [key, p] of Object.entries({ ...props, ...defs.service!.properties })) {
       expect(p.title, key).toBeTruthy();

@@ -61,7 +61,10 @@ describe('readManifest: the manifest is held to the same rule as schemas', () =>
       const entry = (value as { schemas: object[] }).schemas[0]!;
       expect(Object.keys(entry), file).toEqual(['urn', 'schema', '__proto__', 'constructor']);
       expect(Object.getPrototypeOf(entry), file).toBe(Object.prototype);
-      expect(readManifest(value).problems.map((p) => p.pointer), file).toEqual(['/schemas/0/__proto__', '/schemas/0/constructor']);
+      expect(
+        readManifest(value).problems.map((p) => p.pointer),
+        file,
+      ).toEqual(['/schemas/0/__proto__', '/schemas/0/constructor']);
     }
   });
 });
@@ -69,7 +72,9 @@ describe('readManifest: the manifest is held to the same rule as schemas', () =>
 describe('parseText', () => {
   it('refuses a self-referencing YAML document at parse time, naming the file and the alias position', () => {
     const text = 'type: object\nproperties: &p\n  child:\n    type: object\n    properties: *p\n';
-    expect(() => parseText(text, 's.yaml')).toThrow('s.yaml:5:17: invalid YAML: the alias *p refers to a node that contains it (a self-referencing document)');
+    expect(() => parseText(text, 's.yaml')).toThrow(
+      's.yaml:5:17: invalid YAML: the alias *p refers to a node that contains it (a self-referencing document)',
+    );
     // A shared (not self-referencing) anchor is fine.
     expect(parseText('a: &x {type: string}\nb: *x\n', 's.yaml')).toEqual({ a: { type: 'string' }, b: { type: 'string' } });
   });
@@ -87,14 +92,23 @@ describe('Registry: reading files', () => {
       'loop.yaml': 'type: object\nproperties: &p\n  child: {type: object, properties: *p}\n',
     });
     const provider = new DirProvider(join(dir, 'registry.json'));
-    expect(() => provider.schemaFor('urn:t:loop')).toThrow(/schema file for urn:t:loop is malformed: .*loop\.yaml:3:\d+: invalid YAML: the alias \*p refers to a node that contains it/);
+    expect(() => provider.schemaFor('urn:t:loop')).toThrow(
+      /schema file for urn:t:loop is malformed: .*loop\.yaml:3:\d+: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
     const r = await bq(['check', '--format', 'json'], { cwd: dir });
     expectExit(r, 1);
     expect(JSON.parse(r.stdout).errors[0]).toMatchObject({ urn: 'urn:t:loop', file: 'loop.yaml', line: 3 });
   });
 
   it('refuses a path outside the registry before opening it: a FIFO outside never hangs the run', () => {
-    const dir = tempTree({ 'reg/registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:f', schema: '../fifo' }, { urn: 'urn:t:g', schema: 'inner' }] }) });
+    const dir = tempTree({
+      'reg/registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:t:f', schema: '../fifo' },
+          { urn: 'urn:t:g', schema: 'inner' },
+        ],
+      }),
+    });
     execFileSync('mkfifo', [join(dir, 'fifo'), join(dir, 'reg', 'inner')]);
     const registry = Registry.workingTree(join(dir, 'reg', 'registry.json'));
     expect(() => registry.document('urn:t:f')).toThrow(expect.objectContaining({ kind: 'outside' }));
@@ -113,13 +127,17 @@ describe('Registry: reading files', () => {
     const dir = tempTree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:l', schema: 'loop.json' }] }) });
     symlinkSync('loop.json', join(dir, 'loop.json'));
     const registry = Registry.workingTree(join(dir, 'registry.json'));
-    expect(() => registry.document('urn:t:l')).toThrow(expect.objectContaining({ kind: 'unreadable', message: expect.stringMatching(/cannot be resolved: .*loop\.json: ELOOP/) }));
+    expect(() => registry.document('urn:t:l')).toThrow(
+      expect.objectContaining({ kind: 'unreadable', message: expect.stringMatching(/cannot be resolved: .*loop\.json: ELOOP/) }),
+    );
   });
 
   it('a schema file that is not UTF-8 is malformed, naming the byte offset', () => {
     const dir = tempTree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:b', schema: 'b.json' }] }) });
     writeFileSync(join(dir, 'b.json'), Buffer.from([0x7b, 0x22, 0x61, 0xff, 0x22, 0x3a, 0x31, 0x7d]));
-    expect(() => Registry.workingTree(join(dir, 'registry.json')).document('urn:t:b')).toThrow(/schema file for urn:t:b is not valid UTF-8 \(byte offset 3\)/);
+    expect(() => Registry.workingTree(join(dir, 'registry.json')).document('urn:t:b')).toThrow(
+      /schema file for urn:t:b is not valid UTF-8 \(byte offset 3\)/,
+    );
   });
 
   it('a failure is not remembered: a fixed file loads on the next call', () => {
@@ -135,7 +153,9 @@ describe('did you mean', () => {
   it('suggests the closest candidate within a third of the word, else nothing', () => {
     expect(editDistance('craeted', 'created')).toBe(1); // a transposition is one edit
     expect(editDistance('kitten', 'sitting')).toBe(3);
-    expect(closest('urn:babel:orders:craeted', ['urn:babel:orders:created', 'urn:babel:orders:cancelled'])).toBe('urn:babel:orders:created');
+    expect(closest('urn:babel:orders:craeted', ['urn:babel:orders:created', 'urn:babel:orders:cancelled'])).toBe(
+      'urn:babel:orders:created',
+    );
     expect(closest('owner', ['owner'])).toBeUndefined();
     expect(closest('zzzzzz', ['owner', 'status'])).toBeUndefined();
   });
@@ -148,12 +168,18 @@ describe('validate: --urn, --strict and directory walks', () => {
     const dir = tempTree({ 'registry.json': registry, 'o.json': '{"type":"object"}', 'data.json': '{}' });
     const r = await bq(['validate', '--urn', 'urn:babel:orders:craeted', 'data.json'], { cwd: dir });
     expectExit(r, 2);
-    expect(r.stderr).toBe('bqschema: --urn urn:babel:orders:craeted is not registered in registry.json (did you mean "urn:babel:orders:created"?)\n');
+    expect(r.stderr).toBe(
+      'bqschema: --urn urn:babel:orders:craeted is not registered in registry.json (did you mean "urn:babel:orders:created"?)\n',
+    );
     expect(r.stdout).toBe('');
   });
 
   it('--strict fails an unknown URN with the same suggestion', async () => {
-    const dir = tempTree({ 'registry.json': registry, 'o.json': '{"type":"object"}', 'm.json': '{"job":"urn:babel:orders:craeted","data":{}}' });
+    const dir = tempTree({
+      'registry.json': registry,
+      'o.json': '{"type":"object"}',
+      'm.json': '{"job":"urn:babel:orders:craeted","data":{}}',
+    });
     const [text, json] = await Promise.all([
       bq(['validate', '--strict', 'm.json'], { cwd: dir }),
       bq(['validate', '--strict', '--format', 'json', 'm.json'], { cwd: dir }),
@@ -167,15 +193,22 @@ describe('validate: --urn, --strict and directory walks', () => {
   it('a directory walk skips node_modules and dot-directories unless they are named', async () => {
     const message = '{"job":"urn:babel:orders:created","data":{}}';
     const dir = tempTree({
-      'registry.json': registry, 'o.json': '{"type":"object"}',
-      'msgs/a.json': message, 'msgs/node_modules/b.json': message, 'msgs/.cache/c.json': message, 'msgs/sub/d.json': message,
+      'registry.json': registry,
+      'o.json': '{"type":"object"}',
+      'msgs/a.json': message,
+      'msgs/node_modules/b.json': message,
+      'msgs/.cache/c.json': message,
+      'msgs/sub/d.json': message,
     });
     const [walked, named] = await Promise.all([
       bq(['validate', '--format', 'json', 'msgs'], { cwd: dir }),
       bq(['validate', '--format', 'json', 'msgs/node_modules', 'msgs/.cache'], { cwd: dir }),
     ]);
     expect((JSON.parse(walked.stdout).results as { file: string }[]).map((r) => r.file)).toEqual(['msgs/a.json', 'msgs/sub/d.json']);
-    expect((JSON.parse(named.stdout).results as { file: string }[]).map((r) => r.file)).toEqual(['msgs/node_modules/b.json', 'msgs/.cache/c.json']);
+    expect((JSON.parse(named.stdout).results as { file: string }[]).map((r) => r.file)).toEqual([
+      'msgs/node_modules/b.json',
+      'msgs/.cache/c.json',
+    ]);
   });
 });
 
@@ -199,7 +232,10 @@ describe('check: manifest problems are reported with file:line:col', () => {
   });
 
   it('--fail-on-unsupported makes an unsupported keyword an error', async () => {
-    const dir = tempTree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a', schema: 'a.json' }] }), 'a.json': '{"type":"object","properties":{"s":{"type":"string","pattern":"^a"}}}' });
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a', schema: 'a.json' }] }),
+      'a.json': '{"type":"object","properties":{"s":{"type":"string","pattern":"^a"}}}',
+    });
     const [plain, strict] = await Promise.all([bq(['check'], { cwd: dir }), bq(['check', '--fail-on-unsupported'], { cwd: dir })]);
     expectExit(plain, 0);
     expectExit(strict, 1);
@@ -212,7 +248,12 @@ describe('a schema nested past the stack (20,000 levels)', () => {
   const deep = '{"type":"object","properties":{"a":'.repeat(n) + '{"type":"string"}' + '}}'.repeat(n);
   it('is an error of its URN and file in validate, check and compat, never a bare line or a crash', async () => {
     const dir = tempTree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:deep', schema: 'deep.json' }, { urn: 'urn:t:ok', schema: 'ok.json' }] }),
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:t:deep', schema: 'deep.json' },
+          { urn: 'urn:t:ok', schema: 'ok.json' },
+        ],
+      }),
       'deep.json': deep,
       'ok.json': '{}',
       'm.ndjson': '{"job":"urn:t:deep","data":{}}\n{"job":"urn:t:ok","data":{}}\n',
@@ -227,7 +268,12 @@ describe('a schema nested past the stack (20,000 levels)', () => {
       expect(r.stderr).toBe('');
     }
     expect(JSON.parse(validate.stdout).results.map((x: { status: string }) => x.status)).toEqual(['error', 'valid']);
-    expect(JSON.parse(check.stdout).errors).toEqual([expect.objectContaining({ urn: 'urn:t:deep', file: 'deep.json', message: expect.stringMatching(/nested deeper than 512 levels/) })]);
-    expect(JSON.parse(compat.stdout).problems[0]).toMatchObject({ side: 'old', message: expect.stringMatching(/nested deeper than 512 levels/) });
+    expect(JSON.parse(check.stdout).errors).toEqual([
+      expect.objectContaining({ urn: 'urn:t:deep', file: 'deep.json', message: expect.stringMatching(/nested deeper than 512 levels/) }),
+    ]);
+    expect(JSON.parse(compat.stdout).problems[0]).toMatchObject({
+      side: 'old',
+      message: expect.stringMatching(/nested deeper than 512 levels/),
+    });
   });
 });

@@ -54,14 +54,41 @@ function sharing(value: unknown): number[] {
 }
 
 describe('the value: what the yaml package builds, in one walk', () => {
-  it('random documents with anchors and aliases parse to the package\'s value, shared alike (property)', () => {
+  it("random documents with anchors and aliases parse to the package's value, shared alike (property)", () => {
     // BQ_YAML_RUNS=5000 for a longer run; BQ_YAML_SEED=<seed> replays a failure.
     const runs = Number(process.env.BQ_YAML_RUNS ?? 300);
     const scalar = fc.oneof(
-      fc.constantFrom(null, true, false, 0, -0, 1.5, -7, 1e21, '', '1', 'true', 'null', '~', '<<', 'a: b', '- x', '*a', '&b', '#', 'é😀', '\u2028'),
-      fc.string({ maxLength: 4 }), fc.integer(), fc.double({ noNaN: true }),
+      fc.constantFrom(
+        null,
+        true,
+        false,
+        0,
+        -0,
+        1.5,
+        -7,
+        1e21,
+        '',
+        '1',
+        'true',
+        'null',
+        '~',
+        '<<',
+        'a: b',
+        '- x',
+        '*a',
+        '&b',
+        '#',
+        'é😀',
+        '\u2028',
+      ),
+      fc.string({ maxLength: 4 }),
+      fc.integer(),
+      fc.double({ noNaN: true }),
     );
-    const key = fc.oneof(fc.constantFrom('a', 'b', '1', 'true', 'null', '~', '', '__proto__', 'constructor', '<<', 'x y'), fc.string({ maxLength: 3 }));
+    const key = fc.oneof(
+      fc.constantFrom('a', 'b', '1', 'true', 'null', '~', '', '__proto__', 'constructor', '<<', 'x y'),
+      fc.string({ maxLength: 3 }),
+    );
     fc.assert(
       fc.property(
         fc.letrec((tie) => ({
@@ -79,7 +106,7 @@ describe('the value: what the yaml package builds, in one walk', () => {
             for (const x of Object.values(v)) collect(x);
           };
           collect(base);
-          const value = { base, shared: picks.map((p) => containers.length === 0 ? null : containers[p % containers.length]) };
+          const value = { base, shared: picks.map((p) => (containers.length === 0 ? null : containers[p % containers.length])) };
           const text = YAML.stringify(value);
           const doc = YAML.parseDocument(text, { uniqueKeys: false });
           const expected = doc.toJS({ maxAliasCount: -1 });
@@ -99,7 +126,7 @@ describe('the value: what the yaml package builds, in one walk', () => {
     ['an alias as a key', 'k: &k name\n*k : v\n'],
     ['a YAML 1.1 timestamp behind an alias', '%YAML 1.1\n---\nt: &t 2001-12-14\nu: *t\n'],
     ['an empty document', ''],
-  ])('%s: the package\'s value', (_what, text) => {
+  ])("%s: the package's value", (_what, text) => {
     const expected = YAML.parseDocument(text, { uniqueKeys: false, logLevel: 'error' }).toJS({ maxAliasCount: -1 });
     expect(parse(text)).toEqual(expected);
   });
@@ -123,13 +150,17 @@ describe('the limit', () => {
     const text = readFileSync(join(FIXTURES, 'bomb', 'laughs.yaml'), 'utf8');
     // a: 10 values; b: 9 × 10 added (its own size 91); c: 9 × 91; d: 9 × 820; e: 9 × 7,381 = 74,718 in all;
     // the first *e (66,430 values) in f passes 100,000.
-    expect(problem(text)).toBe(`f.yaml:7:8: invalid YAML: its aliases expand it past ${DEFAULT_MAX_YAML_EXPANSION} values (the limit), here at *e; write the repeated part out, or raise the limit with BQSCHEMA_MAX_YAML_EXPANSION`);
+    expect(problem(text)).toBe(
+      `f.yaml:7:8: invalid YAML: its aliases expand it past ${DEFAULT_MAX_YAML_EXPANSION} values (the limit), here at *e; write the repeated part out, or raise the limit with BQSCHEMA_MAX_YAML_EXPANSION`,
+    );
     expect(problem(text.split('\n').slice(0, 6).join('\n') + '\n', { maxYamlExpansion: 74_718 })).toBe('parsed');
     expect(problem(text.split('\n').slice(0, 6).join('\n') + '\n', { maxYamlExpansion: 74_717 })).toMatch(/^f\.yaml:6:\d+: .*here at \*d/);
   });
 
   it('a cycle and an alias without its anchor are refused at the alias', () => {
-    expect(problem('a: &a\n  b: [1, *a]\n')).toBe('f.yaml:2:10: invalid YAML: the alias *a refers to a node that contains it (a self-referencing document)');
+    expect(problem('a: &a\n  b: [1, *a]\n')).toBe(
+      'f.yaml:2:10: invalid YAML: the alias *a refers to a node that contains it (a self-referencing document)',
+    );
     expect(problem('a: *nowhere\n')).toBe('f.yaml:1:4: invalid YAML: the alias *nowhere has no anchor &nowhere before it');
     expect(problem('a: *later\nb: &later 1\n')).toBe('f.yaml:1:4: invalid YAML: the alias *later has no anchor &later before it');
   });
@@ -166,7 +197,9 @@ describe('through the CLI and DirProvider (hostile input)', { timeout: 60_000 },
       run(['types'], { cwd: dir }),
     ]);
     expectRun(check, 1);
-    expect(JSON.parse(check.stdout).errors).toEqual([expect.objectContaining({ rule: 'schema', urn: 'urn:t:bomb', file: 'bomb.yaml', line: 2016, col: 35, message: said })]);
+    expect(JSON.parse(check.stdout).errors).toEqual([
+      expect.objectContaining({ rule: 'schema', urn: 'urn:t:bomb', file: 'bomb.yaml', line: 2016, col: 35, message: said }),
+    ]);
     expectRun(catalog, 1, new RegExp(`^bqschema: ${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     expectRun(types, 1, /^bqschema: .*bomb\.yaml:2016:35: invalid YAML: its aliases expand it past 100000 values/);
     expect(listing(dir)).toEqual(before);
@@ -186,20 +219,32 @@ describe('through the CLI and DirProvider (hostile input)', { timeout: 60_000 },
     expectRun(check, 0);
     expect(check.stdout).toMatch(/^OK: 1 URN\(s\), 0 error\(s\)/m);
     expectRun(compat, 0);
-    const tight = await run(['compat', 'bomb.yaml', 'bomb.yaml'], { cwd: dir, env: { BQSCHEMA_MAX_YAML_EXPANSION: String(99 * 1_201 - 1) } });
+    const tight = await run(['compat', 'bomb.yaml', 'bomb.yaml'], {
+      cwd: dir,
+      env: { BQSCHEMA_MAX_YAML_EXPANSION: String(99 * 1_201 - 1) },
+    });
     expectRun(tight, 1);
     expect(tight.stdout).toContain('bomb.yaml:402:35: invalid YAML: its aliases expand it past 118898 values (the limit), here at *big');
     for (const bad of ['lots', '-1', '1e6', '1.5']) {
-      expectRun(await run(['check'], { cwd: dir, env: { BQSCHEMA_MAX_YAML_EXPANSION: bad } }), 2,
-        new RegExp(`^bqschema: BQSCHEMA_MAX_YAML_EXPANSION must be a whole number of values \\(default 100000\\), got "${bad.replace('.', '\\.')}"`));
+      expectRun(
+        await run(['check'], { cwd: dir, env: { BQSCHEMA_MAX_YAML_EXPANSION: bad } }),
+        2,
+        new RegExp(
+          `^bqschema: BQSCHEMA_MAX_YAML_EXPANSION must be a whole number of values \\(default 100000\\), got "${bad.replace('.', '\\.')}"`,
+        ),
+      );
     }
   });
 
   it('DirProvider: the URN fails to load past maxYamlExpansion (default 100,000), and loads within it', () => {
     const dir = tree({ ...registry, 'bomb.yaml': bomb() });
-    expect(() => new DirProvider(join(dir, 'registry.json')).schemaFor('urn:t:bomb')).toThrow(/bomb\.yaml:2016:35: invalid YAML: its aliases expand it past 100000 values/);
+    expect(() => new DirProvider(join(dir, 'registry.json')).schemaFor('urn:t:bomb')).toThrow(
+      /bomb\.yaml:2016:35: invalid YAML: its aliases expand it past 100000 values/,
+    );
     const small = tree({ ...registry, 'bomb.yaml': bomb(300) });
-    expect(() => new DirProvider(join(small, 'registry.json')).schemaFor('urn:t:bomb')).toThrow(/bomb\.yaml:387:35: invalid YAML: its aliases expand it past 100000 values/);
+    expect(() => new DirProvider(join(small, 'registry.json')).schemaFor('urn:t:bomb')).toThrow(
+      /bomb\.yaml:387:35: invalid YAML: its aliases expand it past 100000 values/,
+    );
     const raised = new DirProvider(join(small, 'registry.json'), { maxYamlExpansion: 99 * 1_201 }).schemaFor('urn:t:bomb');
     expect(raised?.isValid({ a98: { p299: 'x' } })).toBe(true);
     expect(raised?.isValid({ a98: { p299: 1 } })).toBe(false);

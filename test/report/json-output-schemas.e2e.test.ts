@@ -18,7 +18,8 @@ const ajv = new Ajv({ allErrors: true, strict: true, strictTuples: false });
 const compiled = new Map<string, ((d: unknown) => boolean) & { errors?: unknown }>();
 function schemaOf(command: string): ((d: unknown) => boolean) & { errors?: unknown } {
   let v = compiled.get(command);
-  if (v === undefined) compiled.set(command, (v = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'output', `${command}.json`), 'utf8')))));
+  if (v === undefined)
+    compiled.set(command, (v = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'output', `${command}.json`), 'utf8')))));
   return v;
 }
 
@@ -26,7 +27,10 @@ const REG = ['-r', join(ROOT, 'registry.example.json')];
 const ex = (p: string): string => join(ROOT, 'examples', p);
 
 function git(dir: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
@@ -34,22 +38,52 @@ let repo = '';
 beforeAll(() => {
   const old = { type: 'object', properties: { id: { type: 'string' }, currency: { enum: ['USD', 'TRY'] } } };
   repo = tempTree({
-    'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:orders', schema: 'schemas/orders.json', owner: 'o' }, { urn: 'urn:t:gone', schema: 'schemas/gone.json', owner: 'o' }, { urn: 'urn:t:same', schema: 'schemas/same.json', owner: 'o' }] }),
-    'schemas/orders.json': JSON.stringify(old), 'schemas/gone.json': '{"type":"object"}', 'schemas/same.json': '{"type":"object"}',
+    'registry.json': JSON.stringify({
+      schemas: [
+        { urn: 'urn:t:orders', schema: 'schemas/orders.json', owner: 'o' },
+        { urn: 'urn:t:gone', schema: 'schemas/gone.json', owner: 'o' },
+        { urn: 'urn:t:same', schema: 'schemas/same.json', owner: 'o' },
+      ],
+    }),
+    'schemas/orders.json': JSON.stringify(old),
+    'schemas/gone.json': '{"type":"object"}',
+    'schemas/same.json': '{"type":"object"}',
   });
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'base');
-  writeFileSync(join(repo, 'schemas/orders.json'), JSON.stringify({ ...old, required: ['id'], properties: { ...old.properties, currency: { enum: ['USD'] } } }));
+  writeFileSync(
+    join(repo, 'schemas/orders.json'),
+    JSON.stringify({ ...old, required: ['id'], properties: { ...old.properties, currency: { enum: ['USD'] } } }),
+  );
   writeFileSync(join(repo, 'schemas/new.json'), '{"type":"object","requried":["x"]}');
-  writeFileSync(join(repo, 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:t:orders', schema: 'schemas/orders.json', owner: 'o' }, { urn: 'urn:t:same', schema: 'schemas/same.json', owner: 'o' }, { urn: 'urn:t:new', schema: 'schemas/new.json', owner: 'o' }] }));
-  writeFileSync(join(repo, 'corpus.ndjson'), '{"job":"urn:t:orders","data":{"currency":"TRY"}}\n{"job":"urn:t:orders","data":{"id":"a"}}\nnot json\n');
-  writeFileSync(join(repo, 'exceptions.yaml'), `exceptions:\n  - urn: urn:t:orders\n    rule: required-added\n    path: /required/id\n    fingerprint: ${schemaFingerprint(old)}\n    reason: every producer sends id\n    owner: team\n    expires: "2099-01-01"\n  - urn: urn:t:orders\n    rule: const-added\n    path: /const\n    fingerprint: ${schemaFingerprint(old)}\n    reason: unused\n    owner: team\n    expires: "2099-01-01"\n`);
+  writeFileSync(
+    join(repo, 'registry.json'),
+    JSON.stringify({
+      schemas: [
+        { urn: 'urn:t:orders', schema: 'schemas/orders.json', owner: 'o' },
+        { urn: 'urn:t:same', schema: 'schemas/same.json', owner: 'o' },
+        { urn: 'urn:t:new', schema: 'schemas/new.json', owner: 'o' },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(repo, 'corpus.ndjson'),
+    '{"job":"urn:t:orders","data":{"currency":"TRY"}}\n{"job":"urn:t:orders","data":{"id":"a"}}\nnot json\n',
+  );
+  writeFileSync(
+    join(repo, 'exceptions.yaml'),
+    `exceptions:\n  - urn: urn:t:orders\n    rule: required-added\n    path: /required/id\n    fingerprint: ${schemaFingerprint(old)}\n    reason: every producer sends id\n    owner: team\n    expires: "2099-01-01"\n  - urn: urn:t:orders\n    rule: const-added\n    path: /const\n    fingerprint: ${schemaFingerprint(old)}\n    reason: unused\n    owner: team\n    expires: "2099-01-01"\n`,
+  );
 });
 
 const RUNS: Array<[string, string, string[], { cwd?: string }?]> = [
   ['validate', 'examples', ['validate', ...REG, ex('messages')]],
-  ['validate', 'fixtures (errors, suggestions, envelope problems)', ['validate', '-r', join(FIXTURES, 'reg', 'registry.json'), join(FIXTURES, 'messages')]],
+  [
+    'validate',
+    'fixtures (errors, suggestions, envelope problems)',
+    ['validate', '-r', join(FIXTURES, 'reg', 'registry.json'), join(FIXTURES, 'messages')],
+  ],
   ['validate', 'envelope identity warnings', ['validate', ...REG, join(FIXTURES, 'envelope-warnings')]],
   ['check', 'examples', ['check', ...REG]],
   ['check', 'examples/broken', ['check', '-r', ex('broken/registry.json')]],
@@ -57,17 +91,40 @@ const RUNS: Array<[string, string, string[], { cwd?: string }?]> = [
   ['gdpr', 'inventory', ['gdpr', ...REG]],
   ['gdpr', '--require', ['gdpr', ...REG, '--require', '--pattern', 'locale']],
   ['gdpr', '--require fixtures', ['gdpr', '--registry', 'registry.json', '--require'], { cwd: join(ROOT, 'test', 'fixtures', 'gdpr') }],
-  ['compat', 'two files, breaking, with corpus', ['compat', ex('compat/orders-created.v1.json'), ex('compat/orders-created.breaking.json'), '--urn', 'urn:babel:orders:created', '--corpus', ex('compat/corpus.ndjson')]],
+  [
+    'compat',
+    'two files, breaking, with corpus',
+    [
+      'compat',
+      ex('compat/orders-created.v1.json'),
+      ex('compat/orders-created.breaking.json'),
+      '--urn',
+      'urn:babel:orders:created',
+      '--corpus',
+      ex('compat/corpus.ndjson'),
+    ],
+  ],
   ['compat', 'two files, next', ['compat', ex('compat/orders-created.v1.json'), ex('compat/orders-created.next.json')]],
-  ['compat', 'two files, level none', ['compat', '--mode', 'none', ex('compat/orders-created.v1.json'), ex('compat/orders-created.breaking.json')]],
-  ['compat', '--against, corpus and exceptions', ['compat', '--against', 'main', '--corpus', 'corpus.ndjson', '--exceptions', 'exceptions.yaml']],
+  [
+    'compat',
+    'two files, level none',
+    ['compat', '--mode', 'none', ex('compat/orders-created.v1.json'), ex('compat/orders-created.breaking.json')],
+  ],
+  [
+    'compat',
+    '--against, corpus and exceptions',
+    ['compat', '--against', 'main', '--corpus', 'corpus.ndjson', '--exceptions', 'exceptions.yaml'],
+  ],
   ['compat', '--list-rules', ['compat', '--list-rules']],
 ];
 
 describe('schemas/output/<command>.json', () => {
   for (const [command, what, args, options] of RUNS) {
     it(`${command}: ${what}`, async () => {
-      const r = await bq([...args, '--format', 'json'], options?.cwd === undefined && command === 'compat' && args.includes('--against') ? { cwd: repo } : (options ?? {}));
+      const r = await bq(
+        [...args, '--format', 'json'],
+        options?.cwd === undefined && command === 'compat' && args.includes('--against') ? { cwd: repo } : (options ?? {}),
+      );
       expect([0, 1], r.stderr).toContain(r.code);
       const validate = schemaOf(command);
       const doc = JSON.parse(r.stdout);
@@ -75,7 +132,12 @@ describe('schemas/output/<command>.json', () => {
       if (what.startsWith('--against')) {
         // The optional parts are there to be checked: exceptions, corpus, problems, statuses.
         expect(Object.keys(doc)).toEqual(expect.arrayContaining(['exceptions', 'corpus']));
-        expect((doc.urns as Array<{ status: string; problems?: unknown }>).map((u) => u.status).sort()).toEqual(['breaking', 'invalid', 'removed', 'unchanged']);
+        expect((doc.urns as Array<{ status: string; problems?: unknown }>).map((u) => u.status).sort()).toEqual([
+          'breaking',
+          'invalid',
+          'removed',
+          'unchanged',
+        ]);
         expect(doc.exceptions.unused).toHaveLength(1);
       }
     });
@@ -117,7 +179,12 @@ function junitFromJson(command: string, doc: Json): { tests: number; failures: n
   const expired = doc.exceptions !== undefined && doc.exceptions.expired.length > 0 ? 1 : 0;
   if (doc.urns === undefined) {
     const rejected = doc.corpus !== undefined && [...doc.corpus.urns].some((u: Json) => u.rejected > 0) && unreadable === 0 ? 1 : 0;
-    return { tests: s.changes + s.errors + corpus + exceptions, failures: s.breaking + rejected + expired, errors: s.errors + unreadable, skipped: 0 };
+    return {
+      tests: s.changes + s.errors + corpus + exceptions,
+      failures: s.breaking + rejected + expired,
+      errors: s.errors + unreadable,
+      skipped: 0,
+    };
   }
   const failing = [...doc.urns].filter((u: Json) => u.breaking && u.status !== 'invalid').length;
   return { tests: s.urns + corpus + exceptions, failures: failing + expired, errors: s.errors + unreadable, skipped: 0 };
@@ -132,7 +199,23 @@ describe('one run, every format: the reports agree with the JSON and with each o
       const cwd = options?.cwd === undefined && command === 'compat' && args.includes('--against') ? { cwd: repo } : (options ?? {});
       // compat's markdown is its own (the PR comment, below); the other gates' is the Report's table.
       const markdown = command === 'compat' ? [] : ['--report', `markdown=${f('r.md')}`];
-      const r = await bq([...args, '--format', 'json', '--report', `sarif=${f('r.sarif')}`, '--report', `junit=${f('r.xml')}`, '--report', `github=${f('r.gh')}`, '--report', `text=${f('r.txt')}`, ...markdown], cwd);
+      const r = await bq(
+        [
+          ...args,
+          '--format',
+          'json',
+          '--report',
+          `sarif=${f('r.sarif')}`,
+          '--report',
+          `junit=${f('r.xml')}`,
+          '--report',
+          `github=${f('r.gh')}`,
+          '--report',
+          `text=${f('r.txt')}`,
+          ...markdown,
+        ],
+        cwd,
+      );
       expect([0, 1], r.stderr).toContain(r.code);
       const doc = JSON.parse(r.stdout) as Json;
       expect(doc.ok).toBe(r.code === 0);
@@ -162,7 +245,8 @@ describe('one run, every format: the reports agree with the JSON and with each o
         expect(m.code).toBe(r.code);
         const failingRows = m.stdout.split('\n').filter((l) => /^\| (\*\*breaking\*\*|`[^`]+` \| \*\*)/.test(l)).length;
         expect(failingRows).toBe(doc.urns === undefined ? doc.summary.breaking : [...doc.urns].filter((u: Json) => u.breaking).length);
-        if (doc.urns === undefined) expect(last(m.stdout)).toContain(`${doc.summary.breaking} breaking, ${doc.summary.compatible} compatible change(s)`);
+        if (doc.urns === undefined)
+          expect(last(m.stdout)).toContain(`${doc.summary.breaking} breaking, ${doc.summary.compatible} compatible change(s)`);
       }
     });
   }

@@ -14,9 +14,27 @@ const parser = new XMLParser({
   isArray: (name) => name === 'testsuite' || name === 'testcase',
 });
 
-interface Case { name: string; classname: string; time?: string; file?: string; line?: string; failure?: { message: string; type: string; '#text': string }; 'system-out'?: string }
-interface Suite { name: string; file?: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] }
-interface Doc { testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; testsuite?: Suite[] } }
+interface Case {
+  name: string;
+  classname: string;
+  time?: string;
+  file?: string;
+  line?: string;
+  failure?: { message: string; type: string; '#text': string };
+  'system-out'?: string;
+}
+interface Suite {
+  name: string;
+  file?: string;
+  tests: string;
+  failures: string;
+  errors: string;
+  skipped: string;
+  testcase?: Case[];
+}
+interface Doc {
+  testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; testsuite?: Suite[] };
+}
 
 function parse(xml: string): Doc {
   expect(XMLValidator.validate(xml)).toBe(true);
@@ -44,7 +62,12 @@ describe('renderJunit', () => {
     expect((root as { skipped?: string }).skipped).toBe('0');
     const suites = root.testsuite!;
     expect(suites.map((s) => s.name)).toEqual(['schemas/orders.json', 'in.ndjson', 'bqschema', 'schemas/clean.json']);
-    expect(suites.map((s) => [s.tests, s.failures])).toEqual([['2', '1'], ['1', '1'], ['1', '0'], ['1', '0']]);
+    expect(suites.map((s) => [s.tests, s.failures])).toEqual([
+      ['2', '1'],
+      ['1', '1'],
+      ['1', '0'],
+      ['1', '0'],
+    ]);
     let cases = 0;
     let failed = 0;
     for (const s of suites) {
@@ -56,10 +79,16 @@ describe('renderJunit', () => {
     expect([cases, failed]).toEqual([5, 2]);
   });
 
-  it('errors are failures; warnings and notes pass with their text; locations are in the name and text, and in each test case\'s file and line', () => {
+  it("errors are failures; warnings and notes pass with their text; locations are in the name and text, and in each test case's file and line", () => {
     const [orders, ndjson, none, clean] = parse(renderJunit(INPUT)).testsuites.testsuite!;
     const [err, warn] = orders!.testcase!;
-    expect(err).toMatchObject({ name: 'type-narrowed at schemas/orders.json:12:7', classname: 'bqschema.type-narrowed', time: '0.000', file: 'schemas/orders.json', line: '12' });
+    expect(err).toMatchObject({
+      name: 'type-narrowed at schemas/orders.json:12:7',
+      classname: 'bqschema.type-narrowed',
+      time: '0.000',
+      file: 'schemas/orders.json',
+      line: '12',
+    });
     expect(warn).toMatchObject({ file: 'schemas/orders.json', line: '3' });
     expect(err!.failure).toEqual({ message: 'type narrowed', type: 'type-narrowed', '#text': 'schemas/orders.json:12:7: type narrowed' });
     expect(warn!.failure).toBeUndefined();
@@ -74,7 +103,9 @@ describe('renderJunit', () => {
 
   it('with units: one test case each, failure / error / skipped by outcome, counts by unit, time in seconds', () => {
     const input: ReportInput = {
-      tool: { name: 'bqschema', version: '1' }, command: 'validate', timeMs: 1234,
+      tool: { name: 'bqschema', version: '1' },
+      command: 'validate',
+      timeMs: 1234,
       units: [
         { id: 'a.json', file: 'a.json', outcome: 'pass', timeMs: 1.5 },
         { id: 'b.json', file: 'b.json', outcome: 'fail', timeMs: 2 },
@@ -100,10 +131,16 @@ describe('renderJunit', () => {
   });
 
   it('findings no unit owns are one more test case, an error when one is an error: never dropped', () => {
-    const doc = parse(renderJunit({
-      tool: { name: 'bqschema', version: '1' }, command: 'check', units: [{ id: 'urn:a', file: 's.json', outcome: 'pass' }],
-      findings: [{ rule: 'manifest', level: 'error', message: 'entry 2 has an empty "urn"', location: { file: 'registry.json', line: 5 } }],
-    })).testsuites;
+    const doc = parse(
+      renderJunit({
+        tool: { name: 'bqschema', version: '1' },
+        command: 'check',
+        units: [{ id: 'urn:a', file: 's.json', outcome: 'pass' }],
+        findings: [
+          { rule: 'manifest', level: 'error', message: 'entry 2 has an empty "urn"', location: { file: 'registry.json', line: 5 } },
+        ],
+      }),
+    ).testsuites;
     expect(doc).toMatchObject({ tests: '2', failures: '0', errors: '1' });
     expect(doc.testsuite![1]!.testcase![0]).toMatchObject({ name: 'bqschema', error: { message: 'entry 2 has an empty "urn"' } });
   });

@@ -21,13 +21,43 @@ const PLAIN: Tones = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) 
 
 // Twenty unsupported keywords per property: 10,000 properties give 200,000 warnings and compile in
 // well under a second (200,000 properties would take seconds to compile).
-const UNSUPPORTED = ['pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'maximum', 'exclusiveMaximum', 'exclusiveMinimum', 'minProperties',
-  'maxProperties', 'dependencies', 'propertyNames', 'contains', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf'];
+const UNSUPPORTED = [
+  'pattern',
+  'format',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'minProperties',
+  'maxProperties',
+  'dependencies',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+];
 function manyWarnings(): object {
   const properties: Record<string, object> = {};
   for (let i = 0; i < MANY / UNSUPPORTED.length; i++) {
     const p: Record<string, unknown> = { type: 'string' };
-    for (const k of UNSUPPORTED) p[k] = k === 'pattern' || k === 'format' ? 'x' : k === 'uniqueItems' ? true : k === 'dependencies' || k === 'propertyNames' || k === 'contains' || k === 'if' || k === 'then' || k === 'else' ? {} : k === 'allOf' || k === 'anyOf' || k === 'oneOf' ? [{}] : 1;
+    for (const k of UNSUPPORTED)
+      p[k] =
+        k === 'pattern' || k === 'format'
+          ? 'x'
+          : k === 'uniqueItems'
+            ? true
+            : k === 'dependencies' || k === 'propertyNames' || k === 'contains' || k === 'if' || k === 'then' || k === 'else'
+              ? {}
+              : k === 'allOf' || k === 'anyOf' || k === 'oneOf'
+                ? [{}]
+                : 1;
     properties[`f${i}`] = p;
   }
   return { type: 'object', properties };
@@ -41,7 +71,10 @@ describe('200,000 schema warnings', () => {
   });
 
   it('DirProvider keeps every one', () => {
-    const dir = tempTree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:babel:w:w', schema: 'w.json', owner: 'o', status: 'active' }] }), 'w.json': JSON.stringify(manyWarnings()) });
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:babel:w:w', schema: 'w.json', owner: 'o', status: 'active' }] }),
+      'w.json': JSON.stringify(manyWarnings()),
+    });
     const p = new DirProvider(`${dir}/registry.json`, { onWarning: () => undefined });
     expect(p.schemaFor('urn:babel:w:w')).toBeDefined();
     expect(p.warnings.length).toBe(MANY);
@@ -50,8 +83,22 @@ describe('200,000 schema warnings', () => {
 
 describe('a unit with 200,000 findings', () => {
   it('renders as text, every finding a line under its unit', () => {
-    const findings: ReportFinding[] = Array.from({ length: MANY }, (_, i) => ({ rule: 'unsupported-keyword', level: 'warning', message: `w${i}`, unit: 'u', location: { file: 'f.json', line: i + 1 } }));
-    const report: Report = { tool: { name: 'bqschema', version: '0' }, command: 'check', ok: true, summary: { urns: 1 }, summaryLine: 'OK: 1 URN', units: [{ id: 'u', file: 'f.json', outcome: 'pass' }], findings };
+    const findings: ReportFinding[] = Array.from({ length: MANY }, (_, i) => ({
+      rule: 'unsupported-keyword',
+      level: 'warning',
+      message: `w${i}`,
+      unit: 'u',
+      location: { file: 'f.json', line: i + 1 },
+    }));
+    const report: Report = {
+      tool: { name: 'bqschema', version: '0' },
+      command: 'check',
+      ok: true,
+      summary: { urns: 1 },
+      summaryLine: 'OK: 1 URN',
+      units: [{ id: 'u', file: 'f.json', outcome: 'pass' }],
+      findings,
+    };
     const lines = renderText(report, PLAIN).split('\n');
     expect(lines.length).toBe(1 + MANY + 3); // heading, findings, blank line, summary, final newline
     expect(lines[MANY]).toBe(`    warning  w${MANY - 1}`); // in its unit's file: no place repeated
@@ -69,7 +116,10 @@ describe('other lists from input', () => {
 
   it("gdpr's inventory pads 200,000 fields of one URN to the longest", () => {
     const fields = Array.from({ length: MANY }, (_, i) => ({ path: `/f${i}`, category: 'email' }));
-    const report = inventoryReport({ urns: [{ urn: 'urn:a:b', file: 'a.json', fields }], summary: { urns: 1, fields: MANY, errors: 0 }, summaryLine: 'x' }, { name: 'bqschema', version: '0' });
+    const report = inventoryReport(
+      { urns: [{ urn: 'urn:a:b', file: 'a.json', fields }], summary: { urns: 1, fields: MANY, errors: 0 }, summaryLine: 'x' },
+      { name: 'bqschema', version: '0' },
+    );
     const notes = inventoryTextView.unit!(report.units[0]!)!.notes!;
     expect(notes.length).toBe(MANY);
     expect(notes[0]![0]).toBe(pointerLabel('/f0').padEnd(pointerLabel(`/f${MANY - 1}`).length));

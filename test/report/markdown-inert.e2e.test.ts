@@ -26,9 +26,12 @@ const FILE_B = 's<!--/b&lt;.yaml';
 
 function schemaA(required: string[], kType: string): string {
   return JSON.stringify({
-    type: 'object', required,
+    type: 'object',
+    required,
     properties: {
-      id: { type: 'integer' }, 'email<!--': { type: 'string' }, [SCRIPT]: { type: 'string', 'x-gdpr-sensitive': true },
+      id: { type: 'integer' },
+      'email<!--': { type: 'string' },
+      [SCRIPT]: { type: 'string', 'x-gdpr-sensitive': true },
       k: { type: kType, enum: ['<script>', '-->', '&amp;'] },
     },
     '<!--unknown': 1,
@@ -37,14 +40,22 @@ function schemaA(required: string[], kType: string): string {
 
 function fixture(): string {
   const dir = tempTree({
-    'registry.json': JSON.stringify({ schemas: [{ urn: U1, schema: FILE_A }, { urn: U2, schema: FILE_B }] }),
+    'registry.json': JSON.stringify({
+      schemas: [
+        { urn: U1, schema: FILE_A },
+        { urn: U2, schema: FILE_B },
+      ],
+    }),
     [FILE_A]: schemaA(['id'], 'string'),
     [FILE_B]: 'type: object\nproperties:\n  n: { type: integer }\n"&amp;<!--x": 1\n',
-    'm<!--.ndjson': [
-      { job: U1, data: {} },
-      { job: U2, data: { n: IMG } },
-      { job: 'urn:none:<script>', data: {} },
-    ].map((m) => JSON.stringify(m)).join('\n') + '\n',
+    'm<!--.ndjson':
+      [
+        { job: U1, data: {} },
+        { job: U2, data: { n: IMG } },
+        { job: 'urn:none:<script>', data: {} },
+      ]
+        .map((m) => JSON.stringify(m))
+        .join('\n') + '\n',
     '<!--old.json': schemaA(['id'], 'string'),
     [`${SCRIPT}new.json`]: schemaA(['id', '<b>x</b>'], 'integer'),
   });
@@ -99,6 +110,8 @@ describe.concurrent('every markdown output keeps input as text', () => {
     const written = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---'));
     expect(written.length).toBe(5); // the header and four findings
     expect(rows.length).toBe(written.length);
-    expect(html).toContain('not enforced (no JSON Schema draft defines it). Fix the name, or allow it with --allow-keyword &amp;amp;&lt;!--x');
+    expect(html).toContain(
+      'not enforced (no JSON Schema draft defines it). Fix the name, or allow it with --allow-keyword &amp;amp;&lt;!--x',
+    );
   });
 });

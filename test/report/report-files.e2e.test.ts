@@ -14,7 +14,11 @@ const REG = ['-r', join(ROOT, 'registry.example.json')];
 const COMMANDS: Array<[string, string[], string[]]> = [
   ['validate', ['validate', ...REG, join(ROOT, 'examples/messages')], ['text', 'json', 'github', 'markdown', 'sarif', 'junit']],
   ['check', ['check', '-r', join(ROOT, 'examples/broken/registry.json')], ['text', 'json', 'github', 'markdown', 'sarif', 'junit']],
-  ['compat', ['compat', join(ROOT, 'examples/compat/orders-created.v1.json'), join(ROOT, 'examples/compat/orders-created.breaking.json')], ['text', 'json', 'github', 'markdown', 'sarif', 'junit']],
+  [
+    'compat',
+    ['compat', join(ROOT, 'examples/compat/orders-created.v1.json'), join(ROOT, 'examples/compat/orders-created.breaking.json')],
+    ['text', 'json', 'github', 'markdown', 'sarif', 'junit'],
+  ],
   ['gdpr --require', ['gdpr', ...REG, '--require'], ['text', 'json', 'github', 'markdown', 'sarif', 'junit']],
   ['gdpr inventory', ['gdpr', ...REG], ['text', 'json', 'github', 'markdown']],
 ];
@@ -73,15 +77,53 @@ describe.concurrent('--report <format>=<file>', () => {
   });
 
   const bad: Array<[string, string[], RegExp]> = [
-    ['no =', ['check', ...REG, '--report', 'sarif'], /^bqschema: option '--report <format=file>' argument 'sarif' is invalid\. It takes <format>=<file>, e\.g\. --report sarif=bq\.sarif$/],
+    [
+      'no =',
+      ['check', ...REG, '--report', 'sarif'],
+      /^bqschema: option '--report <format=file>' argument 'sarif' is invalid\. It takes <format>=<file>, e\.g\. --report sarif=bq\.sarif$/,
+    ],
     ['an empty file', ['check', ...REG, '--report', 'sarif='], /argument 'sarif=' is invalid\. It takes <format>=<file>/],
-    ['a format no command has', ['check', ...REG, '--report', 'html=x.md'], /"html" is not a format of this command: use one of text, json, github, markdown, sarif, junit$/],
-    ['the same file twice', ['check', ...REG, '--report', 'sarif=x', '--report', 'junit=x'], /^bqschema: refusing to write x: --report junit=x and --report sarif=x name the same file; give each output a file of its own$/],
-    ['a missing directory', ['validate', ...REG, '--report', 'sarif=no/such/dir/x.sarif', join(ROOT, 'examples/messages')], /^bqschema: cannot write --report sarif=no\/such\/dir\/x\.sarif: the directory .*no\/such\/dir does not exist; nothing was written$/],
-    ['a directory as the file', ['compat', join(ROOT, 'examples/compat/orders-created.v1.json'), join(ROOT, 'examples/compat/orders-created.next.json'), '--report', 'json=.'], /^bqschema: cannot write \.: it is a directory; nothing was written$/],
-    ['gdpr --mask', ['gdpr', ...REG, '--mask', join(ROOT, 'examples/messages/valid/user-registered.json'), '--report', 'json=m.json'], /--report does not apply to --mask/],
-    ['gdpr sarif without --require', ['gdpr', ...REG, '--report', 'sarif=g.sarif'], /--report sarif reports the --require gate: add --require$/],
-    ['compat --list-rules', ['compat', '--list-rules', '--report', 'json=r.json'], /--report applies to a comparison, not to --list-rules$/],
+    [
+      'a format no command has',
+      ['check', ...REG, '--report', 'html=x.md'],
+      /"html" is not a format of this command: use one of text, json, github, markdown, sarif, junit$/,
+    ],
+    [
+      'the same file twice',
+      ['check', ...REG, '--report', 'sarif=x', '--report', 'junit=x'],
+      /^bqschema: refusing to write x: --report junit=x and --report sarif=x name the same file; give each output a file of its own$/,
+    ],
+    [
+      'a missing directory',
+      ['validate', ...REG, '--report', 'sarif=no/such/dir/x.sarif', join(ROOT, 'examples/messages')],
+      /^bqschema: cannot write --report sarif=no\/such\/dir\/x\.sarif: the directory .*no\/such\/dir does not exist; nothing was written$/,
+    ],
+    [
+      'a directory as the file',
+      [
+        'compat',
+        join(ROOT, 'examples/compat/orders-created.v1.json'),
+        join(ROOT, 'examples/compat/orders-created.next.json'),
+        '--report',
+        'json=.',
+      ],
+      /^bqschema: cannot write \.: it is a directory; nothing was written$/,
+    ],
+    [
+      'gdpr --mask',
+      ['gdpr', ...REG, '--mask', join(ROOT, 'examples/messages/valid/user-registered.json'), '--report', 'json=m.json'],
+      /--report does not apply to --mask/,
+    ],
+    [
+      'gdpr sarif without --require',
+      ['gdpr', ...REG, '--report', 'sarif=g.sarif'],
+      /--report sarif reports the --require gate: add --require$/,
+    ],
+    [
+      'compat --list-rules',
+      ['compat', '--list-rules', '--report', 'json=r.json'],
+      /--report applies to a comparison, not to --list-rules$/,
+    ],
   ];
   for (const [what, args, message] of bad) {
     it(`hostile: ${what} is a usage error, nothing is written`, async () => {

@@ -18,10 +18,19 @@ import { bq, expectExit, expectOneLineError, inRepository, removeTempTrees, ROOT
 
 afterAll(removeTempTrees);
 
-interface Region { startLine: number; startColumn?: number; endLine?: number; endColumn?: number }
+interface Region {
+  startLine: number;
+  startColumn?: number;
+  endLine?: number;
+  endColumn?: number;
+}
 interface Result {
-  ruleId: string; level: string; message: { text: string };
-  locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string; uriBaseId?: string; description?: { text: string } }; region?: Region } }>;
+  ruleId: string;
+  level: string;
+  message: { text: string };
+  locations?: Array<{
+    physicalLocation?: { artifactLocation?: { uri?: string; uriBaseId?: string; description?: { text: string } }; region?: Region };
+  }>;
   codeFlows?: Array<{ threadFlows: Array<{ locations: unknown[] }> }>;
 }
 interface Run {
@@ -46,9 +55,11 @@ function codeScanningLimits(text: string): string[] {
     run.results.forEach((r, i) => {
       // Code scanning rejects the whole file for one result without a location ("locationFromSarifResult: expected at least one location").
       if ((r.locations ?? []).length === 0) broken.push(`result ${i}: no location`);
-      else if (r.locations!.some((l) => l.physicalLocation?.artifactLocation?.uri === undefined)) broken.push(`result ${i}: a location without an artifact URI`);
+      else if (r.locations!.some((l) => l.physicalLocation?.artifactLocation?.uri === undefined))
+        broken.push(`result ${i}: a location without an artifact URI`);
       if (r.locations!.length > 1000) broken.push(`result ${i}: more than 1,000 locations`);
-      for (const f of r.codeFlows ?? []) for (const t of f.threadFlows) if (t.locations.length > 10_000) broken.push(`result ${i}: thread flow locations > 10,000`);
+      for (const f of r.codeFlows ?? [])
+        for (const t of f.threadFlows) if (t.locations.length > 10_000) broken.push(`result ${i}: thread flow locations > 10,000`);
       if (r.message.text === '') broken.push(`result ${i}: no message`);
     });
   }
@@ -64,8 +75,12 @@ function multitool(dir: string, file: string): string[] {
   rmSync(out, { force: true });
   const r = spawnSync(bin, ['validate', '--rule-kind', 'Sarif;Ghas', '--output', out, file], { encoding: 'utf8', cwd: dir });
   if (r.error) throw r.error;
-  const log = JSON.parse(readFileSync(out, 'utf8')) as { runs: Array<{ results?: Array<{ ruleId: string; level?: string; message: { text?: string } }> }> };
-  return (log.runs[0]!.results ?? []).filter((x) => x.level !== 'note' && x.level !== 'none').map((x) => `${x.ruleId}: ${x.message.text ?? ''}`);
+  const log = JSON.parse(readFileSync(out, 'utf8')) as {
+    runs: Array<{ results?: Array<{ ruleId: string; level?: string; message: { text?: string } }> }>;
+  };
+  return (log.runs[0]!.results ?? [])
+    .filter((x) => x.level !== 'note' && x.level !== 'none')
+    .map((x) => `${x.ruleId}: ${x.message.text ?? ''}`);
 }
 
 const REGISTRY = JSON.stringify({ schemas: [{ urn: 'urn:t:order', schema: 'order.json', owner: 'o' }] });
@@ -84,13 +99,18 @@ describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () =
     for (let i = 0; i < NOTES; i++) lines.push(`{"job":"urn:t:unknown","data":{"id":${i + 1}}}`);
     for (let i = 0; i < ERRORS; i++) lines.push(`{"job":"urn:t:order","data":{"id":0}}`);
     dir = tempTree({ 'registry.json': REGISTRY, 'order.json': SCHEMA, 'm.ndjson': lines.join('\n') + '\n' });
-    const [s, j] = await Promise.all([bq(['validate', '--format', 'sarif', 'm.ndjson'], { cwd: dir }), bq(['validate', '--format', 'json', 'm.ndjson'], { cwd: dir })]);
+    const [s, j] = await Promise.all([
+      bq(['validate', '--format', 'sarif', 'm.ndjson'], { cwd: dir }),
+      bq(['validate', '--format', 'json', 'm.ndjson'], { cwd: dir }),
+    ]);
     expectExit(s, 1);
     sarif = s.stdout;
     json = JSON.parse(j.stdout);
     writeFileSync(join(dir, 'big.sarif'), sarif);
     // The run says on stderr that results were left out.
-    expect(s.stderr).toMatch(/^bqschema: warning: SARIF: 5000 of 30000 results left out \(5000 notes\): GitHub code scanning accepts at most 25000 per run/m);
+    expect(s.stderr).toMatch(
+      /^bqschema: warning: SARIF: 5000 of 30000 results left out \(5000 notes\): GitHub code scanning accepts at most 25000 per run/m,
+    );
     expect(s.stderr.match(/left out/g)).toHaveLength(1);
   }, 120_000);
 
@@ -99,7 +119,7 @@ describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () =
     expect(readSarif(sarif).runs).toHaveLength(1);
   });
 
-  it('keeps every error before any note, each in input order, and counts the rest in a notification and in the run\'s properties', () => {
+  it("keeps every error before any note, each in input order, and counts the rest in a notification and in the run's properties", () => {
     const run = JSON.parse(sarif).runs[0] as Run;
     expect(run.results).toHaveLength(25_000);
     const lineOf = (r: Result): number => r.locations![0]!.physicalLocation!.region!.startLine;
@@ -123,13 +143,25 @@ describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () =
   }, 120_000);
 
   it('negative control: the same findings without the cap break the results-per-run limit', () => {
-    const findings = Array.from({ length: 30_000 }, (_, i) => ({ rule: 'r', level: 'error' as const, message: 'm', location: { file: 'a.json', line: i + 1 } }));
-    expect(codeScanningLimits(renderSarif({ tool: { name: 't', version: '1' }, findings }, 30_000))).toEqual(['results per run: 30000 > 25000']);
+    const findings = Array.from({ length: 30_000 }, (_, i) => ({
+      rule: 'r',
+      level: 'error' as const,
+      message: 'm',
+      location: { file: 'a.json', line: i + 1 },
+    }));
+    expect(codeScanningLimits(renderSarif({ tool: { name: 't', version: '1' }, findings }, 30_000))).toEqual([
+      'results per run: 30000 > 25000',
+    ]);
     expect(codeScanningLimits(renderSarif({ tool: { name: 't', version: '1' }, findings }))).toEqual([]);
   });
 
   it('the whole-document renderer keeps the same ones: errors first, then warnings, then notes, each in order', () => {
-    const f = (level: 'error' | 'warning' | 'note', line: number) => ({ rule: 'r', level, message: `${level} ${line}`, location: { file: 'a.json', line } });
+    const f = (level: 'error' | 'warning' | 'note', line: number) => ({
+      rule: 'r',
+      level,
+      message: `${level} ${line}`,
+      location: { file: 'a.json', line },
+    });
     const findings = [f('note', 1), f('warning', 2), f('error', 3), f('note', 4), f('error', 5), f('warning', 6)];
     const log = JSON.parse(renderSarif({ tool: { name: 't', version: '1' }, findings }, 3)) as { runs: Run[] };
     expect(log.runs[0]!.results.map((r) => r.message.text)).toEqual(['warning 2', 'error 3', 'error 5']);
@@ -141,13 +173,19 @@ describe('regions end where the value ends (issue 37, item 1)', () => {
   it('a violation spans its value: a number, a string, an object, in JSON and YAML', async () => {
     const dir = tempTree({
       'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:o', schema: 'o.json', owner: 'x' }] }),
-      'o.json': JSON.stringify({ type: 'object', properties: { n: { minimum: 1 }, s: { minLength: 3 }, o: { type: 'object', required: ['k'] } } }),
+      'o.json': JSON.stringify({
+        type: 'object',
+        properties: { n: { minimum: 1 }, s: { minLength: 3 }, o: { type: 'object', required: ['k'] } },
+      }),
       'm.json': '{"job": "urn:t:o", "data": {"n": 0, "s": "ab",\n  "o": {\n    "x": 1\n  }}}\n',
       'y.yaml': 'job: urn:t:o\ndata:\n  n: -25\n  s: "é"\n',
     });
     const r = await bq(['validate', '--format', 'sarif', 'm.json', 'y.yaml'], { cwd: dir });
     expectExit(r, 1);
-    const regions = (JSON.parse(r.stdout).runs[0] as Run).results.map((x) => [x.locations![0]!.physicalLocation!.artifactLocation!.uri, x.locations![0]!.physicalLocation!.region]);
+    const regions = (JSON.parse(r.stdout).runs[0] as Run).results.map((x) => [
+      x.locations![0]!.physicalLocation!.artifactLocation!.uri,
+      x.locations![0]!.physicalLocation!.region,
+    ]);
     expect(regions).toEqual([
       ['m.json', { startLine: 1, startColumn: 34, endLine: 1, endColumn: 35 }], // 0
       ['m.json', { startLine: 1, startColumn: 42, endLine: 1, endColumn: 46 }], // "ab"
@@ -189,7 +227,13 @@ describe('an analysis category per command (issue 37, item 1)', () => {
       bq(['gdpr', '-r', 'registry.example.json', '--require', '--format', 'sarif', '--category', 'pii/']),
     ]);
     const id = (text: string): string | undefined => (JSON.parse(text).runs[0] as Run).automationDetails?.id;
-    expect([validate, check, compat, named, gdpr].map((x) => id(x.stdout))).toEqual(['bqschema/validate/', 'bqschema/check/', 'bqschema/compat/', 'registries/orders/', 'pii/']);
+    expect([validate, check, compat, named, gdpr].map((x) => id(x.stdout))).toEqual([
+      'bqschema/validate/',
+      'bqschema/check/',
+      'bqschema/compat/',
+      'registries/orders/',
+      'pii/',
+    ]);
   });
 
   it("a registry below the repository's root names its directory under the command's category: two registries, two categories", async () => {
@@ -198,7 +242,10 @@ describe('an analysis category per command (issue 37, item 1)', () => {
       bq(['check', '-r', 'registry.example.json', '--format', 'sarif']),
     ]);
     const id = (text: string): string | undefined => (JSON.parse(text).runs[0] as Run).automationDetails?.id;
-    expect([id(broken.stdout), id(example.stdout)]).toEqual([`bqschema/check/${inRepository(ROOT)}examples/broken/`, inRepository(ROOT) === '' ? 'bqschema/check/' : `bqschema/check/${inRepository(ROOT)}`]);
+    expect([id(broken.stdout), id(example.stdout)]).toEqual([
+      `bqschema/check/${inRepository(ROOT)}examples/broken/`,
+      inRepository(ROOT) === '' ? 'bqschema/check/' : `bqschema/check/${inRepository(ROOT)}`,
+    ]);
   });
 
   it('a --report file carries it too, and a category that is empty or holds a control character is a usage error', async () => {
@@ -208,43 +255,66 @@ describe('an analysis category per command (issue 37, item 1)', () => {
     expect((JSON.parse(readFileSync(join(dir, 'c.sarif'), 'utf8')).runs[0] as Run).automationDetails).toEqual({ id: 'ci/check/' });
     for (const bad of ['', ' x', 'a\u0007b']) {
       const e = await bq(['validate', '-r', 'registry.example.json', '--format', 'sarif', '--category', bad, 'examples/messages/valid']);
-      expectOneLineError(e, /^bqschema: --category must be a name without surrounding whitespace or control characters, got ".*"; e\.g\. --category /);
+      expectOneLineError(
+        e,
+        /^bqschema: --category must be a name without surrounding whitespace or control characters, got ".*"; e\.g\. --category /,
+      );
       expect(e.stdout).toBe('');
     }
   });
 });
 
 describe('paths from the repository root, whatever the working directory; stdin named as such (issue 37, item 1)', () => {
-  it('run in a subdirectory of a git repository (the Action\'s dir), SARIF, annotations and JUnit name files from the root', async () => {
+  it("run in a subdirectory of a git repository (the Action's dir), SARIF, annotations and JUnit name files from the root", async () => {
     const repo = tempTree({
-      'svc/orders/registry.json': REGISTRY, 'svc/orders/order.json': SCHEMA,
+      'svc/orders/registry.json': REGISTRY,
+      'svc/orders/order.json': SCHEMA,
       'svc/orders/msgs/a.json': '{"job":"urn:t:order","data":{"id":0}}',
     });
     spawnSync('git', ['init', '-q'], { cwd: repo });
     const cwd = join(repo, 'svc', 'orders');
-    const [sarif, gh, junit, json] = await Promise.all(['sarif', 'github', 'junit', 'json'].map((f) => bq(['validate', '--format', f, 'msgs', '../orders/msgs/a.json'], { cwd })));
+    const [sarif, gh, junit, json] = await Promise.all(
+      ['sarif', 'github', 'junit', 'json'].map((f) => bq(['validate', '--format', f, 'msgs', '../orders/msgs/a.json'], { cwd })),
+    );
     const run = JSON.parse(sarif!.stdout).runs[0] as Run;
     // The category names the registry's directory: a job per registry keeps its own alerts.
     expect(run.automationDetails).toEqual({ id: 'bqschema/validate/svc/orders/' });
     const uris = run.results.map((x) => x.locations![0]!.physicalLocation!.artifactLocation);
-    expect(uris).toEqual([{ uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' }, { uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' }]);
+    expect(uris).toEqual([
+      { uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' },
+      { uri: 'svc/orders/msgs/a.json', uriBaseId: 'SRCROOT' },
+    ]);
     expect(readGithub(gh!.stdout).annotations.map((a) => a.file)).toEqual(['svc/orders/msgs/a.json', 'svc/orders/msgs/a.json']);
-    expect(junitCases(readJunit(junit!.stdout)).map((c) => [c.name, c.file, c.line])).toEqual([['msgs/a.json', 'svc/orders/msgs/a.json', '1'], ['../orders/msgs/a.json', 'svc/orders/msgs/a.json', '1']]);
+    expect(junitCases(readJunit(junit!.stdout)).map((c) => [c.name, c.file, c.line])).toEqual([
+      ['msgs/a.json', 'svc/orders/msgs/a.json', '1'],
+      ['../orders/msgs/a.json', 'svc/orders/msgs/a.json', '1'],
+    ]);
     // The text and JSON outputs keep the paths as given: they are read where the command ran.
-    expect((JSON.parse(json!.stdout) as { results: Array<{ file: string }> }).results.map((x) => x.file)).toEqual(['msgs/a.json', '../orders/msgs/a.json']);
+    expect((JSON.parse(json!.stdout) as { results: Array<{ file: string }> }).results.map((x) => x.file)).toEqual([
+      'msgs/a.json',
+      '../orders/msgs/a.json',
+    ]);
     // The same run at the root of the repository, or outside one, names them as given.
     const outside = tempTree({ 'registry.json': REGISTRY, 'order.json': SCHEMA, 'msgs/a.json': '{"job":"urn:t:order","data":{"id":0}}' });
     const plain = await bq(['validate', '--format', 'sarif', 'msgs'], { cwd: outside });
-    expect((JSON.parse(plain.stdout).runs[0] as Run).results[0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: 'msgs/a.json', uriBaseId: 'SRCROOT' });
+    expect((JSON.parse(plain.stdout).runs[0] as Run).results[0]!.locations![0]!.physicalLocation!.artifactLocation).toEqual({
+      uri: 'msgs/a.json',
+      uriBaseId: 'SRCROOT',
+    });
     expect((JSON.parse(plain.stdout).runs[0] as Run).automationDetails).toEqual({ id: 'bqschema/validate/' });
   });
 
   it('standard input is named as standard input, under no base: it is no file of the repository', async () => {
-    const r = await bq(['validate', '-r', 'registry.example.json', '--format', 'sarif', '--ndjson', '-'], { input: '{"job":"urn:babel:orders:cancelled","data":{"order_id":"x"}}\n' });
+    const r = await bq(['validate', '-r', 'registry.example.json', '--format', 'sarif', '--ndjson', '-'], {
+      input: '{"job":"urn:babel:orders:cancelled","data":{"order_id":"x"}}\n',
+    });
     expectExit(r, 1);
     const run = JSON.parse(r.stdout).runs[0] as Run;
     for (const x of run.results) {
-      expect(x.locations![0]!.physicalLocation!.artifactLocation).toEqual({ uri: '%3Cstdin%3E', description: { text: 'standard input: the data was piped to bqschema, not read from a file' } });
+      expect(x.locations![0]!.physicalLocation!.artifactLocation).toEqual({
+        uri: '%3Cstdin%3E',
+        description: { text: 'standard input: the data was piped to bqschema, not read from a file' },
+      });
     }
     expect(codeScanningLimits(r.stdout)).toEqual([]);
     const dir = tempTree({});

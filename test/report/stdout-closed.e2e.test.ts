@@ -41,11 +41,18 @@ describe.concurrent('--report files when stdout closes early', () => {
     });
     // The one invalid message is the last: an exit code earned "so far" would be 0.
     writeFileSync(join(dir, 'm.ndjson'), `${valid}\n`.repeat(40_000) + `${invalid}\n`);
-    const r = await runClosingStdout(['validate', 'm.ndjson', '--report', 'json=r.json', '--report', 'sarif=r.sarif', '--report', 'junit=r.xml'], dir);
+    const r = await runClosingStdout(
+      ['validate', 'm.ndjson', '--report', 'json=r.json', '--report', 'sarif=r.sarif', '--report', 'junit=r.xml'],
+      dir,
+    );
     expect(r.stderr).toBe('');
     expect(r.read).toBeGreaterThan(0);
     expect(r.code).toBe(1);
-    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { ok: boolean; summary: Record<string, number>; results: unknown[] };
+    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+      ok: boolean;
+      summary: Record<string, number>;
+      results: unknown[];
+    };
     expect(json.ok).toBe(false);
     expect(json.summary).toMatchObject({ messages: 40_001, valid: 40_000, invalid: 1 });
     expect(json.results).toHaveLength(40_001);

@@ -18,44 +18,97 @@ import { readJunit, readSarif } from '../helpers/ci-formats.js';
 const SEED = Number(process.env.BQ_STREAM_SEED ?? 35);
 const RUNS = Number(process.env.BQ_STREAM_RUNS ?? 300);
 
-const text = fc.string({ unit: fc.constantFrom('a', 'é', '中', '😀', '"', '\\', '<', '&', '\n', ' ', '/', ':'), minLength: 0, maxLength: 8 });
+const text = fc.string({
+  unit: fc.constantFrom('a', 'é', '中', '😀', '"', '\\', '<', '&', '\n', ' ', '/', ':'),
+  minLength: 0,
+  maxLength: 8,
+});
 const file = fc.constantFrom('a.json', 'b c.ndjson', 'dir/é.json', '');
-const finding = (units: number): fc.Arbitrary<ReportFinding> => fc.record({
-  rule: fc.constantFrom('invalid-data', 'no-schema', 'unreadable-input'),
-  level: fc.constantFrom<ReportFinding['level']>('error', 'warning', 'note'),
-  message: text,
-  location: fc.option(fc.record({ file, line: fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }), col: fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }), pointer: fc.option(text.map((t) => `/${t}`), { nil: undefined }) }), { nil: undefined }),
-  urn: fc.option(text.map((t) => `urn:${t}`), { nil: undefined }),
-  unit: fc.option(fc.nat(units).map((n) => `u${n}`), { nil: undefined }),
-}, { requiredKeys: ['rule', 'level', 'message'] });
-const units = fc.array(fc.record({ file: fc.option(file, { nil: undefined }), outcome: fc.constantFrom<Outcome>('pass', 'fail', 'skip', 'error'), timeMs: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: undefined }) }), { maxLength: 8 })
+const finding = (units: number): fc.Arbitrary<ReportFinding> =>
+  fc.record(
+    {
+      rule: fc.constantFrom('invalid-data', 'no-schema', 'unreadable-input'),
+      level: fc.constantFrom<ReportFinding['level']>('error', 'warning', 'note'),
+      message: text,
+      location: fc.option(
+        fc.record({
+          file,
+          line: fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }),
+          col: fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }),
+          pointer: fc.option(
+            text.map((t) => `/${t}`),
+            { nil: undefined },
+          ),
+        }),
+        { nil: undefined },
+      ),
+      urn: fc.option(
+        text.map((t) => `urn:${t}`),
+        { nil: undefined },
+      ),
+      unit: fc.option(
+        fc.nat(units).map((n) => `u${n}`),
+        { nil: undefined },
+      ),
+    },
+    { requiredKeys: ['rule', 'level', 'message'] },
+  );
+const units = fc
+  .array(
+    fc.record({
+      file: fc.option(file, { nil: undefined }),
+      outcome: fc.constantFrom<Outcome>('pass', 'fail', 'skip', 'error'),
+      timeMs: fc.option(fc.double({ min: 0, max: 50, noNaN: true }), { nil: undefined }),
+    }),
+    { maxLength: 8 },
+  )
   .map((us) => us.map((u, i): ReportUnit => ({ id: `u${i}`, ...u })));
-const input: fc.Arbitrary<ReportInput> = units.chain((us) => fc.record({
-  tool: fc.constant({ name: 'bqschema', version: '1.2.3', rules: [{ id: 'invalid-data', description: 'd', help: 'h', helpUri: 'https://x/y' }] }),
-  findings: fc.array(finding(us.length), { maxLength: 12 }),
-  units: fc.option(fc.constant(us), { nil: undefined }),
-  command: fc.option(fc.constantFrom('validate', 'check'), { nil: undefined }),
-  ok: fc.boolean(),
-  summary: fc.option(fc.record({ messages: fc.nat(), valid: fc.nat() }), { nil: undefined }),
-  timeMs: fc.option(fc.double({ min: 0, max: 500, noNaN: true }), { nil: undefined }),
-}, { requiredKeys: ['tool', 'findings'] }));
+const input: fc.Arbitrary<ReportInput> = units.chain((us) =>
+  fc.record(
+    {
+      tool: fc.constant({
+        name: 'bqschema',
+        version: '1.2.3',
+        rules: [{ id: 'invalid-data', description: 'd', help: 'h', helpUri: 'https://x/y' }],
+      }),
+      findings: fc.array(finding(us.length), { maxLength: 12 }),
+      units: fc.option(fc.constant(us), { nil: undefined }),
+      command: fc.option(fc.constantFrom('validate', 'check'), { nil: undefined }),
+      ok: fc.boolean(),
+      summary: fc.option(fc.record({ messages: fc.nat(), valid: fc.nat() }), { nil: undefined }),
+      timeMs: fc.option(fc.double({ min: 0, max: 500, noNaN: true }), { nil: undefined }),
+    },
+    { requiredKeys: ['tool', 'findings'] },
+  ),
+);
 
 describe('SarifStream', () => {
   it('its head, results and tail are the bytes renderSarif gives, laid out as JSON.stringify lays the log out', () => {
-    fc.assert(fc.property(input, (r) => {
-      const whole = renderSarif(r);
-      // Canonical: the text is its own value pretty-printed, so the spliced pieces are well placed.
-      expect(whole).toBe(JSON.stringify(JSON.parse(whole), null, 2) + '\n');
-      // Streamed with every rule declared up front (as validate declares its own).
-      const rules = [...r.tool.rules!, ...['no-schema', 'unreadable-input'].map((id) => ({ id, description: id, help: 'See the documentation.', helpUri: 'https://github.com/babelqueue/bqschema#readme' }))];
-      const declared = { ...r, tool: { ...r.tool, rules } };
-      const s = new SarifStream(declared.tool, undefined, { command: r.command });
-      let streamed = s.head();
-      // A finding about a file is a result; one about no file a notification, said at the end.
-      for (const f of r.findings) if (isSarifResult(f)) streamed += s.result(f);
-      streamed += s.tail({ ...r, notes: r.findings.filter((f) => !isSarifResult(f)) });
-      expect(streamed).toBe(renderSarif(declared));
-    }), { seed: SEED, numRuns: RUNS });
+    fc.assert(
+      fc.property(input, (r) => {
+        const whole = renderSarif(r);
+        // Canonical: the text is its own value pretty-printed, so the spliced pieces are well placed.
+        expect(whole).toBe(JSON.stringify(JSON.parse(whole), null, 2) + '\n');
+        // Streamed with every rule declared up front (as validate declares its own).
+        const rules = [
+          ...r.tool.rules!,
+          ...['no-schema', 'unreadable-input'].map((id) => ({
+            id,
+            description: id,
+            help: 'See the documentation.',
+            helpUri: 'https://github.com/babelqueue/bqschema#readme',
+          })),
+        ];
+        const declared = { ...r, tool: { ...r.tool, rules } };
+        const s = new SarifStream(declared.tool, undefined, { command: r.command });
+        let streamed = s.head();
+        // A finding about a file is a result; one about no file a notification, said at the end.
+        for (const f of r.findings) if (isSarifResult(f)) streamed += s.result(f);
+        streamed += s.tail({ ...r, notes: r.findings.filter((f) => !isSarifResult(f)) });
+        expect(streamed).toBe(renderSarif(declared));
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 
   it('a finding citing a rule the head did not declare is a programming error, not a result without its rule', () => {
@@ -67,27 +120,30 @@ describe('SarifStream', () => {
 
 describe('JunitStream through a Spool', () => {
   it('gives the bytes renderJunit gives, held in memory or in a temporary file', () => {
-    fc.assert(fc.property(input, fc.constantFrom(0, 64, 1 << 20), (r, memory) => {
-      if (r.units === undefined) return; // units made from findings: renderJunit's own business
-      const byUnit = new Map<string, ReportFinding[]>();
-      const run: ReportFinding[] = [];
-      for (const f of r.findings) (f.unit === undefined ? run : (byUnit.get(f.unit) ?? byUnit.set(f.unit, []).get(f.unit)!)).push(f);
-      if (run.some((f) => f.level === 'error')) return; // a run-level error is one more unit, added by renderJunit
-      const stream = new JunitStream(r.tool, r.command, true);
-      const spool = new Spool(memory);
-      try {
-        for (const u of r.units) {
-          const { suite, xml } = stream.add(u, byUnit.get(u.id) ?? []);
-          spool.add(suite, xml);
+    fc.assert(
+      fc.property(input, fc.constantFrom(0, 64, 1 << 20), (r, memory) => {
+        if (r.units === undefined) return; // units made from findings: renderJunit's own business
+        const byUnit = new Map<string, ReportFinding[]>();
+        const run: ReportFinding[] = [];
+        for (const f of r.findings) (f.unit === undefined ? run : (byUnit.get(f.unit) ?? byUnit.set(f.unit, []).get(f.unit)!)).push(f);
+        if (run.some((f) => f.level === 'error')) return; // a run-level error is one more unit, added by renderJunit
+        const stream = new JunitStream(r.tool, r.command, true);
+        const spool = new Spool(memory);
+        try {
+          for (const u of r.units) {
+            const { suite, xml } = stream.add(u, byUnit.get(u.id) ?? []);
+            spool.add(suite, xml);
+          }
+          if (memory === 0) expect(spool.onDisk).toBe(r.units.length > 0);
+          if (memory === 1 << 20) expect(spool.onDisk).toBe(false);
+          const pieces = [...stream.document((suite) => spool.read(suite), run, r.timeMs)];
+          expect(pieces.join('')).toBe(renderJunit(r));
+        } finally {
+          spool.close();
         }
-        if (memory === 0) expect(spool.onDisk).toBe(r.units.length > 0);
-        if (memory === 1 << 20) expect(spool.onDisk).toBe(false);
-        const pieces = [...stream.document((suite) => spool.read(suite), run, r.timeMs)];
-        expect(pieces.join('')).toBe(renderJunit(r));
-      } finally {
-        spool.close();
-      }
-    }), { seed: SEED, numRuns: RUNS });
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 });
 
@@ -129,8 +185,25 @@ function fakeSink(): Sink & { chunks: string[] } {
 
 /** An invalid message of NDJSON line `line`, with three violations. */
 function invalid(line: number): Result {
-  const v = (k: string) => ({ instancePath: `/${k}`, schemaPath: `/properties/${k}/type`, keyword: 'type', message: `must be string, got number ${line}`, at: `/data/${k}` });
-  return { file: 'big.ndjson', line, urn: 'urn:babel:orders:created', status: 'invalid', violations: [v('a'), v('b'), v('c')], warnings: undefined, error: undefined, errorLine: undefined, col: undefined, suggestion: undefined };
+  const v = (k: string) => ({
+    instancePath: `/${k}`,
+    schemaPath: `/properties/${k}/type`,
+    keyword: 'type',
+    message: `must be string, got number ${line}`,
+    at: `/data/${k}`,
+  });
+  return {
+    file: 'big.ndjson',
+    line,
+    urn: 'urn:babel:orders:created',
+    status: 'invalid',
+    violations: [v('a'), v('b'), v('c')],
+    warnings: undefined,
+    error: undefined,
+    errorLine: undefined,
+    col: undefined,
+    suggestion: undefined,
+  };
 }
 
 describe("validate's formatter writes SARIF and JUnit in bounded chunks", () => {
@@ -141,7 +214,8 @@ describe("validate's formatter writes SARIF and JUnit in bounded chunks", () => 
       const f = new Formatter({ format } as never, coloursFor(false), undefined, out);
       await f.begin();
       const n = 20_000;
-      for (let i = 1; i <= n; i++) if (f.add(i % 2 === 0 ? { ...invalid(i), status: 'valid', violations: undefined } : invalid(i), undefined)) await out.flush();
+      for (let i = 1; i <= n; i++)
+        if (f.add(i % 2 === 0 ? { ...invalid(i), status: 'valid', violations: undefined } : invalid(i), undefined)) await out.flush();
       await f.finish(false, 1);
       await out.flush();
       const whole = sink.chunks.join('');
@@ -154,7 +228,8 @@ describe("validate's formatter writes SARIF and JUnit in bounded chunks", () => 
         const run = readSarif(whole).runs[0]!;
         // 30,000 results: code scanning takes at most 25,000 a run; the rest are counted.
         expect(run.results).toHaveLength(25_000);
-        const props = (run as unknown as { properties: { summary: { messages: number; invalid: number }; omittedResults: unknown } }).properties;
+        const props = (run as unknown as { properties: { summary: { messages: number; invalid: number }; omittedResults: unknown } })
+          .properties;
         expect(props.summary).toMatchObject({ messages: n, invalid: n / 2 });
         expect(props.omittedResults).toEqual({ total: 5000, error: 5000, warning: 0, note: 0 });
       } else {

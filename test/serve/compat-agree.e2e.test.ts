@@ -38,7 +38,14 @@ const PAIRS: Array<[string, unknown, unknown, string[]?]> = [
 function served(registered: unknown, schema: unknown, mode: 'backward' | 'forward' | 'full' | 'none', allow?: string[]): boolean | number {
   try {
     const body = Buffer.from(JSON.stringify({ schema: JSON.stringify(schema) }));
-    return judgeCompatibility({ registered: JSON.stringify(registered), body, mode, policy: 'bqschema', verbose: true, allowKeywords: allow }).is_compatible;
+    return judgeCompatibility({
+      registered: JSON.stringify(registered),
+      body,
+      mode,
+      policy: 'bqschema',
+      verbose: true,
+      allowKeywords: allow,
+    }).is_compatible;
   } catch (err) {
     if (err instanceof ApiError) return err.status;
     throw err;
@@ -66,12 +73,14 @@ describe('compat and serve /compatibility agree (one core, every level)', () => 
     expect(compat(base, { ...base, requried: ['id'] }, 'backward')).toBe(422);
   });
 
-  it('a constrained property removed from an open model: both say forward-incompatible, and serve\'s message carries the witness', () => {
+  it("a constrained property removed from an open model: both say forward-incompatible, and serve's message carries the witness", () => {
     const now = { ...base, properties: { id: base.properties.id } };
     expect(served(base, now, 'forward')).toBe(false);
     const body = Buffer.from(JSON.stringify({ schema: JSON.stringify(now) }));
     const answer = judgeCompatibility({ registered: JSON.stringify(base), body, mode: 'forward', policy: 'bqschema', verbose: true });
-    expect(answer.messages).toEqual(['/properties/n: property "n" removed from an open model: new producers may send any value under it, and the old schema rejects some (property-removed); witness valid under new: {"n":null}']);
+    expect(answer.messages).toEqual([
+      '/properties/n: property "n" removed from an open model: new producers may send any value under it, and the old schema rejects some (property-removed); witness valid under new: {"n":null}',
+    ]);
   });
 });
 
@@ -83,13 +92,18 @@ describe('end to end: the built CLI', { timeout: 60_000 }, () => {
     });
     const typo = join(dir, 'typo.json');
     writeFileSync(typo, JSON.stringify({ ...base, requried: ['id'] }));
-    const cli = (extra: string[]) => spawnSync(process.execPath, [BIN, 'compat', join(dir, 'schemas/a.json'), typo, ...extra], { encoding: 'utf8' });
+    const cli = (extra: string[]) =>
+      spawnSync(process.execPath, [BIN, 'compat', join(dir, 'schemas/a.json'), typo, ...extra], { encoding: 'utf8' });
     expect(cli([]).status).toBe(1);
     expect(cli(['--allow-keyword', 'requried']).status).toBe(0);
 
     const body = JSON.stringify({ schema: JSON.stringify({ ...base, requried: ['id'] }) });
     const path = '/compatibility/subjects/urn%3At%3Aa/versions/latest';
-    for (const [args, status] of [[[], 422], [['--compatibility', 'NONE'], 422], [['--allow-keyword', 'requried'], 200]] as const) {
+    for (const [args, status] of [
+      [[], 422],
+      [['--compatibility', 'NONE'], 422],
+      [['--allow-keyword', 'requried'], 200],
+    ] as const) {
       const s = await serve(['--registry', join(dir, 'registry.json'), ...args]);
       try {
         const r = await call(s.port, 'POST', path, body);
@@ -100,7 +114,9 @@ describe('end to end: the built CLI', { timeout: 60_000 }, () => {
           expect(r.body.message).toContain('did you mean "required"?');
           expect(r.body.message).toContain('--allow-keyword requried');
           // docs/cli/serve.md shows this answer: it is the real one.
-          const sample = readFileSync(join(ROOT, 'docs', 'cli', 'serve.md'), 'utf8').split('\n').find((l) => l.startsWith('{"error_code":42201,"message":"Invalid schema: unknown keyword'));
+          const sample = readFileSync(join(ROOT, 'docs', 'cli', 'serve.md'), 'utf8')
+            .split('\n')
+            .find((l) => l.startsWith('{"error_code":42201,"message":"Invalid schema: unknown keyword'));
           expect(r.text).toBe(sample);
         } else expect(r.body).toEqual({ is_compatible: true });
       } finally {

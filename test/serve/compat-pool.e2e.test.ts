@@ -45,9 +45,19 @@ async function workerStatus(q: CompatQuestion): Promise<number> {
 }
 
 describe('one answer for one question, whatever the thread (item 5)', { timeout: 120_000 }, () => {
-  for (const [depth, verbose] of [[2_000, false], [2_000, true], [MAX_DEPTH - 1, true]] as const) {
+  for (const [depth, verbose] of [
+    [2_000, false],
+    [2_000, true],
+    [MAX_DEPTH - 1, true],
+  ] as const) {
     it(`items nested ${depth} deep (verbose ${verbose}): the main thread and the worker give the same status`, async () => {
-      const q: CompatQuestion = { registered: JSON.stringify(deepItems(3)), body: body(deepItems(depth)), mode: 'backward', policy: 'bqschema', verbose };
+      const q: CompatQuestion = {
+        registered: JSON.stringify(deepItems(3)),
+        body: body(deepItems(depth)),
+        mode: 'backward',
+        policy: 'bqschema',
+        verbose,
+      };
       const main = statusOf(() => judgeCompatibility(q));
       expect(await workerStatus(q)).toBe(main);
       // Past the limit it is refused for its depth; within it, judged.
@@ -64,7 +74,10 @@ describe('one answer for one question, whatever the thread (item 5)', { timeout:
 describe('/compatibility never holds up other requests (item 5)', { timeout: 120_000 }, () => {
   let served: Served;
   beforeAll(async () => {
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:wide', schema: 'wide.json' }] }), 'wide.json': '{"type":"object"}' });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:wide', schema: 'wide.json' }] }),
+      'wide.json': '{"type":"object"}',
+    });
     served = await serve(['--registry', `${dir}/registry.json`]);
   });
   afterAll(async () => {
@@ -82,7 +95,8 @@ describe('/compatibility never holds up other requests (item 5)', { timeout: 120
       call(served.port, 'POST', path, posted, { 'content-type': CONTENT_TYPE }).then((r) => {
         order.push(`post${i}`);
         return r;
-      }));
+      }),
+    );
     // The questions are on their way; the GET goes after them.
     await new Promise((r) => setTimeout(r, 20));
     const get = await call(served.port, 'GET', '/subjects').then((r) => {
@@ -101,4 +115,3 @@ describe('/compatibility never holds up other requests (item 5)', { timeout: 120
     expect(order.indexOf('get')).toBeLessThan(order.length - 1);
   });
 });
-

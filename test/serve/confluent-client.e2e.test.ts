@@ -63,11 +63,16 @@ describe('@kafkajs/confluent-schema-registry against bqschema serve', () => {
   it('finds the id of a registered schema posted to the subject', async () => {
     const schema = JSON.stringify(await (await fetch(`http://127.0.0.1:${served.port}/schemas/ids/${ID.created}/schema`)).json());
     expect(await registry.getRegistryIdBySchema(CREATED, { type: SchemaType.JSON, schema })).toBe(ID.created);
-    await expect(registry.getRegistryIdBySchema(CREATED, { type: SchemaType.JSON, schema: '{"type":"string"}' })).rejects.toThrow(/Schema not found/);
+    await expect(registry.getRegistryIdBySchema(CREATED, { type: SchemaType.JSON, schema: '{"type":"string"}' })).rejects.toThrow(
+      /Schema not found/,
+    );
   });
 
   it('reports an unknown subject as a 404 with the registry message', async () => {
-    await expect(registry.getLatestSchemaId('urn:babel:nope')).rejects.toMatchObject({ status: 404, message: expect.stringContaining("Subject 'urn:babel:nope' not found.") });
+    await expect(registry.getLatestSchemaId('urn:babel:nope')).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining("Subject 'urn:babel:nope' not found."),
+    });
   });
 
   it('serves x-gdpr-sensitive annotations and formats intact: a client told about them validates with them', async () => {
@@ -83,7 +88,14 @@ describe('@kafkajs/confluent-schema-registry against bqschema serve', () => {
     expect(await client.decode(await client.encode(id, user))).toEqual(user);
     await expect(client.encode(id, { ...user, email: 'a' })).rejects.toThrow(/invalid payload/);
 
-    const payment = { payment_id: 'pay-0001', order_id: 1, amount: 12.5, currency: 'TRY', card_last4: '4242', captured_at: '2026-01-02T03:04:05Z' };
+    const payment = {
+      payment_id: 'pay-0001',
+      order_id: 1,
+      amount: 12.5,
+      currency: 'TRY',
+      card_last4: '4242',
+      captured_at: '2026-01-02T03:04:05Z',
+    };
     const paymentId = await client.getLatestSchemaId(PAYMENTS);
     expect(paymentId).toBe(ID.payments);
     expect(await client.decode(await client.encode(paymentId, payment))).toEqual(payment);

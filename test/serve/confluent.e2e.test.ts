@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('@kafkajs/confluent-schema-registry at its defaults', () => {
-  it('registers the registered schema: the subject\'s id comes back, and encodes and decodes with it', async () => {
+  it("registers the registered schema: the subject's id comes back, and encodes and decodes with it", async () => {
     // Nothing but the host: the client's default compatibility (BACKWARD, what serve reports) and retries.
     const registry = new SchemaRegistry({ host: `http://127.0.0.1:${served.port}` });
     const { id } = await registry.register({ type: SchemaType.JSON, schema: registered.get(CREATED)! }, { subject: CREATED });
@@ -60,14 +60,18 @@ describe('@kafkajs/confluent-schema-registry at its defaults', () => {
     expect((await registry.register({ type: SchemaType.JSON, schema: reordered }, { subject: CANCELLED })).id).toBe(schemaId(CANCELLED));
   });
 
-  it('a changed schema, or any schema for a subject the registry lacks, is refused with Confluent\'s read-only answer', async () => {
+  it("a changed schema, or any schema for a subject the registry lacks, is refused with Confluent's read-only answer", async () => {
     const registry = new SchemaRegistry({ host: `http://127.0.0.1:${served.port}` });
     const changed = JSON.stringify({ ...JSON.parse(registered.get(CREATED)!), required: ['order_id'] });
     await expect(registry.register({ type: SchemaType.JSON, schema: changed }, { subject: CREATED })).rejects.toMatchObject({
       status: 422,
-      message: expect.stringMatching(/Subject urn:babel:orders:created in context \. is in read-only mode: registering a schema other than the registered one is not served, .*git/),
+      message: expect.stringMatching(
+        /Subject urn:babel:orders:created in context \. is in read-only mode: registering a schema other than the registered one is not served, .*git/,
+      ),
     });
-    await expect(registry.register({ type: SchemaType.JSON, schema: '{"type":"object"}' }, { subject: 'urn:babel:new' })).rejects.toMatchObject({ status: 422 });
+    await expect(
+      registry.register({ type: SchemaType.JSON, schema: '{"type":"object"}' }, { subject: 'urn:babel:new' }),
+    ).rejects.toMatchObject({ status: 422 });
   });
 });
 
@@ -75,7 +79,7 @@ describe('POST /subjects/{subject}/versions', () => {
   const register = (subject: string, body: unknown): Promise<Reply> =>
     call(served.port, 'POST', `/subjects/${enc(subject)}/versions`, typeof body === 'string' ? body : JSON.stringify(body));
 
-  it('the registered schema answers Confluent\'s RegisterSchemaResponse: id, version, schemaType, schema', async () => {
+  it("the registered schema answers Confluent's RegisterSchemaResponse: id, version, schemaType, schema", async () => {
     for (const [subject, schema] of registered) {
       const r = await register(subject, { schemaType: 'JSON', schema, references: [] });
       expect(r.status, r.text).toBe(200);
@@ -87,7 +91,14 @@ describe('POST /subjects/{subject}/versions', () => {
     for (const extra of [{ id }, { id: -1 }, { version: -1 }, { version: 0 }, { version: 1, id }, { metadata: null, ruleSet: null }]) {
       expect((await register(CREATED, { schema, schemaType: 'JSON', ...extra })).status, JSON.stringify(extra)).toBe(200);
     }
-    for (const extra of [{ id: id + 1 }, { version: 2 }, { version: 1 }, { references: [{ name: 'a', subject: CANCELLED, version: 1 }] }, { metadata: { properties: { owner: 'x' } } }, { ruleSet: { domainRules: [] } }]) {
+    for (const extra of [
+      { id: id + 1 },
+      { version: 2 },
+      { version: 1 },
+      { references: [{ name: 'a', subject: CANCELLED, version: 1 }] },
+      { metadata: { properties: { owner: 'x' } } },
+      { ruleSet: { domainRules: [] } },
+    ]) {
       expectError(await register(CREATED, { schema, schemaType: 'JSON', ...extra }), 422, 42205);
     }
   });
@@ -114,13 +125,16 @@ describe('POST /subjects/{subject}/versions', () => {
 describe('the read endpoints Confluent clients and UIs call', () => {
   const get = async (path: string): Promise<Reply> => call(served.port, 'GET', path);
 
-  it('GET /schemas lists each subject\'s schema as its version 1 is served, in subject order; subjectPrefix, offset and limit', async () => {
+  it("GET /schemas lists each subject's schema as its version 1 is served, in subject order; subjectPrefix, offset and limit", async () => {
     const subjects = [...registered.keys()];
     const versions = await Promise.all(subjects.map(async (s) => (await get(`/subjects/${enc(s)}/versions/1`)).body));
     const all = await get('/schemas');
     expect(all.status).toBe(200);
     expect(all.body).toEqual(versions);
-    expect((await get('/schemas?subjectPrefix=urn%3Ababel%3Aorders%3A')).body.map((s: { subject: string }) => s.subject)).toEqual(['urn:babel:orders:cancelled', 'urn:babel:orders:created']);
+    expect((await get('/schemas?subjectPrefix=urn%3Ababel%3Aorders%3A')).body.map((s: { subject: string }) => s.subject)).toEqual([
+      'urn:babel:orders:cancelled',
+      'urn:babel:orders:created',
+    ]);
     expect((await get('/schemas?offset=1&limit=2')).body).toEqual(versions.slice(1, 3));
     expect((await get('/schemas?limit=0')).body).toEqual(versions);
     expect((await get('/schemas?limit=-1&deleted=true&latestOnly=true')).body).toEqual(versions);
@@ -144,8 +158,10 @@ describe('the read endpoints Confluent clients and UIs call', () => {
     expectError(await get(`/subjects/${enc(CREATED)}/versions/abc/referencedby`), 422, 42202);
   });
 
-  it('GET /schemas lists at most 1,000 (Confluent\'s limit), and pages through more', async () => {
-    const schemas = Object.fromEntries(Array.from({ length: 1005 }, (_, i) => [`urn:many:${String(i).padStart(4, '0')}`, { type: 'integer', minimum: i }]));
+  it("GET /schemas lists at most 1,000 (Confluent's limit), and pages through more", async () => {
+    const schemas = Object.fromEntries(
+      Array.from({ length: 1005 }, (_, i) => [`urn:many:${String(i).padStart(4, '0')}`, { type: 'integer', minimum: i }]),
+    );
     const api: RegistryServer = createServer(buildSnapshot(new MapProvider(schemas, { onWarning: () => {} })));
     const { port } = await api.listen(0, '127.0.0.1');
     try {
@@ -161,7 +177,7 @@ describe('the read endpoints Confluent clients and UIs call', () => {
   });
 });
 
-describe('registration decides by the schema\'s meaning, not its spelling', () => {
+describe("registration decides by the schema's meaning, not its spelling", () => {
   it(`${RUNS} generated schemas: re-spelt, the registered id; changed, 42205`, { timeout: 120_000 }, async () => {
     const json = fc.letrec<{ v: unknown }>((tie) => ({
       v: fc.oneof(
@@ -171,7 +187,10 @@ describe('registration decides by the schema\'s meaning, not its spelling', () =
         fc.dictionary(fc.string({ maxLength: 6 }), tie('v'), { maxKeys: 4 }),
       ),
     })).v;
-    const schemaArb = fc.dictionary(fc.constantFrom('title', 'description', 'x-a', 'x-b', 'default', 'examples', 'const'), json, { minKeys: 1, maxKeys: 5 });
+    const schemaArb = fc.dictionary(fc.constantFrom('title', 'description', 'x-a', 'x-b', 'default', 'examples', 'const'), json, {
+      minKeys: 1,
+      maxKeys: 5,
+    });
     await fc.assert(
       fc.asyncProperty(schemaArb, fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (schema, seed) => {
         const api = createServer(buildSnapshot(new MapProvider({ 'urn:p': schema }, { onWarning: () => {} })));
@@ -181,7 +200,12 @@ describe('registration decides by the schema\'s meaning, not its spelling', () =
           const same = await call(port, 'POST', '/subjects/urn%3Ap/versions', JSON.stringify({ schema: text }));
           expect(same.status, text).toBe(200);
           expect(same.body.id).toBe(schemaId('urn:p'));
-          const changed = await call(port, 'POST', '/subjects/urn%3Ap/versions', JSON.stringify({ schema: JSON.stringify({ ...schema, 'x-changed': seed }) }));
+          const changed = await call(
+            port,
+            'POST',
+            '/subjects/urn%3Ap/versions',
+            JSON.stringify({ schema: JSON.stringify({ ...schema, 'x-changed': seed }) }),
+          );
           expect(changed.body.error_code).toBe(42205);
         } finally {
           await api.close(0);

@@ -24,7 +24,8 @@ describe('serve: ETag and If-None-Match', () => {
     expect(b.headers.etag).toBe(a.headers.etag);
     const other = await call(port, 'GET', `/subjects/urn%3Ab/versions/latest`);
     expect(other.headers.etag).not.toBe(a.headers.etag);
-    for (const p of ['/subjects', '/schemas/types', '/config', `${path}/schema`]) expect((await call(port, 'GET', p)).headers.etag, p).toMatch(/^"/);
+    for (const p of ['/subjects', '/schemas/types', '/config', `${path}/schema`])
+      expect((await call(port, 'GET', p)).headers.etag, p).toMatch(/^"/);
   });
 
   it('answers 304 without a body when the tag matches (listed, weak, or *), 200 otherwise', async () => {
@@ -56,6 +57,8 @@ describe('serve: ETag and If-None-Match', () => {
     const after = await call(port, 'GET', path, undefined, { 'if-none-match': before as string });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before);
-    expect((await call(port, 'GET', '/subjects/urn%3Ab/versions/latest', undefined, { 'if-none-match': other as string })).status).toBe(304);
+    expect((await call(port, 'GET', '/subjects/urn%3Ab/versions/latest', undefined, { 'if-none-match': other as string })).status).toBe(
+      304,
+    );
   });
 });

@@ -28,7 +28,11 @@ const V3 = { type: 'object', properties: { id: { type: 'string' }, n: { type: ['
 /** V1 and V2 committed (V2 reformatted once: no new version), V3 in the working tree. */
 function repo(): Repo {
   const r = new Repo();
-  r.commit({ 'registry.json': manifest({ [URN]: 'orders.json', [OTHER]: 'cancelled.json' }), 'orders.json': JSON.stringify(V1), 'cancelled.json': JSON.stringify({ type: 'object' }) });
+  r.commit({
+    'registry.json': manifest({ [URN]: 'orders.json', [OTHER]: 'cancelled.json' }),
+    'orders.json': JSON.stringify(V1),
+    'cancelled.json': JSON.stringify({ type: 'object' }),
+  });
   r.commit({ 'orders.json': JSON.stringify(V2) });
   r.commit({ 'orders.json': JSON.stringify(V2, null, 2) });
   writeFileSync(join(r.dir, 'orders.json'), JSON.stringify(V3));
@@ -57,7 +61,9 @@ describe('serve --history', () => {
     expect(JSON.parse(latest.schema as string)).toEqual(V3);
     const missing = await call(port, 'GET', `/subjects/${enc(URN)}/versions/4`);
     expect([missing.status, missing.body.error_code]).toEqual([404, 40402]);
-    const ids = await Promise.all([1, 2, 3].map(async (v) => (await call(port, 'GET', `/subjects/${enc(URN)}/versions/${v}`)).body.id as number));
+    const ids = await Promise.all(
+      [1, 2, 3].map(async (v) => (await call(port, 'GET', `/subjects/${enc(URN)}/versions/${v}`)).body.id as number),
+    );
     expect(ids[0]).toBe(schemaId(URN)); // version 1 keeps the id the URN has without history
     expect(new Set(ids).size).toBe(3);
     expect(JSON.parse((await call(port, 'GET', `/schemas/ids/${ids[1]}`)).body.schema as string)).toEqual(V2);
@@ -68,7 +74,9 @@ describe('serve --history', () => {
     r.commit({});
     writeFileSync(join(r.dir, 'orders.json'), JSON.stringify({ type: 'object', properties: { id: { type: 'string' } } }));
     served = await serve(['--history'], { cwd: r.dir });
-    const again = await Promise.all([1, 2, 3].map(async (v) => (await call(served!.port, 'GET', `/subjects/${enc(URN)}/versions/${v}`)).body.id as number));
+    const again = await Promise.all(
+      [1, 2, 3].map(async (v) => (await call(served!.port, 'GET', `/subjects/${enc(URN)}/versions/${v}`)).body.id as number),
+    );
     expect(again).toEqual(ids);
     expect((await call(served.port, 'GET', `/subjects/${enc(URN)}/versions`)).body).toEqual([1, 2, 3, 4]);
   });
@@ -79,8 +87,12 @@ describe('serve --history', () => {
     served = await serve(['--history'], { cwd: r.dir });
     const port = served.port;
     // Integer n only: compatible with version 1 (integers), not with the latest (strings too), backward.
-    const narrow = JSON.stringify({ schema: JSON.stringify({ type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer' } } }), schemaType: 'JSON' });
-    const against = async (v: string): Promise<unknown> => (await call(port, 'POST', `/compatibility/subjects/${enc(URN)}/versions/${v}`, narrow)).body.is_compatible;
+    const narrow = JSON.stringify({
+      schema: JSON.stringify({ type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer' } } }),
+      schemaType: 'JSON',
+    });
+    const against = async (v: string): Promise<unknown> =>
+      (await call(port, 'POST', `/compatibility/subjects/${enc(URN)}/versions/${v}`, narrow)).body.is_compatible;
     expect(await against('1')).toBe(true);
     expect(await against('2')).toBe(false);
     expect(await against('latest')).toBe(false);
@@ -104,11 +116,16 @@ describe('serve --history', () => {
     expect((await latest.schemaFor(URN))!.isValid({ id: 'a', n: 'x' })).toBe(true);
     const gone = new HttpProvider(`http://127.0.0.1:${port}`, { versions: { [URN]: 9 } });
     await expect(gone.schemaFor(URN)).rejects.toThrow(/HTTP 404: Version 9 not found/);
-    expect(() => new HttpProvider('http://x.invalid', { versions: { [URN]: 0 } })).toThrow(/versions\["urn:bq:orders:created"\] must be an integer from 1 to 2147483647, got 0/);
+    expect(() => new HttpProvider('http://x.invalid', { versions: { [URN]: 0 } })).toThrow(
+      /versions\["urn:bq:orders:created"\] must be an integer from 1 to 2147483647, got 0/,
+    );
   });
 
   it('without git history to read: one line, exit 2, nothing served', async () => {
     const plain = tempTree({ 'registry.json': manifest({ [URN]: 'orders.json' }), 'orders.json': JSON.stringify(V1) });
-    expectOneLineError(await bq(['serve', '--history', '--port', '0'], { cwd: plain }), /^bqschema: cannot read the registry's history: .* is not in a git repository$/);
+    expectOneLineError(
+      await bq(['serve', '--history', '--port', '0'], { cwd: plain }),
+      /^bqschema: cannot read the registry's history: .* is not in a git repository$/,
+    );
   });
 });

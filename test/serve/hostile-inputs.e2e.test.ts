@@ -4,7 +4,18 @@ import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree, type Run, type RunOptions } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
+  type Run,
+  type RunOptions,
+} from '../helpers/hostile.js';
 import { call } from '../helpers/serve.js';
 
 // A server a failed test left running is ended here (the runner's own timeout dies with the worker).
@@ -60,13 +71,18 @@ describe('serve: a maximal /compatibility request (item 3)', { timeout: 180_000 
   const registered = JSON.stringify({ type: 'object', properties: { v: { enum: Array.from({ length: N }, (_, i) => ({ k: i + 1 })) } } });
   function maximalBody(): { body: string; entries: number } {
     for (let n = 80_000; ; n -= 500) {
-      const body = JSON.stringify({ schema: JSON.stringify({ type: 'object', properties: { v: { enum: Array.from({ length: n }, (_, i) => ({ k: i })) } } }) });
+      const body = JSON.stringify({
+        schema: JSON.stringify({ type: 'object', properties: { v: { enum: Array.from({ length: n }, (_, i) => ({ k: i })) } } }),
+      });
       if (Buffer.byteLength(body) <= 1024 * 1024) return { body, entries: n };
     }
   }
 
   it('is answered correctly, the server keeps serving, and SIGTERM during one ends it (exit 0)', async () => {
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:big', schema: 'big.json' }] }), 'big.json': registered });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:big', schema: 'big.json' }] }),
+      'big.json': registered,
+    });
     const s = await startServe([], { cwd: dir });
     const { body, entries } = maximalBody();
     const path = `/compatibility/subjects/${enc('urn:test:big')}/versions/latest?verbose=true`;
@@ -85,13 +101,17 @@ describe('serve: a maximal /compatibility request (item 3)', { timeout: 180_000 
     expect(postDone).toBe(false);
     const answer = await post;
     const postMs = performance.now() - started;
-    console.log(`serve: POST /compatibility with a ${entries}-object enum against ${N}: ${Math.round(postMs)} ms; a concurrent GET waited ${Math.round(getMs)} ms`);
+    console.log(
+      `serve: POST /compatibility with a ${entries}-object enum against ${N}: ${Math.round(postMs)} ms; a concurrent GET waited ${Math.round(getMs)} ms`,
+    );
     expect(get.status).toBe(200);
     expect(answer.status).toBe(200);
     // Value 0 is new (compatible); values entries..N are removed: breaking, each named.
     expect(answer.body.is_compatible).toBe(false);
     expect(answer.body.messages).toHaveLength(N - entries + 1);
-    expect(answer.body.messages[0]).toMatch(/^\/properties\/v\/enum: enum value \{"k":\d+\} removed \(enum-value-removed\); witness valid under old: /);
+    expect(answer.body.messages[0]).toMatch(
+      /^\/properties\/v\/enum: enum value \{"k":\d+\} removed \(enum-value-removed\); witness valid under old: /,
+    );
     expect(postMs).toBeLessThan(30_000);
 
     // SIGTERM while the next such request is being judged: the process ends, exit 0.
@@ -106,7 +126,6 @@ describe('serve: a maximal /compatibility request (item 3)', { timeout: 180_000 
     expect(end.stderr).toMatch(/SIGTERM: closing/);
     expect(end.stderr).not.toMatch(/^ {4}at /m);
   });
-
 });
 
 describe('serve: nothing is opened before the outside-path rule (item 4)', { timeout: 60_000 }, () => {
@@ -114,9 +133,13 @@ describe('serve: nothing is opened before the outside-path rule (item 4)', { tim
     const { dir, outsideFifo } = hostileRegistry();
     const s = await startServe([], { cwd: dir, watchOpens: true });
     for (const urn of ['urn:hostile:zero', 'urn:hostile:fifo-out', 'urn:hostile:shadow']) {
-      expect(s.stderr()).toContain(`warning: ${urn} is answered with error 50001: schema file for ${urn} is outside the registry directory`);
+      expect(s.stderr()).toContain(
+        `warning: ${urn} is answered with error 50001: schema file for ${urn} is outside the registry directory`,
+      );
     }
-    expect(s.stderr()).toContain('warning: urn:hostile:fifo-in is answered with error 50001: schema file for urn:hostile:fifo-in is not a regular file: fifo-in');
+    expect(s.stderr()).toContain(
+      'warning: urn:hostile:fifo-in is answered with error 50001: schema file for urn:hostile:fifo-in is not a regular file: fifo-in',
+    );
     const zero = await call(s.port, 'GET', `/subjects/${enc('urn:hostile:zero')}/versions/latest/schema`);
     expect(zero.status).toBe(500);
     expect(zero.body.error_code).toBe(50001);
@@ -137,12 +160,19 @@ describe('serve: nothing is opened before the outside-path rule (item 4)', { tim
 describe('serve: self-referencing YAML (item 5)', { timeout: 60_000 }, () => {
   it('in a schema: a warning naming the file and position, the subject answers 50001, the rest is served', async () => {
     const dir = tree({
-      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:cyc', schema: 'cyc.yaml' }, { urn: 'urn:test:ok', schema: 'ok.json' }] }),
+      'registry.json': JSON.stringify({
+        schemas: [
+          { urn: 'urn:test:cyc', schema: 'cyc.yaml' },
+          { urn: 'urn:test:ok', schema: 'ok.json' },
+        ],
+      }),
       'cyc.yaml': CYCLIC_SCHEMA_YAML,
       'ok.json': '{"type":"object"}',
     });
     const s = await startServe([], { cwd: dir, nodeFlags: ['--max-old-space-size=256'] });
-    expect(s.stderr()).toMatch(/warning: urn:test:cyc is answered with error 50001: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expect(s.stderr()).toMatch(
+      /warning: urn:test:cyc is answered with error 50001: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
     expect((await call(s.port, 'GET', `/subjects/${enc('urn:test:ok')}/versions/latest/schema`)).status).toBe(200);
     s.child.kill('SIGTERM');
     expect((await s.done).code).toBe(0);
@@ -203,6 +233,8 @@ describe('serve: SIGHUP while a schema is being written (item 8)', { timeout: 12
     const end = await s.done;
     expect(end.code).toBe(0);
     expect(end.stderr).not.toMatch(/^ {4}at /m);
-    console.log(`serve SIGHUP under a writer: ${served.size} distinct version(s) served, ${(end.stderr.match(/reloaded/g) ?? []).length} reload(s)`);
+    console.log(
+      `serve SIGHUP under a writer: ${served.size} distinct version(s) served, ${(end.stderr.match(/reloaded/g) ?? []).length} reload(s)`,
+    );
   });
 });

@@ -11,7 +11,7 @@ const idsOf = (items: Array<string | SubjectInput>, explicit: Record<string, num
   new Map([...buildSnapshot(source(items, explicit)).bySubject].map(([urn, e]) => [urn, e.id]));
 
 describe('schemaId', () => {
-  it('is the first 31 bits of the URN\'s SHA-256, positive and within the Confluent id range', () => {
+  it("is the first 31 bits of the URN's SHA-256, positive and within the Confluent id range", () => {
     for (const urn of ['urn:babel:orders:created', '__proto__', 'urn:ünï\u2028', '']) {
       const expected = createHash('sha256').update(Buffer.from(urn, 'utf8')).digest().readUInt32BE(0) >>> 1;
       expect(schemaId(urn)).toBe(expected || 1);
@@ -23,7 +23,7 @@ describe('schemaId', () => {
 });
 
 describe('ids are stable', () => {
-  it('adding and removing URNs changes no other URN\'s id', () => {
+  it("adding and removing URNs changes no other URN's id", () => {
     const base = Array.from({ length: 50 }, (_, i) => `urn:babel:svc:event${i}`);
     const before = idsOf(base);
     // Remove every third URN, add URNs that sort before, between and after the others.
@@ -40,7 +40,13 @@ describe('ids are stable', () => {
 
   it('an explicit id wins, from idFor or from a {urn, id} item, and does not move others', () => {
     const ids = idsOf(['urn:a', { urn: 'urn:b', id: 7 }, 'urn:c'], { 'urn:c': 42 });
-    expect(ids).toEqual(new Map([['urn:a', schemaId('urn:a')], ['urn:b', 7], ['urn:c', 42]]));
+    expect(ids).toEqual(
+      new Map([
+        ['urn:a', schemaId('urn:a')],
+        ['urn:b', 7],
+        ['urn:c', 42],
+      ]),
+    );
     const snap = buildSnapshot(source(['urn:a', { urn: 'urn:b', id: 7 }]));
     expect(snap.byId.get(7)?.name).toBe('urn:b');
     expect(snap.broken).toEqual([]);
@@ -56,7 +62,7 @@ describe('id collisions are detected and reported, never served', () => {
     expect(snap.bySubject.get('urn:c')!.ok).toBe(true);
   });
 
-  it('an explicit id equal to another URN\'s derived id', () => {
+  it("an explicit id equal to another URN's derived id", () => {
     const { problems } = assignIds([{ urn: 'urn:x', id: schemaId('urn:y') }, { urn: 'urn:y' }]);
     expect(problems.map((p) => p.urn)).toEqual(['urn:x', 'urn:y']);
   });

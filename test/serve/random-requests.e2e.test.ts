@@ -11,14 +11,96 @@ const REQUESTS = 1_000;
 const PARALLEL = 8;
 const SEED = 0x5e7e;
 
-const METHODS = ['GET', 'GET', 'GET', 'GET', 'POST', 'POST', 'POST', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT', 'PROPFIND', 'MKCOL', 'PURGE', 'SEARCH', 'QUERY', 'FOO', 'get', 'G3T', ''];
-const PIECES = [
-  'subjects', 'subjects', 'versions', 'versions', 'latest', '1', '-1', '0', '2', '4', '99', 'abc', 'schemas', 'ids', 'config', 'compatibility',
-  'mode', 'types', 'schema', 'subjects', '%', '%ZZ', '%2', '%2F', '%00', '%FF', '%C0%AF', '%E2%82', '..', '.', '', 'urn%3Ababel%3Aorders%3Acreated',
-  'urn:babel:orders:created', 'urn%3Ababel%3Aorders%3Acancelled', 'ü', '日本', '😀', '\u0000', '?verbose=true', '?', '#x', '%25', '\\', ';', "'", '"',
-  '<script>', 'a'.repeat(3000), 'constructor', '__proto__', 'hasOwnProperty',
+const METHODS = [
+  'GET',
+  'GET',
+  'GET',
+  'GET',
+  'POST',
+  'POST',
+  'POST',
+  'HEAD',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'PROPFIND',
+  'MKCOL',
+  'PURGE',
+  'SEARCH',
+  'QUERY',
+  'FOO',
+  'get',
+  'G3T',
+  '',
 ];
-const SUBJECT_PIECES = ['urn%3Ababel%3Aorders%3Acreated', 'urn:babel:orders:cancelled', 'urn%3Ababel%3Ausers%3Aregistered', 'nope', '%ZZ', '%', '..', '😀', '%F0%9F%98%80', ''];
+const PIECES = [
+  'subjects',
+  'subjects',
+  'versions',
+  'versions',
+  'latest',
+  '1',
+  '-1',
+  '0',
+  '2',
+  '4',
+  '99',
+  'abc',
+  'schemas',
+  'ids',
+  'config',
+  'compatibility',
+  'mode',
+  'types',
+  'schema',
+  'subjects',
+  '%',
+  '%ZZ',
+  '%2',
+  '%2F',
+  '%00',
+  '%FF',
+  '%C0%AF',
+  '%E2%82',
+  '..',
+  '.',
+  '',
+  'urn%3Ababel%3Aorders%3Acreated',
+  'urn:babel:orders:created',
+  'urn%3Ababel%3Aorders%3Acancelled',
+  'ü',
+  '日本',
+  '😀',
+  '\u0000',
+  '?verbose=true',
+  '?',
+  '#x',
+  '%25',
+  '\\',
+  ';',
+  "'",
+  '"',
+  '<script>',
+  'a'.repeat(3000),
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+];
+const SUBJECT_PIECES = [
+  'urn%3Ababel%3Aorders%3Acreated',
+  'urn:babel:orders:cancelled',
+  'urn%3Ababel%3Ausers%3Aregistered',
+  'nope',
+  '%ZZ',
+  '%',
+  '..',
+  '😀',
+  '%F0%9F%98%80',
+  '',
+];
 const VERSION_PIECES = ['1', 'latest', '-1', '0', '2', '4', 'abc', '1.5', '99999999999', '%ZZ', '', '-0'];
 const SCHEMA = '{"type":"object","required":["order_id"],"properties":{"order_id":{"type":"integer"}}}';
 
@@ -50,8 +132,12 @@ function target(rand: () => number): string {
     const subject = pick(rand, SUBJECT_PIECES);
     const version = pick(rand, VERSION_PIECES);
     return pick(rand, [
-      `/subjects/${subject}/versions/${version}`, `/subjects/${subject}`, `/subjects/${subject}/versions`,
-      `/compatibility/subjects/${subject}/versions/${version}?verbose=true`, `/schemas/ids/${version}`, `/config/${subject}`,
+      `/subjects/${subject}/versions/${version}`,
+      `/subjects/${subject}`,
+      `/subjects/${subject}/versions`,
+      `/compatibility/subjects/${subject}/versions/${version}?verbose=true`,
+      `/schemas/ids/${version}`,
+      `/config/${subject}`,
     ]);
   }
   const n = 1 + Math.floor(rand() * 6);
@@ -65,7 +151,20 @@ function body(rand: () => number): Buffer | undefined {
   if (r < 0.35) return undefined;
   if (r < 0.45) return Buffer.from(JSON.stringify({ schema: SCHEMA, schemaType: 'JSON' }));
   if (r < 0.5) return Buffer.from(JSON.stringify({ schema: SCHEMA, schemaType: pick(rand, ['AVRO', 'json', 5, null]) }));
-  if (r < 0.55) return Buffer.from(pick(rand, ['{', '', 'null', '[1,2]', '"x"', '{"schema": 5}', '{"schema": "{"}', '{"schema": "[]"}', '{"__proto__": {"schema": "{}"}}']));
+  if (r < 0.55)
+    return Buffer.from(
+      pick(rand, [
+        '{',
+        '',
+        'null',
+        '[1,2]',
+        '"x"',
+        '{"schema": 5}',
+        '{"schema": "{"}',
+        '{"schema": "[]"}',
+        '{"__proto__": {"schema": "{}"}}',
+      ]),
+    );
   if (r < 0.6) {
     const bytes = Buffer.alloc(1 + Math.floor(rand() * 2000));
     for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(rand() * 256);
@@ -86,7 +185,8 @@ function rawRequest(rand: () => number): { method: string; target: string; bytes
   const lines = [`${method} ${path} HTTP/1.1`];
   if (rand() < 0.9) lines.push('Host: 127.0.0.1');
   lines.push('Connection: close');
-  if (rand() < 0.2) lines.push(`Content-Type: ${pick(rand, ['application/json', 'application/vnd.schemaregistry.v1+json', 'text/plain', '*/*', '☃'])}`);
+  if (rand() < 0.2)
+    lines.push(`Content-Type: ${pick(rand, ['application/json', 'application/vnd.schemaregistry.v1+json', 'text/plain', '*/*', '☃'])}`);
   if (rand() < 0.05) lines.push('Upgrade: websocket', 'Connection: Upgrade');
   if (rand() < 0.05 && payload !== undefined) lines.push('Expect: 100-continue');
   if (rand() < 0.03) lines.push(`X-Long: ${'v'.repeat(30_000)}`);
@@ -110,7 +210,8 @@ function judge(method: string, raw: Buffer): { status?: number; problem?: string
   let rest = raw;
   for (;;) {
     const end = rest.indexOf('\r\n\r\n');
-    if (end === -1) return { problem: `no complete response (${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 120).toString('latin1'))})` };
+    if (end === -1)
+      return { problem: `no complete response (${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 120).toString('latin1'))})` };
     const head = rest.subarray(0, end).toString('latin1').split('\r\n');
     const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head[0]!)?.[1]);
     if (!Number.isInteger(status)) return { problem: `bad status line ${JSON.stringify(head[0])}` };

@@ -26,7 +26,14 @@ const SPACE = { type: 'boolean' };
 const ZETA = { enum: ['z'] };
 
 // Code-unit order, written out by hand: upper case sorts before lower case.
-const SUBJECTS = ['urn:babel:Zeta', 'urn:babel:a/b', 'urn:babel:orders:cancelled', 'urn:babel:orders:created', 'urn:babel:with space', 'urn:babel:zz:broken'];
+const SUBJECTS = [
+  'urn:babel:Zeta',
+  'urn:babel:a/b',
+  'urn:babel:orders:cancelled',
+  'urn:babel:orders:created',
+  'urn:babel:with space',
+  'urn:babel:zz:broken',
+];
 const DOCS: Record<string, unknown> = {
   'urn:babel:Zeta': ZETA,
   'urn:babel:a/b': AB,
@@ -140,7 +147,15 @@ describe('reads', () => {
     for (const p of ['/subjects/%ZZ/versions', '/subjects/%/versions', '/subjects/%E0%A4%A/versions', '/schemas/ids/%C0']) {
       expectError(await get(p), 400, 40001);
     }
-    for (const p of ['/nope', '/subjects/x/y/z/w/v/u', '/schemas/nope', '/schemas/ids', '/subjects/x/versions/1/extra', '/config/a/b', '/contexts/x']) {
+    for (const p of [
+      '/nope',
+      '/subjects/x/y/z/w/v/u',
+      '/schemas/nope',
+      '/schemas/ids',
+      '/subjects/x/versions/1/extra',
+      '/config/a/b',
+      '/contexts/x',
+    ]) {
       expectError(await get(p), 404, 40400);
     }
   });
@@ -165,7 +180,8 @@ describe('reads', () => {
       expect(r.body).toEqual({ schemaType: 'JSON', schema: JSON.stringify(DOCS[s]) });
       expect((await get(`/schemas/ids/${id}/schema`)).body).toEqual(DOCS[s]);
     }
-    for (const id of ['0', '1', '7', '-1', 'abc', '1e0', '1.0', '99999999999', '2147483648']) expectError(await get(`/schemas/ids/${id}`), 404, 40403);
+    for (const id of ['0', '1', '7', '-1', 'abc', '1e0', '1.0', '99999999999', '2147483648'])
+      expectError(await get(`/schemas/ids/${id}`), 404, 40403);
   });
 
   it('answers a schema file that failed to load with 50001, and says so on stderr at start', async () => {
@@ -206,7 +222,13 @@ describe('POST /subjects/{subject}: look a schema up', () => {
     const reordered = `{ "additionalProperties": false, "properties": {"note": {"type":"string"}, "order_id": {"minimum": 1.0, "type": "integer"}}, "required": ["order_id"], "type": "object" }`;
     const r = await post(`/subjects/${created}`, { schema: reordered, schemaType: 'JSON' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ subject: 'urn:babel:orders:created', version: 1, id: schemaId('urn:babel:orders:created'), schemaType: 'JSON', schema: JSON.stringify(ORDERS) });
+    expect(r.body).toEqual({
+      subject: 'urn:babel:orders:created',
+      version: 1,
+      id: schemaId('urn:babel:orders:created'),
+      schemaType: 'JSON',
+      schema: JSON.stringify(ORDERS),
+    });
     // schemaType may be left out: the registry holds JSON schemas only.
     expect((await post(`/subjects/${created}`, { schema: JSON.stringify(ORDERS) })).body.id).toBe(schemaId('urn:babel:orders:created'));
   });
@@ -237,7 +259,9 @@ describe('POST /compatibility/subjects/{subject}/versions/{version}', () => {
     expect((await post(path(), { schema: JSON.stringify(described), schemaType: 'JSON' })).body).toEqual({ is_compatible: true });
     expect((await post(path('1'), { schema: JSON.stringify(retyped) })).body).toEqual({ is_compatible: false });
     // Without a version: against every version (there is one).
-    expect((await post('/compatibility/subjects/urn%3Ababel%3Aorders%3Acreated/versions', { schema: JSON.stringify(retyped) })).body).toEqual({ is_compatible: false });
+    expect(
+      (await post('/compatibility/subjects/urn%3Ababel%3Aorders%3Acreated/versions', { schema: JSON.stringify(retyped) })).body,
+    ).toEqual({ is_compatible: false });
   });
 
   it('lists the breaking changes with ?verbose=true', async () => {
@@ -245,7 +269,9 @@ describe('POST /compatibility/subjects/{subject}/versions/{version}', () => {
     expect(r.body.is_compatible).toBe(false);
     expect(r.body.messages.length).toBeGreaterThan(0);
     // Each message carries its witness: a payload the old schema accepts and the new one rejects.
-    const message = (r.body.messages as string[]).find((m) => /^\/properties\/order_id.*\(type-narrowed\); witness valid under old: \{/.test(m));
+    const message = (r.body.messages as string[]).find((m) =>
+      /^\/properties\/order_id.*\(type-narrowed\); witness valid under old: \{/.test(m),
+    );
     expect(message).toBeDefined();
     const payload = JSON.parse(message!.slice(message!.indexOf('witness valid under old: ') + 'witness valid under old: '.length));
     expect(compile(ORDERS).isValid(payload)).toBe(true);
@@ -287,11 +313,18 @@ describe('writes are refused', () => {
       expect(r.body.message).toMatch(/read-only mode: .*git/);
       expect(r.headers.allow).toBeUndefined();
     }
-    expect((await call(main.port, 'DELETE', '/subjects/urn%3Ababel%3AZeta')).body.message).toMatch(/^Subject urn:babel:Zeta in context \. is in read-only mode: DELETE \/subjects\/\{subject\} is not served, /);
+    expect((await call(main.port, 'DELETE', '/subjects/urn%3Ababel%3AZeta')).body.message).toMatch(
+      /^Subject urn:babel:Zeta in context \. is in read-only mode: DELETE \/subjects\/\{subject\} is not served, /,
+    );
   });
 
   it('answers a method no endpoint serves with 405 / 40501 and the Allow header, and an unknown path with 404', async () => {
-    for (const [method, path, allow] of [['PATCH', '/subjects', 'GET, HEAD'], ['POST', '/config', 'GET, HEAD'], ['OPTIONS', '/subjects', 'GET, HEAD'], ['PUT', '/subjects/urn%3Ababel%3AZeta/versions', 'GET, HEAD, POST']] as const) {
+    for (const [method, path, allow] of [
+      ['PATCH', '/subjects', 'GET, HEAD'],
+      ['POST', '/config', 'GET, HEAD'],
+      ['OPTIONS', '/subjects', 'GET, HEAD'],
+      ['PUT', '/subjects/urn%3Ababel%3AZeta/versions', 'GET, HEAD, POST'],
+    ] as const) {
       const r = await call(main.port, method, path, '{}');
       expectError(r, 405, 40501);
       expect(r.headers.allow).toBe(allow);
@@ -350,7 +383,6 @@ async function rawUpload(port: number, requestLine: string, size: number): Promi
 }
 
 describe('request bodies over 1 MiB', () => {
-
   it('answers 413 to a 2 MiB body sent with Content-Length, and closes the connection', async () => {
     const r = await call(main.port, 'POST', '/subjects/urn%3Ababel%3AZeta', Buffer.alloc(2 * MiB, 0x20));
     expectError(r, 413, 41301);
@@ -358,7 +390,14 @@ describe('request bodies over 1 MiB', () => {
   });
 
   it('answers 413 to a 2 MiB chunked body', async () => {
-    const req = httpRequest({ host: '127.0.0.1', port: main.port, method: 'POST', path: '/subjects/urn%3Ababel%3AZeta', agent: false, headers: { 'transfer-encoding': 'chunked' } });
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: main.port,
+      method: 'POST',
+      path: '/subjects/urn%3Ababel%3AZeta',
+      agent: false,
+      headers: { 'transfer-encoding': 'chunked' },
+    });
     req.on('error', () => {});
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     for (let i = 0; i < 32; i++) req.write(chunk);
@@ -386,7 +425,11 @@ describe('request bodies over 1 MiB', () => {
 
   it('refuses a too-large Expect: 100-continue upload before the client sends it', async () => {
     const req = httpRequest({
-      host: '127.0.0.1', port: main.port, method: 'POST', path: '/subjects/urn%3Ababel%3AZeta', agent: false,
+      host: '127.0.0.1',
+      port: main.port,
+      method: 'POST',
+      path: '/subjects/urn%3Ababel%3AZeta',
+      agent: false,
       headers: { 'content-length': 2 * MiB, expect: '100-continue' },
     });
     req.on('error', () => {});
@@ -427,7 +470,9 @@ describe('the process', () => {
   it('binds 127.0.0.1 by default', async () => {
     expect(main.stderr()).toMatch(/^bqschema serve: listening on http:\/\/127\.0\.0\.1:\d+ \(6 subjects\)$/m);
     // Where the machine has another address, the port is not reachable through it.
-    const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
     if (external) {
       const socket = connect({ host: external.address, port: main.port });
       const [err] = (await once(socket, 'error')) as [NodeJS.ErrnoException];
@@ -445,7 +490,10 @@ describe('the process', () => {
       expect(await subjects()).toEqual(['urn:t:one']);
 
       writeFiles(dir, {
-        'registry.json': manifest([{ urn: 'urn:t:one', schema: 'one.json' }, { urn: 'urn:t:two', schema: 'two.yaml' }]),
+        'registry.json': manifest([
+          { urn: 'urn:t:one', schema: 'one.json' },
+          { urn: 'urn:t:two', schema: 'two.yaml' },
+        ]),
         'one.json': '{"type":"integer"}',
         'two.yaml': 'type: boolean\n',
       });
@@ -464,7 +512,10 @@ describe('the process', () => {
 
       // A manifest that reads but names a schema file that does not load is refused as a whole.
       writeFiles(dir, {
-        'registry.json': manifest([{ urn: 'urn:t:one', schema: 'one.json' }, { urn: 'urn:t:three', schema: 'missing.json' }]),
+        'registry.json': manifest([
+          { urn: 'urn:t:one', schema: 'one.json' },
+          { urn: 'urn:t:three', schema: 'missing.json' },
+        ]),
       });
       mark = s.stderr().length;
       s.child.kill('SIGHUP');
@@ -483,7 +534,11 @@ describe('the process', () => {
     try {
       const body = JSON.stringify({ schema: JSON.stringify(ZETA) });
       const req = httpRequest({
-        host: '127.0.0.1', port: s.port, method: 'POST', path: '/subjects/urn%3Ababel%3AZeta', agent: false,
+        host: '127.0.0.1',
+        port: s.port,
+        method: 'POST',
+        path: '/subjects/urn%3Ababel%3AZeta',
+        agent: false,
         headers: { 'content-length': Buffer.byteLength(body), expect: '100-continue' },
       });
       req.on('error', () => {}); // a failure shows as a missing response
@@ -517,7 +572,9 @@ describe('the process', () => {
   it('reports a port in use in one line and exits 2', async () => {
     const dir = registryDir({ 'registry.json': manifest([{ urn: 'urn:t:one', schema: 'one.json' }]), 'one.json': '{}' });
     dirs.push(dir);
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(main.port), '--registry', join(dir, 'registry.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(main.port), '--registry', join(dir, 'registry.json')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const [code] = (await once(child, 'exit')) as [number];
@@ -526,7 +583,9 @@ describe('the process', () => {
   });
 
   it('refuses a --port that is not a port number with exit 2', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '70000', '--registry', join(dirs[0]!, 'registry.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '70000', '--registry', join(dirs[0]!, 'registry.json')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const [code] = (await once(child, 'exit')) as [number];
@@ -544,13 +603,22 @@ describe('the process', () => {
   });
 
   it('refuses an unknown --compatibility or --policy with one line and exit 2', async () => {
-    for (const args of [['--compatibility', 'BACKWARD_TRANSITIVE'], ['--policy', 'avro']]) {
-      const child = spawn(process.execPath, [BIN, 'serve', ...args, '--registry', join(dirs[0]!, 'registry.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const args of [
+      ['--compatibility', 'BACKWARD_TRANSITIVE'],
+      ['--policy', 'avro'],
+    ]) {
+      const child = spawn(process.execPath, [BIN, 'serve', ...args, '--registry', join(dirs[0]!, 'registry.json')], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
       const [code] = (await once(child, 'exit')) as [number];
       expect(code).toBe(2);
-      expect(err).toMatch(args[0] === '--policy' ? /^bqschema: unknown compat policy "avro" \(expected bqschema, confluent, in any case\)\n$/ : /^bqschema: unknown compatibility level "BACKWARD_TRANSITIVE" .*transitive levels are not supported.*\n$/);
+      expect(err).toMatch(
+        args[0] === '--policy'
+          ? /^bqschema: unknown compat policy "avro" \(expected bqschema, confluent, in any case\)\n$/
+          : /^bqschema: unknown compatibility level "BACKWARD_TRANSITIVE" .*transitive levels are not supported.*\n$/,
+      );
     }
   });
 });
@@ -569,7 +637,8 @@ describe('the server core, in process', () => {
     return (await api.listen(0, '127.0.0.1')).port;
   }
   const compat = async (port: number, schema: unknown): Promise<boolean> =>
-    (await call(port, 'POST', '/compatibility/subjects/urn%3Ax/versions/latest', JSON.stringify({ schema: JSON.stringify(schema) }))).body.is_compatible;
+    (await call(port, 'POST', '/compatibility/subjects/urn%3Ax/versions/latest', JSON.stringify({ schema: JSON.stringify(schema) }))).body
+      .is_compatible;
 
   it('applies the configured level: BACKWARD, FORWARD, FULL and NONE', async () => {
     const snapshot = buildSnapshot(new MapProvider({ 'urn:x': OLD }));
@@ -587,7 +656,10 @@ describe('the server core, in process', () => {
     const snapshot = buildSnapshot(new MapProvider({ 'urn:x': OLD }));
     const added = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
     const verdicts: Record<string, boolean> = {};
-    for (const [level, policy] of [['backward', 'bqschema'], ['Backward', 'CONFLUENT']] as const) {
+    for (const [level, policy] of [
+      ['backward', 'bqschema'],
+      ['Backward', 'CONFLUENT'],
+    ] as const) {
       const api = createServer(snapshot, { compatibility: level, policy });
       servers.push(api);
       const port = (await api.listen(0, '127.0.0.1')).port;
@@ -620,14 +692,20 @@ describe('the server core, in process', () => {
     };
     const snapshot = buildSnapshot(source);
     expect(snapshot.subjects).toEqual(['urn:a', 'urn:b', 'urn:c']);
-    expect([...snapshot.byId.values()].map((e) => [e.id, e.name, e.ok])).toEqual(['urn:a', 'urn:b', 'urn:c'].map((u) => [schemaId(u), u, u !== 'urn:a']));
+    expect([...snapshot.byId.values()].map((e) => [e.id, e.name, e.ok])).toEqual(
+      ['urn:a', 'urn:b', 'urn:c'].map((u) => [schemaId(u), u, u !== 'urn:a']),
+    );
     expect(snapshot.broken.map((b) => b.error)).toEqual(['cannot read a.json']);
   });
 
   it('answers 50001 when a handler throws, and keeps serving', async () => {
     const good = buildSnapshot(new MapProvider({ 'urn:x': OLD }));
     const entry = good.bySubject.get('urn:x') as LoadedSubject;
-    const exploding: LoadedSubject = Object.defineProperty({ ...entry }, 'document', { get: () => { throw new Error('boom'); } });
+    const exploding: LoadedSubject = Object.defineProperty({ ...entry }, 'document', {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     const snapshot: Snapshot = { ...good, bySubject: new Map([['urn:x', exploding]]) };
     const port = await start(snapshot);
     const r = await call(port, 'POST', '/subjects/urn%3Ax', JSON.stringify({ schema: JSON.stringify(OLD) }));

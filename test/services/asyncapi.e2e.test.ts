@@ -31,9 +31,18 @@ describe('export-asyncapi --service', () => {
     const r = await bq(['export-asyncapi', '-r', 'registry.example.json', '--service', 'billing']);
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout) as Doc;
-    const actions = Object.values(doc.operations).map((o) => [doc.channels[o.channel.$ref.slice('#/channels/'.length)]!.address, o.action]).sort();
-    expect(actions).toEqual([['urn:babel:orders:cancelled', 'receive'], ['urn:babel:orders:created', 'receive'], ['urn:babel:payments:captured', 'send']]);
-    expect(doc.info).toMatchObject({ title: 'billing', contact: { name: '@babel-example/payments', email: 'billing@babel.example', url: 'https://github.com/babel-example/billing' } });
+    const actions = Object.values(doc.operations)
+      .map((o) => [doc.channels[o.channel.$ref.slice('#/channels/'.length)]!.address, o.action])
+      .sort();
+    expect(actions).toEqual([
+      ['urn:babel:orders:cancelled', 'receive'],
+      ['urn:babel:orders:created', 'receive'],
+      ['urn:babel:payments:captured', 'send'],
+    ]);
+    expect(doc.info).toMatchObject({
+      title: 'billing',
+      contact: { name: '@babel-example/payments', email: 'billing@babel.example', url: 'https://github.com/babel-example/billing' },
+    });
     expect(doc['x-applications']).toBeUndefined();
     await parsed(r.stdout);
     const yaml = await bq(['export-asyncapi', '-r', 'registry.example.json', '--service', 'identity', '--doc-format', 'yaml']);
@@ -43,13 +52,19 @@ describe('export-asyncapi --service', () => {
 
   it('a service that both sends and reads a URN has an operation of each', async () => {
     const dir = tempTree({
-      'registry.json': JSON.stringify({ services: [{ name: 'loop' }], schemas: [{ urn: 'urn:a:x', schema: 'x.json', producers: ['loop'], consumers: ['loop'] }] }),
+      'registry.json': JSON.stringify({
+        services: [{ name: 'loop' }],
+        schemas: [{ urn: 'urn:a:x', schema: 'x.json', producers: ['loop'], consumers: ['loop'] }],
+      }),
       'x.json': '{"type": "object"}',
     });
     const r = await bq(['export-asyncapi', '--service', 'loop'], { cwd: dir });
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout) as Doc;
-    expect(Object.entries(doc.operations).map(([k, o]) => [k, o.action])).toEqual([['urn_a_x.send', 'send'], ['urn_a_x.receive', 'receive']]);
+    expect(Object.entries(doc.operations).map(([k, o]) => [k, o.action])).toEqual([
+      ['urn_a_x.send', 'send'],
+      ['urn_a_x.receive', 'receive'],
+    ]);
     await parsed(r.stdout);
   });
 
@@ -57,7 +72,10 @@ describe('export-asyncapi --service', () => {
     const r = await bq(['export-asyncapi', '-r', 'registry.example.json']);
     expectExit(r, 0);
     const doc = JSON.parse(r.stdout) as Doc;
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as { services: Array<{ name: string }>; schemas: Array<{ urn: string; producers: string[]; consumers: string[] }> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'registry.example.json'), 'utf8')) as {
+      services: Array<{ name: string }>;
+      schemas: Array<{ urn: string; producers: string[]; consumers: string[] }>;
+    };
     expect(doc['x-applications']!.map((a) => a.name)).toEqual(manifest.services.map((s) => s.name));
     for (const e of manifest.schemas) {
       const channel = Object.values(doc.channels).find((c) => c.address === e.urn)!;
@@ -69,14 +87,20 @@ describe('export-asyncapi --service', () => {
 
   it('an unknown service is a usage error with the nearest name; nothing is written', async () => {
     const dir = tempTree({});
-    expectOneLineError(await bq(['export-asyncapi', '-r', join(ROOT, 'registry.example.json'), '--service', 'biling', '-o', join(dir, 'out.json')]), /^bqschema: --service: no service "biling" in .*registry\.example\.json \(did you mean "billing"\?\)$/);
+    expectOneLineError(
+      await bq(['export-asyncapi', '-r', join(ROOT, 'registry.example.json'), '--service', 'biling', '-o', join(dir, 'out.json')]),
+      /^bqschema: --service: no service "biling" in .*registry\.example\.json \(did you mean "billing"\?\)$/,
+    );
     expect(() => readFileSync(join(dir, 'out.json'))).toThrow();
   });
 
   it('hostile service names are inert: the document is parsed, the names kept as data', async () => {
     const hostile = ['<script>alert(1)</script>', 'esc\u001b[2J', 'rtl\u202eevil', `l${'o'.repeat(3000)}ng`, '$ref', '__proto__'];
     const dir = tempTree({
-      'registry.json': JSON.stringify({ services: hostile.map((name) => ({ name, team: name, contact: name, repository: name })), schemas: [{ urn: 'urn:a:x', schema: 'x.json', producers: hostile, consumers: hostile }] }),
+      'registry.json': JSON.stringify({
+        services: hostile.map((name) => ({ name, team: name, contact: name, repository: name })),
+        schemas: [{ urn: 'urn:a:x', schema: 'x.json', producers: hostile, consumers: hostile }],
+      }),
       'x.json': '{"type": "object"}',
     });
     for (const args of [[], ['--service', '<script>alert(1)</script>'], ['--doc-format', 'yaml']]) {

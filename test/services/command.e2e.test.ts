@@ -14,7 +14,10 @@ import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree } f
 
 afterAll(removeTempTrees);
 
-const personal = JSON.stringify({ type: 'object', properties: { email: { type: 'string', 'x-gdpr-sensitive': 'email' }, id: { type: 'string' } } });
+const personal = JSON.stringify({
+  type: 'object',
+  properties: { email: { type: 'string', 'x-gdpr-sensitive': 'email' }, id: { type: 'string' } },
+});
 const plain = '{"type": "object"}';
 
 function tree(manifest: object, files: Record<string, string> = {}): string {
@@ -22,7 +25,11 @@ function tree(manifest: object, files: Record<string, string> = {}): string {
 }
 
 const base = {
-  services: [{ name: 'identity', team: '@acme/identity', contact: 'id@acme.example' }, { name: 'mailer', team: '@acme/growth' }, { name: 'orders', team: 'ops@acme.example' }],
+  services: [
+    { name: 'identity', team: '@acme/identity', contact: 'id@acme.example' },
+    { name: 'mailer', team: '@acme/growth' },
+    { name: 'orders', team: 'ops@acme.example' },
+  ],
   schemas: [
     { urn: 'urn:a:user', schema: 'user.json', producers: ['identity'], consumers: ['mailer', 'ghost'] },
     { urn: 'urn:a:order', schema: 'order.json', producers: ['orders'], consumers: ['mailer'] },
@@ -34,7 +41,10 @@ describe('servicesView', () => {
   it('lists each service with what it produces, consumes and the personal fields of those URNs; undeclared names too', () => {
     const dir = tree(base);
     const registry = Registry.workingTree(join(dir, 'registry.json'));
-    const views = servicesView(registry, registry.entries.map((e) => ({ urn: e.urn, schema: registry.document(e.urn).value })));
+    const views = servicesView(
+      registry,
+      registry.entries.map((e) => ({ urn: e.urn, schema: registry.document(e.urn).value })),
+    );
     expect(views.map((v) => [v.name, v.declared, v.produces, v.consumes, v.pii.map((f) => `${f.urn} ${f.path} ${f.category}`)])).toEqual([
       ['identity', true, ['urn:a:user'], [], ['urn:a:user email email']],
       ['mailer', true, [], ['urn:a:user', 'urn:a:order'], ['urn:a:user email email']],
@@ -47,11 +57,20 @@ describe('servicesView', () => {
     const registry = Registry.workingTree(join(tree(base), 'registry.json'));
     const lines = codeownersLines(registry, (urn) => registry.entry(urn)!.schema, true);
     expect(lines.map((l) => [l.file, l.owners])).toEqual([
-      ['user.json', ['@acme/identity', '@acme/growth']], ['order.json', ['ops@acme.example', '@acme/growth']], ['order.json', []],
+      ['user.json', ['@acme/identity', '@acme/growth']],
+      ['order.json', ['ops@acme.example', '@acme/growth']],
+      ['order.json', []],
     ]);
-    const text = codeownersText(codeownersLines(registry, (urn) => `dir with space/${registry.entry(urn)!.schema}`, false), 'x', false);
+    const text = codeownersText(
+      codeownersLines(registry, (urn) => `dir with space/${registry.entry(urn)!.schema}`, false),
+      'x',
+      false,
+    );
     expect(text.split('\n').slice(2)).toEqual([
-      '/dir\\ with\\ space/user.json @acme/identity', '/dir\\ with\\ space/order.json ops@acme.example', '# /dir\\ with\\ space/order.json: no service with a team produces "urn:a:orphan"', '',
+      '/dir\\ with\\ space/user.json @acme/identity',
+      '/dir\\ with\\ space/order.json ops@acme.example',
+      '# /dir\\ with\\ space/order.json: no service with a team produces "urn:a:orphan"',
+      '',
     ]);
   });
 });
@@ -61,7 +80,9 @@ describe('bqschema services', () => {
     const dir = tree(base);
     const text = await bq(['services'], { cwd: dir });
     expectExit(text, 0);
-    expect(text.stdout).toContain('mailer  @acme/growth\n  produces  -\n  consumes  urn:a:user, urn:a:order\n  personal data\n    urn:a:user  email (email)\n');
+    expect(text.stdout).toContain(
+      'mailer  @acme/growth\n  produces  -\n  consumes  urn:a:user, urn:a:order\n  personal data\n    urn:a:user  email (email)\n',
+    );
     expect(text.stdout).toContain('ghost  (not declared in "services")');
     expect(text.stdout).toMatch(/\n4 service\(s\), 3 handling personal data\n$/);
     const json = await bq(['services', '--format', 'json'], { cwd: dir });
@@ -86,11 +107,17 @@ describe('bqschema services', () => {
     expect(r.stdout).toBe('Wrote CODEOWNERS: codeowners, 3 service(s)\n');
     expect(readFileSync(join(dir, 'CODEOWNERS'), 'utf8')).toContain('\n/reg/user.json @acme/identity\n');
     const before = readFileSync(join(dir, 'reg', 'registry.json'), 'utf8');
-    expectOneLineError(await bq(['services', '-r', 'reg/registry.json', '--format', 'codeowners', '-o', 'reg/registry.json'], { cwd: dir }), /^bqschema: .*registry\.json/);
+    expectOneLineError(
+      await bq(['services', '-r', 'reg/registry.json', '--format', 'codeowners', '-o', 'reg/registry.json'], { cwd: dir }),
+      /^bqschema: .*registry\.json/,
+    );
     expect(readFileSync(join(dir, 'reg', 'registry.json'), 'utf8')).toBe(before);
     expectOneLineError(await bq(['services', '-r', 'reg/registry.json', '-o', 'reg/user.json'], { cwd: dir }), /^bqschema: .*user\.json/);
     expect(readFileSync(join(dir, 'reg', 'user.json'), 'utf8')).toBe(personal);
-    expectOneLineError(await bq(['services', '-r', 'reg/registry.json', '--consumers-review'], { cwd: dir }), /^bqschema: --consumers-review applies to --format codeowners$/);
+    expectOneLineError(
+      await bq(['services', '-r', 'reg/registry.json', '--consumers-review'], { cwd: dir }),
+      /^bqschema: --consumers-review applies to --format codeowners$/,
+    );
   });
 
   it('a team CODEOWNERS cannot name stops it with one line, and nothing is written', async () => {
@@ -102,7 +129,10 @@ describe('bqschema services', () => {
 
   it('hostile service names are inert in text, markdown and JSON', async () => {
     const hostile = ['<img src=x onerror=alert(1)>', 'esc\u001b[2Jred', 'rtl\u202eevil', `l${'o'.repeat(5000)}ng`, '`x`|y'];
-    const dir = tree({ services: hostile.map((name) => ({ name, team: name, contact: name })), schemas: [{ urn: 'urn:a:user', schema: 'user.json', producers: hostile, consumers: hostile }] });
+    const dir = tree({
+      services: hostile.map((name) => ({ name, team: name, contact: name })),
+      schemas: [{ urn: 'urn:a:user', schema: 'user.json', producers: hostile, consumers: hostile }],
+    });
     const text = await bq(['services'], { cwd: dir });
     expectExit(text, 0);
     expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
@@ -125,15 +155,28 @@ describe('bqschema gdpr --by-service', () => {
     const dir = tree(base);
     const r = await bq(['gdpr', '--by-service'], { cwd: dir });
     expectExit(r, 0);
-    expect(r.stdout).toBe([
-      'identity  @acme/identity  id@acme.example', '    urn:a:user  email (email)',
-      'mailer  @acme/growth  (no contact)', '    urn:a:user  email (email)',
-      'ghost  (no team)  (no contact)', '    urn:a:user  email (email)',
-      '', '3 of 4 service(s) handle personal data', '',
-    ].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        'identity  @acme/identity  id@acme.example',
+        '    urn:a:user  email (email)',
+        'mailer  @acme/growth  (no contact)',
+        '    urn:a:user  email (email)',
+        'ghost  (no team)  (no contact)',
+        '    urn:a:user  email (email)',
+        '',
+        '3 of 4 service(s) handle personal data',
+        '',
+      ].join('\n'),
+    );
     const json = await bq(['gdpr', '--by-service', '--format', 'json'], { cwd: dir });
     expectExit(json, 0);
-    expect((JSON.parse(json.stdout) as { services: Array<{ name: string; declared: boolean }> }).services.map((s) => [s.name, s.declared])).toEqual([['identity', true], ['mailer', true], ['ghost', false]]);
+    expect(
+      (JSON.parse(json.stdout) as { services: Array<{ name: string; declared: boolean }> }).services.map((s) => [s.name, s.declared]),
+    ).toEqual([
+      ['identity', true],
+      ['mailer', true],
+      ['ghost', false],
+    ]);
     const md = await bq(['gdpr', '--by-service', '--format', 'markdown'], { cwd: dir });
     expectExit(md, 0);
     expect(new MarkdownIt().parse(md.stdout, {}).filter((t) => t.type === 'tr_open')).toHaveLength(4);
@@ -141,8 +184,14 @@ describe('bqschema gdpr --by-service', () => {
 
   it('refuses what it cannot do, in one line', async () => {
     const dir = tree(base);
-    expectOneLineError(await bq(['gdpr', '--by-service', '--format', 'sarif'], { cwd: dir }), /^bqschema: --by-service prints text, json or markdown, not sarif$/);
-    expectOneLineError(await bq(['gdpr', '--by-service', '--require'], { cwd: dir }), /^bqschema: --by-service lists the inventory by service/);
+    expectOneLineError(
+      await bq(['gdpr', '--by-service', '--format', 'sarif'], { cwd: dir }),
+      /^bqschema: --by-service prints text, json or markdown, not sarif$/,
+    );
+    expectOneLineError(
+      await bq(['gdpr', '--by-service', '--require'], { cwd: dir }),
+      /^bqschema: --by-service lists the inventory by service/,
+    );
   });
 });
 
@@ -164,9 +213,16 @@ describe('bqschema gdpr --require: services handling personal data need a team a
     expect(doc.services).toEqual([{ service: 'mailer', missing: ['contact'], urns: ['urn:a:user'] }]);
     const github = await bq(['gdpr', '--require', '--format', 'github'], { cwd: dir });
     expectExit(github, 1);
-    const line = readFileSync(join(dir, 'registry.json'), 'utf8').split('\n').findIndex((l) => l.includes('"mailer"')) + 1;
-    expect(github.stdout).toMatch(new RegExp(`^::error file=registry\\.json,line=${line},col=\\d+,title=service without owner::service "mailer"`, 'm'));
-    const sarif = JSON.parse((await bq(['gdpr', '--require', '--format', 'sarif'], { cwd: dir })).stdout) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
+    const line =
+      readFileSync(join(dir, 'registry.json'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('"mailer"')) + 1;
+    expect(github.stdout).toMatch(
+      new RegExp(`^::error file=registry\\.json,line=${line},col=\\d+,title=service without owner::service "mailer"`, 'm'),
+    );
+    const sarif = JSON.parse((await bq(['gdpr', '--require', '--format', 'sarif'], { cwd: dir })).stdout) as {
+      runs: Array<{ results: Array<{ ruleId: string }> }>;
+    };
     expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toEqual(['gdpr-service-without-owner']);
     const fixed = tree({ ...base, services: base.services.map((x) => ({ contact: 'x@acme.example', ...x })) });
     expectExit(await bq(['gdpr', '--require'], { cwd: fixed }), 0);
@@ -179,4 +235,3 @@ describe('bqschema gdpr --require: services handling personal data need a team a
     expect(JSON.parse(r.stdout)).not.toHaveProperty('services');
   });
 });
-

@@ -25,12 +25,17 @@ const change = (rule: Change['rule'], breaking = true): Change => ({ rule, break
 describe('reach of one change', () => {
   it('backward breaks reach consumers, forward breaks producers; full goes by the rule', () => {
     const breaks = (id: string) => RULES.find((r) => r.id === id)!.breaks;
-    expect(changeReach(change('required-added'), 'backward', breaks('required-added'), services)).toEqual({ consumers: ['billing', 'shipping'] });
+    expect(changeReach(change('required-added'), 'backward', breaks('required-added'), services)).toEqual({
+      consumers: ['billing', 'shipping'],
+    });
     expect(changeReach(change('required-added'), 'forward', breaks('required-added'), services)).toEqual({ producers: ['orders'] });
     // required-added breaks backward only; type-widened forward only; a rule that breaks both ways reaches both.
     expect(directions('full', breaks('required-added'))).toEqual({ backward: true, forward: false });
     expect(changeReach(change('type-widened'), 'full', breaks('type-widened'), services)).toEqual({ producers: ['orders'] });
-    expect(changeReach(change('type-widened'), 'full', 'both', services)).toEqual({ consumers: ['billing', 'shipping'], producers: ['orders'] });
+    expect(changeReach(change('type-widened'), 'full', 'both', services)).toEqual({
+      consumers: ['billing', 'shipping'],
+      producers: ['orders'],
+    });
     expect(changeReach(change('required-added', false), 'backward', 'backward', services)).toBeUndefined();
     expect(changeReach(change('required-added'), 'backward', 'backward', { producers: ['orders'], consumers: [] })).toBeUndefined();
   });
@@ -41,15 +46,21 @@ describe('reach of one change', () => {
     expect(sentence(false, true)).toMatch(/Here: deploy producer orders, then consumers billing and shipping\.$/);
     expect(sentence(true, true)).toMatch(/Here: deploy consumers billing and shipping and producer orders in any order\.$/);
     expect(sentence(false, false)).toMatch(/Here: under the new URN, deploy consumers billing and shipping, then producer orders\.$/);
-    expect(rolloutWithServices(rolloutOrder(true, false), services).deploy).toEqual([{ role: 'consumers', services: ['billing', 'shipping'] }, { role: 'producers', services: ['orders'] }]);
+    expect(rolloutWithServices(rolloutOrder(true, false), services).deploy).toEqual([
+      { role: 'consumers', services: ['billing', 'shipping'] },
+      { role: 'producers', services: ['orders'] },
+    ]);
     const plain = rolloutOrder(true, false);
     expect(rolloutWithServices(plain, undefined)).toBe(plain);
   });
 
   it('mentions only team handles, each once', () => {
     const declared = [
-      { name: 'a', team: '@acme/billing', index: 0 }, { name: 'b', team: '@acme/billing', index: 1 },
-      { name: 'c', team: '<img src=x onerror=alert(1)>', index: 2 }, { name: 'd', index: 3 }, { name: 'e', team: '@solo', index: 4 },
+      { name: 'a', team: '@acme/billing', index: 0 },
+      { name: 'b', team: '@acme/billing', index: 1 },
+      { name: 'c', team: '<img src=x onerror=alert(1)>', index: 2 },
+      { name: 'd', index: 3 },
+      { name: 'e', team: '@solo', index: 4 },
     ];
     expect(teamsOf(['a', 'b', 'c', 'd', 'e', 'unknown'], declared)).toEqual(['@acme/billing', '@solo']);
   });
@@ -60,15 +71,24 @@ const schemaV2 = '{"type": "object", "required": ["id"], "properties": {"id": {"
 
 function manifest(extra: { services?: object[]; peers?: object; gone?: boolean } = {}): string {
   const peers = extra.peers ?? { producers: ['orders'], consumers: ['billing', 'shipping'] };
-  const schemas = [{ urn: 'urn:shop:order', schema: 'order.json', ...peers }, ...(extra.gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: ['shipping'] }])];
-  const declared = extra.services ?? [{ name: 'orders', team: '@acme/orders' }, { name: 'billing', team: '@acme/billing' }, { name: 'shipping', team: '@acme/shipping' }];
+  const schemas = [
+    { urn: 'urn:shop:order', schema: 'order.json', ...peers },
+    ...(extra.gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: ['shipping'] }]),
+  ];
+  const declared = extra.services ?? [
+    { name: 'orders', team: '@acme/orders' },
+    { name: 'billing', team: '@acme/billing' },
+    { name: 'shipping', team: '@acme/shipping' },
+  ];
   return JSON.stringify({ services: declared, schemas }, null, 2);
 }
 
 describe('compareRegistries', () => {
   it('gives each breaking change its reach, each URN its services, the rollout its order of services', () => {
     const base = Registry.workingTree(join(tempTree({ 'registry.json': manifest(), 'order.json': schemaV1 }), 'registry.json'));
-    const current = Registry.workingTree(join(tempTree({ 'registry.json': manifest({ gone: true }), 'order.json': schemaV2 }), 'registry.json'));
+    const current = Registry.workingTree(
+      join(tempTree({ 'registry.json': manifest({ gone: true }), 'order.json': schemaV2 }), 'registry.json'),
+    );
     const rows = compareRegistries(base, current, 'backward');
     const order = rows.find((r) => r.urn === 'urn:shop:order')!;
     expect(order.changes.map((c) => c.reach)).toEqual([{ consumers: ['billing', 'shipping'] }]);
@@ -77,11 +97,21 @@ describe('compareRegistries', () => {
     const gone = rows.find((r) => r.urn === 'urn:shop:gone')!;
     expect(gone).toMatchObject({ status: 'removed', breaking: true, services: { producers: [], consumers: ['shipping'] } });
     // Level none breaks nothing, so reaches no one.
-    expect(compareRegistries(base, current, 'none').find((r) => r.urn === 'urn:shop:order')!.changes.every((c) => c.reach === undefined)).toBe(true);
+    expect(
+      compareRegistries(base, current, 'none')
+        .find((r) => r.urn === 'urn:shop:order')!
+        .changes.every((c) => c.reach === undefined),
+    ).toBe(true);
   });
 
   it('a registry that names no services reads as before', () => {
-    const plain = (schema: string): Registry => Registry.workingTree(join(tempTree({ 'registry.json': '{"schemas": [{"urn": "urn:shop:order", "schema": "order.json"}]}', 'order.json': schema }), 'registry.json'));
+    const plain = (schema: string): Registry =>
+      Registry.workingTree(
+        join(
+          tempTree({ 'registry.json': '{"schemas": [{"urn": "urn:shop:order", "schema": "order.json"}]}', 'order.json': schema }),
+          'registry.json',
+        ),
+      );
     const [row] = compareRegistries(plain(schemaV1), plain(schemaV2), 'backward');
     expect(row!.changes[0]!.reach).toBeUndefined();
     expect(row!.services).toBeUndefined();
@@ -123,13 +153,18 @@ describe('compat --against: every format names the reach', () => {
     expect(text).toContain('Here: deploy producer orders, then consumers billing and shipping.');
     expect(text).toContain('breaks consumer shipping'); // the removed URN's
 
-    const json = JSON.parse(await run('json')) as { urns: Array<{ urn: string; changes: Array<{ reach?: object }>; services?: object; rollout?: { deploy?: object } }> };
+    const json = JSON.parse(await run('json')) as {
+      urns: Array<{ urn: string; changes: Array<{ reach?: object }>; services?: object; rollout?: { deploy?: object } }>;
+    };
     const ajv = new Ajv({ allErrors: true, strict: false });
     expect(ajv.validate(compatSchema, json), JSON.stringify(ajv.errors)).toBe(true);
     const order = json.urns.find((u) => u.urn === 'urn:shop:order')!;
     expect(order.changes[0]!.reach).toEqual({ consumers: ['billing', 'shipping'] });
     expect(order.services).toEqual(services);
-    expect(order.rollout?.deploy).toEqual([{ role: 'producers', services: ['orders'] }, { role: 'consumers', services: ['billing', 'shipping'] }]);
+    expect(order.rollout?.deploy).toEqual([
+      { role: 'producers', services: ['orders'] },
+      { role: 'consumers', services: ['billing', 'shipping'] },
+    ]);
 
     const md = await run('markdown');
     expect(md).toContain('**Reach:** breaks consumers billing and shipping');
@@ -140,7 +175,9 @@ describe('compat --against: every format names the reach', () => {
     expect(github).toMatch(/^::error .*urn:shop:order: \/required: .*Reach: breaks consumers billing and shipping/m);
     expect(github).toMatch(/^::error .*urn:shop:gone: removed\. Reach: breaks consumer shipping/m);
 
-    const sarif = JSON.parse(await run('sarif')) as { runs: Array<{ results: Array<{ ruleId: string; properties?: { reach?: object } }> }> };
+    const sarif = JSON.parse(await run('sarif')) as {
+      runs: Array<{ results: Array<{ ruleId: string; properties?: { reach?: object } }> }>;
+    };
     const results = sarif.runs[0]!.results;
     expect(results.find((r) => r.ruleId === 'required-added')!.properties?.reach).toEqual({ consumers: ['billing', 'shipping'] });
     expect(results.find((r) => r.ruleId === 'urn-removed')!.properties?.reach).toEqual({ consumers: ['shipping'] });
@@ -149,7 +186,11 @@ describe('compat --against: every format names the reach', () => {
   });
 
   it('--mention names the teams of the services reached, handles only', async () => {
-    const declared = [{ name: 'orders', team: '@acme/orders' }, { name: 'billing', team: '@acme/billing' }, { name: 'shipping', team: '<img src=x onerror=alert(1)>' }];
+    const declared = [
+      { name: 'orders', team: '@acme/orders' },
+      { name: 'billing', team: '@acme/billing' },
+      { name: 'shipping', team: '<img src=x onerror=alert(1)>' },
+    ];
     const dir = repo(manifest({ services: declared }), manifest({ services: declared, gone: true }));
     const r = await bq(['compat', '--against', 'HEAD', '--format', 'markdown', '--mention'], { cwd: dir });
     expectExit(r, 1);
@@ -160,7 +201,10 @@ describe('compat --against: every format names the reach', () => {
   });
 
   it('--mention without --against is a usage error', async () => {
-    expectOneLineError(await bq(['compat', 'a.json', 'b.json', '--mention'], { cwd: tempTree({}) }), /^bqschema: --mention applies to --against REF/);
+    expectOneLineError(
+      await bq(['compat', 'a.json', 'b.json', '--mention'], { cwd: tempTree({}) }),
+      /^bqschema: --mention applies to --against REF/,
+    );
   });
 });
 
@@ -169,7 +213,14 @@ describe('hostile service names are inert in every output', () => {
   it('compat: text, markdown, github and junit escape them; json and sarif keep them exactly', async () => {
     const peers = { producers: ['orders'], consumers: hostile };
     const declared = [{ name: 'orders', team: '@acme/orders' }, ...hostile.map((name) => ({ name, team: `@acme/${name}` }))];
-    const body = (gone: boolean): string => JSON.stringify({ services: declared, schemas: [{ urn: 'urn:shop:order', schema: 'order.json', ...peers }, ...(gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: hostile }])] });
+    const body = (gone: boolean): string =>
+      JSON.stringify({
+        services: declared,
+        schemas: [
+          { urn: 'urn:shop:order', schema: 'order.json', ...peers },
+          ...(gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: hostile }]),
+        ],
+      });
     const dir = repo(body(false), body(true));
     // Two services one case apart make the manifest unusable: compat stops with one line.
     const folded = await bq(['compat', '--against', 'HEAD'], { cwd: dir });
@@ -177,10 +228,20 @@ describe('hostile service names are inert in every output', () => {
 
     const unique = hostile.filter((n) => n !== 'Orders');
     const declared2 = [{ name: 'orders', team: '@acme/orders' }, ...unique.map((name) => ({ name, team: `@acme/${name}` }))];
-    const body2 = (gone: boolean): string => JSON.stringify({ services: declared2, schemas: [{ urn: 'urn:shop:order', schema: 'order.json', producers: ['orders'], consumers: unique }, ...(gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: unique }])] });
+    const body2 = (gone: boolean): string =>
+      JSON.stringify({
+        services: declared2,
+        schemas: [
+          { urn: 'urn:shop:order', schema: 'order.json', producers: ['orders'], consumers: unique },
+          ...(gone ? [] : [{ urn: 'urn:shop:gone', schema: 'order.json', consumers: unique }]),
+        ],
+      });
     const dir2 = repo(body2(false), body2(true));
     for (const format of ['text', 'markdown', 'github', 'junit']) {
-      const r = await bq(['compat', '--against', 'HEAD', '--format', format, '--mention'].filter((a) => format === 'markdown' || a !== '--mention'), { cwd: dir2 });
+      const r = await bq(
+        ['compat', '--against', 'HEAD', '--format', format, '--mention'].filter((a) => format === 'markdown' || a !== '--mention'),
+        { cwd: dir2 },
+      );
       expectExit(r, 1);
       expect(r.stdout, format).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       if (format === 'markdown') {
@@ -189,7 +250,8 @@ describe('hostile service names are inert in every output', () => {
         expect(r.stdout).not.toMatch(/Teams of the services reached: .*[<`]/);
       }
       if (format === 'junit') expect(r.stdout).not.toContain('<b>');
-      if (format === 'github') for (const line of r.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(::(error|warning|notice) |FAILED: )/);
+      if (format === 'github')
+        for (const line of r.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(::(error|warning|notice) |FAILED: )/);
     }
     for (const format of ['json', 'sarif']) {
       const r = await bq(['compat', '--against', 'HEAD', '--format', format], { cwd: dir2 });
@@ -201,7 +263,10 @@ describe('hostile service names are inert in every output', () => {
 
   it('check reports each one on one line, quoted and cut short', async () => {
     const dir = tempTree({
-      'registry.json': JSON.stringify({ services: hostile.filter((n) => n !== 'Orders').map((name) => ({ name })), schemas: [{ urn: 'urn:shop:order', schema: 'order.json', producers: hostile }] }),
+      'registry.json': JSON.stringify({
+        services: hostile.filter((n) => n !== 'Orders').map((name) => ({ name })),
+        schemas: [{ urn: 'urn:shop:order', schema: 'order.json', producers: hostile }],
+      }),
       'order.json': schemaV1,
     });
     for (const format of ['text', 'github', 'markdown']) {

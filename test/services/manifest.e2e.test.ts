@@ -16,13 +16,22 @@ import { bq, expectExit, removeTempTrees, ROOT, tempTree } from '../helpers/cli.
 afterAll(removeTempTrees);
 
 const entry = { urn: 'urn:a:one', schema: 'a.json' };
-const fatal = (m: unknown): string[] => readManifest(m).problems.filter((p) => p.fatal).map((p) => p.pointer);
-const reported = (m: unknown): string[] => readManifest(m).problems.filter((p) => !p.fatal).map((p) => p.pointer);
+const fatal = (m: unknown): string[] =>
+  readManifest(m)
+    .problems.filter((p) => p.fatal)
+    .map((p) => p.pointer);
+const reported = (m: unknown): string[] =>
+  readManifest(m)
+    .problems.filter((p) => !p.fatal)
+    .map((p) => p.pointer);
 
 describe('reading services, producers and consumers', () => {
-  it('reads every field, in order, with each service\'s index', () => {
+  it("reads every field, in order, with each service's index", () => {
     const m = readManifest({
-      services: [{ name: 'orders', team: '@acme/orders', contact: 'o@acme.example', repository: 'https://x.example/o' }, { name: 'billing' }],
+      services: [
+        { name: 'orders', team: '@acme/orders', contact: 'o@acme.example', repository: 'https://x.example/o' },
+        { name: 'billing' },
+      ],
       schemas: [{ ...entry, producers: ['orders'], consumers: ['billing'] }],
     });
     expect(m.problems).toEqual([]);
@@ -52,8 +61,12 @@ describe('reading services, producers and consumers', () => {
   });
 
   it('reports (check only) a name outside service syntax, a very long one, an unknown key, a name listed twice', () => {
-    expect(reported({ services: [{ name: '<b>x</b>' }, { name: 'a'.repeat(101) }, { name: 'ok', tema: '@x' }], schemas: [{ ...entry, consumers: ['ok', 'ok'] }] }))
-      .toEqual(['/services/0/name', '/services/1/name', '/services/2/tema', '/schemas/0/consumers/1']);
+    expect(
+      reported({
+        services: [{ name: '<b>x</b>' }, { name: 'a'.repeat(101) }, { name: 'ok', tema: '@x' }],
+        schemas: [{ ...entry, consumers: ['ok', 'ok'] }],
+      }),
+    ).toEqual(['/services/0/name', '/services/1/name', '/services/2/tema', '/schemas/0/consumers/1']);
     const long = readManifest({ services: [{ name: 'a'.repeat(5000) }], schemas: [] }).problems[0]!.message;
     expect(long.length).toBeLessThan(200); // the name is cut short in the message
   });
@@ -72,7 +85,10 @@ const rulesOf = (manifest: object): Array<[string, string, string | undefined]> 
 
 describe('check: the service rules', () => {
   it('an unknown service is an error with the nearest declared name, case first', () => {
-    const r = registryOf({ services: [{ name: 'billing' }, { name: 'orders' }], schemas: [{ ...entry, producers: ['Orders'], consumers: ['biling', 'zzz'] }] });
+    const r = registryOf({
+      services: [{ name: 'billing' }, { name: 'orders' }],
+      schemas: [{ ...entry, producers: ['Orders'], consumers: ['biling', 'zzz'] }],
+    });
     const v = verdictOf(checkRegistry(r, { serviceIssues: serviceIssues(r) }), 'registry.json');
     expect(v.ok).toBe(false);
     expect(v.errors.map((i) => [i.rule, i.pointer, i.suggestion])).toEqual([
@@ -86,20 +102,29 @@ describe('check: the service rules', () => {
   });
 
   it('without a services section, a named service is unknown, and nothing else is said', () => {
-    expect(rulesOf({ schemas: [{ ...entry, consumers: ['billing'] }, { urn: 'urn:a:two', schema: 'a.json' }] })).toEqual([['unknown-service', '/schemas/0/consumers/0', 'urn:a:one']]);
+    expect(
+      rulesOf({
+        schemas: [
+          { ...entry, consumers: ['billing'] },
+          { urn: 'urn:a:two', schema: 'a.json' },
+        ],
+      }),
+    ).toEqual([['unknown-service', '/schemas/0/consumers/0', 'urn:a:one']]);
     expect(rulesOf({ schemas: [entry] })).toEqual([]);
   });
 
   it('warns of an unused service, consumers without a producer, and a live URN nothing produces', () => {
-    expect(rulesOf({
-      services: [{ name: 'orders' }, { name: 'billing' }, { name: 'idle' }],
-      schemas: [
-        { ...entry, producers: ['orders'], consumers: ['billing'] },
-        { urn: 'urn:a:two', schema: 'a.json', consumers: ['billing'] },
-        { urn: 'urn:a:three', schema: 'a.json', producers: [] },
-        { urn: 'urn:a:four', schema: 'a.json', status: 'deprecated' },
-      ],
-    })).toEqual([
+    expect(
+      rulesOf({
+        services: [{ name: 'orders' }, { name: 'billing' }, { name: 'idle' }],
+        schemas: [
+          { ...entry, producers: ['orders'], consumers: ['billing'] },
+          { urn: 'urn:a:two', schema: 'a.json', consumers: ['billing'] },
+          { urn: 'urn:a:three', schema: 'a.json', producers: [] },
+          { urn: 'urn:a:four', schema: 'a.json', status: 'deprecated' },
+        ],
+      }),
+    ).toEqual([
       ['unused-service', '/services/2/name', undefined],
       ['consumers-without-producer', '/schemas/1/urn', 'urn:a:two'],
       ['no-producer', '/schemas/2/producers', 'urn:a:three'],
@@ -107,10 +132,15 @@ describe('check: the service rules', () => {
   });
 
   it('every rule it cites is in the rules table, and docs/cli/check.md has the table as the code has it', () => {
-    for (const id of ['unknown-service', 'unused-service', 'consumers-without-producer', 'no-producer']) expect(CHECK_RULES.map((r) => r.id)).toContain(id);
+    for (const id of ['unknown-service', 'unused-service', 'consumers-without-producer', 'no-producer'])
+      expect(CHECK_RULES.map((r) => r.id)).toContain(id);
     // The page's table is made from CHECK_RULES (a cell escaped as markdown wants it); the message shows the table to paste.
     const cell = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\|/g, '\\|');
-    const table = ['| rule | what it finds | what to do |', '| --- | --- | --- |', ...CHECK_RULES.map((r) => `| \`${r.id}\` | ${cell(r.description)} | ${cell(r.help)} |`)].join('\n');
+    const table = [
+      '| rule | what it finds | what to do |',
+      '| --- | --- | --- |',
+      ...CHECK_RULES.map((r) => `| \`${r.id}\` | ${cell(r.description)} | ${cell(r.help)} |`),
+    ].join('\n');
     const page = readFileSync(join(ROOT, 'docs', 'cli', 'check.md'), 'utf8');
     expect(page.includes(`\n${table}\n`), `docs/cli/check.md should have this table:\n${table}`).toBe(true);
   });
@@ -127,7 +157,10 @@ describe('check on the CLI', () => {
   });
 
   it('a warning about services reads as itself in text, not as a keyword not enforced', async () => {
-    const dir = tempTree({ 'registry.json': JSON.stringify({ services: [{ name: 'idle' }], schemas: [entry] }), 'a.json': '{"type": "object"}' });
+    const dir = tempTree({
+      'registry.json': JSON.stringify({ services: [{ name: 'idle' }], schemas: [entry] }),
+      'a.json': '{"type": "object"}',
+    });
     const r = await bq(['check'], { cwd: dir });
     expectExit(r, 0);
     expect(r.stdout).toContain('service "idle" produces and consumes nothing');

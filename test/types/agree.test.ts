@@ -32,7 +32,7 @@ const TYPE_REASONS = new Set(['type', 'required', 'enum', 'const', 'additionalPr
 function underLooseIndex(schema: unknown, v: Violation): boolean {
   const tokens = parsePointer(v.schemaPath);
   let at = schema;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const keyword = tokens[i]!;
     if (!isSchemaObject(at)) return false;
     if (keyword === 'properties') {
@@ -40,7 +40,12 @@ function underLooseIndex(schema: unknown, v: Violation): boolean {
       i += 2;
     } else if (keyword === 'items' || keyword === 'additionalProperties') {
       const next = at[keyword];
-      if (keyword === 'additionalProperties' && isSchemaObject(next) && isSchemaObject(at.properties) && Object.keys(at.properties).length > 0) {
+      if (
+        keyword === 'additionalProperties' &&
+        isSchemaObject(next) &&
+        isSchemaObject(at.properties) &&
+        Object.keys(at.properties).length > 0
+      ) {
         return true;
       }
       at = next;
@@ -61,7 +66,15 @@ function at(value: unknown, pointer: string): unknown {
 }
 
 /** TypeScript gives every object the members of its `Object` interface (`{}` has a `constructor`). */
-const OBJECT_MEMBERS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+const OBJECT_MEMBERS = new Set([
+  'constructor',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+]);
 
 /**
  * A type reason no TypeScript type can express: a non-integral number where only `integer` is
@@ -124,7 +137,8 @@ function disagreements(cases: readonly Case[], generate: typeof generateTypes = 
   }
   let source = generate(schemas.map((schema, k) => ({ urn: `urn:t:s${k}`, schema })));
   const firstCaseLine = source.split('\n').length;
-  source += cases.map((c, i) => `const x${i}: BqMessages[${literal(`urn:t:s${caseSchema[i]}`)}] = ${c.text ?? literal(c.data)};`).join('\n') + '\n';
+  source +=
+    cases.map((c, i) => `const x${i}: BqMessages[${literal(`urn:t:s${caseSchema[i]}`)}] = ${c.text ?? literal(c.data)};`).join('\n') + '\n';
   const errors = new Map<number, string[]>();
   const out: string[] = [];
   for (const d of typeCheck({ 'test/__types_agree.ts': source })) {
@@ -156,9 +170,7 @@ const NAMES = ['a', 'b', 'c', '__proto__', 'constructor', '*/', 'x y'];
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const nameArb = fc.constantFrom(...NAMES);
 
-const scalarArb = fc.oneof(
-  fc.constantFrom('', 'a', 'ab', 'abcd', 'x y', '*/', 0, 1, 2, -1, 1.5, 100, true, false, null),
-);
+const scalarArb = fc.oneof(fc.constantFrom('', 'a', 'ab', 'abcd', 'x y', '*/', 0, 1, 2, -1, 1.5, 100, true, false, null));
 const valueArb: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -180,7 +192,14 @@ const schemaArb: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
     fc.constantFrom(true, false, {}),
     fc
       .record({
-        type: sometimes(fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 }), fc.constant('strin')), 1),
+        type: sometimes(
+          fc.oneof(
+            fc.constantFrom(...TYPES),
+            fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 }),
+            fc.constant('strin'),
+          ),
+          1,
+        ),
         required: sometimes(fc.oneof(fc.uniqueArray(nameArb, { maxLength: 2 }), fc.constant('a')), 1),
         properties: sometimes(fc.array(fc.tuple(nameArb, tie('s')), { maxLength: 3 }).map(objectOf), 1),
         additionalProperties: sometimes(fc.oneof(fc.boolean(), tie('s')), 1),
@@ -199,7 +218,10 @@ const schemaArb: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
         const declared = isSchemaObject(s.properties) ? Object.keys(s.properties) : [];
         if (declared.length === 0) return fc.constant(s);
         const own = Array.isArray(s.required) ? (s.required as string[]) : [];
-        return fc.oneof(fc.constant(s), fc.subarray(declared, { minLength: 1 }).map((names) => ({ ...s, required: [...new Set([...own, ...names])] })));
+        return fc.oneof(
+          fc.constant(s),
+          fc.subarray(declared, { minLength: 1 }).map((names) => ({ ...s, required: [...new Set([...own, ...names])] })),
+        );
       }),
   ),
 })).s;
@@ -213,7 +235,11 @@ function nearArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
     // Two listed objects merged: equal to neither (TypeScript checks excess properties per union).
     const objects = (schema.enum as unknown[]).filter(isSchemaObject);
     if (objects.length > 1) {
-      options.push(fc.tuple(fc.constantFrom(...objects), fc.constantFrom(...objects)).map(([a, b]) => objectOf([...Object.entries(a), ...Object.entries(b)])));
+      options.push(
+        fc
+          .tuple(fc.constantFrom(...objects), fc.constantFrom(...objects))
+          .map(([a, b]) => objectOf([...Object.entries(a), ...Object.entries(b)])),
+      );
     }
   }
   if (hasOwn(schema, 'const')) options.push(fc.constant(schema.const));
@@ -227,9 +253,15 @@ function nearArb(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
     else if (t === 'object') {
       const props = isSchemaObject(schema.properties) ? schema.properties : {};
       const names = [...new Set([...Object.keys(props), ...(Array.isArray(schema.required) ? (schema.required as string[]) : [])])];
-      const present = names.map((n) => fc.option(fc.tuple(fc.constant(n), nearArb(hasOwn(props, n) ? props[n] : true, depth + 1)), { freq: 4 }));
-      const extra = fc.option(fc.tuple(fc.constantFrom('z', '__proto__', 'constructor'), nearArb(schema.additionalProperties, depth + 1)), { freq: 2 });
-      options.push(fc.tuple(fc.tuple(...present), extra).map(([ps, e]) => objectOf([...ps, e].filter((p): p is [string, unknown] => p !== null))));
+      const present = names.map((n) =>
+        fc.option(fc.tuple(fc.constant(n), nearArb(hasOwn(props, n) ? props[n] : true, depth + 1)), { freq: 4 }),
+      );
+      const extra = fc.option(fc.tuple(fc.constantFrom('z', '__proto__', 'constructor'), nearArb(schema.additionalProperties, depth + 1)), {
+        freq: 2,
+      });
+      options.push(
+        fc.tuple(fc.tuple(...present), extra).map(([ps, e]) => objectOf([...ps, e].filter((p): p is [string, unknown] => p !== null))),
+      );
     }
   }
   return fc.oneof(...options);
@@ -243,7 +275,13 @@ const objectArb = fc.array(fc.tuple(nameArb, valueArb), { minLength: 1, maxLengt
 
 /** Listed objects, nested too, and data that merges two of them: literal object unions must stay exact. */
 const enumObjectsCaseArb: fc.Arbitrary<Case[]> = fc
-  .array(fc.oneof(objectArb, fc.tuple(nameArb, objectArb).map(([k, v]) => objectOf([[k, v]]))), { minLength: 2, maxLength: 3 })
+  .array(
+    fc.oneof(
+      objectArb,
+      fc.tuple(nameArb, objectArb).map(([k, v]) => objectOf([[k, v]])),
+    ),
+    { minLength: 2, maxLength: 3 },
+  )
   .chain((objects) => {
     const schema = { enum: objects };
     return fc
@@ -260,7 +298,13 @@ describe('generated types agree with validator verdicts', () => {
       g.tests.map((t): Case => {
         const label = `${g.name} / ${t.description}:`;
         // data_json keeps what JSON.parse loses (1.0, -0.0); it is also a TypeScript literal.
-        if (t.data_json !== undefined) return { schema: g.schema, data: JSON.parse(t.data_json), text: t.data_json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'), label };
+        if (t.data_json !== undefined)
+          return {
+            schema: g.schema,
+            data: JSON.parse(t.data_json),
+            text: t.data_json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'),
+            label,
+          };
         return { schema: g.schema, data: t.data, label };
       }),
     );
@@ -271,10 +315,24 @@ describe('generated types agree with validator verdicts', () => {
   it('a closed object whose required keys every array and primitive also has (found by the property, seed 1726649222)', () => {
     const schemas = [
       { type: 'object', required: ['constructor'], properties: { constructor: {} }, additionalProperties: false },
-      { type: ['string', 'integer', 'object'], required: ['constructor'], properties: { constructor: {}, 'x y': false, '*/': { minLength: 2 } }, additionalProperties: false },
+      {
+        type: ['string', 'integer', 'object'],
+        required: ['constructor'],
+        properties: { constructor: {}, 'x y': false, '*/': { minLength: 2 } },
+        additionalProperties: false,
+      },
       { type: 'object', required: ['toString', 'valueOf'], additionalProperties: false, properties: { toString: {}, valueOf: {} } },
     ];
-    const data: unknown[] = [[], [{}, ['x y', { a: 2, constructor: '' }]], 5, 'abc', true, { constructor: 1 }, { constructor: 1, length: 2 }, { toString: 1, valueOf: 2 }];
+    const data: unknown[] = [
+      [],
+      [{}, ['x y', { a: 2, constructor: '' }]],
+      5,
+      'abc',
+      true,
+      { constructor: 1 },
+      { constructor: 1, length: 2 },
+      { toString: 1, valueOf: 2 },
+    ];
     expect(disagreements(schemas.flatMap((schema) => data.map((d): Case => ({ schema, data: d }))))).toEqual([]);
   });
 
@@ -286,21 +344,28 @@ describe('generated types agree with validator verdicts', () => {
     let rejected = 0;
     // fc.check, not fc.assert: the report is the disagreements found, not a batch of 200 cases.
     const run = fc.check(
-      fc.property(fc.array(fc.oneof({ arbitrary: caseArb, weight: 6 }, { arbitrary: enumObjectsCaseArb, weight: 1 }), { minLength: 60, maxLength: 60 }), (groups) => {
-        const cases = groups.flat();
-        for (const c of cases) {
-          const e = expectation(c.schema, c.data).expect;
-          if (e === 'accept') accepted++;
-          else if (e === 'reject') rejected++;
-        }
-        checked += cases.length;
-        const found = disagreements(cases);
-        if (found.length > 0) throw new Error(found.slice(0, 5).join('\n'));
-      }),
+      fc.property(
+        fc.array(fc.oneof({ arbitrary: caseArb, weight: 6 }, { arbitrary: enumObjectsCaseArb, weight: 1 }), {
+          minLength: 60,
+          maxLength: 60,
+        }),
+        (groups) => {
+          const cases = groups.flat();
+          for (const c of cases) {
+            const e = expectation(c.schema, c.data).expect;
+            if (e === 'accept') accepted++;
+            else if (e === 'reject') rejected++;
+          }
+          checked += cases.length;
+          const found = disagreements(cases);
+          if (found.length > 0) throw new Error(found.slice(0, 5).join('\n'));
+        },
+      ),
       // BQ_TYPES_SEED=<seed> replays a reported failure.
       { numRuns: runs, endOnFailure: true, ...(process.env.BQ_TYPES_SEED ? { seed: Number(process.env.BQ_TYPES_SEED) } : {}) },
     );
-    if (run.failed) throw new Error(`seed ${run.seed}: ${run.errorInstance instanceof Error ? run.errorInstance.message : String(run.errorInstance)}`);
+    if (run.failed)
+      throw new Error(`seed ${run.seed}: ${run.errorInstance instanceof Error ? run.errorInstance.message : String(run.errorInstance)}`);
     // The generator must exercise both sides, or the property proves little.
     expect(accepted).toBeGreaterThan(checked / 5);
     expect(rejected).toBeGreaterThan(checked / 5);

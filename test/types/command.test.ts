@@ -1,4 +1,16 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,15 +83,21 @@ describe('bqschema types', () => {
     const link = join(dir, 'link.ts');
     writeFileSync(join(dir, 'real.ts'), 'keep');
     symlinkSync(join(dir, 'real.ts'), link);
-    await expect(run({ source: ORDERS, output: dir })).rejects.toThrow(new UsageError(`cannot write ${dir}: it is a directory; nothing was written`));
+    await expect(run({ source: ORDERS, output: dir })).rejects.toThrow(
+      new UsageError(`cannot write ${dir}: it is a directory; nothing was written`),
+    );
     await run({ source: ORDERS, output: link });
     expect(readFileSync(join(dir, 'real.ts'), 'utf8')).toContain('OrdersCreated');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    await expect(run({ source: ORDERS, output: fifo })).rejects.toThrow(`cannot write ${fifo}: it is not a regular file (a device, FIFO or socket); nothing was written`);
+    await expect(run({ source: ORDERS, output: fifo })).rejects.toThrow(
+      `cannot write ${fifo}: it is not a regular file (a device, FIFO or socket); nothing was written`,
+    );
     const missing = join(dir, 'no', 'bq-types.ts');
-    await expect(run({ source: ORDERS, output: missing })).rejects.toThrow(`cannot write ${missing}: the directory ${join(dir, 'no')} does not exist; nothing was written`);
+    await expect(run({ source: ORDERS, output: missing })).rejects.toThrow(
+      `cannot write ${missing}: the directory ${join(dir, 'no')} does not exist; nothing was written`,
+    );
     expect(existsSync(join(dir, 'no'))).toBe(false);
   });
 
@@ -101,7 +119,9 @@ describe('bqschema types', () => {
   it('a schema the validator cannot read is a one-line error naming its URN, and nothing is written', async () => {
     const target = join(dir, 'bq-types.ts');
     const bad = source({ 'urn:x:ok': true, 'urn:x:bad': 'string' });
-    await expect(run({ source: bad, output: target })).rejects.toThrow(new GateError('types: urn:x:bad: a schema must be an object or a boolean, got the string "string"'));
+    await expect(run({ source: bad, output: target })).rejects.toThrow(
+      new GateError('types: urn:x:bad: a schema must be an object or a boolean, got the string "string"'),
+    );
     expect(existsSync(target)).toBe(false);
   });
 

@@ -21,7 +21,10 @@ let work = '';
 
 function tool(cmd: string, args: string[], cwd: string, input?: string): { code: number | null; out: string } {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', input, env: { ...process.env, HOME: work } });
-  if (r.error) throw new Error(`${cmd} is needed for the C# types tests: apt-get install mono-mcs libmono-system-runtime-serialization4.0-cil (${r.error.message})`);
+  if (r.error)
+    throw new Error(
+      `${cmd} is needed for the C# types tests: apt-get install mono-mcs libmono-system-runtime-serialization4.0-cil (${r.error.message})`,
+    );
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
@@ -95,7 +98,11 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
       const e = readEnvelope(JSON.parse(l));
       return `${e.urn}\t${JSON.stringify(e.data)}`;
     });
-    const bad = ['urn:babel:orders:cancelled\t{"reason":"out_of_stock"}', 'urn:babel:orders:cancelled\t{"order_id":"x","reason":"out_of_stock"}', 'urn:nobody\t{}'];
+    const bad = [
+      'urn:babel:orders:cancelled\t{"reason":"out_of_stock"}',
+      'urn:babel:orders:cancelled\t{"order_id":"x","reason":"out_of_stock"}',
+      'urn:nobody\t{}',
+    ];
     const r = tool('mono', ['check.exe'], dir, [...lines, ...bad].join('\n') + '\n');
     expect(r.code, r.out).toBe(0);
     const out = r.out.trim().split('\n');
@@ -129,17 +136,25 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     expect(out.slice(3)).toEqual(['SerializationException', 'SerializationException']);
     // Both are IExtensibleDataObject: an open class keeps the members in ExtensionData, a closed one
     // hides them (explicitly implemented) and refuses any after reading.
-    const cls = (name: string): string => /public sealed class (\w+)[\s\S]*?\n    \}\n/.exec(src.slice(src.indexOf(`public sealed class ${name} `)))![0];
-    expect(cls('PaymentsCaptured')).toMatch(/^public sealed class PaymentsCaptured : IData, IExtensibleDataObject\n[\s\S]*public ExtensionDataObject ExtensionData \{ get; set; \}/);
-    expect(cls('OrdersCancelled')).toMatch(/ExtensionDataObject IExtensibleDataObject\.ExtensionData\n[\s\S]*DataChecks\.Closed\(unknownMembers/);
-    writeFileSync(join(dir, 'Values.cs'), `public static class Values
+    const cls = (name: string): string =>
+      /public sealed class (\w+)[\s\S]*?\n    \}\n/.exec(src.slice(src.indexOf(`public sealed class ${name} `)))![0];
+    expect(cls('PaymentsCaptured')).toMatch(
+      /^public sealed class PaymentsCaptured : IData, IExtensibleDataObject\n[\s\S]*public ExtensionDataObject ExtensionData \{ get; set; \}/,
+    );
+    expect(cls('OrdersCancelled')).toMatch(
+      /ExtensionDataObject IExtensibleDataObject\.ExtensionData\n[\s\S]*DataChecks\.Closed\(unknownMembers/,
+    );
+    writeFileSync(
+      join(dir, 'Values.cs'),
+      `public static class Values
 {
     public static void Main()
     {
         System.Console.WriteLine(BqTypes.OrdersCancelledReason.PaymentFailed + " " + BqTypes.OrdersCancelledReason.IsDefined("out_of_stock") + " " + BqTypes.OrdersCancelledReason.IsDefined("lost"));
     }
 }
-`);
+`,
+    );
     build(dir, 'values.exe', 'Values.cs');
     expect(tool('mono', ['values.exe'], dir).out.trim()).toBe('payment_failed True False');
   });
@@ -147,10 +162,19 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
   it('hostile names compile; the JSON names are kept in DataMember; no value escapes its literal or comment', () => {
     const dir = mkdtempSync(join(work, 'hostile-'));
     const schemas: Record<string, unknown> = {
-      'urn:x:"; } class Evil { //\u2028x': { type: 'object', required: ['class'], properties: {
-        class: { type: 'string', description: 'a\u2028class Evil {}' }, 'a-b': { type: 'integer' }, aB: { type: 'string' }, ToString: { type: 'string' },
-        Hostile: { type: 'number' }, 'q"\\': { type: ['boolean', 'null'] }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
-      } },
+      'urn:x:"; } class Evil { //\u2028x': {
+        type: 'object',
+        required: ['class'],
+        properties: {
+          class: { type: 'string', description: 'a\u2028class Evil {}' },
+          'a-b': { type: 'integer' },
+          aB: { type: 'string' },
+          ToString: { type: 'string' },
+          Hostile: { type: 'number' },
+          'q"\\': { type: ['boolean', 'null'] },
+          list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+        },
+      },
       'urn:x:Urns': { type: 'string' },
       'urn:x:kind': { enum: HOSTILE_ENUM },
       'urn:x:open': { type: 'object', properties: { ExtensionData: { type: 'string' }, kind: { enum: HOSTILE_ENUM } } },
@@ -162,14 +186,27 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
     build(dir);
     expect(src).not.toMatch(/^\s*class Evil/m);
     expect(src).toContain(csString('urn:x:"; } class Evil { //\u2028x'));
-    for (const k of ['class', 'a-b', 'aB', 'ToString', 'Hostile', 'q"\\', 'list']) expect(src).toContain(`[DataMember(Name = ${csString(k)}`);
+    for (const k of ['class', 'a-b', 'aB', 'ToString', 'Hostile', 'q"\\', 'list'])
+      expect(src).toContain(`[DataMember(Name = ${csString(k)}`);
     const urn = 'urn:x:"; } class Evil { //\u2028x';
-    const r = tool('mono', ['check.exe'], dir, `${urn}\t${JSON.stringify({ class: 'c', 'a-b': 1, aB: 'b', ToString: 't', Hostile: 1.5, 'q"\\': null, list: [{ k: 'v' }] })}\nurn:x:Urns\t{"value":"s"}\n`);
+    const r = tool(
+      'mono',
+      ['check.exe'],
+      dir,
+      `${urn}\t${JSON.stringify({ class: 'c', 'a-b': 1, aB: 'b', ToString: 't', Hostile: 1.5, 'q"\\': null, list: [{ k: 'v' }] })}\nurn:x:Urns\t{"value":"s"}\n`,
+    );
     expect(r.out.trim().split('\n')).toEqual(['ok ClassEvilX', 'ok Urns_2']);
     for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${csString(v)};\n`);
-    const echo = tool('mono', ['check.exe', 'echo'], dir, `urn:x:open\t${JSON.stringify({ ExtensionData: 'e', kind: '\u2028', more: ['*/'] })}\n`);
+    const echo = tool(
+      'mono',
+      ['check.exe', 'echo'],
+      dir,
+      `urn:x:open\t${JSON.stringify({ ExtensionData: 'e', kind: '\u2028', more: ['*/'] })}\n`,
+    );
     expect(JSON.parse(echo.out.trim().replace(/^ok /, ''))).toEqual({ ExtensionData: 'e', kind: '\u2028', more: ['*/'] });
-    writeFileSync(join(dir, 'Values.cs'), `public static class Values
+    writeFileSync(
+      join(dir, 'Values.cs'),
+      `public static class Values
 {
     public static void Main()
     {
@@ -177,7 +214,8 @@ describe('types --lang csharp', { timeout: 180_000 }, () => {
         System.Console.WriteLine();
     }
 }
-`);
+`,
+    );
     build(dir, 'values.exe', 'Values.cs');
     expect(tool('mono', ['values.exe'], dir).out.trim()).toBe(HOSTILE_ENUM.map(() => 'y').join('') + 'n');
   });

@@ -19,6 +19,11 @@ describe('docs/types.md', () => {
     const source = 'declare const message: string;\n' + block.replace(`from 'bqschema'`, `from '../src/index.js'`);
     const diagnostics = typeCheck({ 'test/__docs_example.ts': source, 'test/bq-types.ts': generateTypes(exampleEntries()) });
     const lines = source.split('\n');
-    expect(diagnostics.map((d) => `${d.file.endsWith('__docs_example.ts') ? '' : d.file + ':'}${lines[d.line - 1]?.includes('// tsc error') ? 'marked' : d.line + ': ' + d.message}`)).toEqual(['marked']);
+    expect(
+      diagnostics.map(
+        (d) =>
+          `${d.file.endsWith('__docs_example.ts') ? '' : d.file + ':'}${lines[d.line - 1]?.includes('// tsc error') ? 'marked' : d.line + ': ' + d.message}`,
+      ),
+    ).toEqual(['marked']);
   });
 });

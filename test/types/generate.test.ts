@@ -14,18 +14,37 @@ describe('schemaType: the mapping follows the validator', () => {
     ['integer and number once', { type: ['integer', 'number'] }, 'number'],
     ['union type', { type: ['null', 'string'] }, 'string | null'],
     ['lengths and minimum add nothing', { type: ['string', 'number'], minLength: 2, maxLength: 3, minimum: 1 }, 'string | number'],
-    ['a keyword applies by instance type: no type is every type', { properties: { a: { type: 'string' } } },
-      'string | number | boolean | null | unknown[] | {\n  a?: string;\n  [key: string]: unknown;\n}'],
+    [
+      'a keyword applies by instance type: no type is every type',
+      { properties: { a: { type: 'string' } } },
+      'string | number | boolean | null | unknown[] | {\n  a?: string;\n  [key: string]: unknown;\n}',
+    ],
     ['minLength alone admits every type', { minLength: 2 }, 'string | number | boolean | null | unknown[] | { [key: string]: unknown }'],
     ['object, open', { type: 'object' }, '{ [key: string]: unknown }'],
     ['object, closed and empty', { type: 'object', additionalProperties: false }, '{ [key: string]: never }'],
-    ['required vs optional, closed', { type: 'object', required: ['b'], properties: { a: { type: 'string' }, b: { type: 'number' } }, additionalProperties: false },
-      '{\n  a?: string;\n  b: number;\n}'],
-    ['a required name not declared takes the additionalProperties type', { type: 'object', required: ['x'], additionalProperties: false }, '{\n  x: never;\n}'],
-    ['a required name not declared in an open object is unknown', { type: 'object', required: ['x'] }, '{\n  x: unknown;\n  [key: string]: unknown;\n}'],
-    ['additionalProperties schema: index signature with the declared types',
+    [
+      'required vs optional, closed',
+      { type: 'object', required: ['b'], properties: { a: { type: 'string' }, b: { type: 'number' } }, additionalProperties: false },
+      '{\n  a?: string;\n  b: number;\n}',
+    ],
+    [
+      'a required name not declared takes the additionalProperties type',
+      { type: 'object', required: ['x'], additionalProperties: false },
+      '{\n  x: never;\n}',
+    ],
+    [
+      'a required name not declared in an open object is unknown',
+      { type: 'object', required: ['x'] },
+      '{\n  x: unknown;\n  [key: string]: unknown;\n}',
+    ],
+    [
+      'additionalProperties schema: index signature with the declared types',
       { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'integer' } },
-      '{\n  /** Additional properties are checked against their schema at run time; the index signature also admits the declared property types (TypeScript requires it). */\n  a?: string;\n  [key: string]: number | string | undefined;\n}'.replace(/\n  \/\*\*.*\*\/\n/, '\n')],
+      '{\n  /** Additional properties are checked against their schema at run time; the index signature also admits the declared property types (TypeScript requires it). */\n  a?: string;\n  [key: string]: number | string | undefined;\n}'.replace(
+        /\n  \/\*\*.*\*\/\n/,
+        '\n',
+      ),
+    ],
     ['items', { type: 'array', items: { type: ['string', 'null'] } }, '(string | null)[]'],
     ['items false', { type: 'array', items: false }, 'never[]'],
     ['array without items', { type: 'array' }, 'unknown[]'],
@@ -36,14 +55,21 @@ describe('schemaType: the mapping follows the validator', () => {
     ['empty enum', { enum: [] }, 'never'],
     ['const object is exact', { const: { a: 1 } }, '{ a: 1 }'],
     ['const {} admits only {}', { const: {} }, '{ [key: string]: never }'],
-    ['object literals in one enum exclude each other', { enum: [{ a: 1 }, { b: { c: 2 } }, { b: { d: 3 } }] },
-      '{ a: 1; b?: never } | { b: { c: 2; d?: never }; a?: never } | { b: { d: 3; c?: never }; a?: never }'],
+    [
+      'object literals in one enum exclude each other',
+      { enum: [{ a: 1 }, { b: { c: 2 } }, { b: { d: 3 } }] },
+      '{ a: 1; b?: never } | { b: { c: 2; d?: never }; a?: never } | { b: { d: 3; c?: never }; a?: never }',
+    ],
     ['enum and const together', { enum: [1, 2], const: 2 }, '2'],
     ['a non-finite const has no literal type', { const: Number.POSITIVE_INFINITY }, 'number'],
     ['unsupported keywords add nothing', { type: 'string', pattern: '^a', format: 'email' }, 'string'],
     ['a malformed type has no effect', { type: 'strin' }, 'unknown'],
     ['a malformed required has no effect', { type: 'object', required: 'a' }, '{ [key: string]: unknown }'],
-    ['a malformed property schema is skipped', { type: 'object', properties: { a: 1, b: { type: 'null' } }, additionalProperties: false }, '{\n  b?: null;\n}'],
+    [
+      'a malformed property schema is skipped',
+      { type: 'object', properties: { a: 1, b: { type: 'null' } }, additionalProperties: false },
+      '{\n  b?: null;\n}',
+    ],
     ['the tuple form of items has no effect', { type: 'array', items: [{ type: 'string' }] }, 'unknown[]'],
   ];
   for (const [name, schema, expected] of cases) {
@@ -93,9 +119,13 @@ describe('JSDoc text', () => {
 
   it('cannot start a tag: TypeScript reads none from escaped text', () => {
     expect(docText('@deprecated a @see b user@example.com\t@x')).toEqual(['\\@deprecated a \\@see b user@example.com\t\\@x']);
-    const text = generateTypes([{ urn: 'urn:x:y', description: '@deprecated a @see b', schema: { title: 'x @deprecated', 'x-gdpr-sensitive': 'pii @deprecated' } }]);
+    const text = generateTypes([
+      { urn: 'urn:x:y', description: '@deprecated a @see b', schema: { title: 'x @deprecated', 'x-gdpr-sensitive': 'pii @deprecated' } },
+    ]);
     const sf = ts.createSourceFile('m.ts', text, ts.ScriptTarget.ES2022, true);
-    expect(ts.getJSDocTags(sf.statements[0]!).map((t) => `${t.tagName.text} ${String(t.comment)}`)).toEqual(['sensitive pii \\@deprecated']);
+    expect(ts.getJSDocTags(sf.statements[0]!).map((t) => `${t.tagName.text} ${String(t.comment)}`)).toEqual([
+      'sensitive pii \\@deprecated',
+    ]);
   });
 });
 
@@ -143,27 +173,36 @@ describe('generateTypes', () => {
     expect(text).toContain('/** Checked at run time only: integer, minimum 1. */\n  id: number;');
     expect(text).toContain('Items: checked at run time only: maxLength 3.\n   * Items: not enforced (unsupported keyword): format.');
     expect(text).toContain('/** Not enforced (malformed type): unknown type name "strin". */\n  a?: unknown;');
-    expect(text).toContain('export type BqMessages = {\n  "urn:babel:orders:created": OrdersCreated;\n  "urn:babel:users:registered": UsersRegistered;\n};');
+    expect(text).toContain(
+      'export type BqMessages = {\n  "urn:babel:orders:created": OrdersCreated;\n  "urn:babel:users:registered": UsersRegistered;\n};',
+    );
   });
 
   it('marks a deprecated URN @deprecated, after its text', () => {
     const text = generateTypes([{ urn: 'urn:x:old', status: 'deprecated', schema: { type: 'null', 'x-gdpr-sensitive': true } }]);
-    expect(text).toContain('/**\n * Data of urn:x:old.\n *\n * @deprecated The registry deprecates this URN.\n * @sensitive\n */\nexport type Old = null;');
+    expect(text).toContain(
+      '/**\n * Data of urn:x:old.\n *\n * @deprecated The registry deprecates this URN.\n * @sensitive\n */\nexport type Old = null;',
+    );
     expect(generateTypes([{ urn: 'urn:x:old', status: 'active', schema: true }])).not.toContain('@deprecated');
   });
 
-  it('says a deprecation\'s dates, reason and replacement, escaped, and marks a property the schema deprecates', () => {
-    const text = generateTypes([{
-      urn: 'urn:x:old', status: 'deprecated', deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:new */', reason: 'split @see x\nnow' },
-      schema: { type: 'object', properties: { gone: { type: 'string', deprecated: true }, kept: { type: 'string' } } },
-    }]);
+  it("says a deprecation's dates, reason and replacement, escaped, and marks a property the schema deprecates", () => {
+    const text = generateTypes([
+      {
+        urn: 'urn:x:old',
+        status: 'deprecated',
+        deprecated: { since: '2026-01-31', sunset: '2026-06-30', replacement: 'urn:x:new */', reason: 'split @see x\nnow' },
+        schema: { type: 'object', properties: { gone: { type: 'string', deprecated: true }, kept: { type: 'string' } } },
+      },
+    ]);
     const sf = ts.createSourceFile('t.ts', text, ts.ScriptTarget.ES2022, true);
     const alias = sf.statements.find(ts.isTypeAliasDeclaration)!;
     expect(ts.getJSDocTags(alias).map((t) => `${t.tagName.text} ${String(t.comment)}`)).toEqual([
       'deprecated The registry deprecates this URN (since 2026-01-31, sunset 2026-06-30): split \\@see x now; use urn:x:new *\\/.',
     ]);
     const members = (alias.type as ts.TypeLiteralNode).members;
-    const tagsOf = (name: string): string[] => ts.getJSDocTags(members.find((m) => m.name?.getText(sf) === name)!).map((t) => t.tagName.text);
+    const tagsOf = (name: string): string[] =>
+      ts.getJSDocTags(members.find((m) => m.name?.getText(sf) === name)!).map((t) => t.tagName.text);
     expect(tagsOf('gone')).toEqual(['deprecated']);
     expect(tagsOf('kept')).toEqual([]);
     // An annotation, not an unsupported constraint: no "not enforced" line.
@@ -189,11 +228,15 @@ describe('generateTypes', () => {
     for (const [i, name] of HOSTILE.entries()) {
       Object.defineProperty(properties, name, {
         value: { title: name, description: name, enum: [name, i], 'x-gdpr-sensitive': name },
-        enumerable: true, writable: true, configurable: true,
+        enumerable: true,
+        writable: true,
+        configurable: true,
       });
     }
     const hostileEntries = HOSTILE.map((name, i) => ({
-      urn: `urn:x:${name}${i}`, owner: name, description: name,
+      urn: `urn:x:${name}${i}`,
+      owner: name,
+      description: name,
       schema: { title: name, type: 'object', required: HOSTILE, properties, additionalProperties: false },
     }));
     const text = generateTypes(hostileEntries);

@@ -18,7 +18,15 @@ let work = '';
 
 function goEnv(): NodeJS.ProcessEnv {
   // A home, cache and module path of the test's own: the checkout's user may have none writable.
-  return { ...process.env, HOME: work, GOCACHE: join(work, 'gocache'), GOPATH: join(work, 'gopath'), GOFLAGS: '-mod=mod', GO111MODULE: 'on', CGO_ENABLED: '0' };
+  return {
+    ...process.env,
+    HOME: work,
+    GOCACHE: join(work, 'gocache'),
+    GOPATH: join(work, 'gopath'),
+    GOFLAGS: '-mod=mod',
+    GO111MODULE: 'on',
+    CGO_ENABLED: '0',
+  };
 }
 
 function go(args: string[], cwd: string): { code: number | null; out: string } {
@@ -36,7 +44,9 @@ function goModule(name: string, source: string): string {
   mkdirSync(join(dir, 'cmd', 'check'), { recursive: true });
   // Reads envelopes (one per line), decodes each with DecodeData, prints ok or the error per line
   // (with the argument echo: ok and the decoded value written back with encoding/json).
-  writeFileSync(join(dir, 'cmd', 'check', 'main.go'), `package main
+  writeFileSync(
+    join(dir, 'cmd', 'check', 'main.go'),
+    `package main
 
 import (
 	"bufio"
@@ -71,7 +81,8 @@ func main() {
 		}
 	}
 }
-`);
+`,
+  );
   return dir;
 }
 
@@ -131,19 +142,37 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     const src = types(['-r', 'registry.example.json']);
     const dir = goModule('roundtrip', src);
     const payment = { payment_id: 'p-123456', order_id: 7, amount: 9.5, currency: 'TRY' };
-    const out = check(dir, [
-      JSON.stringify({ job: 'urn:babel:payments:captured', data: { ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: null } }),
-      JSON.stringify({ job: 'urn:babel:payments:captured', data: payment }),
-      JSON.stringify({ job: 'urn:babel:users:registered', data: { user_id: 'u-1', email: 'a@b.c', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] } }),
-    ], ['echo']);
+    const out = check(
+      dir,
+      [
+        JSON.stringify({ job: 'urn:babel:payments:captured', data: { ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: null } }),
+        JSON.stringify({ job: 'urn:babel:payments:captured', data: payment }),
+        JSON.stringify({
+          job: 'urn:babel:users:registered',
+          data: { user_id: 'u-1', email: 'a@b.c', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] },
+        }),
+      ],
+      ['echo'],
+    );
     expect(out.map((l) => JSON.parse(l.replace(/^ok (.*) <nil>$/, '$1')) as unknown)).toEqual([
       { ...payment, gateway: { id: 'g-1', tries: [1, 2] }, note: null },
       payment,
       { user_id: 'u-1', email: 'a@b.c', locale: 'en', addresses: [{ city: 'Izmir', zip: '35' }] },
     ]);
     // Only the open structs carry Extra.
-    const structs = [...src.matchAll(/^type (\w+) struct \{\n([\s\S]*?)^\}/gm)].map((m) => [m[1], m[2]!.includes('Extra map[string]json.RawMessage `json:"-"`')]);
-    expect(Object.fromEntries(structs)).toEqual({ Envelope: false, OrdersCreatedLinesItem: false, OrdersCreated: false, OrdersCancelled: false, UsersRegisteredAddressesItem: true, UsersRegistered: false, PaymentsCaptured: true });
+    const structs = [...src.matchAll(/^type (\w+) struct \{\n([\s\S]*?)^\}/gm)].map((m) => [
+      m[1],
+      m[2]!.includes('Extra map[string]json.RawMessage `json:"-"`'),
+    ]);
+    expect(Object.fromEntries(structs)).toEqual({
+      Envelope: false,
+      OrdersCreatedLinesItem: false,
+      OrdersCreated: false,
+      OrdersCancelled: false,
+      UsersRegisteredAddressesItem: true,
+      UsersRegistered: false,
+      PaymentsCaptured: true,
+    });
   });
 
   it('hostile names: go vet passes, json names are kept, and no schema value escapes its literal', () => {
@@ -152,21 +181,48 @@ describe('types --lang go', { timeout: 180_000 }, () => {
       description: 'line one\n*/ package evil\n\u0000',
       required: ['type'],
       properties: {
-        type: { type: 'string' }, func: { type: 'integer' }, 'a-b': { type: 'string' }, a_b: { type: 'string' }, 'ünï': { type: 'boolean' },
-        '9lives': { type: ['string', 'null'] }, nested: { type: 'object', properties: { 'x.y': { type: 'number' } }, additionalProperties: false },
+        type: { type: 'string' },
+        func: { type: 'integer' },
+        'a-b': { type: 'string' },
+        a_b: { type: 'string' },
+        ünï: { type: 'boolean' },
+        '9lives': { type: ['string', 'null'] },
+        nested: { type: 'object', properties: { 'x.y': { type: 'number' } }, additionalProperties: false },
         list: { type: 'array', items: { type: 'object', properties: { go: { enum: ['"', '\\', '`'] } }, additionalProperties: false } },
-        kind: { enum: HOSTILE_ENUM }, one: { const: 'func' },
+        kind: { enum: HOSTILE_ENUM },
+        one: { const: 'func' },
       },
       additionalProperties: false,
     };
     // An open object whose properties take the catch-all's and its methods' names, around a closed one.
-    const open = { type: 'object', properties: { extra: { type: 'string' }, Extra: { type: 'integer' }, MarshalJSON: { type: 'boolean' }, inner: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: false } } };
+    const open = {
+      type: 'object',
+      properties: {
+        extra: { type: 'string' },
+        Extra: { type: 'integer' },
+        MarshalJSON: { type: 'boolean' },
+        inner: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: false },
+      },
+    };
     // encoding/json refuses these as tag names (a comma, a quote, an emoji: not a letter or digit).
     // ² and Ⅻ are numbers but not decimal digits: encoding/json would ignore such a tag and match the field's Go name.
-    const odd = { type: 'object', properties: { 'a,b': { type: 'string' }, 'q"uote': { type: 'string' }, '😀': { type: 'boolean' }, 'x²': { type: 'integer' }, 'Ⅻ': { type: 'string' } } };
+    const odd = {
+      type: 'object',
+      properties: {
+        'a,b': { type: 'string' },
+        'q"uote': { type: 'string' },
+        '😀': { type: 'boolean' },
+        'x²': { type: 'integer' },
+        Ⅻ: { type: 'string' },
+      },
+    };
     const dir = tempRegistry({
-      'urn:x:"; panic("no") //': schema, 'urn:x:odd': odd, 'urn:x:type': { type: 'string' }, 'urn:x:Envelope': { type: 'object', properties: { a: { type: 'string' } } },
-      'urn:x:open': open, 'urn:x:kind': { enum: HOSTILE_ENUM },
+      'urn:x:"; panic("no") //': schema,
+      'urn:x:odd': odd,
+      'urn:x:type': { type: 'string' },
+      'urn:x:Envelope': { type: 'object', properties: { a: { type: 'string' } } },
+      'urn:x:open': open,
+      'urn:x:kind': { enum: HOSTILE_ENUM },
     });
     const r = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', join(dir, 'registry.json')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
@@ -176,48 +232,71 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     expect(vet.code, vet.out).toBe(0);
     expect(src).toContain(`= ${goString('urn:x:"; panic("no") //')}`);
     expect(src).not.toMatch(/^package evil/m);
-    for (const tag of ['json:"type"', 'json:"func,omitempty"', 'json:"a-b,omitempty"', 'json:"a_b,omitempty"', 'json:"ünï,omitempty"', 'json:"9lives,omitempty"', 'json:"x.y,omitempty"']) expect(src).toContain(tag);
+    for (const tag of [
+      'json:"type"',
+      'json:"func,omitempty"',
+      'json:"a-b,omitempty"',
+      'json:"a_b,omitempty"',
+      'json:"ünï,omitempty"',
+      'json:"9lives,omitempty"',
+      'json:"x.y,omitempty"',
+    ])
+      expect(src).toContain(tag);
     // A name no json tag can carry: its field has none, and the struct's own methods read and write it by its exact name.
     expect(src).toMatch(/type Odd struct \{/);
     expect(src).toContain('\tAB *string `json:"-"`');
     expect(src).toContain(`if err := property(rest, ${goString('q"uote')}, &f.QUote); err != nil {`);
     const decode = spawnSync('go', ['run', './cmd/check'], {
-      cwd: mod, env: goEnv(), encoding: 'utf8',
-      input: [
-        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', func: 1, 'a-b': 'x', a_b: 'y', 'ünï': true, '9lives': null, nested: { 'x.y': 1.5 }, list: [{ go: '`' }] } }),
-        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'x.y': 1, z: 1 } } }),
-        JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', more: 1 } }),
-        // A wrong type under a name no tag can carry is refused, as under any other.
-        JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 7 } }),
-        JSON.stringify({ job: 'urn:x:odd', data: { '😀': 'true' } }),
-        // encoding/json alone takes a key in another case for a tag's name: a closed struct refuses it.
-        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', TYPE: 'u' } }),
-        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { Type: 't' } }),
-        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'X.Y': 1 } } }),
-      ].join('\n') + '\n',
+      cwd: mod,
+      env: goEnv(),
+      encoding: 'utf8',
+      input:
+        [
+          JSON.stringify({
+            job: 'urn:x:"; panic("no") //',
+            data: { type: 't', func: 1, 'a-b': 'x', a_b: 'y', ünï: true, '9lives': null, nested: { 'x.y': 1.5 }, list: [{ go: '`' }] },
+          }),
+          JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'x.y': 1, z: 1 } } }),
+          JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', more: 1 } }),
+          // A wrong type under a name no tag can carry is refused, as under any other.
+          JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 7 } }),
+          JSON.stringify({ job: 'urn:x:odd', data: { '😀': 'true' } }),
+          // encoding/json alone takes a key in another case for a tag's name: a closed struct refuses it.
+          JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', TYPE: 'u' } }),
+          JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { Type: 't' } }),
+          JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', nested: { 'X.Y': 1 } } }),
+        ].join('\n') + '\n',
     });
     expect(decode.status, decode.stderr).toBe(0);
     expect(decode.stdout.trim().split('\n')).toEqual([
-      'ok', 'error: json: unknown field "z"', 'ok',
+      'ok',
+      'error: json: unknown field "z"',
+      'ok',
       'error: bqtypes: property "a,b": json: cannot unmarshal number into Go value of type string',
       'error: bqtypes: property "😀": json: cannot unmarshal string into Go value of type bool',
-      'error: json: unknown field "TYPE"', 'error: json: unknown field "Type"', 'error: json: unknown field "X.Y"',
+      'error: json: unknown field "TYPE"',
+      'error: json: unknown field "Type"',
+      'error: json: unknown field "X.Y"',
     ]);
     for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${goString(v)}\n`);
     const data = { extra: 'e', Extra: 2, MarshalJSON: true, inner: { k: 'v' }, more: [1, '*/'] };
-    const echo = check(mod, [
-      ...HOSTILE_ENUM.map((v) => JSON.stringify({ job: 'urn:x:kind', data: v })),
-      JSON.stringify({ job: 'urn:x:kind', data: 'a.b' }),
-      JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', one: 'func', kind: '\u2028' } }),
-      JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', kind: 'Class' } }),
-      JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', one: 'fun' } }),
-      JSON.stringify({ job: 'urn:x:open', data }),
-      JSON.stringify({ job: 'urn:x:open', data: { inner: { k: 'v', z: 1 } } }),
-      // An open struct keeps a key in another case than a declared one as its own (in Extra).
-      JSON.stringify({ job: 'urn:x:open', data: { MARSHALJSON: 1, marshaljson: 2 } }),
-      JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', '😀': false, more: [1] } }),
-      JSON.stringify({ job: 'urn:x:odd', data: { 'x²': 2, 'Ⅻ': '12', X2: 'other' } }),
-    ], ['echo']);
+    const echo = check(
+      mod,
+      [
+        ...HOSTILE_ENUM.map((v) => JSON.stringify({ job: 'urn:x:kind', data: v })),
+        JSON.stringify({ job: 'urn:x:kind', data: 'a.b' }),
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', one: 'func', kind: '\u2028' } }),
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', kind: 'Class' } }),
+        JSON.stringify({ job: 'urn:x:"; panic("no") //', data: { type: 't', one: 'fun' } }),
+        JSON.stringify({ job: 'urn:x:open', data }),
+        JSON.stringify({ job: 'urn:x:open', data: { inner: { k: 'v', z: 1 } } }),
+        // An open struct keeps a key in another case than a declared one as its own (in Extra).
+        JSON.stringify({ job: 'urn:x:open', data: { MARSHALJSON: 1, marshaljson: 2 } }),
+        JSON.stringify({ job: 'urn:x:odd', data: { 'a,b': 'v', 'q"uote': 'w', '😀': false, more: [1] } }),
+        JSON.stringify({ job: 'urn:x:odd', data: { 'x²': 2, Ⅻ: '12', X2: 'other' } }),
+      ],
+      ['echo'],
+    );
     expect(echo).toEqual([
       ...HOSTILE_ENUM.map((v) => `ok ${JSON.stringify(v).replace(/\u2028/, '\\u2028')} <nil>`),
       'error: bqtypes: "a.b" is not a value of Kind',
@@ -244,12 +323,21 @@ describe('types --lang go', { timeout: 180_000 }, () => {
   it('--check: the file on disk matches what would be generated, else exit 1', () => {
     const dir = mkdtempSync(join(work, 'check-'));
     const file = join(dir, 'bqtypes.go');
-    const write = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file], { cwd: ROOT, encoding: 'utf8' });
+    const write = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(write.status, write.stderr).toBe(0);
-    const same = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file, '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const same = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file, '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(same.status).toBe(0);
     writeFileSync(file, readFileSync(file, 'utf8') + '\n');
-    const stale = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file, '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const stale = spawnSync(process.execPath, [BIN, 'types', '--lang', 'go', '-r', 'registry.example.json', '-o', file, '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(stale.status).toBe(1);
     expect(stale.stderr).toMatch(/is out of date; regenerate it with bqschema types/);
   });

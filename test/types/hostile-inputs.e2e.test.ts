@@ -1,6 +1,16 @@
 // Issue 10 for `types`: -o targets, reads before refusing, self-referencing YAML, deep schemas.
 import { afterAll, describe, expect, it } from 'vitest';
-import { CYCLIC_SCHEMA_YAML, describeOutputTargets, expectRun, hostileRegistry, refusedOpens, removeTrees, guardRepo, run, tree } from '../helpers/hostile.js';
+import {
+  CYCLIC_SCHEMA_YAML,
+  describeOutputTargets,
+  expectRun,
+  hostileRegistry,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
+} from '../helpers/hostile.js';
 
 afterAll(removeTrees);
 
@@ -24,13 +34,20 @@ describe('types: hostile registries', { timeout: 60_000 }, () => {
       'm/registry.yaml': 'schemas: &s\n  - urn: urn:test:x\n    schema: *s\n',
     });
     const schema = await run(['types'], { cwd: dir, timeoutMs: 10_000 });
-    expectRun(schema, 1, /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expectRun(
+      schema,
+      1,
+      /^bqschema: schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
     const manifest = await run(['types', '-r', 'm/registry.yaml'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(manifest, 1, /^bqschema: m\/registry\.yaml:3:13: invalid YAML: the alias \*s refers to a node that contains it/);
   });
 
   it('--check against a FIFO or /dev/zero refuses at once instead of reading it', async () => {
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }), 'a.json': '{"type":"object"}' });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:a', schema: 'a.json' }] }),
+      'a.json': '{"type":"object"}',
+    });
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [`${dir}/t.ts`]);
     for (const target of ['t.ts', '/dev/zero']) {
@@ -42,9 +59,16 @@ describe('types: hostile registries', { timeout: 60_000 }, () => {
   it('a 2,000-level schema is one line naming its URN, and nothing is written', async () => {
     let s: unknown = { type: 'string' };
     for (let i = 0; i < 2000; i++) s = { type: 'object', properties: { a: s } };
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:deep', schema: 'deep.json' }] }), 'deep.json': JSON.stringify(s) });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:deep', schema: 'deep.json' }] }),
+      'deep.json': JSON.stringify(s),
+    });
     const r = await run(['types', '-o', 'out.ts'], { cwd: dir });
-    expectRun(r, 1, /^bqschema: schema for urn:test:deep \(deep\.json\): the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it$/);
+    expectRun(
+      r,
+      1,
+      /^bqschema: schema for urn:test:deep \(deep\.json\): the schema is nested deeper than 512 levels \(objects and arrays\), the most bqschema reads; flatten it$/,
+    );
     expect(r.stdout).toBe('');
   });
 });

@@ -47,7 +47,9 @@ describe('types --lang java', { timeout: 180_000 }, () => {
   it('the example registry compiles; its records, enums, typeOf and the sealed interface work; a wrong type does not compile', () => {
     const dir = mkdtempSync(join(work, 'examples-'));
     writeFileSync(join(dir, 'BqTypes.java'), generate('registry.example.json'));
-    writeFileSync(join(dir, 'Check.java'), `public class Check {
+    writeFileSync(
+      join(dir, 'Check.java'),
+      `public class Check {
     static String describe(BqTypes.Data d) {
         return switch (d) {
             case BqTypes.OrdersCancelled c -> "cancelled " + c.orderId() + " " + c.reason().json;
@@ -70,13 +72,30 @@ describe('types --lang java', { timeout: 180_000 }, () => {
         }
     }
 }
-`);
+`,
+    );
     const javac = run('javac', ['--release', '17', '--enable-preview', '-cp', cp, '-d', 'out', 'BqTypes.java', 'Check.java'], dir);
     expect(javac.code, javac.out).toBe(0);
     const java = run('java', ['--enable-preview', '-cp', `out:${cp}`, 'Check'], dir);
-    expect(java.out.trim().split('\n').filter((l) => !l.startsWith('Note:'))).toEqual(['cancelled 1050 payment_failed', 'true', 'true', '[order_id, reason, note]', 'true',
-      'not a value of OrdersCancelledReason: lost', 'not a value of OrdersCancelledReason: OUT_OF_STOCK', 'not a value of OrdersCancelledReason: null']);
-    writeFileSync(join(dir, 'Bad.java'), 'public class Bad { Object o = new BqTypes.OrdersCancelled("x", BqTypes.OrdersCancelledReason.OUT_OF_STOCK, null); }\n');
+    expect(
+      java.out
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('Note:')),
+    ).toEqual([
+      'cancelled 1050 payment_failed',
+      'true',
+      'true',
+      '[order_id, reason, note]',
+      'true',
+      'not a value of OrdersCancelledReason: lost',
+      'not a value of OrdersCancelledReason: OUT_OF_STOCK',
+      'not a value of OrdersCancelledReason: null',
+    ]);
+    writeFileSync(
+      join(dir, 'Bad.java'),
+      'public class Bad { Object o = new BqTypes.OrdersCancelled("x", BqTypes.OrdersCancelledReason.OUT_OF_STOCK, null); }\n',
+    );
     const bad = run('javac', ['--release', '17', '-d', 'out', '-cp', `out:${cp}`, 'Bad.java'], dir);
     expect(bad.code).toBe(1);
     expect(bad.out).toMatch(/incompatible types: String cannot be converted to long/);
@@ -85,10 +104,19 @@ describe('types --lang java', { timeout: 180_000 }, () => {
   it('hostile names compile, keep their JSON names, and no schema value escapes its literal or comment', () => {
     const dir = mkdtempSync(join(work, 'hostile-'));
     const schemas: Record<string, unknown> = {
-      'urn:x:"; } class Evil { //\u00e9': { type: 'object', description: 'ends here \\u000a class Evil {} and */', required: ['class'], properties: {
-        class: { type: 'string', description: 'a \\u000a class Evil {} \\u002a/ and \\\\u000a' }, 'a-b': { type: 'integer' }, a_b: { type: 'number' }, '😀': { type: 'boolean' }, record: { enum: ['"', '\\u0022', 'é', ''] },
-        nested: { type: 'object', properties: { 'x y': { type: 'array', items: { type: 'string' } } } },
-      } },
+      'urn:x:"; } class Evil { //\u00e9': {
+        type: 'object',
+        description: 'ends here \\u000a class Evil {} and */',
+        required: ['class'],
+        properties: {
+          class: { type: 'string', description: 'a \\u000a class Evil {} \\u002a/ and \\\\u000a' },
+          'a-b': { type: 'integer' },
+          a_b: { type: 'number' },
+          '😀': { type: 'boolean' },
+          record: { enum: ['"', '\\u0022', 'é', ''] },
+          nested: { type: 'object', properties: { 'x y': { type: 'array', items: { type: 'string' } } } },
+        },
+      },
       'urn:x:Data': { type: 'string' },
       'urn:x:BqTypes': { type: 'object', properties: { int: { type: ['integer', 'null'] } } },
       'urn:x:kind': { enum: HOSTILE_ENUM },
@@ -97,7 +125,9 @@ describe('types --lang java', { timeout: 180_000 }, () => {
     const src = generate(join(dir, 'registry.json'));
     writeFileSync(join(dir, 'BqTypes.java'), src);
     // Every hostile value reads back as its own constant, whose json is the value; another is refused.
-    writeFileSync(join(dir, 'Values.java'), `public class Values {
+    writeFileSync(
+      join(dir, 'Values.java'),
+      `public class Values {
     public static void main(String[] args) {
         StringBuilder out = new StringBuilder();
         for (String v : new String[] {${HOSTILE_ENUM.map(javaString).join(', ')}}) {
@@ -111,13 +141,17 @@ describe('types --lang java', { timeout: 180_000 }, () => {
         System.out.println(out + " " + BqTypes.KindValue.values().length);
     }
 }
-`);
+`,
+    );
     const javac = run('javac', ['--release', '17', '-cp', cp, '-d', 'out', 'BqTypes.java', 'Values.java'], dir);
     expect(javac.code, javac.out).toBe(0);
-    expect(run('java', ['-cp', `out:${cp}`, 'Values'], dir).out.trim()).toBe(`${HOSTILE_ENUM.map(() => 'y').join('')}! ${HOSTILE_ENUM.length}`);
+    expect(run('java', ['-cp', `out:${cp}`, 'Values'], dir).out.trim()).toBe(
+      `${HOSTILE_ENUM.map(() => 'y').join('')}! ${HOSTILE_ENUM.length}`,
+    );
     expect(src).not.toMatch(/^\s*class Evil/m);
     expect(src).toContain(javaString('urn:x:"; } class Evil { //\u00e9'));
-    for (const k of ['class', 'a-b', 'a_b', '😀', 'record', 'x y']) expect(src).toMatch(new RegExp(`@JsonProperty\\((?:value = )?${javaString(k).replace(/[()+]/g, '\\$&')}[,)]`));
+    for (const k of ['class', 'a-b', 'a_b', '😀', 'record', 'x y'])
+      expect(src).toMatch(new RegExp(`@JsonProperty\\((?:value = )?${javaString(k).replace(/[()+]/g, '\\$&')}[,)]`));
     // A \u escape in a description is defused (Java reads \u escapes before comments): its backslash an HTML entity.
     expect(src).toContain('a &#92;u000a class Evil {} &#92;u002a/ and &#92;&#92;u000a');
     expect(src).toContain('ends here &#92;u000a class Evil {} and &#42;/');

@@ -24,7 +24,9 @@ describe('a 20,000-value enum', () => {
     const values = Array.from({ length: 20_000 }, (_, i) => `v${i}`);
     const type = schemaType({ enum: [...values, 'v7', 'v19999'] });
     expect(type.split(' | ')).toEqual(values.map((v) => JSON.stringify(v)));
-    expect(schemaType({ enum: Array.from({ length: 20_000 }, (_, i) => i % 2 === 0 ? i : i - 1 + 0.0) }).split(' | ')).toHaveLength(10_000);
+    expect(schemaType({ enum: Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? i : i - 1 + 0.0)) }).split(' | ')).toHaveLength(
+      10_000,
+    );
   });
 
   it('TypeScript: objects exclude the keys their peers have, at every depth', () => {

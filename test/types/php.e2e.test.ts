@@ -83,7 +83,14 @@ describe('types --lang php', { timeout: 120_000 }, () => {
     expect(r.code, r.out).toBe(0);
     const out = r.out.trim().split('\n');
     expect(out.slice(0, lines.length).every((l) => l.startsWith('ok '))).toBe(true);
-    expect(out.slice(lines.length)).toEqual(['TypeError', 'TypeError', 'InvalidArgumentException', 'ValueError', 'TypeError', 'ValueError']);
+    expect(out.slice(lines.length)).toEqual([
+      'TypeError',
+      'TypeError',
+      'InvalidArgumentException',
+      'ValueError',
+      'TypeError',
+      'ValueError',
+    ]);
   });
 
   it('the example registry: an open class keeps the keys it does not declare in $extra; a closed one has no $extra; enums read as cases', () => {
@@ -101,27 +108,53 @@ describe('types --lang php', { timeout: 120_000 }, () => {
     const stdin = input.map((l) => JSON.stringify(l)).join('\n') + '\n';
     const r = php(['check.php', 'vars'], dir, stdin);
     expect(r.code, r.out).toBe(0);
-    const got = r.out.trim().split('\n').map((l) => JSON.parse(l.replace(/^ok /, '')) as Record<string, unknown>);
+    const got = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l.replace(/^ok /, '')) as Record<string, unknown>);
     const nulls = { cardLast4: null, capturedAt: null };
     expect(got).toEqual([
       { paymentId: 'p-123456', orderId: 7, amount: 9.5, currency: 'TRY', ...nulls, extra: { gateway: { id: 'g-1' }, '7': true } },
       { paymentId: 'p-123456', orderId: 7, amount: 9.5, currency: 'TRY', ...nulls, extra: [] },
-      { userId: 'u', email: 'a@b', locale: 'en', phone: null, fullName: null, addresses: [{ city: 'Izmir', zip: '35' }], marketingOptIn: null, explicitNulls: [] },
+      {
+        userId: 'u',
+        email: 'a@b',
+        locale: 'en',
+        phone: null,
+        fullName: null,
+        addresses: [{ city: 'Izmir', zip: '35' }],
+        marketingOptIn: null,
+        explicitNulls: [],
+      },
       { orderId: 1, reason: 'payment_failed', note: null },
     ]);
     // json_encode writes each one back as it was read, the undeclared keys included.
     const back = php(['check.php', 'echo'], dir, stdin);
-    expect(back.out.trim().split('\n').map((l) => JSON.parse(l.replace(/^ok /, '')) as unknown)).toEqual(input.map((l) => l.data));
+    expect(
+      back.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l.replace(/^ok /, '')) as unknown),
+    ).toEqual(input.map((l) => l.data));
     expect(src).toContain("enum OrdersCancelledReason: string\n{\n    case CustomerRequest = 'customer_request';");
   });
 
   it('hostile names: php -l passes, JSON names are kept, no value escapes its literal or comment', () => {
     const dir = mkdtempSync(join(work, 'hostile-'));
     const schemas: Record<string, unknown> = {
-      "urn:x:'; system('id'); //": { type: 'object', required: ['this'], properties: {
-        this: { type: 'string', description: 'ends PHP ?> <?php system("id");' }, class: { type: 'integer' }, 'a-b': { type: 'string' }, aB: { type: 'string' },
-        "q'uote\\\\": { type: 'boolean' }, nested: { type: 'object', properties: { '$x': { type: ['number', 'null'] } } }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
-      } },
+      "urn:x:'; system('id'); //": {
+        type: 'object',
+        required: ['this'],
+        properties: {
+          this: { type: 'string', description: 'ends PHP ?> <?php system("id");' },
+          class: { type: 'integer' },
+          'a-b': { type: 'string' },
+          aB: { type: 'string' },
+          "q'uote\\\\": { type: 'boolean' },
+          nested: { type: 'object', properties: { $x: { type: ['number', 'null'] } } },
+          list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } },
+        },
+      },
       'urn:x:null': { type: 'object', properties: { a: { type: 'string' } } },
       'urn:x:Urns': { type: 'string' },
       'urn:x:kind': { type: 'object', required: ['k'], properties: { k: { enum: HOSTILE_ENUM } }, additionalProperties: false },
@@ -136,7 +169,10 @@ describe('types --lang php', { timeout: 120_000 }, () => {
     expect(src).not.toMatch(/^system/m);
     // In a PHPDoc block `?>` ends nothing; `*/` would, and is broken up.
     expect(src).toContain('         * ends PHP ?> <?php system("id");\n');
-    const line = JSON.stringify({ job: "urn:x:'; system('id'); //", data: { this: 't', class: 1, 'a-b': 'a', aB: 'b', "q'uote\\\\": true, nested: { $x: null }, list: [{ k: 'v' }] } });
+    const line = JSON.stringify({
+      job: "urn:x:'; system('id'); //",
+      data: { this: 't', class: 1, 'a-b': 'a', aB: 'b', "q'uote\\\\": true, nested: { $x: null }, list: [{ k: 'v' }] },
+    });
     const r = php(['check.php'], dir, `${line}\n${JSON.stringify({ job: 'urn:x:Urns', data: 's' })}\n`);
     expect(r.out.trim().split('\n')).toEqual([expect.stringMatching(/^ok /), 'ok string']);
     for (const v of HOSTILE_ENUM) expect(src).toContain(` = ${phpString(v)};\n`);
@@ -152,7 +188,8 @@ describe('types --lang php', { timeout: 120_000 }, () => {
     expect(src).toContain('public ?string $extra_2 = null,');
     expect(e.out.trim().split('\n')).toEqual([
       ...HOSTILE_ENUM.map((v) => `ok {"k":${JSON.stringify(v).replace(/\u2028/, '\\u2028')}}`),
-      'ValueError', 'ValueError',
+      'ValueError',
+      'ValueError',
       'ok {"extra":"e","kind":"class","more":"?>"}',
       'ValueError',
     ]);
@@ -190,29 +227,57 @@ describe('types --lang php', { timeout: 120_000 }, () => {
       'urn:x:nested': {
         required: ['id'],
         properties: {
-          id: { type: 'integer' }, o: { ...item, type: ['object', 'null'] }, list: { type: ['array', 'null'], items: { ...item, type: ['object', 'null'] } },
-          free: { type: 'object' }, any: {}, u: { type: ['string', 'integer', 'null'] },
+          id: { type: 'integer' },
+          o: { ...item, type: ['object', 'null'] },
+          list: { type: ['array', 'null'], items: { ...item, type: ['object', 'null'] } },
+          free: { type: 'object' },
+          any: {},
+          u: { type: ['string', 'integer', 'null'] },
         },
       },
     };
     const src = generatePhp(Object.entries(registry).map(([urn, schema]) => ({ urn, schema })));
-    for (const name of ['Try_2', 'List_2', 'Int_2', 'Self_2', 'OrderId', 'Orderid_2']) expect(src).toContain(`final readonly class ${name} implements`);
+    for (const name of ['Try_2', 'List_2', 'Int_2', 'Self_2', 'OrderId', 'Orderid_2'])
+      expect(src).toContain(`final readonly class ${name} implements`);
     const messages = [
-      '{"id": 1}', '{"id": 1.0, "o": null, "list": null}', '{"id": 1e2, "o": {"n": 2.0}, "list": [null, {"n": 3e0}]}',
-      '{"id": 4, "free": {}, "any": {"k": {}, "l": []}, "u": 5.0, "x": {"0": 1}}', '{"id": 5, "u": "s", "free": {"0": [], "": null}}',
+      '{"id": 1}',
+      '{"id": 1.0, "o": null, "list": null}',
+      '{"id": 1e2, "o": {"n": 2.0}, "list": [null, {"n": 3e0}]}',
+      '{"id": 4, "free": {}, "any": {"k": {}, "l": []}, "u": 5.0, "x": {"0": 1}}',
+      '{"id": 5, "u": "s", "free": {"0": [], "": null}}',
     ];
-    const [result] = await roundTripPhp([{ registry, urn: 'urn:x:nested', data: [...messages.map((m) => new RawJson(m)), { id: 'x' }, { id: 1, o: { n: 'x' } }, { id: 1, list: {} }, { id: 1, u: 1.5 }] }]);
+    const [result] = await roundTripPhp([
+      {
+        registry,
+        urn: 'urn:x:nested',
+        data: [...messages.map((m) => new RawJson(m)), { id: 'x' }, { id: 1, o: { n: 'x' } }, { id: 1, list: {} }, { id: 1, u: 1.5 }],
+      },
+    ]);
     expect(result!.compiled, JSON.stringify(result)).toBe(true);
     const outcomes = result!.compiled ? result!.outcomes : [];
     // JSON-equal to what was read (1.0 is 1), and written with integers as integers.
     expect(outcomes.slice(0, messages.length).map((o) => (o.ok ? o.text : o.error))).toEqual([
-      '{"id":1}', '{"id":1,"o":null,"list":null}', '{"id":100,"o":{"n":2},"list":[null,{"n":3}]}',
-      '{"id":4,"free":{},"any":{"k":{},"l":[]},"u":5,"x":{"0":1}}', '{"id":5,"free":{"0":[],"":null},"u":"s"}',
+      '{"id":1}',
+      '{"id":1,"o":null,"list":null}',
+      '{"id":100,"o":{"n":2},"list":[null,{"n":3}]}',
+      '{"id":4,"free":{},"any":{"k":{},"l":[]},"u":5,"x":{"0":1}}',
+      '{"id":5,"free":{"0":[],"":null},"u":"s"}',
     ]);
-    expect(outcomes.slice(messages.length).map((o) => (o.ok ? o.text : o.error.replace(/:.*/, '')))).toEqual(['TypeError', 'TypeError', 'TypeError', 'TypeError']);
+    expect(outcomes.slice(messages.length).map((o) => (o.ok ? o.text : o.error.replace(/:.*/, '')))).toEqual([
+      'TypeError',
+      'TypeError',
+      'TypeError',
+      'TypeError',
+    ]);
     // json_decode($json, true) reads the same messages; toArray gives that array back.
-    const [assoc] = await roundTripPhp([{ registry, urn: 'urn:x:nested', data: messages.slice(0, 3).map((m) => new RawJson(m)) }], { assoc: true });
-    expect(assoc!.compiled && assoc!.outcomes.map((o) => o.ok && o.text)).toEqual(['{"id":1}', '{"id":1,"o":null,"list":null}', '{"id":100,"o":{"n":2},"list":[null,{"n":3}]}']);
+    const [assoc] = await roundTripPhp([{ registry, urn: 'urn:x:nested', data: messages.slice(0, 3).map((m) => new RawJson(m)) }], {
+      assoc: true,
+    });
+    expect(assoc!.compiled && assoc!.outcomes.map((o) => o.ok && o.text)).toEqual([
+      '{"id":1}',
+      '{"id":1,"o":null,"list":null}',
+      '{"id":100,"o":{"n":2},"list":[null,{"n":3}]}',
+    ]);
     const dir = mkdtempSync(join(work, 'toarray-'));
     writeFileSync(join(dir, 'bqtypes.php'), src);
     const script = `<?php declare(strict_types=1); require 'bqtypes.php';

@@ -21,8 +21,13 @@ const PYTHON = '/usr/bin/python3';
 let work = '';
 
 function mypy(dir: string, files: string[]): { code: number | null; out: string } {
-  const r = spawnSync(PYTHON, ['-m', 'mypy', '--strict', '--no-incremental', '--cache-dir', join(work, 'mypy-cache'), ...files], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: work } });
-  if (r.error || /No module named mypy/.test(r.stderr)) throw new Error(`mypy is needed for the Python types tests: apt-get install python3-mypy (${r.error?.message ?? r.stderr.trim()})`);
+  const r = spawnSync(PYTHON, ['-m', 'mypy', '--strict', '--no-incremental', '--cache-dir', join(work, 'mypy-cache'), ...files], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, HOME: work },
+  });
+  if (r.error || /No module named mypy/.test(r.stderr))
+    throw new Error(`mypy is needed for the Python types tests: apt-get install python3-mypy (${r.error?.message ?? r.stderr.trim()})`);
   return { code: r.status, out: r.stdout + r.stderr };
 }
 
@@ -65,22 +70,46 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     writeFileSync(join(dir, 'good.py'), `import bqtypes\n\n${good}\n`);
     expect(mypy(dir, ['bqtypes.py', 'good.py'])).toMatchObject({ code: 0 });
     // A required key missing, and a wrong type: mypy sees both.
-    writeFileSync(join(dir, 'bad.py'), `import bqtypes\n\nmissing: bqtypes.OrdersCancelled = {"reason": "out_of_stock"}\nwrong: bqtypes.OrdersCancelled = {"order_id": "7", "reason": "out_of_stock"}\nnot_listed: bqtypes.OrdersCancelled = {"order_id": 7, "reason": "lost"}\n`);
+    writeFileSync(
+      join(dir, 'bad.py'),
+      `import bqtypes\n\nmissing: bqtypes.OrdersCancelled = {"reason": "out_of_stock"}\nwrong: bqtypes.OrdersCancelled = {"order_id": "7", "reason": "out_of_stock"}\nnot_listed: bqtypes.OrdersCancelled = {"order_id": 7, "reason": "lost"}\n`,
+    );
     const bad = mypy(dir, ['bad.py']);
     expect(bad.code).toBe(1);
     expect(bad.out).toMatch(/bad\.py:3: error: Missing key "order_id" for TypedDict "OrdersCancelled"/);
     expect(bad.out).toMatch(/bad\.py:4: error: Incompatible types \(expression has type "str", TypedDict item "order_id" has type "int"\)/);
     expect(bad.out).toMatch(/bad\.py:5: error: Incompatible types \(expression has type "Literal\['lost'\]"/);
     // decode_data at run time: json.loads, then the value typed by its URN; an unknown URN raises.
-    const run = spawnSync(PYTHON, ['-c', `import bqtypes\nprint(bqtypes.decode_data(bqtypes.URN_ORDERS_CANCELLED, '{"order_id": 7, "reason": "out_of_stock"}'))\ntry:\n    bqtypes.decode_data("urn:nope", "{}")\nexcept KeyError as e:\n    print("KeyError", e)`], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        `import bqtypes\nprint(bqtypes.decode_data(bqtypes.URN_ORDERS_CANCELLED, '{"order_id": 7, "reason": "out_of_stock"}'))\ntry:\n    bqtypes.decode_data("urn:nope", "{}")\nexcept KeyError as e:\n    print("KeyError", e)`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(run.stdout).toBe("{'order_id': 7, 'reason': 'out_of_stock'}\nKeyError \"no type is generated for URN 'urn:nope'\"\n");
   });
 
   it('hostile names: mypy --strict passes, keys that are not identifiers keep their JSON names, no value escapes its literal', () => {
     const dir = mkdtempSync(join(work, 'hostile-'));
     const schemas: Record<string, unknown> = {
-      'urn:x:"""; import os #': { type: 'object', description: 'a\n"""\nimport os\u0000', required: ['class'], properties: { class: { type: 'string' }, 'a-b': { type: 'integer' }, '😀': { type: 'boolean' }, 'x"y': { enum: ['"""', '\\', 1, null, true] }, def: { type: ['string', 'null'] } } },
-      'urn:x:none': { type: 'object', properties: { self: { type: 'array', items: { type: 'object', properties: { lambda: { type: 'number' } } } } } },
+      'urn:x:"""; import os #': {
+        type: 'object',
+        description: 'a\n"""\nimport os\u0000',
+        required: ['class'],
+        properties: {
+          class: { type: 'string' },
+          'a-b': { type: 'integer' },
+          '😀': { type: 'boolean' },
+          'x"y': { enum: ['"""', '\\', 1, null, true] },
+          def: { type: ['string', 'null'] },
+        },
+      },
+      'urn:x:none': {
+        type: 'object',
+        properties: { self: { type: 'array', items: { type: 'object', properties: { lambda: { type: 'number' } } } } },
+      },
       'urn:x:Envelope': { type: 'string' },
       'urn:x:kind': { type: 'object', required: ['k'], properties: { k: { enum: HOSTILE_ENUM } } },
     };
@@ -91,8 +120,20 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     expect(checked, checked.out).toMatchObject({ code: 0 });
     expect(src).toContain(`: Final = ${pyString('urn:x:"""; import os #')}`);
     // The module's statements, as Python parses them: the hostile texts stay inside their literals and docstrings.
-    const statements = spawnSync(PYTHON, ['-c', 'import ast, sys\nfor s in ast.parse(open(sys.argv[1], encoding="utf-8").read()).body:\n    print(type(s).__name__, getattr(s, "names", [None])[0].name if isinstance(s, (ast.Import, ast.ImportFrom)) else "")', 'bqtypes.py'], { cwd: dir, encoding: 'utf8' });
-    expect(statements.stdout.split('\n').filter((l) => l.startsWith('Import'))).toEqual(['ImportFrom annotations', 'Import json', 'ImportFrom Final']);
+    const statements = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        'import ast, sys\nfor s in ast.parse(open(sys.argv[1], encoding="utf-8").read()).body:\n    print(type(s).__name__, getattr(s, "names", [None])[0].name if isinstance(s, (ast.Import, ast.ImportFrom)) else "")',
+        'bqtypes.py',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(statements.stdout.split('\n').filter((l) => l.startsWith('Import'))).toEqual([
+      'ImportFrom annotations',
+      'Import json',
+      'ImportFrom Final',
+    ]);
     for (const key of ['"class"', '"a-b"', '"😀"', '"x\\"y"', '"def"', '"lambda"']) expect(src).toContain(`    ${key}: `);
     // Every hostile enum value type-checks as the Literal; another value does not.
     const kind = pythonTypeNames(Object.keys(schemas)).get('urn:x:kind')!;
@@ -130,10 +171,19 @@ describe('types --lang python', { timeout: 180_000 }, () => {
   it('a schema without root type is its object type, keys that cannot be attributes use the functional form, names stay readable (mypy --strict passes)', async () => {
     const registry = {
       // No root `type`: only properties and required, a common way to write it.
-      'urn:x:noroot': { required: ['a'], properties: { a: { type: 'string' }, o: { type: ['object', 'null'], properties: { n: { type: 'integer' } } } } },
+      'urn:x:noroot': {
+        required: ['a'],
+        properties: { a: { type: 'string' }, o: { type: ['object', 'null'], properties: { n: { type: 'integer' } } } },
+      },
       // `__token` would be mangled in a class body, `str` would hide the type of `s`.
       'urn:x:mangled': { type: 'object', properties: { __token: { type: 'string' }, str: { type: 'integer' }, s: { type: 'string' } } },
-      'urn:x:café': { type: 'object', properties: { 名前: { type: 'object', properties: { x: { type: 'boolean' } } }, '😀': { type: 'object', properties: { y: { type: 'boolean' } } } } },
+      'urn:x:café': {
+        type: 'object',
+        properties: {
+          名前: { type: 'object', properties: { x: { type: 'boolean' } } },
+          '😀': { type: 'object', properties: { y: { type: 'boolean' } } },
+        },
+      },
       'urn:x:Literal': { type: 'object', properties: { Literal: { enum: ['a'] }, b: { enum: ['b'] } } },
     };
     const src = generatePython(Object.entries(registry).map(([urn, schema]) => ({ urn, schema })));
@@ -144,16 +194,45 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     expect(src).toContain('class CafeU1F600(TypedDict):');
     // `Literal` as a key would hide the Literal its own annotation uses.
     expect(src).toContain('Literal_2 = TypedDict("Literal_2", {\n    "Literal": NotRequired[Literal["a"]],');
-    const [result] = await roundTripPython([{ registry, urn: 'urn:x:noroot', data: [{ a: 'x', o: null }, { a: 'y', o: { n: 1 }, extra: [1] }] }]);
-    expect(result).toEqual({ compiled: true, outcomes: [expect.objectContaining({ ok: true, value: { a: 'x', o: null } }), expect.objectContaining({ ok: true, value: { a: 'y', o: { n: 1 }, extra: [1] } })] });
+    const [result] = await roundTripPython([
+      {
+        registry,
+        urn: 'urn:x:noroot',
+        data: [
+          { a: 'x', o: null },
+          { a: 'y', o: { n: 1 }, extra: [1] },
+        ],
+      },
+    ]);
+    expect(result).toEqual({
+      compiled: true,
+      outcomes: [
+        expect.objectContaining({ ok: true, value: { a: 'x', o: null } }),
+        expect.objectContaining({ ok: true, value: { a: 'y', o: { n: 1 }, extra: [1] } }),
+      ],
+    });
     // A wrong type is mypy's to see: the data as a literal of the URN's type.
     const checked = await checkPythonLiterals([{ registry, urn: 'urn:x:noroot', data: [{ a: 'x' }, { a: 1 }, { o: null }] }]);
-    expect(checked[0]!.map((e) => e === null ? null : /error: (.*?)  \[/.exec(e)![1])).toEqual([null, 'Incompatible types (expression has type "int", TypedDict item "a" has type "str")', 'Missing key "a" for TypedDict "Noroot"']);
+    expect(checked[0]!.map((e) => (e === null ? null : /error: (.*?)  \[/.exec(e)![1]))).toEqual([
+      null,
+      'Incompatible types (expression has type "int", TypedDict item "a" has type "str")',
+      'Missing key "a" for TypedDict "Noroot"',
+    ]);
   });
 
   it('decode_data reads integers written 1.0 or 1e2 as int, encode_data keeps null apart from absent; docstrings carry the URN and the constraints', () => {
     const dir = mkdtempSync(join(work, 'numbers-'));
-    const registry = { 'urn:x:n': { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 1, description: 'How many.' }, f: { type: 'number' }, z: { type: ['string', 'null'], 'x-gdpr-sensitive': 'email' } } } };
+    const registry = {
+      'urn:x:n': {
+        type: 'object',
+        required: ['n'],
+        properties: {
+          n: { type: 'integer', minimum: 1, description: 'How many.' },
+          f: { type: 'number' },
+          z: { type: ['string', 'null'], 'x-gdpr-sensitive': 'email' },
+        },
+      },
+    };
     writeFileSync(join(dir, 'bqtypes.py'), generatePython(Object.entries(registry).map(([urn, schema]) => ({ urn, schema }))));
     const script = [
       'import ast, bqtypes, inspect',
@@ -168,7 +247,10 @@ describe('types --lang python', { timeout: 180_000 }, () => {
     const r = spawnSync(PYTHON, ['-c', script], { cwd: dir, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n')).toEqual([
-      'int {"n": 1}', 'int {"n": 100, "f": 2.5}', 'int {"n": 3, "z": null}', 'int {"n": 4}',
+      'int {"n": 1}',
+      'int {"n": 100, "f": 2.5}',
+      'int {"n": 3, "z": null}',
+      'int {"n": 4}',
       'The data of urn:x:n.',
       "['How many.\\n\\nChecked at run time only: minimum 1.', 'Sensitive (x-gdpr-sensitive): email.']",
       '',

@@ -94,7 +94,8 @@ async function roundTrips(run: Runner, refusesWrong: boolean, judge: Judge = EXA
     results.forEach((result, i) => {
       const { registry, urn } = items[i]!;
       if (!result.compiled) {
-        if (!failedModules.has(registry)) tally.problems.push(about(registry, urn, `the module does not compile: ${result.error.slice(0, 600)}`));
+        if (!failedModules.has(registry))
+          tally.problems.push(about(registry, urn, `the module does not compile: ${result.error.slice(0, 600)}`));
         failedModules.add(registry);
         return;
       }
@@ -104,17 +105,27 @@ async function roundTrips(run: Runner, refusesWrong: boolean, judge: Judge = EXA
         const outcome = result.outcomes[k]!;
         const refusable = judge.cannotRead?.(urn.schema, valueOf(d));
         if (!outcome.ok) {
-          if (refusable === undefined) tally.problems.push(about(registry, urn, `valid data ${textOf(d)} is refused: ${outcome.error.slice(0, 400)}`));
+          if (refusable === undefined)
+            tally.problems.push(about(registry, urn, `valid data ${textOf(d)} is refused: ${outcome.error.slice(0, 400)}`));
           return;
         }
         const differs = judge.same(urn.schema, valueOf(d), outcome.value);
-        if (differs !== undefined) tally.problems.push(about(registry, urn, `valid data ${textOf(d)} comes back as ${outcome.text} (${differs})`));
-        else if (!check.isValid(outcome.value)) tally.problems.push(about(registry, urn, `valid data ${textOf(d)} comes back invalid: ${outcome.text}`));
+        if (differs !== undefined)
+          tally.problems.push(about(registry, urn, `valid data ${textOf(d)} comes back as ${outcome.text} (${differs})`));
+        else if (!check.isValid(outcome.value))
+          tally.problems.push(about(registry, urn, `valid data ${textOf(d)} comes back invalid: ${outcome.text}`));
       });
       urn.wrong.forEach((w, k) => {
         tally.wrong++;
         const outcome = result.outcomes[urn.valid.length + k]!;
-        if (refusesWrong && outcome.ok && judge.cannotSee?.(urn.schema, w.data, w.path) === undefined) tally.problems.push(about(registry, urn, `wrong data (at ${w.path.map((p) => JSON.stringify(p)).join('.')}) ${literal(w.data)} is read and written as ${outcome.text}`));
+        if (refusesWrong && outcome.ok && judge.cannotSee?.(urn.schema, w.data, w.path) === undefined)
+          tally.problems.push(
+            about(
+              registry,
+              urn,
+              `wrong data (at ${w.path.map((p) => JSON.stringify(p)).join('.')}) ${literal(w.data)} is read and written as ${outcome.text}`,
+            ),
+          );
       });
     });
     tally.modules += new Set(items.map((i) => i.registry)).size;
@@ -139,9 +150,20 @@ function declaredOnly(schema: unknown, v: unknown): unknown {
 }
 
 /** Names TypeScript gives every object (docs/types.md: an undeclared key with one of them takes its type from Object, not the index signature). */
-const OBJECT_MEMBERS = new Set(['constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', '__proto__']);
+const OBJECT_MEMBERS = new Set([
+  'constructor',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  '__proto__',
+]);
 const holdsObjectMember = (v: unknown): boolean =>
-  Array.isArray(v) ? v.some(holdsObjectMember) : isSchemaObject(v) && Object.keys(v).some((k) => OBJECT_MEMBERS.has(k) || holdsObjectMember(v[k]));
+  Array.isArray(v)
+    ? v.some(holdsObjectMember)
+    : isSchemaObject(v) && Object.keys(v).some((k) => OBJECT_MEMBERS.has(k) || holdsObjectMember(v[k]));
 
 /**
  * What the Go, Java and C# generators' branch adds: each language's runner, and the null rule and
@@ -161,13 +183,26 @@ type CannotRead = (schema: unknown, data: unknown) => string | undefined;
 type CannotSee = (schema: unknown, data: unknown, path: readonly string[], lang: Lang) => string | undefined;
 
 function report(lang: string, tally: Tally, ms: number): void {
-  console.info(`${lang}: ${registries.length} registries, ${tally.modules} modules, ${tally.messages} valid and ${tally.wrong} wrong messages in ${(ms / 1000).toFixed(1)} s; ${tally.problems.length} problems`);
+  console.info(
+    `${lang}: ${registries.length} registries, ${tally.modules} modules, ${tally.messages} valid and ${tally.wrong} wrong messages in ${(ms / 1000).toFixed(1)} s; ${tally.problems.length} problems`,
+  );
 }
 
 describe(`generated types on ${RUNS} random registries (seed ${SEED})`, { timeout: Math.max(120_000, RUNS * 10_000) }, () => {
   it('the generator draws what the property needs: every keyword, hostile names, valid and wrong data', () => {
     const text = JSON.stringify(registries.map((r) => r.entries));
-    for (const k of ['"type"', '"properties"', '"required"', '"additionalProperties"', '"items"', '"enum"', '"const"', '"minLength"', '"maxLength"', '"minimum"']) {
+    for (const k of [
+      '"type"',
+      '"properties"',
+      '"required"',
+      '"additionalProperties"',
+      '"items"',
+      '"enum"',
+      '"const"',
+      '"minLength"',
+      '"maxLength"',
+      '"minimum"',
+    ]) {
       expect(text).toContain(k);
     }
     const urns = registries.flatMap((r) => r.urns);
@@ -196,10 +231,14 @@ describe(`generated types on ${RUNS} random registries (seed ${SEED})`, { timeou
       checked.forEach((errors, i) => {
         const { registry, urn } = items[i]!;
         urn.valid.forEach((d, k) => {
-          if (errors[k] !== null) tally.problems.push(about(registry, urn, `mypy refuses valid data ${literal(cases[i]!.data[k])}: ${errors[k]}`));
+          if (errors[k] !== null)
+            tally.problems.push(about(registry, urn, `mypy refuses valid data ${literal(cases[i]!.data[k])}: ${errors[k]}`));
         });
         urn.wrong.forEach((w, k) => {
-          if (errors[urn.valid.length + k] === null) tally.problems.push(about(registry, urn, `mypy accepts wrong data (at ${w.path.map((p) => JSON.stringify(p)).join('.')}) ${literal(w.data)}`));
+          if (errors[urn.valid.length + k] === null)
+            tally.problems.push(
+              about(registry, urn, `mypy accepts wrong data (at ${w.path.map((p) => JSON.stringify(p)).join('.')}) ${literal(w.data)}`),
+            );
         });
       });
     }
@@ -232,7 +271,8 @@ describe(`generated types on ${RUNS} random registries (seed ${SEED})`, { timeou
       const errors = new Map<number, string>();
       for (const d of typeCheck({ [`test/__types_roundtrip_${ri}.ts`]: source })) {
         const i = d.line - first;
-        if (i < 0 || i >= lines.length) problems.push(`registry #${ri}: the TypeScript module does not compile: line ${d.line}: ${d.message}`);
+        if (i < 0 || i >= lines.length)
+          problems.push(`registry #${ri}: the TypeScript module does not compile: line ${d.line}: ${d.message}`);
         else errors.set(i, d.message);
       }
       lines.forEach((l, i) => {
@@ -240,11 +280,17 @@ describe(`generated types on ${RUNS} random registries (seed ${SEED})`, { timeou
         if (!l.valid && !errors.has(i)) problems.push(about(ri, l.urn, `tsc accepts wrong data ${l.text}`));
       });
     });
-    console.info(`TypeScript: ${registries.length} registries, ${messages} messages in ${((Date.now() - start) / 1000).toFixed(1)} s; ${problems.length} problems`);
+    console.info(
+      `TypeScript: ${registries.length} registries, ${messages} messages in ${((Date.now() - start) / 1000).toFixed(1)} s; ${problems.length} problems`,
+    );
     expect(problems).toEqual([]);
   });
 
-  for (const [lang, id, file, name] of [['Go', 'go', 'roundtrip-go', 'roundTripGo'], ['Java', 'java', 'roundtrip-java', 'roundTripJava'], ['C#', 'csharp', 'roundtrip-csharp', 'roundTripCsharp']] as const) {
+  for (const [lang, id, file, name] of [
+    ['Go', 'go', 'roundtrip-go', 'roundTripGo'],
+    ['Java', 'java', 'roundtrip-java', 'roundTripJava'],
+    ['C#', 'csharp', 'roundtrip-csharp', 'roundTripCsharp'],
+  ] as const) {
     it(`${lang}: the module compiles, its standard JSON library round-trips every valid message (under its null rule), a wrong type is refused`, async (ctx) => {
       const run = await helper<Runner>(file, name);
       const same = await helper<SameUnderNullRule>('roundtrip-expect', 'sameUnderNullRule');

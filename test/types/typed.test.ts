@@ -10,7 +10,12 @@ interface M {
 }
 
 const provider = new MapProvider({
-  'urn:t:a': { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, tag: { enum: ['x', 'y'] } }, additionalProperties: false },
+  'urn:t:a': {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'integer', minimum: 1 }, tag: { enum: ['x', 'y'] } },
+    additionalProperties: false,
+  },
   'urn:t:b': { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
 });
 

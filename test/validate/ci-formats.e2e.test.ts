@@ -22,11 +22,15 @@ describe.concurrent('validate --format sarif', () => {
       ['invalid-data', 'error', `${F}:8:7`, 'urn:test:order: /lines/1 must have required property "id"'],
       ['invalid-data', 'error', `${F}:8:16`, 'urn:test:order: /lines/1/qty must be integer, got string'],
     ]);
-    expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(expect.arrayContaining(['invalid-data', 'unreadable-input', 'no-schema']));
+    expect(log.runs[0]!.tool.driver.rules.map((x) => x.id)).toEqual(
+      expect.arrayContaining(['invalid-data', 'unreadable-input', 'no-schema']),
+    );
     // The URN and the JSON Pointer into the message file (the data sits under /data), in each result's property bag.
     expect(results.map((x) => (x as { properties?: unknown }).properties)).toEqual([
-      { urn: 'urn:test:order', pointer: '/data/order_id' }, { urn: 'urn:test:order', pointer: '/data/sku' },
-      { urn: 'urn:test:order', pointer: '/data/lines/1' }, { urn: 'urn:test:order', pointer: '/data/lines/1/qty' },
+      { urn: 'urn:test:order', pointer: '/data/order_id' },
+      { urn: 'urn:test:order', pointer: '/data/sku' },
+      { urn: 'urn:test:order', pointer: '/data/lines/1' },
+      { urn: 'urn:test:order', pointer: '/data/lines/1/qty' },
     ]);
   });
 
@@ -37,7 +41,10 @@ describe.concurrent('validate --format sarif', () => {
       bq([...ARGS, '--format', 'sarif', 'test/fixtures/cli/messages/order-valid.json']),
     ]);
     expectExit(mixed, 1);
-    expect(readSarif(mixed.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([['unreadable-input', 'error'], ['no-schema', 'note']]);
+    expect(readSarif(mixed.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level])).toEqual([
+      ['unreadable-input', 'error'],
+      ['no-schema', 'note'],
+    ]);
     expectExit(strict, 1);
     expect(readSarif(strict.stdout).runs[0]!.results.map((x) => x.level)).toEqual(['error']);
     expectExit(clean, 0);
@@ -52,7 +59,8 @@ describe.concurrent('validate --format junit', () => {
     const doc = readJunit(r.stdout);
     const cases = junitCases(doc);
     expect(cases.map((c) => [c.name, c.classname, c.failure === undefined ? 'pass' : 'fail'])).toEqual([
-      [F, 'bqschema.validate', 'fail'], ['test/fixtures/cli/messages/order-valid.json', 'bqschema.validate', 'pass'],
+      [F, 'bqschema.validate', 'fail'],
+      ['test/fixtures/cli/messages/order-valid.json', 'bqschema.validate', 'pass'],
     ]);
     expect(cases[0]!.failure!['#text']!.split('\n')).toHaveLength(4);
     expect(cases[0]!.failure!['#text']!.split('\n')[0]).toBe(`${F}:4:17: urn:test:order: /order_id must be >= 1, got 0`);
@@ -60,12 +68,20 @@ describe.concurrent('validate --format junit', () => {
     for (const c of cases) expect(c.time).toMatch(/^\d+\.\d{3}$/);
   });
 
-  it('the counts are the summary line\'s, for every fixture directory (valid, invalid, skipped, errors)', async () => {
+  it("the counts are the summary line's, for every fixture directory (valid, invalid, skipped, errors)", async () => {
     for (const dir of ['examples/messages/valid', 'examples/messages/invalid', 'test/fixtures/cli/messages']) {
       const args = dir.startsWith('examples') ? ['validate', '-r', 'registry.example.json'] : ARGS;
       const [junit, json] = await Promise.all([bq([...args, '--format', 'junit', dir]), bq([...args, '--format', 'json', dir])]);
-      const summary = (JSON.parse(json.stdout) as { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number } }).summary;
-      expect({ dir, ...junitCounts(readJunit(junit.stdout)) }).toEqual({ dir, tests: summary.messages, failures: summary.invalid, errors: summary.errors, skipped: summary.skipped });
+      const summary = (
+        JSON.parse(json.stdout) as { summary: { messages: number; valid: number; invalid: number; skipped: number; errors: number } }
+      ).summary;
+      expect({ dir, ...junitCounts(readJunit(junit.stdout)) }).toEqual({
+        dir,
+        tests: summary.messages,
+        failures: summary.invalid,
+        errors: summary.errors,
+        skipped: summary.skipped,
+      });
       expect(junit.code).toBe(json.code);
     }
   });
@@ -77,7 +93,12 @@ describe.concurrent('validate --format junit', () => {
     expectExit(json, 1);
     const { summary } = JSON.parse(json.stdout) as { summary: { messages: number; invalid: number; skipped: number; errors: number } };
     expect(summary).toMatchObject({ messages: 4, invalid: 2, skipped: 0, errors: 1 });
-    expect(junitCounts(readJunit(junit.stdout))).toEqual({ tests: summary.messages, failures: summary.invalid, errors: summary.errors, skipped: summary.skipped });
+    expect(junitCounts(readJunit(junit.stdout))).toEqual({
+      tests: summary.messages,
+      failures: summary.invalid,
+      errors: summary.errors,
+      skipped: summary.skipped,
+    });
   });
 
   it('--jobs is ignored for whole-document formats: the same document as one thread (times aside)', async () => {
@@ -93,7 +114,8 @@ describe.concurrent('validate --format junit', () => {
 describe.concurrent("validate: a URN's schema problem is located where it is fixed, in every format (issue 23, item 4)", () => {
   // The manifest: entry 1's "schema" value is on line 4, from column 38 (hand-counted); b.json's
   // malformed "type" value on line 3, column 32.
-  const manifest = '{\n  "schemas": [\n    { "urn": "urn:t:a", "schema": "schemas/a.json", "owner": "o" },\n    { "urn": "urn:t:gone", "schema": "schemas/gone.json", "owner": "o" },\n    { "urn": "urn:t:b", "schema": "schemas/b.json", "owner": "o" }\n  ]\n}\n';
+  const manifest =
+    '{\n  "schemas": [\n    { "urn": "urn:t:a", "schema": "schemas/a.json", "owner": "o" },\n    { "urn": "urn:t:gone", "schema": "schemas/gone.json", "owner": "o" },\n    { "urn": "urn:t:b", "schema": "schemas/b.json", "owner": "o" }\n  ]\n}\n';
   const files = {
     'reg/registry.json': manifest,
     'reg/schemas/a.json': '{"type":"object"}',
@@ -101,22 +123,42 @@ describe.concurrent("validate: a URN's schema problem is located where it is fix
     'm/gone.json': '{"job":"urn:t:gone","data":{}}',
     'm/b.json': '{"job":"urn:t:b","data":{}}',
   };
-  const run = (dir: string, format: string, ...more: string[]) => bq(['validate', '-r', 'reg/registry.json', '--format', format, ...more, 'm/gone.json', 'm/b.json'], { cwd: dir });
+  const run = (dir: string, format: string, ...more: string[]) =>
+    bq(['validate', '-r', 'reg/registry.json', '--format', format, ...more, 'm/gone.json', 'm/b.json'], { cwd: dir });
 
   it('a missing schema file at its manifest entry, a malformed keyword at its place in the schema file: github, SARIF, JUnit and JSON agree', async () => {
     const dir = tempTree(files);
-    const [gh, sarif, junit, json, parallel] = await Promise.all([run(dir, 'github'), run(dir, 'sarif'), run(dir, 'junit'), run(dir, 'json'), run(dir, 'github', '--jobs', '2')]);
+    const [gh, sarif, junit, json, parallel] = await Promise.all([
+      run(dir, 'github'),
+      run(dir, 'sarif'),
+      run(dir, 'junit'),
+      run(dir, 'json'),
+      run(dir, 'github', '--jobs', '2'),
+    ]);
     for (const r of [gh, sarif, junit, json, parallel]) expectExit(r, 1);
-    const want = [['reg/registry.json', 4, 38], ['reg/schemas/b.json', 3, 32]];
+    const want = [
+      ['reg/registry.json', 4, 38],
+      ['reg/schemas/b.json', 3, 32],
+    ];
     expect(readGithub(gh.stdout).annotations.map((a) => [a.file, a.line, a.col])).toEqual(want);
     // Worker threads judge the same way.
     expect(readGithub(parallel.stdout).annotations.map((a) => [a.file, a.line, a.col])).toEqual(want);
-    expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, sarifAt(x), (x as { properties?: { pointer?: string } }).properties?.pointer])).toEqual([
-      ['unreadable-input', 'reg/registry.json:4:38', '/schemas/1/schema'], ['unreadable-input', 'reg/schemas/b.json:3:32', undefined],
+    expect(
+      readSarif(sarif.stdout).runs[0]!.results.map((x) => [
+        x.ruleId,
+        sarifAt(x),
+        (x as { properties?: { pointer?: string } }).properties?.pointer,
+      ]),
+    ).toEqual([
+      ['unreadable-input', 'reg/registry.json:4:38', '/schemas/1/schema'],
+      ['unreadable-input', 'reg/schemas/b.json:3:32', undefined],
     ]);
     // The test case is still the message; its error text says where to fix it.
     const cases = junitCases(readJunit(junit.stdout));
-    expect(cases.map((c) => [c.name, c.error?.['#text']?.split(': ')[0]])).toEqual([['m/gone.json', 'reg/registry.json:4:38'], ['m/b.json', 'reg/schemas/b.json:3:32']]);
+    expect(cases.map((c) => [c.name, c.error?.['#text']?.split(': ')[0]])).toEqual([
+      ['m/gone.json', 'reg/registry.json:4:38'],
+      ['m/b.json', 'reg/schemas/b.json:3:32'],
+    ]);
     const results = (JSON.parse(json.stdout) as { results: Array<{ file: string; errorLocation?: unknown }> }).results;
     expect(results.map((x) => [x.file, x.errorLocation])).toEqual([
       ['m/gone.json', { file: 'reg/registry.json', pointer: '/schemas/1/schema', line: 4, col: 38 }],

@@ -9,7 +9,8 @@ import { BOM, bq, expectExit, FIXTURES, inRepository, removeTempTrees, tempTree,
 const REG = ['--registry', 'reg/registry.json'];
 /** Annotations name files from the repository's root; the commands run in FIXTURES. */
 const AT = inRepository(FIXTURES);
-const validate = (args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['validate', ...REG, ...args], { cwd: FIXTURES, ...options });
+const validate = (args: string[], options: RunOptions = {}): Promise<CliResult> =>
+  bq(['validate', ...REG, ...args], { cwd: FIXTURES, ...options });
 
 interface JsonResult {
   file: string;
@@ -72,7 +73,17 @@ describe.concurrent('validate: inputs', () => {
     expectExit(r, 0);
     const seen = report(r).results.map((x) => (x.line === undefined ? x.file : `${x.file}:${x.line}`));
     expect(seen).toEqual([
-      'd/.json', 'd/10.json', 'd/9.json', 'd/UP.JSON', 'd/Up.NDJSON:1', 'd/Z/z.jsonl:1', 'd/a.ndjson:1', 'd/a.ndjson:2', 'd/b.json', 'd/dir.json/e.json', 'd/sub/c.json',
+      'd/.json',
+      'd/10.json',
+      'd/9.json',
+      'd/UP.JSON',
+      'd/Up.NDJSON:1',
+      'd/Z/z.jsonl:1',
+      'd/a.ndjson:1',
+      'd/a.ndjson:2',
+      'd/b.json',
+      'd/dir.json/e.json',
+      'd/sub/c.json',
     ]);
   });
 
@@ -162,7 +173,10 @@ describe.concurrent('validate: inputs', () => {
     expect(report(plain).ok).toBe(true);
     // Under --strict the message cannot be judged: an error, counted as one.
     expectExit(strict, 1);
-    expect(report(strict).results[0]).toMatchObject({ status: 'error', error: 'no schema registered for "urn:test:unknown"; --strict makes a URN with no schema an error: register one, or correct the URN' });
+    expect(report(strict).results[0]).toMatchObject({
+      status: 'error',
+      error: 'no schema registered for "urn:test:unknown"; --strict makes a URN with no schema an error: register one, or correct the URN',
+    });
     expect(report(strict).summary).toEqual({ messages: 1, valid: 0, invalid: 0, skipped: 0, errors: 1 });
     expect(report(strict).ok).toBe(false);
   });
@@ -244,7 +258,8 @@ describe.concurrent('validate: inputs', () => {
 
   it('a malformed schema file is an error result for each message of its URN; the run goes on (exit 1)', async () => {
     const r = await bq(['validate', '-r', 'syntax/json/registry.json', '--format', 'json', '--ndjson', '-'], {
-      cwd: FIXTURES, input: [envelope('urn:s:json', {}), envelope('urn:other', {}), envelope('urn:s:json', {})].join('\n'),
+      cwd: FIXTURES,
+      input: [envelope('urn:s:json', {}), envelope('urn:other', {}), envelope('urn:s:json', {})].join('\n'),
     });
     expectExit(r, 1);
     expect(r.stderr).toBe('');
@@ -277,7 +292,9 @@ describe.concurrent('validate: unsupported-keyword warnings', () => {
     const r = await validate(['--ndjson', '-'], { input });
     expectExit(r, 1);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('warning'));
-    expect(warnings).toEqual(['bqschema: warning: schema for urn:test:pay: unsupported keyword "format" at /properties/at is not enforced']);
+    expect(warnings).toEqual([
+      'bqschema: warning: schema for urn:test:pay: unsupported keyword "format" at /properties/at is not enforced',
+    ]);
     expect(r.stdout).not.toContain('format');
   });
 
@@ -329,10 +346,38 @@ describe.concurrent('validate --format json', () => {
       status: 'invalid',
       violations: [
         // Positions as in the github test below: JSON output carries them too.
-        { instancePath: '/order_id', schemaPath: '/properties/order_id/minimum', keyword: 'minimum', message: 'must be >= 1, got 0', line: 4, col: 17 },
-        { instancePath: '/sku', schemaPath: '/properties/sku/minLength', keyword: 'minLength', message: 'must be at least 3 characters long, got 2', line: 5, col: 12 },
-        { instancePath: '/lines/1', schemaPath: '/properties/lines/items/required', keyword: 'required', message: 'must have required property "id"', line: 8, col: 7 },
-        { instancePath: '/lines/1/qty', schemaPath: '/properties/lines/items/properties/qty/type', keyword: 'type', message: 'must be integer, got string', line: 8, col: 16 },
+        {
+          instancePath: '/order_id',
+          schemaPath: '/properties/order_id/minimum',
+          keyword: 'minimum',
+          message: 'must be >= 1, got 0',
+          line: 4,
+          col: 17,
+        },
+        {
+          instancePath: '/sku',
+          schemaPath: '/properties/sku/minLength',
+          keyword: 'minLength',
+          message: 'must be at least 3 characters long, got 2',
+          line: 5,
+          col: 12,
+        },
+        {
+          instancePath: '/lines/1',
+          schemaPath: '/properties/lines/items/required',
+          keyword: 'required',
+          message: 'must have required property "id"',
+          line: 8,
+          col: 7,
+        },
+        {
+          instancePath: '/lines/1/qty',
+          schemaPath: '/properties/lines/items/properties/qty/type',
+          keyword: 'type',
+          message: 'must be integer, got string',
+          line: 8,
+          col: 16,
+        },
       ],
       warnings: [],
     });
@@ -370,7 +415,9 @@ describe.concurrent('validate --format github', () => {
     // line 3: `{"job":"urn:test:order","data":{"order_id":` is 43 characters, so "x" is at column 44
     expect(r.stdout).toContain(`::error file=${F},line=3,col=44,title=invalid data::urn:test:order: /order_id must be integer, got string`);
     // urn:test:nope is one edit from the registered urn:test:note: a warning with the suggestion.
-    expect(r.stdout).toContain(`::warning file=${F},line=5,title=no schema::no schema registered for "urn:test:nope"; did you mean "urn:test:note"?\n`);
+    expect(r.stdout).toContain(
+      `::warning file=${F},line=5,title=no schema::no schema registered for "urn:test:nope"; did you mean "urn:test:note"?\n`,
+    );
     expect(r.stdout).toContain(`::error file=${F},line=6,col=2,title=cannot validate::invalid JSON: invalid symbol`);
     expect(r.stdout).toMatch(new RegExp(`^::error file=${F},line=7,col=1,title=invalid data::message: \\(envelope\\) .*no identity`, 'm'));
   });

@@ -4,7 +4,18 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  asNobody, copyExampleRegistry, CYCLIC_SCHEMA_YAML, expectNoRawControls, expectRun, hostileRegistry, ORDER_VALID, refusedOpens, removeTrees, guardRepo, run, tree,
+  asNobody,
+  copyExampleRegistry,
+  CYCLIC_SCHEMA_YAML,
+  expectNoRawControls,
+  expectRun,
+  hostileRegistry,
+  ORDER_VALID,
+  refusedOpens,
+  removeTrees,
+  guardRepo,
+  run,
+  tree,
 } from '../helpers/hostile.js';
 
 afterAll(removeTrees);
@@ -47,7 +58,8 @@ describe('validate: no value from a message in an error (item 2)', { timeout: 60
 describe('validate: nothing is opened before the outside-path rule (item 4)', { timeout: 60_000 }, () => {
   it('/dev/zero, FIFOs inside and outside, ../../etc/shadow: prompt, refused paths never opened', async () => {
     const { dir, outsideFifo } = hostileRegistry();
-    const messages = ['zero', 'fifo-in', 'fifo-out', 'shadow'].map((n) => `{"job":"urn:hostile:${n}","data":{}}`).join('\n') + '\n' + ORDER_VALID;
+    const messages =
+      ['zero', 'fifo-in', 'fifo-out', 'shadow'].map((n) => `{"job":"urn:hostile:${n}","data":{}}`).join('\n') + '\n' + ORDER_VALID;
     writeFileSync(join(dir, 'm.ndjson'), messages);
     const r = await run(['validate', 'm.ndjson'], { cwd: dir, watchOpens: true, timeoutMs: 15_000 });
     expectRun(r, 1);
@@ -70,7 +82,9 @@ describe('validate: self-referencing YAML (item 5)', { timeout: 60_000 }, () => 
     });
     const r = await run(['validate', 'm.json'], { cwd: dir, timeoutMs: 10_000 });
     expectRun(r, 1);
-    expect(r.stdout).toMatch(/! error +m\.json +urn:test:cyc\n +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/);
+    expect(r.stdout).toMatch(
+      /! error +m\.json +urn:test:cyc\n +schema file for urn:test:cyc is malformed: cyc\.yaml:5:17: invalid YAML: the alias \*p refers to a node that contains it/,
+    );
   });
 
   it('in a manifest: one line naming the file and position', async () => {
@@ -87,7 +101,11 @@ describe('validate: size limits, memory bounded (item 6)', { timeout: 120_000 },
   it('validate /dev/zero stops at --max-file-bytes: exit 2, one line, no crash under a 256 MB heap', async () => {
     const { dir, manifest } = withRegistry();
     const r = await run(['validate', '-r', manifest, ...limited, '/dev/zero'], { cwd: dir, nodeFlags: heap });
-    expectRun(r, 2, /^bqschema: \/dev\/zero: the file is larger than 1048576 bytes \(the limit of --max-file-bytes\); raise the limit with --max-file-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/);
+    expectRun(
+      r,
+      2,
+      /^bqschema: \/dev\/zero: the file is larger than 1048576 bytes \(the limit of --max-file-bytes\); raise the limit with --max-file-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/,
+    );
   });
 
   it('validate - < /dev/zero stops at the limit likewise', async () => {
@@ -98,8 +116,16 @@ describe('validate: size limits, memory bounded (item 6)', { timeout: 120_000 },
 
   it('an NDJSON line over --max-line-bytes (stdin of zeros, and a file): exit 2, one line naming the line', async () => {
     const { dir, manifest } = withRegistry({ 'long.ndjson': ORDER_VALID + 'a'.repeat(3 * 1024 * 1024) + '\n' + ORDER_VALID });
-    const zeros = await run(['validate', '-r', manifest, ...limited, '--ndjson', '-'], { cwd: dir, nodeFlags: heap, stdinFile: '/dev/zero' });
-    expectRun(zeros, 2, /^bqschema: <stdin>:1: the line is larger than 1048576 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/);
+    const zeros = await run(['validate', '-r', manifest, ...limited, '--ndjson', '-'], {
+      cwd: dir,
+      nodeFlags: heap,
+      stdinFile: '/dev/zero',
+    });
+    expectRun(
+      zeros,
+      2,
+      /^bqschema: <stdin>:1: the line is larger than 1048576 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message \(NODE_OPTIONS=--max-old-space-size=<MiB>\)$/,
+    );
     const file = await run(['validate', '-r', manifest, ...limited, 'long.ndjson'], { cwd: dir, nodeFlags: heap });
     expectRun(file, 2, /^bqschema: long\.ndjson:2: the line is larger than 1048576 bytes/);
   });
@@ -124,7 +150,8 @@ describe('validate: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
     it(`--format ${format}: a job with ESC and newlines, and a file name with control characters, reach the output escaped`, async () => {
       const { dir, manifest } = withRegistry({
         [badName]: JSON.stringify({ job: forged, data: {} }),
-        'x.ndjson': JSON.stringify({ job: forged, data: {} }) + '\n' + JSON.stringify({ job: 'urn:test:order', data: { order_id: 0 } }) + '\n',
+        'x.ndjson':
+          JSON.stringify({ job: forged, data: {} }) + '\n' + JSON.stringify({ job: 'urn:test:order', data: { order_id: 0 } }) + '\n',
         'ok.json': ORDER_VALID,
       });
       const r = await run(['validate', '-r', manifest, '-f', format, badName, 'x.ndjson', 'ok.json'], { cwd: dir });
@@ -136,7 +163,10 @@ describe('validate: terminal spoofing (item 9)', { timeout: 60_000 }, () => {
       // The skipped URN is shown in JSON string syntax (its controls as \u escapes), the file name through clean().
       expect(r.stdout).toContain('"urn:x:\\u001b[2J\\u001b]0;owned\\u0007\\nOK: 9 messages');
       expect(r.stdout).toContain('f\\x1b[31m');
-      const stdin = await run(['validate', '-r', manifest, '-f', format, '--ndjson', '-'], { cwd: dir, input: JSON.stringify({ job: forged, data: {} }) + '\n' });
+      const stdin = await run(['validate', '-r', manifest, '-f', format, '--ndjson', '-'], {
+        cwd: dir,
+        input: JSON.stringify({ job: forged, data: {} }) + '\n',
+      });
       expectRun(stdin, 0);
       expectNoRawControls(stdin.stdout + stdin.stderr);
       expect(stdin.stdout.split('\n').filter((l) => /^(OK|FAILED): /.test(l))).toHaveLength(1);
@@ -205,7 +235,11 @@ describe('validate: unreadable directories, resolution errors, invalid UTF-8 (it
   it('a schema in a directory that cannot be searched (EACCES, as nobody) is an error, never read as missing', async (ctx) => {
     const nobody = asNobody();
     if ('skip' in nobody) return ctx.skip(nobody.skip);
-    const dir = tree({ 'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:order', schema: 'locked/order.json' }] }), 'locked/order.json': '{}', 'm.json': ORDER_VALID });
+    const dir = tree({
+      'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:test:order', schema: 'locked/order.json' }] }),
+      'locked/order.json': '{}',
+      'm.json': ORDER_VALID,
+    });
     chmodSync(join(dir, 'locked'), 0o000);
     const r = await run(['validate', 'm.json'], { cwd: dir, ...nobody });
     expectRun(r, 1);
@@ -214,8 +248,15 @@ describe('validate: unreadable directories, resolution errors, invalid UTF-8 (it
   });
 
   it('invalid UTF-8 in a file, on stdin and in an NDJSON line is an error result naming the byte offset', async () => {
-    const bad = Buffer.concat([Buffer.from('{"job":"urn:test:order","data":{"order_id":1,"sku":"AB'), Buffer.from([0xff, 0xfe]), Buffer.from('C","lines":[]}}')]);
-    const { dir, manifest } = withRegistry({ 'bad.json': bad, 'bad.ndjson': Buffer.concat([Buffer.from(ORDER_VALID), bad, Buffer.from('\n')]) });
+    const bad = Buffer.concat([
+      Buffer.from('{"job":"urn:test:order","data":{"order_id":1,"sku":"AB'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('C","lines":[]}}'),
+    ]);
+    const { dir, manifest } = withRegistry({
+      'bad.json': bad,
+      'bad.ndjson': Buffer.concat([Buffer.from(ORDER_VALID), bad, Buffer.from('\n')]),
+    });
     const r = await run(['validate', '-r', manifest, 'bad.json', 'bad.ndjson'], { cwd: dir });
     expectRun(r, 1);
     expect(r.stdout).toMatch(/! error +bad\.json +not valid UTF-8 \(byte offset 54\)/);
@@ -231,7 +272,11 @@ describe('validate: unreadable directories, resolution errors, invalid UTF-8 (it
 
 describe('validate: what already holds stays held', { timeout: 60_000 }, () => {
   it('malformed JSON, a BOM-less empty file, data nested 100,000 levels, a 1 MB string: results, no crash', async () => {
-    const deep = '{"job":"urn:test:order","data":{"order_id":1,"sku":"ABC","lines":[{"id":"a","qty":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}]}}';
+    const deep =
+      '{"job":"urn:test:order","data":{"order_id":1,"sku":"ABC","lines":[{"id":"a","qty":' +
+      '['.repeat(100_000) +
+      ']'.repeat(100_000) +
+      '}]}}';
     const { dir, manifest } = withRegistry({
       'a-malformed.json': '{"job": "urn:test:order", "data": {',
       'b-empty.json': '',

@@ -24,14 +24,20 @@ const REGISTRY = {
     ],
   }),
   // Each schema has a keyword that is not enforced: its warning must be printed once, in the same place.
-  'order.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, code: { type: 'string', pattern: '^[A-Z]+$' } } }),
+  'order.json': JSON.stringify({
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'integer', minimum: 1 }, code: { type: 'string', pattern: '^[A-Z]+$' } },
+  }),
   'note.json': JSON.stringify({ type: 'object', properties: { text: { type: 'string', format: 'email' } } }),
   'bad.json': JSON.stringify({ type: 'object', required: 'id' }),
 };
 
 /** One line of a corpus: every kind of result, and lines that are not messages. */
 const line = fc.oneof(
-  fc.record({ id: fc.integer({ min: -2, max: 5 }), code: fc.constantFrom('ABC', 'x', 'ünï ✓') }).map((d) => JSON.stringify({ job: 'urn:p:order', data: d })),
+  fc
+    .record({ id: fc.integer({ min: -2, max: 5 }), code: fc.constantFrom('ABC', 'x', 'ünï ✓') })
+    .map((d) => JSON.stringify({ job: 'urn:p:order', data: d })),
   fc.constantFrom('hi', 5, 'a@b').map((text) => JSON.stringify({ job: 'urn:p:note', data: { text } })),
   fc.constant(JSON.stringify({ job: 'urn:p:bad', data: { id: 1 } })),
   fc.constantFrom('urn:p:ordre', 'urn:p:unknown', 'URN:P:NOTE').map((job) => JSON.stringify({ job, data: {} })),
@@ -66,7 +72,7 @@ describe('validate --jobs: one thread and many write the same bytes', () => {
     );
   }, 120_000);
 
-  it('a URN\'s warning goes with the first task, in input order, that meets it, whichever thread judged which task first', async () => {
+  it("a URN's warning goes with the first task, in input order, that meets it, whichever thread judged which task first", async () => {
     // Every line a task; the worker never begins its three, so the main thread judges tasks 4 and 5
     // (order, then note: each URN's first meeting for this thread) before it takes back 1 to 3.
     const note = JSON.stringify({ job: 'urn:p:note', data: { text: 'hi' } });
@@ -77,7 +83,10 @@ describe('validate --jobs: one thread and many write the same bytes', () => {
       'bqschema: warning: schema for urn:p:note: unsupported keyword "format" at /properties/text is not enforced',
       'bqschema: warning: schema for urn:p:order: unsupported keyword "pattern" at /properties/code is not enforced',
     ]);
-    const many = await bq(['validate', '--jobs', '2', 'in.ndjson'], { cwd: dir, env: { BQSCHEMA_TEST_TASK_SIZE: '1,1', BQSCHEMA_TEST_WORKER_STALL: '1' } });
+    const many = await bq(['validate', '--jobs', '2', 'in.ndjson'], {
+      cwd: dir,
+      env: { BQSCHEMA_TEST_TASK_SIZE: '1,1', BQSCHEMA_TEST_WORKER_STALL: '1' },
+    });
     expect(many).toEqual(one);
   });
 });

@@ -13,7 +13,10 @@ afterAll(removeTempTrees);
 const FORMATS = ['text', 'json', 'github'] as const;
 const TINY = { BQSCHEMA_TEST_TASK_SIZE: '1,1' };
 
-async function expectSame(args: string[], options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string; jobs?: string[] } = {}): Promise<CliResult> {
+async function expectSame(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string; jobs?: string[] } = {},
+): Promise<CliResult> {
   const jobsList = options.jobs ?? ['2'];
   // The runs are independent processes: started together, they finish sooner on more than one core.
   const [one, ...runs] = await Promise.all([
@@ -77,15 +80,24 @@ describe('validate --jobs: the same output as one thread on every fixture', () =
     const stream = join(messages, 'mixed.ndjson');
     await expectSame(['-r', reg, '--strict', messages], { env: TINY });
     await expectSame(['-r', reg, '--quiet', messages, stream, join(messages, 'order-valid.json'), stream], { env: TINY, jobs: ['2', '4'] });
-    await expectSame(['-r', reg, '-f', 'json', '--urn', 'urn:test:order', join(messages, 'bare-order.json'), join(messages, 'data-array.json')], { env: TINY });
+    await expectSame(
+      ['-r', reg, '-f', 'json', '--urn', 'urn:test:order', join(messages, 'bare-order.json'), join(messages, 'data-array.json')],
+      { env: TINY },
+    );
     await expectSame(['-r', reg, 'no-such-file.json', messages], { env: TINY });
   });
 
   it('stdin, as NDJSON and as one document', async () => {
-    const input = filesUnder(messages).filter((f) => f.endsWith('.ndjson')).map((f) => readFileSync(f, 'utf8')).join('');
+    const input = filesUnder(messages)
+      .filter((f) => f.endsWith('.ndjson'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('');
     const r = await expectSame(['-r', reg, '--ndjson', '-'], { env: TINY, input });
     expect(r.stdout).toMatch(/<stdin>/);
-    await expectSame(['-r', reg, '-f', 'json', '-'], { env: TINY, input: '{"job":"urn:test:order","data":{"order_id":1,"sku":"ABC","lines":[]}}' });
+    await expectSame(['-r', reg, '-f', 'json', '-'], {
+      env: TINY,
+      input: '{"job":"urn:test:order","data":{"order_id":1,"sku":"ABC","lines":[]}}',
+    });
   });
 });
 
@@ -108,7 +120,8 @@ function generatedStream(lines: number): Buffer {
   for (let i = 0; i < lines; i++) {
     const x = rnd();
     let line: string | Buffer;
-    if (x < 0.5) line = JSON.stringify({ job: 'urn:gen:order', data: { id: i + 1, code: 'ABC' }, meta: { id: `m${i}`, schema_version: 1 } });
+    if (x < 0.5)
+      line = JSON.stringify({ job: 'urn:gen:order', data: { id: i + 1, code: 'ABC' }, meta: { id: `m${i}`, schema_version: 1 } });
     else if (x < 0.6) line = JSON.stringify({ job: 'urn:gen:order', data: { id: i % 2 === 0 ? 0 : 'x', extra: [1, { deep: i }] } });
     else if (x < 0.65) line = JSON.stringify({ job: `urn:gen:unregistered${i % 3}`, data: {} });
     else if (x < 0.68) line = JSON.stringify({ job: 'urn:gen:bad', data: { id: 1 } });
@@ -138,7 +151,11 @@ describe('validate --jobs on a generated 30,000-line stream', () => {
       ],
     }),
     // `pattern` and `format` are not enforced: a warning each, printed once whatever the thread count.
-    'order.json': JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 }, code: { type: 'string', pattern: '^[A-Z]+$' } } }),
+    'order.json': JSON.stringify({
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer', minimum: 1 }, code: { type: 'string', pattern: '^[A-Z]+$' } },
+    }),
     'bad.json': JSON.stringify({ type: 'object', required: 'id' }),
     'note.json': JSON.stringify({ type: 'object', properties: { text: { type: 'string', format: 'email' } } }),
     'traffic.ndjson': generatedStream(30_000),
@@ -147,7 +164,10 @@ describe('validate --jobs on a generated 30,000-line stream', () => {
   for (const format of FORMATS) {
     it(`--format ${format}`, async () => {
       // Tasks of the real size in text (the stream is a few of them), of 64 KB in the others.
-      const r = await expectSame(['-f', format, 'traffic.ndjson'], { cwd: dir, env: format === 'text' ? {} : { BQSCHEMA_TEST_TASK_SIZE: '65536,1' } });
+      const r = await expectSame(['-f', format, 'traffic.ndjson'], {
+        cwd: dir,
+        env: format === 'text' ? {} : { BQSCHEMA_TEST_TASK_SIZE: '65536,1' },
+      });
       expectExit(r, 1);
       if (format === 'text') {
         // Every kind of result is in the stream, and each URN's warnings are printed once.
@@ -183,10 +203,15 @@ describe('a FIFO named as an NDJSON file', () => {
     for (const jobs of ['1', '2']) {
       rmSync(fifo, { force: true });
       execFileSync('mkfifo', [fifo]);
-      const run = bq(['validate', '--jobs', jobs, '-r', join(FIXTURES, 'reg', 'registry.json'), fifo], { env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' } });
+      const run = bq(['validate', '--jobs', jobs, '-r', join(FIXTURES, 'reg', 'registry.json'), fifo], {
+        env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' },
+      });
       const writer = createWriteStream(fifo);
       writer.end(body);
-      const [r, plain] = await Promise.all([run, bq(['validate', '--jobs', '1', '-r', join(FIXTURES, 'reg', 'registry.json'), join(dir, 'file', 'in.ndjson')])]);
+      const [r, plain] = await Promise.all([
+        run,
+        bq(['validate', '--jobs', '1', '-r', join(FIXTURES, 'reg', 'registry.json'), join(dir, 'file', 'in.ndjson')]),
+      ]);
       expectExit(r, 1);
       expect(r.stdout.split(fifo).join('X'), `--jobs ${jobs}`).toBe(plain.stdout.split(join(dir, 'file', 'in.ndjson')).join('X'));
       expect(r.stdout).toMatch(/3000 messages: 2935 valid, 31 invalid, 0 skipped, 34 errors/);
@@ -205,9 +230,12 @@ describe('validate --jobs: stops and failures', () => {
     const unread = tempTree({ 'a.ndjson': [...Array(300).fill(ok), huge, ...Array(300).fill(ok)].join('\n') + '\n' });
     for (const dir of [inner, tail, unread]) {
       for (const format of FORMATS) {
-        const r = await expectSame(['-r', join(FIXTURES, 'reg', 'registry.json'), '-f', format, '--max-line-bytes', '200', join(dir, 'a.ndjson')], {
-          env: { BQSCHEMA_TEST_TASK_SIZE: '1000,1' },
-        });
+        const r = await expectSame(
+          ['-r', join(FIXTURES, 'reg', 'registry.json'), '-f', format, '--max-line-bytes', '200', join(dir, 'a.ndjson')],
+          {
+            env: { BQSCHEMA_TEST_TASK_SIZE: '1000,1' },
+          },
+        );
         expectExit(r, 2);
         expect(r.stderr).toMatch(/a\.ndjson:301: the line is larger than 200 bytes/);
         if (format === 'text') expect(r.stdout).toMatch(/^FAILED: 300 messages: 300 valid/m);
@@ -220,20 +248,27 @@ describe('validate --jobs: stops and failures', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++) files[`m${String(i).padStart(2, '0')}.json`] = i === 25 ? ok + ' '.repeat(500) : ok;
     const dir = tempTree(files);
-    const r = await expectSame(['-r', join(FIXTURES, 'reg', 'registry.json'), '--max-file-bytes', '300', dir], { env: { BQSCHEMA_TEST_TASK_SIZE: '1,3' } });
+    const r = await expectSame(['-r', join(FIXTURES, 'reg', 'registry.json'), '--max-file-bytes', '300', dir], {
+      env: { BQSCHEMA_TEST_TASK_SIZE: '1,3' },
+    });
     expectExit(r, 2);
     expect(r.stdout).toMatch(/^FAILED: 25 messages: 25 valid/m);
   });
 
   it('a worker that crashes is one line and exit 3, with the JSON document still complete', async () => {
-    const r = await bq(['validate', '--jobs', '2', '-f', 'json', '-r', 'registry.example.json', 'examples/messages'], { env: { BQSCHEMA_TEST_WORKER_CRASH: '1' } });
+    const r = await bq(['validate', '--jobs', '2', '-f', 'json', '-r', 'registry.example.json', 'examples/messages'], {
+      env: { BQSCHEMA_TEST_WORKER_CRASH: '1' },
+    });
     expectOneLineError(r, /^bqschema: internal error: a validation worker failed: simulated crash$/, 3);
     expect(JSON.parse(r.stdout).ok).toBe(false);
   });
 
   it('--jobs must be a whole number of threads', async () => {
     for (const bad of ['0', '-1', 'two', '1.5', '257']) {
-      expectOneLineError(await bq(['validate', '--jobs', bad, '-r', 'registry.example.json', 'examples/messages']), /--jobs must be a number of threads from 1 to 256/);
+      expectOneLineError(
+        await bq(['validate', '--jobs', bad, '-r', 'registry.example.json', 'examples/messages']),
+        /--jobs must be a number of threads from 1 to 256/,
+      );
     }
   });
 });

@@ -17,9 +17,11 @@ afterAll(removeTrees);
 
 const REG = ['-r', join(ROOT, 'registry.example.json')];
 const URN = 'urn:babel:orders:created';
-const valid = (i: number): string => JSON.stringify({ job: URN, data: { order_id: i, customer_id: `c-${i}`, currency: 'EUR', lines: [{ sku: 'SKU-1', quantity: 1 }] } });
+const valid = (i: number): string =>
+  JSON.stringify({ job: URN, data: { order_id: i, customer_id: `c-${i}`, currency: 'EUR', lines: [{ sku: 'SKU-1', quantity: 1 }] } });
 // Two violations: order_id under its minimum, a currency outside the enum.
-const invalid = (i: number): string => JSON.stringify({ job: URN, data: { order_id: 0, customer_id: `c-${i}`, currency: 'GBP', lines: [] } });
+const invalid = (i: number): string =>
+  JSON.stringify({ job: URN, data: { order_id: 0, customer_id: `c-${i}`, currency: 'GBP', lines: [] } });
 
 /** A directory with `big.ndjson` (`n` lines, every other one invalid) and an empty `tmp/` for TMPDIR. */
 function stream(n: number): { dir: string; tmp: string } {
@@ -43,7 +45,11 @@ describe('validate: a long stream in every format', () => {
     ]);
     // N / 2 invalid messages, two violations each: N results, of which SARIF keeps code scanning's
     // 25,000 (the first ones: all errors), counted once on stderr for both SARIF outputs.
-    expectRun(sarif, 1, /^bqschema: warning: SARIF: 35000 of 60000 results left out \(35000 errors\): GitHub code scanning accepts at most 25000 per run/);
+    expectRun(
+      sarif,
+      1,
+      /^bqschema: warning: SARIF: 35000 of 60000 results left out \(35000 errors\): GitHub code scanning accepts at most 25000 per run/,
+    );
     expectRun(junit, 1);
     const log = readSarif(sarif.stdout);
     const results = log.runs[0]!.results;
@@ -51,7 +57,9 @@ describe('validate: a long stream in every format', () => {
     expect(results.at(-1)!.message.text).toBe(`${URN}: /currency must be one of "USD", "EUR", "TRY"`);
     expect(results.at(-1)!.locations![0]!.physicalLocation.region!.startLine).toBe(25_000);
     expect((log.runs[0] as unknown as { properties: unknown }).properties).toEqual({
-      command: 'validate', ok: false, summary: { messages: N, valid: N / 2, invalid: N / 2, skipped: 0, errors: 0 },
+      command: 'validate',
+      ok: false,
+      summary: { messages: N, valid: N / 2, invalid: N / 2, skipped: 0, errors: 0 },
       omittedResults: { total: 35_000, error: 35_000, warning: 0, note: 0 },
     });
     expect(readFileSync(join(dir, 'r.sarif'), 'utf8')).toBe(sarif.stdout);
@@ -66,9 +74,15 @@ describe('validate: a long stream in every format', () => {
     expect(cases).toHaveLength(N);
     expect(cases[N - 1]!.name).toBe(`big.ndjson:${N}`);
     const col = (key: string): number => invalid(N).indexOf(`"${key}":`) + key.length + 4; // the value's first column
-    expect(cases[N - 1]!.failure!['#text']).toBe(`big.ndjson:${N}:${col('order_id')}: ${URN}: /order_id must be >= 1, got 0\nbig.ndjson:${N}:${col('currency')}: ${URN}: /currency must be one of "USD", "EUR", "TRY"`);
+    expect(cases[N - 1]!.failure!['#text']).toBe(
+      `big.ndjson:${N}:${col('order_id')}: ${URN}: /order_id must be >= 1, got 0\nbig.ndjson:${N}:${col('currency')}: ${URN}: /currency must be one of "USD", "EUR", "TRY"`,
+    );
 
-    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { results: Array<{ line: number; status: string }>; summary: { messages: number }; ok: boolean };
+    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+      results: Array<{ line: number; status: string }>;
+      summary: { messages: number };
+      ok: boolean;
+    };
     expect(json.results).toHaveLength(N);
     expect(json.results[N - 1]).toMatchObject({ line: N, status: 'invalid' });
     expect(json.summary.messages).toBe(N);
@@ -83,8 +97,27 @@ describe('validate: a long stream in every format', () => {
     const { dir, tmp } = stream(30_000);
     writeFileSync(join(dir, 'big.ndjson'), `${JSON.stringify({ job: URN, data: { x: 'y'.repeat(5000) } })}\n`, { flag: 'a' });
     writeFileSync(join(dir, 'r.sarif'), 'the previous report\n');
-    const r = await run(['validate', ...REG, '--max-line-bytes', '4096', '--format', 'junit', '--report', 'sarif=r.sarif', '--report', 'junit=r.xml', 'big.ndjson'], { cwd: dir, env: { TMPDIR: tmp }, timeoutMs: 120_000 });
-    expectRun(r, 2, /^bqschema: big\.ndjson:30001: the line is larger than 4096 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>/);
+    const r = await run(
+      [
+        'validate',
+        ...REG,
+        '--max-line-bytes',
+        '4096',
+        '--format',
+        'junit',
+        '--report',
+        'sarif=r.sarif',
+        '--report',
+        'junit=r.xml',
+        'big.ndjson',
+      ],
+      { cwd: dir, env: { TMPDIR: tmp }, timeoutMs: 120_000 },
+    );
+    expectRun(
+      r,
+      2,
+      /^bqschema: big\.ndjson:30001: the line is larger than 4096 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>/,
+    );
     // stdout still ends its document (the run's verdict is failed); the files are not written.
     expect(readJunit(r.stdout).testsuites.tests).toBe('30000');
     expect(readFileSync(join(dir, 'r.sarif'), 'utf8')).toBe('the previous report\n');
@@ -141,7 +174,13 @@ describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
   it('a file over --max-file-bytes: one line naming it, its size, the limit, the option and the heap to give', async () => {
     const dir = tree({ 'big.json': big, 'small.json': valid(1) });
     const r = await run(['validate', ...REG, '--max-file-bytes', '1000', 'small.json', 'big.json'], { cwd: dir });
-    expectRun(r, 2, new RegExp(`^bqschema: big\\.json: the file is ${Buffer.byteLength(big)} bytes, larger than 1000 \\(the limit of --max-file-bytes\\); raise the limit with --max-file-bytes <bytes>, and give node 40 bytes of heap per byte of message \\(NODE_OPTIONS=--max-old-space-size=<MiB>\\)$`));
+    expectRun(
+      r,
+      2,
+      new RegExp(
+        `^bqschema: big\\.json: the file is ${Buffer.byteLength(big)} bytes, larger than 1000 \\(the limit of --max-file-bytes\\); raise the limit with --max-file-bytes <bytes>, and give node 40 bytes of heap per byte of message \\(NODE_OPTIONS=--max-old-space-size=<MiB>\\)$`,
+      ),
+    );
     expect(r.stdout).toContain('✓ valid  small.json'); // what came before is reported
   });
 
@@ -152,7 +191,11 @@ describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
     expect(Buffer.byteLength(text)).toBe(limit + 1);
     const dir = tree({ 'm.json': text });
     const over = await run(['validate', ...REG, 'm.json'], { cwd: dir });
-    expectRun(over, 2, new RegExp(`^bqschema: m\\.json: the file is ${limit + 1} bytes, larger than ${limit} \\(the limit of --max-file-bytes\\)`));
+    expectRun(
+      over,
+      2,
+      new RegExp(`^bqschema: m\\.json: the file is ${limit + 1} bytes, larger than ${limit} \\(the limit of --max-file-bytes\\)`),
+    );
     // One byte less is read, and judged (pad is not a declared property).
     writeFileSync(join(dir, 'm.json'), head + 'x'.repeat(limit - head.length - 3) + '"}}');
     const at = await run(['validate', ...REG, 'm.json'], { cwd: dir });
@@ -164,7 +207,13 @@ describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
     const yaml = `job: ${URN}\ndata:\n  order_id: 1\n  customer_id: c\n  currency: EUR\n  lines: []\n  note: ${'n'.repeat(200)}\n`;
     const dir = tree({ 'm.yaml': yaml });
     const r = await run(['validate', ...REG, '--max-file-bytes', String(16 * 200), 'm.yaml'], { cwd: dir });
-    expectRun(r, 2, new RegExp(`^bqschema: m\\.yaml: the YAML document is ${yaml.length} bytes, larger than 200 \\(YAML is read up to 1/16 of --max-file-bytes: it takes 16 times the memory of JSON\\); raise the limit with --max-file-bytes <bytes>, or give the message as JSON$`));
+    expectRun(
+      r,
+      2,
+      new RegExp(
+        `^bqschema: m\\.yaml: the YAML document is ${yaml.length} bytes, larger than 200 \\(YAML is read up to 1/16 of --max-file-bytes: it takes 16 times the memory of JSON\\); raise the limit with --max-file-bytes <bytes>, or give the message as JSON$`,
+      ),
+    );
     const ok = await run(['validate', ...REG, '--max-file-bytes', String(16 * yaml.length), 'm.yaml'], { cwd: dir });
     expectRun(ok, 1); // read, and judged: note is not a declared property
     expect(ok.stdout).toContain('/note  is not allowed');
@@ -176,11 +225,17 @@ describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
     const msg = JSON.stringify({ job: URN, data: { order_id: 1, customer_id: 'c', currency: 'EUR', lines: [], pad: 'x'.repeat(pad) } });
     const dir = tree({ 'm.json': msg, 'm.ndjson': `${valid(1)}\n${msg}\n` });
     const need = Math.ceil((msg.length * 40) / (1024 * 1024));
-    const refused = new RegExp(`^bqschema: m\\.json: this message of ${msg.length} bytes may need ${need} MiB of heap to judge, more than node's heap of \\d+ MiB holds; run with NODE_OPTIONS=--max-old-space-size=${need + 64}$`);
+    const refused = new RegExp(
+      `^bqschema: m\\.json: this message of ${msg.length} bytes may need ${need} MiB of heap to judge, more than node's heap of \\d+ MiB holds; run with NODE_OPTIONS=--max-old-space-size=${need + 64}$`,
+    );
     const small = await run(['validate', ...REG, 'm.json'], { cwd: dir, nodeFlags: ['--max-old-space-size=128'] });
     expectRun(small, 2, refused);
     for (const jobs of ['1', '2']) {
-      const line = await run(['validate', ...REG, '--jobs', jobs, 'm.ndjson'], { cwd: dir, nodeFlags: ['--max-old-space-size=128'], env: { BQSCHEMA_TEST_TASK_SIZE: '64,1' } });
+      const line = await run(['validate', ...REG, '--jobs', jobs, 'm.ndjson'], {
+        cwd: dir,
+        nodeFlags: ['--max-old-space-size=128'],
+        env: { BQSCHEMA_TEST_TASK_SIZE: '64,1' },
+      });
       expectRun(line, 2, new RegExp(`^bqschema: m\\.ndjson:2: this message of ${msg.length} bytes may need ${need} MiB of heap`));
       expect(line.stdout).toContain('✓ valid  line 1');
     }

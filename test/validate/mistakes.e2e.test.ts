@@ -13,13 +13,23 @@ const TYPO = 'urn:acme:ride:requested';
 const RIDE = { ride_id: 7 };
 const env = (job: string, data: unknown = RIDE): string => JSON.stringify({ job, data });
 
-const SCHEMA = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['ride_id'], properties: { ride_id: { type: 'integer' } }, additionalProperties: false };
+const SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  required: ['ride_id'],
+  properties: { ride_id: { type: 'integer' } },
+  additionalProperties: false,
+};
 const MANIFEST = JSON.stringify({ schemas: [{ urn: URN, schema: 'ride.json' }] }, null, 2);
 
 /** A registry of one URN, plus the given message files. */
-const tree = (files: Record<string, string> = {}): string => tempTree({ 'registry.json': MANIFEST, 'ride.json': JSON.stringify(SCHEMA, null, 2), ...files });
-const validate = (dir: string, args: string[], options: RunOptions = {}): Promise<CliResult> => bq(['validate', ...args], { cwd: dir, ...options });
-const json = (r: CliResult): { results: Array<Record<string, unknown> & { violations: Array<{ message: string; instancePath: string }> }> } => JSON.parse(r.stdout);
+const tree = (files: Record<string, string> = {}): string =>
+  tempTree({ 'registry.json': MANIFEST, 'ride.json': JSON.stringify(SCHEMA, null, 2), ...files });
+const validate = (dir: string, args: string[], options: RunOptions = {}): Promise<CliResult> =>
+  bq(['validate', ...args], { cwd: dir, ...options });
+const json = (
+  r: CliResult,
+): { results: Array<Record<string, unknown> & { violations: Array<{ message: string; instancePath: string }> }> } => JSON.parse(r.stdout);
 
 describe.concurrent('validate: a misspelled URN is seen without --strict', () => {
   it('text: the skipped line quotes both URNs and suggests the registered one; the summary counts it; exit 0', async () => {
@@ -43,8 +53,12 @@ describe.concurrent('validate: a misspelled URN is seen without --strict', () =>
     const dir = tree({ 'space.json': env(`${URN} `), 'case.json': env(URN.toUpperCase()) });
     const r = await validate(dir, ['space.json', 'case.json']);
     expectExit(r, 0);
-    expect(r.stdout).toContain(`- skipped  space.json  "${URN} "  (no schema registered; did you mean "${URN}" (without the trailing whitespace)?)\n`);
-    expect(r.stdout).toContain(`- skipped  case.json  "${URN.toUpperCase()}"  (no schema registered; did you mean "${URN}" (URNs are case-sensitive)?)\n`);
+    expect(r.stdout).toContain(
+      `- skipped  space.json  "${URN} "  (no schema registered; did you mean "${URN}" (without the trailing whitespace)?)\n`,
+    );
+    expect(r.stdout).toContain(
+      `- skipped  case.json  "${URN.toUpperCase()}"  (no schema registered; did you mean "${URN}" (URNs are case-sensitive)?)\n`,
+    );
   });
 
   it('invisible characters in either URN are escaped inside the quotes', async () => {
@@ -80,7 +94,10 @@ describe.concurrent('validate: a misspelled URN is seen without --strict', () =>
 
   it('sarif: a warning (not a note); junit: a skipped case with the suggestion as its text', async () => {
     const dir = tree({ 'm.json': env(TYPO) });
-    const [sarif, junit] = await Promise.all([validate(dir, ['--format', 'sarif', 'm.json']), validate(dir, ['--format', 'junit', 'm.json'])]);
+    const [sarif, junit] = await Promise.all([
+      validate(dir, ['--format', 'sarif', 'm.json']),
+      validate(dir, ['--format', 'junit', 'm.json']),
+    ]);
     expectExit(sarif, 0);
     expect(readSarif(sarif.stdout).runs[0]!.results.map((x) => [x.ruleId, x.level, x.message.text])).toEqual([
       ['no-schema', 'warning', `no schema registered for "${TYPO}"; did you mean "${URN}"?`],
@@ -88,7 +105,9 @@ describe.concurrent('validate: a misspelled URN is seen without --strict', () =>
     expectExit(junit, 0);
     const cases = junitCases(readJunit(junit.stdout));
     const said = `no schema registered for "${TYPO}"; did you mean "${URN}"?`;
-    expect(cases.map((c) => [c.failure, c.skipped])).toEqual([[undefined, { message: said, type: 'no-schema', '#text': `m.json: ${said}` }]]);
+    expect(cases.map((c) => [c.failure, c.skipped])).toEqual([
+      [undefined, { message: said, type: 'no-schema', '#text': `m.json: ${said}` }],
+    ]);
   });
 
   it('the summary count is the same with worker threads (--jobs 2, one line a task)', async () => {
@@ -110,21 +129,27 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
     const dir = tree();
     const r = await validate(dir, ['-'], { input: `${env(URN)}\n${env(URN)}\n` });
     expectExit(r, 1);
-    expect(r.stdout).toContain('! error  <stdin>:2:1  invalid JSON: end of file expected; this looks like NDJSON (one JSON value per line): pass --ndjson to read stdin line by line\n');
+    expect(r.stdout).toContain(
+      '! error  <stdin>:2:1  invalid JSON: end of file expected; this looks like NDJSON (one JSON value per line): pass --ndjson to read stdin line by line\n',
+    );
   });
 
   it('NDJSON in a .json file: name it .ndjson', async () => {
     const dir = tree({ 'batch.json': `${env(URN)}\n\n${env(URN)}\n` });
     const r = await validate(dir, ['batch.json']);
     expectExit(r, 1);
-    expect(r.stdout).toContain('! error  batch.json:3:1  invalid JSON: end of file expected; this looks like NDJSON (one JSON value per line): a .json file holds one message; name the file .ndjson or .jsonl to read it line by line\n');
+    expect(r.stdout).toContain(
+      '! error  batch.json:3:1  invalid JSON: end of file expected; this looks like NDJSON (one JSON value per line): a .json file holds one message; name the file .ndjson or .jsonl to read it line by line\n',
+    );
   });
 
   it('two values that are not one per line: says a document holds one message', async () => {
     const dir = tree();
     const r = await validate(dir, ['-'], { input: `${env(URN)} ${env(URN)}` });
     expectExit(r, 1);
-    expect(r.stdout).toMatch(/! error {2}<stdin>:1:\d+ {2}invalid JSON: end of file expected; another JSON value starts here, and a document holds one message\n/);
+    expect(r.stdout).toMatch(
+      /! error {2}<stdin>:1:\d+ {2}invalid JSON: end of file expected; another JSON value starts here, and a document holds one message\n/,
+    );
   });
 
   it('a JSON Schema given as a message: says so, and names bqschema check', async () => {
@@ -156,7 +181,10 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
     const r = await validate(dir, ['--urn', URN, '--format', 'json', 'm.json']);
     expectExit(r, 1);
     const [first, ...rest] = json(r).results[0]!.violations;
-    expect(first).toMatchObject({ instancePath: '(envelope)', message: 'this looks like an envelope (it has "job" and "data"), not bare data: drop --urn, and its URN is read from the envelope' });
+    expect(first).toMatchObject({
+      instancePath: '(envelope)',
+      message: 'this looks like an envelope (it has "job" and "data"), not bare data: drop --urn, and its URN is read from the envelope',
+    });
     expect(rest.map((v) => `${v.instancePath} ${v.message}`)).toContain('/job is not allowed (additionalProperties is false)');
     const text = await validate(dir, ['--urn', URN, 'm.json']);
     expectExit(text, 1);
@@ -166,18 +194,26 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
   it('--urn given a whole envelope of that URN against an open schema: invalid, not a false green', async () => {
     // An open schema accepts the envelope's keys, so its data was never checked: before, "valid".
     const dir = tempTree({
-      'registry.json': MANIFEST, 'ride.json': JSON.stringify({ type: 'object', properties: { ride_id: { type: 'string' } } }),
-      'm.json': env(URN, { ride_id: 7 }), 'other.json': env('urn:some:other', { x: 1 }),
+      'registry.json': MANIFEST,
+      'ride.json': JSON.stringify({ type: 'object', properties: { ride_id: { type: 'string' } } }),
+      'm.json': env(URN, { ride_id: 7 }),
+      'other.json': env('urn:some:other', { x: 1 }),
     });
     const r = await validate(dir, ['--urn', URN, '--format', 'json', 'm.json']);
     expectExit(r, 1);
-    expect(json(r).results[0]!.violations.map((v) => v.message)).toEqual(['this looks like an envelope (it has "job" and "data"), not bare data: drop --urn, and its URN is read from the envelope']);
+    expect(json(r).results[0]!.violations.map((v) => v.message)).toEqual([
+      'this looks like an envelope (it has "job" and "data"), not bare data: drop --urn, and its URN is read from the envelope',
+    ]);
     // Bare data that merely has job/data keys naming another URN stays data.
     expectExit(await validate(dir, ['--urn', URN, 'other.json']), 0);
   });
 
   it('a JSON array of envelopes: says NDJSON is the batch format (validate --ndjson)', async () => {
-    const batch = JSON.stringify([{ job: URN, data: RIDE }, { job: URN, data: RIDE }, { urn: URN, data: RIDE }]);
+    const batch = JSON.stringify([
+      { job: URN, data: RIDE },
+      { job: URN, data: RIDE },
+      { urn: URN, data: RIDE },
+    ]);
     const dir = tree({ 'batch.json': batch });
     const [file, stdin] = await Promise.all([validate(dir, ['batch.json']), validate(dir, ['-'], { input: batch })]);
     expectExit(file, 1);
@@ -185,7 +221,9 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
       `    (envelope)  the envelope is not a JSON object (it is an array of 3 envelopes); a document holds one message: for a batch, write one envelope per line (NDJSON) and run validate --ndjson, e.g. jq -c '.[]' batch.json | bqschema validate --ndjson -\n`,
     );
     expectExit(stdin, 1);
-    expect(stdin.stdout).toContain(`write one envelope per line (NDJSON) and run validate --ndjson, e.g. ... | jq -c '.[]' | bqschema validate --ndjson -\n`);
+    expect(stdin.stdout).toContain(
+      `write one envelope per line (NDJSON) and run validate --ndjson, e.g. ... | jq -c '.[]' | bqschema validate --ndjson -\n`,
+    );
   });
 
   it('payload, body, Data, dta instead of data: did you mean "data"?', async () => {
@@ -203,8 +241,12 @@ describe.concurrent('validate: wrong inputs say how to fix them', () => {
   });
 
   it('readEnvelope (the library) gives the same hint, and quotes no value', () => {
-    expect(() => readEnvelope({ job: URN, Payload: { secret: 's3cr3t' } })).toThrow('"data" must be a JSON object, got missing (the envelope has "Payload": did you mean "data"?)');
-    expect(() => readEnvelope({ JOB: URN, data: {} })).toThrow('the envelope has no identity: no usable "job" or "urn" (the envelope has "JOB": did you mean "job"?)');
+    expect(() => readEnvelope({ job: URN, Payload: { secret: 's3cr3t' } })).toThrow(
+      '"data" must be a JSON object, got missing (the envelope has "Payload": did you mean "data"?)',
+    );
+    expect(() => readEnvelope({ JOB: URN, data: {} })).toThrow(
+      'the envelope has no identity: no usable "job" or "urn" (the envelope has "JOB": did you mean "job"?)',
+    );
   });
 });
 
@@ -224,7 +266,9 @@ describe.concurrent('validate: YAML message files', () => {
     const [gh, j] = await Promise.all([validate(dir, ['--format', 'github', 'bad.yaml']), validate(dir, ['--format', 'json', 'bad.yaml'])]);
     expectExit(gh, 1);
     // line 4 `  ride_id: "seven"`: the value at column 12
-    expect(gh.stdout).toContain(`::error file=bad.yaml,line=4,col=12,title=invalid data::urn:acme:rides:requested: /ride_id must be integer, got string\n`);
+    expect(gh.stdout).toContain(
+      `::error file=bad.yaml,line=4,col=12,title=invalid data::urn:acme:rides:requested: /ride_id must be integer, got string\n`,
+    );
     expectExit(j, 1);
     expect(json(j).results[0]!.violations[0]).toMatchObject({ instancePath: '/ride_id', line: 4, col: 12 });
   });

@@ -16,7 +16,7 @@ function reference(bytes: Buffer, limit: number, first = 0): Seen {
   let line = first;
   let offset = 0;
   const segments: Buffer[] = [];
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const nl = bytes.indexOf(0x0a, from);
     segments.push(bytes.subarray(from, nl === -1 ? bytes.length : nl));
     if (nl === -1) break;
@@ -26,7 +26,11 @@ function reference(bytes: Buffer, limit: number, first = 0): Seen {
   for (let s = 0; s <= last; s++) {
     let seg = segments[s]!;
     if (s === last && seg.length === 0) break; // the stream ended with \n
-    if (seg.length > limit) return { docs, stop: `F:${line + 1}: the line is larger than ${limit} bytes (the limit of --max-line-bytes); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)` };
+    if (seg.length > limit)
+      return {
+        docs,
+        stop: `F:${line + 1}: the line is larger than ${limit} bytes (the limit of --max-line-bytes); raise the limit with --max-line-bytes <bytes>, and give node 40 bytes of heap per byte of message (NODE_OPTIONS=--max-old-space-size=<MiB>)`,
+      };
     const segStart = offset;
     offset += seg.length + 1;
     let start = segStart;
@@ -66,7 +70,8 @@ async function actual(chunks: Buffer[], limit: number, first = 0): Promise<Seen>
   const docs: Seen['docs'] = [];
   try {
     for await (const batch of lines(chunks, 'F', { maxFileBytes: 1 << 30, maxLineBytes: limit }, { line: first, offset: 0 })) {
-      for (const d of batch as Doc[]) docs.push(d.kind === 'doc' ? { kind: 'doc', line: d.line, text: d.text } : { kind: 'error', line: d.line, message: d.message });
+      for (const d of batch as Doc[])
+        docs.push(d.kind === 'doc' ? { kind: 'doc', line: d.line, text: d.text } : { kind: 'error', line: d.line, message: d.message });
     }
   } catch (err) {
     return { docs, stop: (err as Error).message };
@@ -77,7 +82,11 @@ async function actual(chunks: Buffer[], limit: number, first = 0): Promise<Seen>
 const TOKENS = ['{"a":1}', '{"b":"ğ😀"}', ' ', '\t', 'x', '\n', '\n', '\r', '\r\n', '\ufeff', '[]', 'ü', '😀'].map((t) => Buffer.from(t));
 const BAD = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), Buffer.from([0xed, 0xa0, 0x80])];
 
-const stream = fc.array(fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: fc.constantFrom(...BAD) }), { maxLength: 60 }).map((parts) => Buffer.concat(parts));
+const stream = fc
+  .array(fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: fc.constantFrom(...BAD) }), {
+    maxLength: 60,
+  })
+  .map((parts) => Buffer.concat(parts));
 
 /** Cuts bytes at the given points (sorted, deduplicated) into chunks. */
 function chunksOf(bytes: Buffer, cuts: number[]): Buffer[] {

@@ -13,7 +13,10 @@ const str = fc.constantFrom('', 'a', 'b', '1', 'd1;', 's1:a', '"', '{', '}', '['
 const small = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constant(null), fc.boolean(), num, str,
+    fc.constant(null),
+    fc.boolean(),
+    num,
+    str,
     fc.array(tie('value'), { maxLength: 3 }),
     fc.dictionary(str, tie('value'), { maxKeys: 3 }),
   ),
@@ -26,7 +29,11 @@ function rebuild(v: unknown): unknown {
   if (typeof v === 'number') return v === 0 ? (Object.is(v, 0) ? -0 : 0) : v;
   if (Array.isArray(v)) return v.map(rebuild);
   if (typeof v === 'object' && v !== null) {
-    return Object.fromEntries(Object.keys(v).reverse().map((k) => [k, rebuild((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .reverse()
+        .map((k) => [k, rebuild((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }

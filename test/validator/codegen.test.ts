@@ -15,10 +15,30 @@ const own = (name: string, value: unknown): Record<string, unknown> => Object.fr
 const g = globalThis as { __pwned?: unknown };
 
 const HOSTILE = [
-  '*/', '/*', '\u2028', '\u2029', '${globalThis.__pwned=1}', '`', '`+(globalThis.__pwned=1)+`', '__proto__', 'constructor',
-  'toString', 'hasOwnProperty', '"+(globalThis.__pwned=1)+"', "'+(globalThis.__pwned=1)+'", '\\', '\\"', '");globalThis.__pwned=1;//',
-  '</script><script>globalThis.__pwned=1</script>', '\n//# sourceURL=x\nglobalThis.__pwned=1', '\u0000\u001b[2J\u007f', '\ud800', 'a/b~c', '',
-  '}}globalThis.__pwned=1;{{', 'return true;',
+  '*/',
+  '/*',
+  '\u2028',
+  '\u2029',
+  '${globalThis.__pwned=1}',
+  '`',
+  '`+(globalThis.__pwned=1)+`',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '"+(globalThis.__pwned=1)+"',
+  "'+(globalThis.__pwned=1)+'",
+  '\\',
+  '\\"',
+  '");globalThis.__pwned=1;//',
+  '</script><script>globalThis.__pwned=1</script>',
+  '\n//# sourceURL=x\nglobalThis.__pwned=1',
+  '\u0000\u001b[2J\u007f',
+  '\ud800',
+  'a/b~c',
+  '',
+  '}}globalThis.__pwned=1;{{',
+  'return true;',
 ];
 
 afterEach(() => {
@@ -40,7 +60,12 @@ describe('hostile names and values', () => {
     const pointer = '/' + escapePointerToken(name);
     expect(s.isValid(own(name, 'x'))).toBe(false);
     expect(s.validate(own(name, 'x'))).toEqual([
-      { instancePath: pointer, schemaPath: `/properties${pointer}/enum`, keyword: 'enum', message: `must be one of ${JSON.stringify(name)}, "other"` },
+      {
+        instancePath: pointer,
+        schemaPath: `/properties${pointer}/enum`,
+        keyword: 'enum',
+        message: `must be one of ${JSON.stringify(name)}, "other"`,
+      },
     ]);
     expect(s.validate({})).toEqual([
       { instancePath: '', schemaPath: '/required', keyword: 'required', message: `must have required property ${JSON.stringify(name)}` },
@@ -57,17 +82,25 @@ describe('hostile names and values', () => {
 
   it('all of them at once: names in a Set, enum strings in a Set, paths under additionalProperties and items', () => {
     const props = Object.fromEntries(HOSTILE.map((n) => [n, { const: n }]));
-    const s = compile({
-      properties: props,
-      additionalProperties: { items: { enum: HOSTILE } },
-    }, quiet);
+    const s = compile(
+      {
+        properties: props,
+        additionalProperties: { items: { enum: HOSTILE } },
+      },
+      quiet,
+    );
     const data = Object.fromEntries(HOSTILE.map((n) => [n, n]));
     expect(s.isValid(data)).toBe(true);
     expect(s.validate(data)).toEqual([]);
     const bad = { ...data, zz: [...HOSTILE, 'not listed'] };
     expect(s.isValid(bad)).toBe(false);
     expect(s.validate(bad)).toEqual([
-      { instancePath: `/zz/${HOSTILE.length}`, schemaPath: '/additionalProperties/items/enum', keyword: 'enum', message: expect.any(String) },
+      {
+        instancePath: `/zz/${HOSTILE.length}`,
+        schemaPath: '/additionalProperties/items/enum',
+        keyword: 'enum',
+        message: expect.any(String),
+      },
     ]);
     for (const n of HOSTILE) {
       const wrong = Object.fromEntries([[n, 1]]);
@@ -79,7 +112,7 @@ describe('hostile names and values', () => {
   });
 });
 
-describe('messages and paths describe each call\'s own data', () => {
+describe("messages and paths describe each call's own data", () => {
   // Repeated and changing values at one site (a cache of message parts per site was tried and measured
   // slower on distinct failures; these tests stay as the guard for any such shortcut).
   const v = (s: ReturnType<typeof compile>, d: unknown): string[] => s.validate(d).map((x) => `${x.instancePath} ${x.message}`);
@@ -87,10 +120,16 @@ describe('messages and paths describe each call\'s own data', () => {
   it('a minimum message quotes the value of this call, across repeats and changes', () => {
     const s = compile({ properties: { n: { type: 'integer', minimum: 1 }, x: { minimum: 0 } } }, quiet);
     const seq: Array<[unknown, string]> = [
-      [0, 'must be >= 1, got 0'], [0, 'must be >= 1, got 0'], [-7, 'must be >= 1, got -7'], [-0, 'must be >= 1, got 0'],
-      [0.5, 'must be >= 1, got 0.5'], [-7, 'must be >= 1, got -7'], [-Infinity, 'must be >= 1, got -Infinity'],
+      [0, 'must be >= 1, got 0'],
+      [0, 'must be >= 1, got 0'],
+      [-7, 'must be >= 1, got -7'],
+      [-0, 'must be >= 1, got 0'],
+      [0.5, 'must be >= 1, got 0.5'],
+      [-7, 'must be >= 1, got -7'],
+      [-Infinity, 'must be >= 1, got -Infinity'],
     ];
-    for (const [n, message] of seq) expect(s.validate({ n })).toContainEqual(expect.objectContaining({ instancePath: '/n', keyword: 'minimum', message }));
+    for (const [n, message] of seq)
+      expect(s.validate({ n })).toContainEqual(expect.objectContaining({ instancePath: '/n', keyword: 'minimum', message }));
     // Two sites never mix up their values.
     expect(v(s, { n: -1, x: -2 })).toEqual(['/n must be >= 1, got -1', '/x must be >= 0, got -2']);
     expect(v(s, { n: -2, x: -1 })).toEqual(['/n must be >= 1, got -2', '/x must be >= 0, got -1']);
@@ -98,16 +137,27 @@ describe('messages and paths describe each call\'s own data', () => {
 
   it('a type message names the type of this call', () => {
     const s = compile({ type: 'integer' }, quiet);
-    for (const [d, got] of [['a', 'string'], ['a', 'string'], [null, 'null'], [1.5, 'number'], [[], 'array'], ['b', 'string'], [{}, 'object']] as const) {
+    for (const [d, got] of [
+      ['a', 'string'],
+      ['a', 'string'],
+      [null, 'null'],
+      [1.5, 'number'],
+      [[], 'array'],
+      ['b', 'string'],
+      [{}, 'object'],
+    ] as const) {
       expect(v(s, d)).toEqual([` must be integer, got ${got}`]);
     }
   });
 
-  it('an extra property\'s path is its own, escaped, under constant and run-time parents', () => {
-    const s = compile({
-      properties: { o: { additionalProperties: false }, list: { items: { additionalProperties: false } } },
-      additionalProperties: false,
-    }, quiet);
+  it("an extra property's path is its own, escaped, under constant and run-time parents", () => {
+    const s = compile(
+      {
+        properties: { o: { additionalProperties: false }, list: { items: { additionalProperties: false } } },
+        additionalProperties: false,
+      },
+      quiet,
+    );
     expect(v(s, { o: { a: 1 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a']);
     expect(v(s, { o: { a: 1, b: 2 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a', '/o/b']);
     expect(v(s, { o: { 'a/b': 1, 'a~b': 2 } }).map((x) => x.split(' ')[0])).toEqual(['/o/a~1b', '/o/a~0b']);
@@ -120,21 +170,25 @@ describe('messages and paths describe each call\'s own data', () => {
     const s = compile({ properties: own(name, { additionalProperties: false }) }, quiet);
     const other = name === 'x' ? 'y' : 'x';
     for (const extra of [name, other, name]) {
-      expect(s.validate(own(name, own(extra, 1)))).toEqual([{
-        instancePath: `/${escapePointerToken(name)}/${escapePointerToken(extra)}`,
-        schemaPath: `/properties/${escapePointerToken(name)}/additionalProperties`,
-        keyword: 'additionalProperties',
-        message: 'is not allowed (additionalProperties is false)',
-      }]);
+      expect(s.validate(own(name, own(extra, 1)))).toEqual([
+        {
+          instancePath: `/${escapePointerToken(name)}/${escapePointerToken(extra)}`,
+          schemaPath: `/properties/${escapePointerToken(name)}/additionalProperties`,
+          keyword: 'additionalProperties',
+          message: 'is not allowed (additionalProperties is false)',
+        },
+      ]);
     }
   });
 });
 
 describe('the code builder', () => {
   it('escapeKey (used for run-time paths) escapes exactly as escapePointerToken', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', 'é') }), (k) => {
-      expect(escapeKey(k)).toBe(escapePointerToken(k));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', 'é') }), (k) => {
+        expect(escapeKey(k)).toBe(escapePointerToken(k));
+      }),
+    );
   });
 
   it('writes every interpolated value as a literal and Code as code', () => {
@@ -165,7 +219,11 @@ describe('the code builder', () => {
   });
 
   it('names generated functions in stack traces by URN', () => {
-    const boom = { get a(): never { throw new Error('boom'); } };
+    const boom = {
+      get a(): never {
+        throw new Error('boom');
+      },
+    };
     const s = compile({ properties: { a: { type: 'string' } } }, { ...quiet, urn: 'urn:babel:t:1\nglobalThis.__pwned=1//' });
     const stackOf = (f: () => unknown): string => {
       try {
@@ -256,7 +314,9 @@ describe('schemas that are not JSON are SchemaErrors', () => {
     const t = compile({ type: 'number', default: bomb, enum: [1, 2] }, quiet);
     expect(t.isValid(1)).toBe(true);
     expect(() => compile({ default: bomb, examples: [NaN] }, quiet)).not.toThrow();
-    expect(compile({ default: bomb, examples: [NaN] }, quiet).warnings.map((w) => `${w.kind} ${w.keyword}`)).toEqual(['malformed examples']);
+    expect(compile({ default: bomb, examples: [NaN] }, quiet).warnings.map((w) => `${w.kind} ${w.keyword}`)).toEqual([
+      'malformed examples',
+    ]);
   });
 
   it('null-prototype objects (as some parsers build them) are plain', () => {

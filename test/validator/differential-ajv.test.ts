@@ -31,8 +31,25 @@ const RUNS = 10_000;
 
 // Property names, including ones that live on Object.prototype and pointer-escaping ones.
 const NAMES = [
-  'a', 'b', 'id', 'name', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'length',
-  '', 'a/b', '~0', 'a~1b', 'ğüş', '😀', '0', 'x y', '"q"', '\\',
+  'a',
+  'b',
+  'id',
+  'name',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'length',
+  '',
+  'a/b',
+  '~0',
+  'a~1b',
+  'ğüş',
+  '😀',
+  '0',
+  'x y',
+  '"q"',
+  '\\',
 ];
 // Names fast-deep-equal (ajv's enum/const equality) reads as methods, see the top.
 const EQUAL_UNSAFE = new Set(['constructor', 'toString', 'valueOf']);
@@ -130,11 +147,13 @@ function stringsFor(s: { [k: string]: Json }): fc.Arbitrary<string> {
   }
   const lengths = targets.size > 0 ? fc.oneof(fc.constantFrom(...targets), fc.nat({ max: 8 })) : fc.nat({ max: 8 });
   return lengths.chain((n) =>
-    fc.oneof(
-      fc.array(fc.constantFrom(...TOKENS), { minLength: n, maxLength: n }),
-      // All-astral strings sit exactly on the UTF-16 shortcut boundaries (length === 2·bound).
-      fc.array(fc.constantFrom(...EMOJI), { minLength: n, maxLength: n }),
-    ).map((t) => t.join('')),
+    fc
+      .oneof(
+        fc.array(fc.constantFrom(...TOKENS), { minLength: n, maxLength: n }),
+        // All-astral strings sit exactly on the UTF-16 shortcut boundaries (length === 2·bound).
+        fc.array(fc.constantFrom(...EMOJI), { minLength: n, maxLength: n }),
+      )
+      .map((t) => t.join('')),
   );
 }
 

@@ -50,10 +50,17 @@ describe('the interpreter equals the generated code', () => {
   });
 
   it('on a generated corpus (3,000 schemas × values)', () => {
-    const data = fc.oneof(fc.constantFrom(...VALUES), fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x'), fc.jsonValue({ maxDepth: 2 })));
-    fc.assert(fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
-      for (const d of values) same({ what: JSON.stringify({ schema, d }), schema, data: d });
-    }), { numRuns: 3000 });
+    const data = fc.oneof(
+      fc.constantFrom(...VALUES),
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x'), fc.jsonValue({ maxDepth: 2 })),
+    );
+    fc.assert(
+      fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
+        for (const d of values) same({ what: JSON.stringify({ schema, d }), schema, data: d });
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
@@ -61,12 +68,18 @@ describe('the interpreter words personal data as the generated code does', () =>
   it('on 400 schemas that mark it (every marker shape, under every keyword)', () => {
     const pairs = markedPairs(400, 3505);
     for (const p of pairs) same(p);
-    expect(pairs.filter((p) => compile(p.schema, { onWarning: () => {} }).validate(p.data).some((v) => / got an? (negative )?(integer|number)$/.test(v.message))).length).toBeGreaterThan(20);
+    expect(
+      pairs.filter((p) =>
+        compile(p.schema, { onWarning: () => {} })
+          .validate(p.data)
+          .some((v) => / got an? (negative )?(integer|number)$/.test(v.message)),
+      ).length,
+    ).toBeGreaterThan(20);
   });
 });
 
 describe('compile() under node --disallow-code-generation-from-strings', () => {
-  it('gives the contract\'s verdicts, and the generated code\'s violations and warnings', () => {
+  it("gives the contract's verdicts, and the generated code's violations and warnings", () => {
     const pairs = contractPairs();
     const script = `
       import { compile } from ${JSON.stringify(join(ROOT, 'dist', 'validator', 'index.js'))};
@@ -82,9 +95,16 @@ describe('compile() under node --disallow-code-generation-from-strings', () => {
       });
       console.log(JSON.stringify({ evalRefused, out }));
     `;
-    const r = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script, JSON.stringify(pairs)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script, JSON.stringify(pairs)],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     expect(r.stderr).toBe('');
-    const got = JSON.parse(r.stdout) as { evalRefused: boolean; out: Array<{ valid?: boolean; violations?: unknown; warnings?: unknown; error?: string }> };
+    const got = JSON.parse(r.stdout) as {
+      evalRefused: boolean;
+      out: Array<{ valid?: boolean; violations?: unknown; warnings?: unknown; error?: string }>;
+    };
     expect(got.evalRefused).toBe(true); // the flag really refused code generation
     pairs.forEach((p, i) => {
       const o = got.out[i]!;

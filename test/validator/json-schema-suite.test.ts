@@ -14,7 +14,18 @@ import { compile, joinPointer } from '../../src/validator/index.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'vendor', 'json-schema-test-suite', 'draft7');
 
 // Written out here rather than taken from the validator, so scope is decided independently of it.
-const TEN = new Set(['type', 'required', 'properties', 'additionalProperties', 'items', 'enum', 'const', 'minLength', 'maxLength', 'minimum']);
+const TEN = new Set([
+  'type',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'minLength',
+  'maxLength',
+  'minimum',
+]);
 const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'examples', 'default', '$comment']);
 
 /** Every out-of-scope group, `<file>: <group description>` → the unsupported keywords it uses. */
@@ -71,7 +82,9 @@ interface Group {
 
 const files = [
   ...readdirSync(root).filter((f) => f.endsWith('.json')),
-  ...readdirSync(path.join(root, 'optional')).filter((f) => f.endsWith('.json')).map((f) => `optional/${f}`),
+  ...readdirSync(path.join(root, 'optional'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `optional/${f}`),
 ].sort();
 
 const groups: Group[] = files.flatMap((file) =>
@@ -103,8 +116,17 @@ describe('in-scope groups pass', () => {
 describe('scope', () => {
   it('reads all eleven files', () => {
     expect(files).toEqual([
-      'additionalProperties.json', 'const.json', 'enum.json', 'items.json', 'maxLength.json', 'minLength.json',
-      'minimum.json', 'optional/bignum.json', 'properties.json', 'required.json', 'type.json',
+      'additionalProperties.json',
+      'const.json',
+      'enum.json',
+      'items.json',
+      'maxLength.json',
+      'minLength.json',
+      'minimum.json',
+      'optional/bignum.json',
+      'properties.json',
+      'required.json',
+      'type.json',
     ]);
   });
 
@@ -122,7 +144,9 @@ describe('scope', () => {
   it('the validator warns exactly where the walker finds unsupported keywords (so never for in-scope groups)', () => {
     const key = (u: { pointer: string; keyword: string }): string => JSON.stringify([u.pointer, u.keyword]);
     for (const g of groups) {
-      const warned = compile(g.schema, { onWarning: () => {} }).warnings.map(key).sort();
+      const warned = compile(g.schema, { onWarning: () => {} })
+        .warnings.map(key)
+        .sort();
       expect(warned, g.id).toEqual(g.unsupported.map(key).sort());
     }
   });

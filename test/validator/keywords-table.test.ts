@@ -26,10 +26,12 @@ describe('the keyword table', () => {
     const names = KEYWORDS.map((k) => k.name);
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(names)).toEqual(SUPPORTED_KEYWORDS);
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.ts') && !NOT_KEYWORDS.has(f)).sort();
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.ts') && !NOT_KEYWORDS.has(f))
+      .sort();
     expect(files).toEqual(names.map((n) => `${n}.ts`).sort());
     for (const k of KEYWORDS) {
-      const exported = Object.values(await import(join(DIR, `${k.name}.ts`)) as Record<string, unknown>);
+      const exported = Object.values((await import(join(DIR, `${k.name}.ts`))) as Record<string, unknown>);
       expect(exported, k.name).toContain(k);
     }
   });
@@ -56,7 +58,9 @@ describe('the keyword table', () => {
       const [v] = compile(schema, { onWarning: () => {} }).validate(data);
       expect(v, name).toMatchObject({ keyword: name, message: k.falseSchema });
     }
-    expect(compile(false).validate(1)).toEqual([{ instancePath: '', schemaPath: '', keyword: 'false', message: 'is not allowed (the schema is false)' }]);
+    expect(compile(false).validate(1)).toEqual([
+      { instancePath: '', schemaPath: '', keyword: 'false', message: 'is not allowed (the schema is false)' },
+    ]);
   });
 });
 
@@ -88,7 +92,10 @@ describe('compat knows every keyword of the table', () => {
       expect(compile(schema, { onWarning: () => {} }).isValid(rejected), k.name).toBe(false);
       const result = compareSchemas(old, schema);
       expect(result.compatible, k.name).toBe(false);
-      expect(result.changes.some((c) => c.breaking), k.name).toBe(true);
+      expect(
+        result.changes.some((c) => c.breaking),
+        k.name,
+      ).toBe(true);
     }
   });
 });
@@ -109,19 +116,26 @@ function nodes(root: SchemaNode, schema: unknown): Array<[SchemaNode, unknown]> 
   return out;
 }
 
-describe('compat\'s witness search judges with the validator', () => {
+describe("compat's witness search judges with the validator", () => {
   it(`fits() on every node of ${RUNS} generated schemas is the compiled isValid of that node's schema`, () => {
-    const data = fc.oneof(fc.constantFrom(...VALUES), fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c', 'x'), fc.jsonValue({ maxDepth: 2 })));
+    const data = fc.oneof(
+      fc.constantFrom(...VALUES),
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(fc.constantFrom('a', 'b', 'c', 'x'), fc.jsonValue({ maxDepth: 2 })),
+    );
     let judged = 0;
-    fc.assert(fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
-      for (const [node, raw] of nodes(parseSchema(schema).root, schema)) {
-        const compiled = compile(raw, { onWarning: () => {} });
-        for (const v of values) {
-          expect(fits(node, v), JSON.stringify({ raw, v })).toBe(compiled.isValid(v));
-          judged++;
+    fc.assert(
+      fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
+        for (const [node, raw] of nodes(parseSchema(schema).root, schema)) {
+          const compiled = compile(raw, { onWarning: () => {} });
+          for (const v of values) {
+            expect(fits(node, v), JSON.stringify({ raw, v })).toBe(compiled.isValid(v));
+            judged++;
+          }
         }
-      }
-    }), { numRuns: RUNS, seed: SEED });
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
     expect(judged).toBeGreaterThan(RUNS);
   });
 });

@@ -29,7 +29,10 @@ function prefixes(schema: unknown, data: unknown): void {
   const all = f.generated(data);
   expect(f.walked(data)).toEqual(all);
   // Every limit on a short list; on a long one its ends and some between.
-  const ks = all.length <= 12 ? Array.from({ length: all.length + 1 }, (_, i) => i + 1) : [1, 2, 3, 97, 511, 512, 513, all.length - 1, all.length, all.length + 1].filter((k) => k <= all.length + 1);
+  const ks =
+    all.length <= 12
+      ? Array.from({ length: all.length + 1 }, (_, i) => i + 1)
+      : [1, 2, 3, 97, 511, 512, 513, all.length - 1, all.length, all.length + 1].filter((k) => k <= all.length + 1);
   for (const k of ks) {
     expect(f.generated(data, k), `generated, limit ${k}`).toEqual(all.slice(0, k));
     expect(f.walked(data, k), `interpreted, limit ${k}`).toEqual(all.slice(0, k));
@@ -47,8 +50,15 @@ describe('validate(data, limit)', () => {
   });
 
   it('is the first `limit` of every violation on generated schemas and values', () => {
-    const data = fc.oneof(fc.constantFrom(...VALUES), fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x'), fc.jsonValue({ maxDepth: 2 })));
-    fc.assert(fc.property(rootArb, data, (schema, d) => prefixes(schema, d)), { seed: SEED, numRuns: RUNS });
+    const data = fc.oneof(
+      fc.constantFrom(...VALUES),
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(fc.constantFrom('a', 'b', 'c', 'a/b', '~t', 'x'), fc.jsonValue({ maxDepth: 2 })),
+    );
+    fc.assert(
+      fc.property(rootArb, data, (schema, d) => prefixes(schema, d)),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 
   it('stops in a function of its own (a deep schema) and in a wide one split into functions', () => {

@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import {
-  compile, lintSchema, warningMessage, SchemaError, MALFORMED_WARNING_CODE, WARNING_CODE, type SchemaWarning,
+  compile,
+  lintSchema,
+  warningMessage,
+  SchemaError,
+  MALFORMED_WARNING_CODE,
+  WARNING_CODE,
+  type SchemaWarning,
 } from '../../src/validator/index.js';
 
 /*
@@ -11,8 +17,30 @@ import {
 
 const quiet = { onWarning: () => {} };
 const SAMPLES: unknown[] = [
-  null, true, false, 0, -1, 1.5, 5, 100, '', 'a', 'abc', 'order_id', [], [1], ['x', 2], {}, { a: 1 },
-  { order_id: 'x' }, { x: 'abc' }, { x: 5, y: [] }, { a: { b: 1 } }, [NaN], { n: NaN }, { '': 1 },
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  5,
+  100,
+  '',
+  'a',
+  'abc',
+  'order_id',
+  [],
+  [1],
+  ['x', 2],
+  {},
+  { a: 1 },
+  { order_id: 'x' },
+  { x: 'abc' },
+  { x: 5, y: [] },
+  { a: { b: 1 } },
+  [NaN],
+  { n: NaN },
+  { '': 1 },
 ];
 
 // [name, schema, pointer, keyword, the same schema without the malformed keyword]
@@ -29,7 +57,13 @@ const CASES: Array<[string, Record<string, unknown>, string, string, Record<stri
   ['minimum as a string', { minimum: '5' }, '', 'minimum', {}],
   ['minimum NaN', { minimum: NaN, type: 'number' }, '', 'minimum', { type: 'number' }],
   ['properties as an array', { properties: [{ type: 'string' }] }, '', 'properties', {}],
-  ['a property schema that is a string', { properties: { x: 'string', y: { type: 'array' } } }, '', 'properties', { properties: { y: { type: 'array' } } }],
+  [
+    'a property schema that is a string',
+    { properties: { x: 'string', y: { type: 'array' } } },
+    '',
+    'properties',
+    { properties: { y: { type: 'array' } } },
+  ],
   ['additionalProperties a number', { additionalProperties: 0 }, '', 'additionalProperties', {}],
   ['items a string', { items: 'string' }, '', 'items', {}],
   ['NaN in const', { const: NaN }, '', 'const', {}],
@@ -39,7 +73,13 @@ const CASES: Array<[string, Record<string, unknown>, string, string, Record<stri
   ['NaN in an annotation', { default: NaN, type: 'string' }, '', 'default', { type: 'string' }],
   ['nested under properties', { properties: { x: { required: 'a' } } }, '/properties/x', 'required', { properties: { x: {} } }],
   ['nested under items', { items: { type: 'float' } }, '/items', 'type', { items: {} }],
-  ['nested under additionalProperties', { additionalProperties: { minLength: NaN } }, '/additionalProperties', 'minLength', { additionalProperties: {} }],
+  [
+    'nested under additionalProperties',
+    { additionalProperties: { minLength: NaN } },
+    '/additionalProperties',
+    'minLength',
+    { additionalProperties: {} },
+  ],
 ];
 
 describe('malformed keywords', () => {

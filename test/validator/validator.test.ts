@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { CHUNK_UNITS } from '../../src/validator/codepoints.js';
-import { codePointLength, compile, lintSchema, MAX_DEPTH, SchemaError, type SchemaWarning, type Violation } from '../../src/validator/index.js';
+import {
+  codePointLength,
+  compile,
+  lintSchema,
+  MAX_DEPTH,
+  SchemaError,
+  type SchemaWarning,
+  type Violation,
+} from '../../src/validator/index.js';
 
 /*
  * Unit tests of the validator beyond the shared cases (test/conformance/contract-cases.test.ts): violation shape
@@ -17,9 +25,7 @@ const kw = (vs: Violation[]) => vs.map((v) => `${v.instancePath} ${v.schemaPath}
 describe('violations', () => {
   it('carry exactly instancePath, schemaPath, keyword and message', () => {
     const vs = c({ properties: { n: { minimum: 5 } } }).validate({ n: 2 });
-    expect(vs).toEqual([
-      { instancePath: '/n', schemaPath: '/properties/n/minimum', keyword: 'minimum', message: expect.any(String) },
-    ]);
+    expect(vs).toEqual([{ instancePath: '/n', schemaPath: '/properties/n/minimum', keyword: 'minimum', message: expect.any(String) }]);
     expect(Object.keys(vs[0]!).sort()).toEqual(['instancePath', 'keyword', 'message', 'schemaPath']);
   });
 
@@ -33,13 +39,24 @@ describe('violations', () => {
 
   it('come in a fixed order whatever the schema key order: type, string keywords, enum, const', () => {
     const schema = { const: 1, enum: [1], maxLength: 3, minLength: 3, type: 'number' };
-    expect(c(schema).validate('ab').map((v) => v.keyword)).toEqual(['type', 'minLength', 'enum', 'const']);
-    expect(c(schema).validate('abcd').map((v) => v.keyword)).toEqual(['type', 'maxLength', 'enum', 'const']);
+    expect(
+      c(schema)
+        .validate('ab')
+        .map((v) => v.keyword),
+    ).toEqual(['type', 'minLength', 'enum', 'const']);
+    expect(
+      c(schema)
+        .validate('abcd')
+        .map((v) => v.keyword),
+    ).toEqual(['type', 'maxLength', 'enum', 'const']);
   });
 
   it('come in a fixed order for numbers: type, minimum, enum, const', () => {
-    expect(c({ const: 10, enum: [10], minimum: 5, type: 'integer' }).validate(1.5).map((v) => v.keyword))
-      .toEqual(['type', 'minimum', 'enum', 'const']);
+    expect(
+      c({ const: 10, enum: [10], minimum: 5, type: 'integer' })
+        .validate(1.5)
+        .map((v) => v.keyword),
+    ).toEqual(['type', 'minimum', 'enum', 'const']);
   });
 
   it('come in a fixed order for objects: required in list order, properties in schema order, then additional', () => {
@@ -61,7 +78,9 @@ describe('violations', () => {
       ' /enum enum',
       ' /const const',
     ]);
-    const [z, y] = c(schema).validate({}).filter((v) => v.keyword === 'required');
+    const [z, y] = c(schema)
+      .validate({})
+      .filter((v) => v.keyword === 'required');
     expect(z!.message).toContain('"z"');
     expect(y!.message).toContain('"y"');
   });
@@ -126,7 +145,12 @@ describe('violations', () => {
     expect(msg({ required: ['order_id'] }, {})).toContain('order_id');
     // The property is named by instancePath (`/extra is not allowed …`), not repeated in the message.
     expect(c({ additionalProperties: false }).validate({ extra: 1 })).toEqual([
-      { instancePath: '/extra', schemaPath: '/additionalProperties', keyword: 'additionalProperties', message: 'is not allowed (additionalProperties is false)' },
+      {
+        instancePath: '/extra',
+        schemaPath: '/additionalProperties',
+        keyword: 'additionalProperties',
+        message: 'is not allowed (additionalProperties is false)',
+      },
     ]);
     expect(msg({ enum: ['USD', 'EUR'] }, 'GBP')).toMatch(/USD.*EUR/);
     expect(msg({ const: 'USD' }, 'GBP')).toContain('USD');
@@ -139,20 +163,59 @@ describe('violations', () => {
 
 describe('isValid and validate agree', () => {
   const schemas: unknown[] = [
-    true, false, {}, { type: 'integer' }, { type: ['number', 'null'], minimum: 0 },
-    { type: 'string', minLength: 1, maxLength: 2 }, { enum: [1, 'a', null, [1], { a: 1 }] }, { const: { a: [1, 2] } },
-    { required: ['a', 'b'] }, { properties: { a: { type: 'string' }, b: false } },
-    { properties: { a: {} }, additionalProperties: false }, { additionalProperties: { type: 'integer' } },
-    { items: { type: 'object', required: ['id'] } }, { items: false },
+    true,
+    false,
+    {},
+    { type: 'integer' },
+    { type: ['number', 'null'], minimum: 0 },
+    { type: 'string', minLength: 1, maxLength: 2 },
+    { enum: [1, 'a', null, [1], { a: 1 }] },
+    { const: { a: [1, 2] } },
+    { required: ['a', 'b'] },
+    { properties: { a: { type: 'string' }, b: false } },
+    { properties: { a: {} }, additionalProperties: false },
+    { additionalProperties: { type: 'integer' } },
+    { items: { type: 'object', required: ['id'] } },
+    { items: false },
     {
-      type: 'object', required: ['id'], additionalProperties: false,
+      type: 'object',
+      required: ['id'],
+      additionalProperties: false,
       properties: { id: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string', maxLength: 3 } } },
     },
   ];
   const values: unknown[] = [
-    null, true, false, 0, -0, 1, 1.5, -7, 1e300, '', 'a', 'ab', 'abc', '😀😀', '\ud800', [], [1], [1, 2], ['a', 'bcde'],
-    [{ id: 1 }, {}], {}, { a: 1 }, { a: 'x' }, { a: 'x', b: 1 }, { b: 2 }, { id: 0 }, { id: 3, tags: ['x', 'toolong'] },
-    { id: 3, tags: ['x'] }, { a: [1, 2] }, { a: [1, 2.0] }, { id: 1, z: null },
+    null,
+    true,
+    false,
+    0,
+    -0,
+    1,
+    1.5,
+    -7,
+    1e300,
+    '',
+    'a',
+    'ab',
+    'abc',
+    '😀😀',
+    '\ud800',
+    [],
+    [1],
+    [1, 2],
+    ['a', 'bcde'],
+    [{ id: 1 }, {}],
+    {},
+    { a: 1 },
+    { a: 'x' },
+    { a: 'x', b: 1 },
+    { b: 2 },
+    { id: 0 },
+    { id: 3, tags: ['x', 'toolong'] },
+    { id: 3, tags: ['x'] },
+    { a: [1, 2] },
+    { a: [1, 2.0] },
+    { id: 1, z: null },
   ];
 
   it.each(schemas.map((s) => [JSON.stringify(s), s]))('on a table of values: %s', (_name, schema) => {
@@ -178,20 +241,30 @@ describe('code point lengths (docs/contract.md §6)', () => {
   const units = fc.string({ unit: fc.constantFrom('a', 'ğ', '\ud83d', '\ude00', '\ud800', '\udfff', '😀', 'e\u0301'), maxLength: 40 });
 
   it('codePointLength counts what the string iterator counts', () => {
-    fc.assert(fc.property(units, (s) => {
-      expect(codePointLength(s)).toBe([...s].length);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(units, (s) => {
+        expect(codePointLength(s)).toBe([...s].length);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('counts long strings (copied in chunks) the same, a pair or lone half on any chunk boundary', () => {
     // Long strings are counted from a copy, CHUNK_UNITS at a time: random units around each boundary.
     const filler = fc.constantFrom('a', 'ğ', '😀', '\udc00', '\ud800');
     fc.assert(
-      fc.property(units, fc.integer({ min: 0, max: 2 }), fc.integer({ min: -3, max: 3 }), filler, units, (head, chunks, shift, unit, tail) => {
-        const fill = Math.max(0, chunks * CHUNK_UNITS + shift - head.length);
-        const s = head + unit.repeat(Math.ceil(fill / unit.length)) + tail;
-        expect(codePointLength(s)).toBe([...s].length);
-      }),
+      fc.property(
+        units,
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: -3, max: 3 }),
+        filler,
+        units,
+        (head, chunks, shift, unit, tail) => {
+          const fill = Math.max(0, chunks * CHUNK_UNITS + shift - head.length);
+          const s = head + unit.repeat(Math.ceil(fill / unit.length)) + tail;
+          expect(codePointLength(s)).toBe([...s].length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -346,7 +419,11 @@ describe('own properties only', () => {
   it('a name on the prototype does not satisfy required', () => {
     const data = Object.create({ a: 1, constructor: 1 });
     expect(c({ required: ['a'] }).isValid(data)).toBe(false);
-    expect(c({ required: ['a'] }).validate(data).map((v) => v.keyword)).toEqual(['required']);
+    expect(
+      c({ required: ['a'] })
+        .validate(data)
+        .map((v) => v.keyword),
+    ).toEqual(['required']);
     expect(c({ required: ['constructor'] }).isValid({})).toBe(false);
     expect(c({ required: ['toString'] }).validate({})).toHaveLength(1);
   });
@@ -384,19 +461,37 @@ describe('own properties only', () => {
   // Keyword names, and names an implementation might use for a parsed keyword, each set to a value
   // that would constrain something if it were read as part of the schema.
   const POLLUTION: Array<[string, unknown]> = [
-    ['type', 'null'], ['types', ['null']], ['required', ['zz']], ['properties', { a: false }],
-    ['additionalProperties', false], ['additional', { always: false, pointer: '' }], ['items', false],
-    ['enum', ['zz']], ['const', 'zz'], ['hasConst', true], ['constValue', 'zz'], ['minLength', 99],
-    ['maxLength', 0], ['minimum', 1e9], ['always', false], ['$ref', '#/nowhere'],
+    ['type', 'null'],
+    ['types', ['null']],
+    ['required', ['zz']],
+    ['properties', { a: false }],
+    ['additionalProperties', false],
+    ['additional', { always: false, pointer: '' }],
+    ['items', false],
+    ['enum', ['zz']],
+    ['const', 'zz'],
+    ['hasConst', true],
+    ['constValue', 'zz'],
+    ['minLength', 99],
+    ['maxLength', 0],
+    ['minimum', 1e9],
+    ['always', false],
+    ['$ref', '#/nowhere'],
   ];
   const SCHEMAS: unknown[] = [
-    {}, true, { type: 'string' }, { type: 'object', properties: { a: {} } }, { items: {} }, { additionalProperties: {} },
+    {},
+    true,
+    { type: 'string' },
+    { type: 'object', properties: { a: {} } },
+    { items: {} },
+    { additionalProperties: {} },
   ];
   const DATA: unknown[] = [0, 5, 'abc', '', null, [1], {}, { a: 1 }, { b: [] }];
-  const verdicts = () => SCHEMAS.map((schema) => {
-    const s = c(schema);
-    return DATA.map((d) => [s.isValid(d), s.validate(d).length]);
-  });
+  const verdicts = () =>
+    SCHEMAS.map((schema) => {
+      const s = c(schema);
+      return DATA.map((d) => [s.isValid(d), s.validate(d).length]);
+    });
 
   it.each(POLLUTION)('Object.prototype.%s set while compiling changes no verdict, warning or lint', (key, value) => {
     const clean = verdicts();
@@ -415,9 +510,17 @@ describe('own properties only', () => {
   it('own properties decide, however an object is built: validate agrees with isValid and with an own-property copy', () => {
     const NAMES = ['a', 'b', 'constructor', '__proto__', 'x'];
     const value = fc.constantFrom<unknown>(1, -1, 'str', undefined, null);
-    const entry = fc.record({ name: fc.constantFrom(...NAMES), value, where: fc.constantFrom('own', 'own-hidden', 'proto', 'proto-hidden') });
+    const entry = fc.record({
+      name: fc.constantFrom(...NAMES),
+      value,
+      where: fc.constantFrom('own', 'own-hidden', 'proto', 'proto-hidden'),
+    });
     const schema = fc.record({
-      properties: fc.dictionary(fc.constantFrom(...NAMES.slice(0, 4)), fc.constantFrom({ type: 'integer', minimum: 1 }, { type: 'string' }, {}), { maxKeys: 4 }),
+      properties: fc.dictionary(
+        fc.constantFrom(...NAMES.slice(0, 4)),
+        fc.constantFrom({ type: 'integer', minimum: 1 }, { type: 'string' }, {}),
+        { maxKeys: 4 },
+      ),
       required: fc.uniqueArray(fc.constantFrom(...NAMES), { maxLength: 3 }),
       additionalProperties: fc.constantFrom<unknown>(false, { type: 'string' }, true),
     });
@@ -425,23 +528,29 @@ describe('own properties only', () => {
       Object.defineProperty(o, e.name, { value: e.value, enumerable, configurable: true, writable: true });
     };
     fc.assert(
-      fc.property(schema, fc.array(entry, { maxLength: 6 }), fc.boolean(), fc.option(fc.constantFrom('a', 'b', 'x')), (sc, entries, bareProto, pollute) => {
-        const proto: object = bareProto ? Object.create(null) : {};
-        const d: object = Object.create(proto);
-        for (const e of entries) {
-          if (e.where.startsWith('own')) define(d, e, e.where === 'own');
-          else define(proto, e, e.where === 'proto');
-        }
-        const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(d));
-        const run = (): void => {
-          const s = c(sc);
-          const found = s.validate(d);
-          expect(s.isValid(d)).toBe(found.length === 0);
-          expect(found).toEqual(s.validate(copy));
-        };
-        if (pollute === null) run();
-        else polluted(pollute, 'polluted', run);
-      }),
+      fc.property(
+        schema,
+        fc.array(entry, { maxLength: 6 }),
+        fc.boolean(),
+        fc.option(fc.constantFrom('a', 'b', 'x')),
+        (sc, entries, bareProto, pollute) => {
+          const proto: object = bareProto ? Object.create(null) : {};
+          const d: object = Object.create(proto);
+          for (const e of entries) {
+            if (e.where.startsWith('own')) define(d, e, e.where === 'own');
+            else define(proto, e, e.where === 'proto');
+          }
+          const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(d));
+          const run = (): void => {
+            const s = c(sc);
+            const found = s.validate(d);
+            expect(s.isValid(d)).toBe(found.length === 0);
+            expect(found).toEqual(s.validate(copy));
+          };
+          if (pollute === null) run();
+          else polluted(pollute, 'polluted', run);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -520,7 +629,13 @@ describe('lintSchema (docs/contract.md §8)', () => {
     ['nested under properties, escaped', { properties: { 'a/b~': { minLength: 'x' } } }, '/properties/a~1b~0', 'minLength', { 'a/b~': '' }],
     ['nested under items', { items: { type: 'float' } }, '/items', 'type', ['x']],
     ['nested under additionalProperties', { additionalProperties: { required: [null] } }, '/additionalProperties', 'required', { x: {} }],
-    ['a property schema that is null, nested', { properties: { a: { properties: { b: null } } } }, '/properties/a', 'properties', { a: { b: 1 } }],
+    [
+      'a property schema that is null, nested',
+      { properties: { a: { properties: { b: null } } } },
+      '/properties/a',
+      'properties',
+      { a: { b: 1 } },
+    ],
   ];
 
   it.each(MALFORMED)('%s: reported with its pointer and keyword, and no effect on the verdict', (_n, schema, pointer, keyword, data) => {
@@ -544,10 +659,23 @@ describe('lintSchema (docs/contract.md §8)', () => {
   it('a well-formed schema, boolean schemas and annotations have no lint', () => {
     expect(lintSchema(true)).toEqual([]);
     expect(lintSchema(false)).toEqual([]);
-    expect(lintSchema({
-      $schema: 'x', title: 1, 'x-gdpr-sensitive': 'email', pattern: 3, type: ['string', 'null'], required: [], enum: [],
-      minLength: 0, maxLength: 2.5, minimum: -1, properties: {}, additionalProperties: true, items: [1],
-    })).toEqual([]);
+    expect(
+      lintSchema({
+        $schema: 'x',
+        title: 1,
+        'x-gdpr-sensitive': 'email',
+        pattern: 3,
+        type: ['string', 'null'],
+        required: [],
+        enum: [],
+        minLength: 0,
+        maxLength: 2.5,
+        minimum: -1,
+        properties: {},
+        additionalProperties: true,
+        items: [1],
+      }),
+    ).toEqual([]);
   });
 
   it('a root that is not a schema is reported at the root', () => {

@@ -58,7 +58,9 @@ describe('cyclic data against enum and const (item 7)', { timeout: 30_000 }, () 
     ['a nested enum of 9 objects', { properties: { x: { enum: nine } } }, wrap, nine[0]],
   ])('%s: isValid and validate throw TypeError naming the cycle, promptly', (_name, schema, at, allowed) => {
     const c = compile(schema);
-    expect(() => c.isValid(at(cyclic()))).toThrow(new TypeError('the data contains a cycle (an object or array that contains itself), so it is not JSON'));
+    expect(() => c.isValid(at(cyclic()))).toThrow(
+      new TypeError('the data contains a cycle (an object or array that contains itself), so it is not JSON'),
+    );
     expect(() => c.validate(at(cyclic()))).toThrow(TypeError);
     // Acyclic data keeps its verdicts.
     expect(c.isValid(at(allowed))).toBe(true);
@@ -85,7 +87,7 @@ function exceptionsYaml(path: string, old: unknown): string {
   ].join('\n');
 }
 
-describe('exception paths keep an enum value\'s JSON type (item 8)', { timeout: 60_000 }, () => {
+describe("exception paths keep an enum value's JSON type (item 8)", { timeout: 60_000 }, () => {
   it.each([
     [1, '1', 'a'],
     [true, 'true', 'a'],
@@ -126,18 +128,38 @@ describe('exception paths keep an enum value\'s JSON type (item 8)', { timeout: 
 describe('a repeated key in an exceptions file (item 12)', { timeout: 60_000 }, () => {
   const old = schemaWith(['USD', 'TRY']);
   const entry = {
-    urn: URN, rule: 'enum-value-removed', path: '/properties/x/enum/TRY', fingerprint: fingerprintOf(old),
-    reason: 'reviewed', owner: 'team', expires: '2020-01-01',
+    urn: URN,
+    rule: 'enum-value-removed',
+    path: '/properties/x/enum/TRY',
+    fingerprint: fingerprintOf(old),
+    reason: 'reviewed',
+    owner: 'team',
+    expires: '2020-01-01',
   };
-  const json = JSON.stringify({ exceptions: [entry] }, null, 2).replace('"expires": "2020-01-01"', '"expires": "2020-01-01",\n      "expires": "2099-01-01"');
-  const yaml = exceptionsYaml('/properties/x/enum/TRY', old).replace('    expires: "2099-01-01"\n', '    expires: "2020-01-01"\n    expires: "2099-01-01"\n');
+  const json = JSON.stringify({ exceptions: [entry] }, null, 2).replace(
+    '"expires": "2020-01-01"',
+    '"expires": "2020-01-01",\n      "expires": "2099-01-01"',
+  );
+  const yaml = exceptionsYaml('/properties/x/enum/TRY', old).replace(
+    '    expires: "2099-01-01"\n',
+    '    expires: "2020-01-01"\n    expires: "2099-01-01"\n',
+  );
   it.each([
     ['YAML', 'ex.yaml', yaml, 9, 5],
     ['JSON', 'ex.json', json, 11, 7],
     ['JSONC', 'ex.jsonc', `// reviewed\n${json}`, 12, 7],
-  ])('%s: exit 1, one line naming file:line:col, the key and its first place (before: the last expires held)', async (_f, name, text, line, col) => {
-    const dir = tree({ 'old.json': JSON.stringify(old), 'new.json': JSON.stringify(schemaWith(['USD'])), [name]: text });
-    const r = await run(['compat', 'old.json', 'new.json', '--urn', URN, '--exceptions', name], { cwd: dir, env: NOW });
-    expectRun(r, 1, new RegExp(`^bqschema: ${name.replace('.', '\\.')}:${line}:${col}: the key "expires" appears twice in one object \\(first at line ${line - 1}:${col}\\); remove one$`));
-  });
+  ])(
+    '%s: exit 1, one line naming file:line:col, the key and its first place (before: the last expires held)',
+    async (_f, name, text, line, col) => {
+      const dir = tree({ 'old.json': JSON.stringify(old), 'new.json': JSON.stringify(schemaWith(['USD'])), [name]: text });
+      const r = await run(['compat', 'old.json', 'new.json', '--urn', URN, '--exceptions', name], { cwd: dir, env: NOW });
+      expectRun(
+        r,
+        1,
+        new RegExp(
+          `^bqschema: ${name.replace('.', '\\.')}:${line}:${col}: the key "expires" appears twice in one object \\(first at line ${line - 1}:${col}\\); remove one$`,
+        ),
+      );
+    },
+  );
 });

@@ -44,10 +44,12 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
   claimDocument(options);
   // git is read, and schema changes judged, only for the history (not at all with --no-history).
   const [schemaHistory, comparePair] =
-    options.history === false ? [undefined, undefined] : await Promise.all([
-      import('../../registry/history.js').then((m) => m.schemaHistory),
-      import('../../compat/index.js').then((m) => m.comparePair),
-    ]);
+    options.history === false
+      ? [undefined, undefined]
+      : await Promise.all([
+          import('../../registry/history.js').then((m) => m.schemaHistory),
+          import('../../compat/index.js').then((m) => m.comparePair),
+        ]);
   const examples = options.messages && options.messages.length > 0 ? await examplesByUrn(options.messages) : new Map<string, unknown[]>();
   return run({
     output: options.output,
@@ -58,8 +60,15 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
       document: (urn) => registry.document(urn).value,
       file: (urn) => registry.fileFromRoot(urn),
       examples: (urn) => examples.get(urn) ?? [],
-      history: schemaHistory === undefined || comparePair === undefined ? undefined
-        : (urn) => historyEntries(schemaHistory(registry, urn), (before, after, mode) => comparePair(before, after, mode, { witnesses: false }), registry.entry(urn)?.deprecated?.since),
+      history:
+        schemaHistory === undefined || comparePair === undefined
+          ? undefined
+          : (urn) =>
+              historyEntries(
+                schemaHistory(registry, urn),
+                (before, after, mode) => comparePair(before, after, mode, { witnesses: false }),
+                registry.entry(urn)?.deprecated?.since,
+              ),
     },
   });
 }

@@ -3,8 +3,6 @@ import { RegistryError } from '../../registry/index.js';
 import { emitDocument } from '../document.js';
 import { UsageError } from '../errors.js';
 
-;
-
 export type { CatalogRegistry };
 
 export interface CatalogOptions {

@@ -35,7 +35,11 @@ export async function run(options: CheckOptions): Promise<number> {
     manifestShown = registry.manifest.shown;
     // The service rules load only for a manifest that names services (most run check without any).
     const serviceIssues = namesServices(registry) ? (await import('../../check/service-rules.js')).serviceIssues(registry) : undefined;
-    result = checkRegistry(registry, { failOnUnsupported: options.failOnUnsupported, allowKeywords: options.allowKeyword, ...(serviceIssues ? { serviceIssues } : {}) });
+    result = checkRegistry(registry, {
+      failOnUnsupported: options.failOnUnsupported,
+      allowKeywords: options.allowKeyword,
+      ...(serviceIssues ? { serviceIssues } : {}),
+    });
   } catch (err) {
     // A manifest that does not parse is check's finding, reported in the chosen format.
     if (!(err instanceof RegistryError) || err.kind !== 'manifest') throw err;

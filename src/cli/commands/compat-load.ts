@@ -1,7 +1,12 @@
 import { dirname, join, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import {
-  DEFAULT_EXCEPTIONS, ExceptionsError, readExceptions, type CorpusDocument, type LoadedExceptions, type PositionOf,
+  DEFAULT_EXCEPTIONS,
+  ExceptionsError,
+  readExceptions,
+  type CorpusDocument,
+  type LoadedExceptions,
+  type PositionOf,
 } from '../../compat/index.js';
 import { parseTextUniqueKeys, readRegularFile } from '../../registry/index.js';
 import { GateError, UsageError } from '../errors.js';

@@ -2,7 +2,15 @@ import { CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, type S
 import { pairGate, registryGate } from '../../compat/gate.js';
 import type { Row } from '../../compat/verdict.js';
 import type { TransitiveWindow } from '../../compat/transitive.js';
-import { dayOf, loadRegistryAtRef, readSchemaFile, RegistryError, RegistryNotFoundError, type Registry, type SchemaDocument } from '../../registry/index.js';
+import {
+  dayOf,
+  loadRegistryAtRef,
+  readSchemaFile,
+  RegistryError,
+  RegistryNotFoundError,
+  type Registry,
+  type SchemaDocument,
+} from '../../registry/index.js';
 import { EXIT_GATE, EXIT_OK, UsageError } from '../errors.js';
 import { Out } from '../output.js';
 import { openRegistry, registryLimits, type RegistryCliOptions } from '../registry.js';
@@ -57,7 +65,9 @@ function usage(message: string): never {
 function settings(options: CompatCliOptions): Settings {
   try {
     return {
-      level: parseCompatLevel(options.mode ?? options.compatibility ?? 'backward'), policy: parseCompatPolicy(options.policy ?? 'bqschema'), format: options.format,
+      level: parseCompatLevel(options.mode ?? options.compatibility ?? 'backward'),
+      policy: parseCompatPolicy(options.policy ?? 'bqschema'),
+      format: options.format,
       allowKeywords: new Set(options.allowKeyword ?? []),
     };
   } catch (err) {
@@ -93,7 +103,15 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const newer = load(newFile, 'new');
   const exceptions = options.exceptions !== undefined ? await loadExceptions(options.exceptions, options.exceptions) : undefined;
   const verdict = await pairGate({
-    ...s, oldFile, newFile, urn: options.urn, older, newer, exceptions, corpus: corpusDocuments(options.corpus), now: clock(),
+    ...s,
+    oldFile,
+    newFile,
+    urn: options.urn,
+    older,
+    newer,
+    exceptions,
+    corpus: corpusDocuments(options.corpus),
+    now: clock(),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
   exitWhenStdoutCloses(() => code);
@@ -111,13 +129,23 @@ interface Transitive {
 }
 
 /** Reads the history of the window and adds each URN's breaks against its earlier versions to its row. */
-async function transitiveWindow(rows: Row[], base: Registry | undefined, current: Registry, t: Transitive, s: Settings, allowOutsidePaths: boolean | undefined, now: Date): Promise<TransitiveWindow> {
+async function transitiveWindow(
+  rows: Row[],
+  base: Registry | undefined,
+  current: Registry,
+  t: Transitive,
+  s: Settings,
+  allowOutsidePaths: boolean | undefined,
+  now: Date,
+): Promise<TransitiveWindow> {
   // Loaded with --transitive alone: most runs compare with one ref.
   const { readHistory } = await import('../../registry/versions.js');
   const { checkTransitive } = await import('../../compat/transitive.js');
   const history = await readHistory({
-    manifestPath: current.manifest.path, ...(t.since === undefined ? {} : { since: t.since, sinceBase: t.fromBase }),
-    ...(allowOutsidePaths ? { allowOutsidePaths } : {}), parseOptions: current.parseOptions,
+    manifestPath: current.manifest.path,
+    ...(t.since === undefined ? {} : { since: t.since, sinceBase: t.fromBase }),
+    ...(allowOutsidePaths ? { allowOutsidePaths } : {}),
+    parseOptions: current.parseOptions,
   });
   const value = (registry: Registry | undefined, urn: string): unknown => {
     if (registry === undefined || !registry.has(urn)) return undefined;
@@ -129,13 +157,19 @@ async function transitiveWindow(rows: Row[], base: Registry | undefined, current
     }
   };
   const counts = checkTransitive(rows, {
-    history: history.versions, now: (urn) => value(current, urn), base: (urn) => value(base, urn), level: s.level, policy: s.policy,
+    history: history.versions,
+    now: (urn) => value(current, urn),
+    base: (urn) => value(base, urn),
+    level: s.level,
+    policy: s.policy,
     taken: new Set([...(base?.urns() ?? []), ...current.urns(), ...history.versions.keys()]),
     deprecations: { entry: (urn) => base?.entry(urn), today: dayOf(now.getTime()) },
   });
   return {
     ...(history.since ? { since: { ref: history.since.ref, commit: history.since.commit } } : {}),
-    commits: history.commits, ...counts, skipped: counts.skipped + history.unreadable.length,
+    commits: history.commits,
+    ...counts,
+    skipped: counts.skipped + history.unreadable.length,
   };
 }
 
@@ -144,8 +178,12 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const current = openRegistry(options);
   // Found as openRegistry found it, so discovery at the ref starts where it started in the working tree.
   const at = await loadRegistryAtRef(ref, {
-    registry: options.registry, named: options.againstRegistry, urns: current.urns(),
-    allowOutsidePaths: options.allowOutsidePaths, strict: true, strictUnknown: false,
+    registry: options.registry,
+    named: options.againstRegistry,
+    urns: current.urns(),
+    allowOutsidePaths: options.allowOutsidePaths,
+    strict: true,
+    strictUnknown: false,
   });
   if (at.registry === undefined && !options.allowNewRegistry) {
     // Comparing with nothing would call every URN added, and pass whatever changed.
@@ -163,10 +201,24 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   const exceptions = exceptionsFile !== undefined ? await loadExceptions(exceptionsFile.path, exceptionsFile.shown) : undefined;
   const now = clock();
   const verdict = await registryGate({
-    ...s, base, current, exceptions, corpus: corpusDocuments(options.corpus), now,
-    against: { ref, commit: at.commit, registry: at.manifestPath, found: base !== undefined, ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }) },
-    working: at.workingPath, looked: at.looked,
-    ...(transitive ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths, now) } : {}),
+    ...s,
+    base,
+    current,
+    exceptions,
+    corpus: corpusDocuments(options.corpus),
+    now,
+    against: {
+      ref,
+      commit: at.commit,
+      registry: at.manifestPath,
+      found: base !== undefined,
+      ...(at.foundBy === undefined ? {} : { foundBy: at.foundBy }),
+    },
+    working: at.workingPath,
+    looked: at.looked,
+    ...(transitive
+      ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths, now) }
+      : {}),
     ...(options.mention ? { mention: true } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
@@ -174,7 +226,6 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   await renderEverywhere(s.format, options.report, (format, out, c) => REGISTRY_FORMATS[format](verdict, out, c));
   return code;
 }
-
 
 // ---- the rules -----------------------------------------------------------------------------------
 
@@ -197,12 +248,16 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
   setCategory(options.category);
   const s = settings(options);
   if (options.against === undefined && (options.againstRegistry !== undefined || options.allowNewRegistry || options.mention)) {
-    const name = options.againstRegistry !== undefined ? '--against-registry' : options.allowNewRegistry ? '--allow-new-registry' : '--mention';
+    const name =
+      options.againstRegistry !== undefined ? '--against-registry' : options.allowNewRegistry ? '--allow-new-registry' : '--mention';
     usage(`${name} applies to --against REF (the registry compared with a git ref)`);
   }
   const transitive = options.transitive === true || options.since !== undefined;
   if (transitive) {
-    if (oldFile !== undefined) usage(`${options.since !== undefined ? '--since' : '--transitive'} reads the registry's git history: give it without schema files (with --against REF, or alone for every version in history)`);
+    if (oldFile !== undefined)
+      usage(
+        `${options.since !== undefined ? '--since' : '--transitive'} reads the registry's git history: give it without schema files (with --against REF, or alone for every version in history)`,
+      );
     // Alone: the working tree against HEAD, and against every earlier version in history.
     const ref = options.against ?? 'HEAD';
     const since = options.since ?? options.against;
@@ -213,7 +268,9 @@ export async function run(oldFile: string | undefined, newFile: string | undefin
     return compareRegistry(options.against, options, s);
   }
   if (oldFile === undefined && (options.corpus?.length ?? 0) > 0) {
-    usage('compat needs two schema files (OLD NEW) or --against REF; --corpus takes every path after it, so give the schema files before --corpus');
+    usage(
+      'compat needs two schema files (OLD NEW) or --against REF; --corpus takes every path after it, so give the schema files before --corpus',
+    );
   }
   if (oldFile === undefined) usage('compat needs two schema files (OLD NEW), or --against REF to compare the registry with a git ref');
   if (newFile === undefined) usage(`compat needs the new schema file too: bqschema compat ${oldFile} NEW`);

@@ -25,7 +25,6 @@ export interface ConformanceOptions {
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const SIGNAL_EXIT: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-
 /** Writes beside the target and renames; refuses a target that is not a regular file (a device, a FIFO, a symlink, a directory). */
 function writeResults(file: string, text: string): void {
   guardWrite(file);
@@ -52,9 +51,11 @@ function writeResults(file: string, text: string): void {
  * implementation cannot be started or the options are wrong. Sections not run never fail the run.
  */
 export async function run(options: ConformanceOptions): Promise<number> {
-  if (typeof options.impl !== 'string' || options.impl.trim() === '') throw new UsageError('--impl needs the command that runs your implementation\'s adapter');
+  if (typeof options.impl !== 'string' || options.impl.trim() === '')
+    throw new UsageError("--impl needs the command that runs your implementation's adapter");
   const timeoutMs = options.timeout === undefined ? 10_000 : /^[0-9]{1,7}$/.test(options.timeout) ? Number(options.timeout) : NaN;
-  if (!(timeoutMs >= 1)) throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 9999999, got ${JSON.stringify(options.timeout)}`);
+  if (!(timeoutMs >= 1))
+    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 9999999, got ${JSON.stringify(options.timeout)}`);
   const format = options.format ?? 'text';
   if (!isConformanceFormat(format)) throw new UsageError(`--format must be text or json, got ${JSON.stringify(format)}`);
   const out = resolve(options.out ?? 'results.json');
@@ -71,8 +72,14 @@ export async function run(options: ConformanceOptions): Promise<number> {
     for (const name of ['manifest.json', 'CONFORMANCE_VERSION']) protectFile(join(dir, name), `the suite's ${name} (${join(dir, name)})`);
   }
   claimOutput(options.out ?? 'results.json', '--out');
-  const maxLineBytes = options.maxLineBytes === undefined ? DEFAULT_MAX_LINE_BYTES : /^[0-9]{1,15}$/.test(options.maxLineBytes) ? Number(options.maxLineBytes) : NaN;
-  if (!(maxLineBytes >= 1)) throw new UsageError(`--max-line-bytes must be a positive number of bytes, got ${JSON.stringify(options.maxLineBytes)}`);
+  const maxLineBytes =
+    options.maxLineBytes === undefined
+      ? DEFAULT_MAX_LINE_BYTES
+      : /^[0-9]{1,15}$/.test(options.maxLineBytes)
+        ? Number(options.maxLineBytes)
+        : NaN;
+  if (!(maxLineBytes >= 1))
+    throw new UsageError(`--max-line-bytes must be a positive number of bytes, got ${JSON.stringify(options.maxLineBytes)}`);
 
   // The adapter runs in a process group of its own, out of reach of the terminal's Ctrl-C: a signal
   // to the runner kills that group, the cases left fail as not answered, and the run still ends

@@ -1,6 +1,13 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import {
-  assembleAsyncApi, originOf, validateAsyncApi, type AsyncApiIssue, type CatalogEntry, type Origin, type SchemaFile, type SchemaFiles,
+  assembleAsyncApi,
+  originOf,
+  validateAsyncApi,
+  type AsyncApiIssue,
+  type CatalogEntry,
+  type Origin,
+  type SchemaFile,
+  type SchemaFiles,
 } from '../../asyncapi/index.js';
 // yaml is loaded on first use (the registry's lazy loader): a JSON export never pays for it.
 import { didYouMean, ParseFailure, parseText, RegistryError, SourcePositions, yaml, type Registry } from '../../registry/index.js';
@@ -71,7 +78,8 @@ function registryFiles(registry: Registry, read: Map<string, ReadFile>): SchemaF
         text = registry.source.read(file, 'the file');
       } catch (err) {
         if (!(err instanceof RegistryError)) throw err;
-        if (err.kind === 'outside') throw new Error(`${named(abs)} is outside the registry directory (use --allow-outside-paths to permit it)`);
+        if (err.kind === 'outside')
+          throw new Error(`${named(abs)} is outside the registry directory (use --allow-outside-paths to permit it)`);
         throw new Error(err.message);
       }
       protectFile(abs, `a schema file a $ref names (${shown})`);
@@ -89,7 +97,13 @@ function registryFiles(registry: Registry, read: Map<string, ReadFile>): SchemaF
 }
 
 /** `file:line:col` of a place in a schema source, for the URN files and the files `$ref`s named. */
-function sourceSite(registry: Registry, read: Map<string, ReadFile>, file: string | undefined, urn: string | undefined, pointer: string): string | undefined {
+function sourceSite(
+  registry: Registry,
+  read: Map<string, ReadFile>,
+  file: string | undefined,
+  urn: string | undefined,
+  pointer: string,
+): string | undefined {
   if (file !== undefined) {
     const other = read.get(file);
     if (other !== undefined) {
@@ -129,14 +143,24 @@ const TOO_DEEP = /nested too deeply/;
  * A document too deep to check is one issue at its root, naming no schema: each entry is then
  * checked alone (only on this failure path) so the issue names the URN and its schema file.
  */
-async function nameTooDeep(issues: AsyncApiIssue[], entries: CatalogEntry[], registry: Registry, files: SchemaFiles, options: ExportOptions): Promise<AsyncApiIssue[]> {
+async function nameTooDeep(
+  issues: AsyncApiIssue[],
+  entries: CatalogEntry[],
+  registry: Registry,
+  files: SchemaFiles,
+  options: ExportOptions,
+): Promise<AsyncApiIssue[]> {
   const i = issues.findIndex((x) => x.pointer === '' && x.urn === undefined && TOO_DEEP.test(x.message));
   if (i < 0) return issues;
   const named: AsyncApiIssue[] = [];
   for (const entry of entries) {
     const alone = await validateAsyncApi(assembleAsyncApi([entry], { title: options.title, version: options.docVersion, files }).document);
     if (alone.some((x) => x.pointer === '' && TOO_DEEP.test(x.message))) {
-      named.push({ urn: entry.urn, pointer: '', message: `the schema (schema file ${registry.file(entry.urn).shown}) is nested too deeply to be checked against the AsyncAPI schema` });
+      named.push({
+        urn: entry.urn,
+        pointer: '',
+        message: `the schema (schema file ${registry.file(entry.urn).shown}) is nested too deeply to be checked against the AsyncAPI schema`,
+      });
     }
   }
   return named.length === 0 ? issues : [...issues.slice(0, i), ...named, ...issues.slice(i + 1)];
@@ -186,7 +210,10 @@ export function toYaml(doc: unknown): string {
 }
 
 /** The document in each format --format offers, picked by name. */
-const DOCUMENT_FORMATS: Record<'json' | 'yaml', (doc: unknown) => string> = { json: (doc) => JSON.stringify(doc, null, 2) + '\n', yaml: toYaml };
+const DOCUMENT_FORMATS: Record<'json' | 'yaml', (doc: unknown) => string> = {
+  json: (doc) => JSON.stringify(doc, null, 2) + '\n',
+  yaml: toYaml,
+};
 
 export async function run(options: ExportOptions): Promise<number> {
   const registry = openRegistry(options);
@@ -198,14 +225,27 @@ export async function run(options: ExportOptions): Promise<number> {
   const read = new Map<string, ReadFile>();
   const files = registryFiles(registry, read);
   const applications = registry.services.map(({ name, team, contact, repository }) => ({
-    name, ...(team === undefined ? {} : { team }), ...(contact === undefined ? {} : { contact }), ...(repository === undefined ? {} : { repository }),
+    name,
+    ...(team === undefined ? {} : { team }),
+    ...(contact === undefined ? {} : { contact }),
+    ...(repository === undefined ? {} : { repository }),
   }));
   if (options.service !== undefined && !applications.some((a) => a.name === options.service)) {
     const names = applications.map((a) => a.name);
-    throw new UsageError(`--service: no service ${JSON.stringify(options.service.slice(0, 60))} in ${registry.manifest.shown}${didYouMean(options.service, names)}${names.length === 0 ? '; the manifest declares no "services"' : ''}`);
+    throw new UsageError(
+      `--service: no service ${JSON.stringify(options.service.slice(0, 60))} in ${registry.manifest.shown}${didYouMean(options.service, names)}${names.length === 0 ? '; the manifest declares no "services"' : ''}`,
+    );
   }
-  const { document: doc, issues: bundling, origins } = assembleAsyncApi(entries, {
-    title: options.title, version: options.docVersion, files, applications, ...(options.service === undefined ? {} : { service: options.service }),
+  const {
+    document: doc,
+    issues: bundling,
+    origins,
+  } = assembleAsyncApi(entries, {
+    title: options.title,
+    version: options.docVersion,
+    files,
+    applications,
+    ...(options.service === undefined ? {} : { service: options.service }),
   });
   // Our own output is gated like any other: a document AsyncAPI tools would misread, or that is
   // invalid, is never written. References that cannot be bundled come first: checking a document

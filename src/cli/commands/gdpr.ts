@@ -34,7 +34,8 @@ function checkCombination(o: GdprOptions): void {
     throw new UsageError(message);
   };
   if (o.byService) {
-    if (o.mask !== undefined || o.require) usage('--by-service lists the inventory by service: it does not combine with --mask or --require');
+    if (o.mask !== undefined || o.require)
+      usage('--by-service lists the inventory by service: it does not combine with --mask or --require');
     if (!['text', 'json', 'markdown'].includes(o.format)) usage(`--by-service prints text, json or markdown, not ${o.format}`);
     if (o.report !== undefined) usage('--report does not apply to --by-service');
   }
@@ -42,13 +43,17 @@ function checkCombination(o: GdprOptions): void {
     if (o.require) usage('--mask and --require cannot be combined');
     if (o.pattern !== undefined) usage('--pattern applies to --require, not to --mask');
     // The output is the masked message itself: a report format would be silently ignored.
-    if (o.format !== 'text') usage(`--format ${o.format} does not apply to --mask, which prints the masked message: --mask supports only --format text (the default); in the GitHub Action, set format: ''`);
+    if (o.format !== 'text')
+      usage(
+        `--format ${o.format} does not apply to --mask, which prints the masked message: --mask supports only --format text (the default); in the GitHub Action, set format: ''`,
+      );
     if (o.ndjson && o.mask !== '-') usage('--ndjson applies to stdin (--mask -); .ndjson and .jsonl files are read line by line anyway');
     if (o.report !== undefined) usage('--report does not apply to --mask, which prints the masked message');
     return;
   }
   if (isCiFormat(o.format) && !o.require) usage(`--format ${o.format} reports the --require gate: add --require`);
-  for (const r of o.report ?? []) if (isCiFormat(r.format) && !o.require) usage(`--report ${r.format} reports the --require gate: add --require`);
+  for (const r of o.report ?? [])
+    if (isCiFormat(r.format) && !o.require) usage(`--report ${r.format} reports the --require gate: add --require`);
   if (o.urn !== undefined) usage('--urn applies to --mask');
   if (o.ndjson) usage('--ndjson applies to --mask -');
   if (o.pattern !== undefined && !o.require) usage('--pattern applies to --require');
@@ -79,7 +84,13 @@ async function inventory(schemas: LoadedSchema[], format: GateFormat, reports: r
   return EXIT_OK;
 }
 
-async function requireMarked(schemas: LoadedSchema[], findings: UnmarkedField[], ownerless: OwnerlessService[], format: GateFormat, reports: readonly ReportTarget[] | undefined): Promise<number> {
+async function requireMarked(
+  schemas: LoadedSchema[],
+  findings: UnmarkedField[],
+  ownerless: OwnerlessService[],
+  format: GateFormat,
+  reports: readonly ReportTarget[] | undefined,
+): Promise<number> {
   const verdict = requireVerdict(schemas, findings, ownerless);
   await renderEverywhere(format, reports, (format, out, c) => REQUIRE_FORMATS[format](verdict, out, c));
   return verdict.ok ? EXIT_OK : EXIT_GATE;
@@ -110,52 +121,53 @@ async function maskInput(input: string, registry: Registry, options: GdprOptions
   const out = new Out();
   const live = input === '-';
   let seen = 0;
-  for await (const batch of documents([input], { ndjson: options.ndjson })) for (const doc of batch as Doc[]) {
-    seen++;
-    if (doc.kind === 'error') {
-      // Escaped here, whole: main keeps one line, and a file name may hold a newline.
-      if (doc.line === undefined) throw new GateError(clean(`${doc.file}: ${doc.message}`));
-      process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
-      run.failed = true;
-      continue;
-    }
-    if (doc.line === undefined) {
+  for await (const batch of documents([input], { ndjson: options.ndjson }))
+    for (const doc of batch as Doc[]) {
+      seen++;
+      if (doc.kind === 'error') {
+        // Escaped here, whole: main keeps one line, and a file name may hold a newline.
+        if (doc.line === undefined) throw new GateError(clean(`${doc.file}: ${doc.message}`));
+        process.stderr.write(`bqschema: ${clean(`${doc.file}:${doc.line}: ${doc.message}`)}\n`);
+        run.failed = true;
+        continue;
+      }
+      if (doc.line === undefined) {
+        let value: unknown;
+        try {
+          value = parseText(doc.text, doc.file, 'json');
+        } catch (err) {
+          // A message that does not parse: exit 1 like any bad input, escaped whole.
+          if (err instanceof ParseFailure) throw new GateError(clean(err.message));
+          throw err;
+        }
+        const result = masker.mask(value, doc.text, true);
+        warn(doc.file, result.warnings);
+        if ('error' in result) throw new GateError(clean(`${doc.file}: ${result.error}`));
+        out.line(result.text);
+        await out.flush();
+        return EXIT_OK;
+      }
+      const where = `${doc.file}:${doc.line}`;
       let value: unknown;
       try {
-        value = parseText(doc.text, doc.file, 'json');
+        value = parseJsonLine(doc.text, doc.file, doc.line);
       } catch (err) {
-        // A message that does not parse: exit 1 like any bad input, escaped whole.
-        if (err instanceof ParseFailure) throw new GateError(clean(err.message));
-        throw err;
+        if (!(err instanceof ParseFailure)) throw err;
+        process.stderr.write(`bqschema: ${clean(err.message)}\n`);
+        run.failed = true;
+        continue;
       }
-      const result = masker.mask(value, doc.text, true);
-      warn(doc.file, result.warnings);
-      if ('error' in result) throw new GateError(clean(`${doc.file}: ${result.error}`));
+      const result = masker.mask(value, doc.text, false);
+      warn(where, result.warnings);
+      if ('error' in result) {
+        process.stderr.write(`bqschema: ${clean(`${where}: ${result.error}`)}\n`);
+        run.failed = true;
+        continue;
+      }
       out.line(result.text);
-      await out.flush();
-      return EXIT_OK;
+      if (live) await out.flush();
+      else await out.maybeFlush();
     }
-    const where = `${doc.file}:${doc.line}`;
-    let value: unknown;
-    try {
-      value = parseJsonLine(doc.text, doc.file, doc.line);
-    } catch (err) {
-      if (!(err instanceof ParseFailure)) throw err;
-      process.stderr.write(`bqschema: ${clean(err.message)}\n`);
-      run.failed = true;
-      continue;
-    }
-    const result = masker.mask(value, doc.text, false);
-    warn(where, result.warnings);
-    if ('error' in result) {
-      process.stderr.write(`bqschema: ${clean(`${where}: ${result.error}`)}\n`);
-      run.failed = true;
-      continue;
-    }
-    out.line(result.text);
-    if (live) await out.flush();
-    else await out.maybeFlush();
-  }
   await out.flush();
   if (seen === 0) throw new UsageError(input === '-' ? 'no input on stdin' : `${input}: no message in it`);
   return run.failed ? EXIT_GATE : EXIT_OK;

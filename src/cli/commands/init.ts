@@ -1,4 +1,18 @@
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { display, inside, MANIFEST_NAMES } from '../../registry/index.js';
 import { EXIT_OK, UsageError } from '../errors.js';
@@ -208,7 +222,8 @@ function checkPath(base: string, rel: string, refuse: (problem: string) => never
       } catch (err) {
         refuse(`${shown(path)} is a symbolic link that cannot be followed: ${cause(err)}`);
       }
-      if (!inside(base, real)) refuse(`${shown(path)} is a symbolic link to ${clean(real)}, outside ${shown(base)}: init writes only inside it`);
+      if (!inside(base, real))
+        refuse(`${shown(path)} is a symbolic link to ${clean(real)}, outside ${shown(base)}: init writes only inside it`);
     }
     if (!statSync(real).isDirectory()) refuse(`${shown(path)} exists and is not a directory`);
     dir = real;
@@ -262,13 +277,17 @@ export function run(options: InitOptions): number {
   const sub = top === undefined ? '' : relative(top, root).split(sep).join('/');
   // GitHub evaluates ${{ }} in `with:` values, and a line break would end the YAML scalar.
   if (/\$\{\{|[\u0000-\u001f\u007f\u2028\u2029]/.test(sub)) {
-    refuse(`its path from the repository root cannot go into a workflow (it holds \${{ or a control character): rename it, or run init at the repository root`);
+    refuse(
+      `its path from the repository root cannot go into a workflow (it holds \${{ or a control character): rename it, or run init at the repository root`,
+    );
   }
 
   const ref = `v${options.version}`;
   const others = MANIFEST_NAMES.filter((n) => n !== 'registry.json' && lstatOrUndefined(join(root, n), refuse) !== undefined);
   if (others.length > 0) {
-    refuse(`a registry is already here: ${others.map((n) => shown(join(asked, n))).join(', ')} (a registry.json beside it would shadow it in discovery); edit it instead`);
+    refuse(
+      `a registry is already here: ${others.map((n) => shown(join(asked, n))).join(', ')} (a registry.json beside it would shadow it in discovery); edit it instead`,
+    );
   }
 
   const inTarget = (path: string, text: string): Planned => ({ path, label: join(asked, path), base: root, text });
@@ -276,7 +295,9 @@ export function run(options: InitOptions): number {
     inTarget('registry.json', json(registry(schemaRef(root, top)))),
     inTarget(SCHEMA_FILE, json(SCHEMA)),
     inTarget(MESSAGE_FILE, json(MESSAGE)),
-    top === undefined ? inTarget(WORKFLOW_FILE, workflow(sub, ref)) : { path: WORKFLOW_FILE, label: join(top, WORKFLOW_FILE), base: top, text: workflow(sub, ref) },
+    top === undefined
+      ? inTarget(WORKFLOW_FILE, workflow(sub, ref))
+      : { path: WORKFLOW_FILE, label: join(top, WORKFLOW_FILE), base: top, text: workflow(sub, ref) },
   ];
   // All or nothing: every path is checked before the first one is written.
   const taken: string[] = [];
@@ -307,7 +328,8 @@ export function run(options: InitOptions): number {
   }
 
   const lines = planned.map((f) => `created ${shown(f.label)}`);
-  if (sub !== '') lines.push(`note: the workflow is at the repository root, where GitHub reads workflows; its steps run the registry in ${clean(sub)}`);
+  if (sub !== '')
+    lines.push(`note: the workflow is at the repository root, where GitHub reads workflows; its steps run the registry in ${clean(sub)}`);
   const bq = onPath() ? 'bqschema' : 'npx bqschema';
   const cd = shown(asked) === '.' ? '' : `cd ${shellWord(shown(asked))} && `;
   lines.push('', `next: ${cd}${bq} check && ${bq} validate ${MESSAGE_FILE}`);

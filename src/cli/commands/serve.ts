@@ -1,6 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { CompatNameError, parseCompatLevel, parseCompatPolicy } from '../../compat/index.js';
-import { buildSnapshot, createServer, MAX_BODY_BYTES, MAX_CONNECTIONS, MAX_PENDING_BYTES, type RequestLog, type Snapshot } from '../../serve/index.js';
+import {
+  buildSnapshot,
+  createServer,
+  MAX_BODY_BYTES,
+  MAX_CONNECTIONS,
+  MAX_PENDING_BYTES,
+  type RequestLog,
+  type Snapshot,
+} from '../../serve/index.js';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCatalog, catalogHandler, catalogServices, type CatalogEntry } from '../../catalog/index.js';
@@ -51,8 +59,13 @@ function parseCount(raw: string | undefined, fallback: number, min: number, opti
 async function earlierSchemas(registry: Registry, allowOutsidePaths: boolean | undefined): Promise<(urn: string) => unknown[]> {
   const { readHistory } = await import('../../registry/versions.js');
   const { canonicalKey } = await import('../../validator/index.js');
-  const history = await readHistory({ manifestPath: registry.manifest.path, parseOptions: registry.parseOptions, ...(allowOutsidePaths ? { allowOutsidePaths } : {}) });
-  for (const u of history.unreadable) say(`warning: ${u.urn || 'the manifest'} at ${u.commit.slice(0, 12)} (${u.path}) cannot be read, not a version: ${u.message}`);
+  const history = await readHistory({
+    manifestPath: registry.manifest.path,
+    parseOptions: registry.parseOptions,
+    ...(allowOutsidePaths ? { allowOutsidePaths } : {}),
+  });
+  for (const u of history.unreadable)
+    say(`warning: ${u.urn || 'the manifest'} at ${u.commit.slice(0, 12)} (${u.path}) cannot be read, not a version: ${u.message}`);
   return (urn) => {
     let now: string | undefined;
     try {
@@ -71,7 +84,10 @@ async function load(options: ServeOptions): Promise<{ snapshot: Snapshot; regist
   const registry = openRegistry(options, { strict: false, onWarning: (_w, message) => say(`warning: ${message}`) });
   const earlier = options.history ? await earlierSchemas(registry, options.allowOutsidePaths) : undefined;
   const built = buildSnapshot({
-    urns: () => registry.urns(), schemaFor: (urn) => registry.compiled(urn), idFor: (urn) => registry.entry(urn)?.id, ...(earlier ? { earlier } : {}),
+    urns: () => registry.urns(),
+    schemaFor: (urn) => registry.compiled(urn),
+    idFor: (urn) => registry.entry(urn)?.id,
+    ...(earlier ? { earlier } : {}),
   });
   if (!options.catalog) return { snapshot: built, registry };
   const entries: CatalogEntry[] = [];
@@ -82,7 +98,16 @@ async function load(options: ServeOptions): Promise<{ snapshot: Snapshot; regist
     } catch {
       continue; // answered as a broken subject by the API; the catalog shows what loads
     }
-    entries.push({ urn: e.urn, schema, file: registry.fileFromRoot(e.urn), owner: e.owner, status: e.status, description: e.description, producers: e.producers, consumers: e.consumers });
+    entries.push({
+      urn: e.urn,
+      schema,
+      file: registry.fileFromRoot(e.urn),
+      owner: e.owner,
+      status: e.status,
+      description: e.description,
+      producers: e.producers,
+      consumers: e.consumers,
+    });
   }
   const page = catalogHandler(buildCatalog({ entries, services: catalogServices(registry) }));
   const catalog = { headers: page.headers, body: Buffer.from(page.body, 'utf8') };
@@ -99,14 +124,16 @@ function fingerprint(registry: Registry): string {
       // an outside path: never read, nothing to watch
     }
   }
-  return paths.map((p) => {
-    try {
-      const st = statSync(p);
-      return `${p}\0${st.size}\0${st.mtimeMs}`;
-    } catch {
-      return `${p}\0-`;
-    }
-  }).join('\n');
+  return paths
+    .map((p) => {
+      try {
+        const st = statSync(p);
+        return `${p}\0${st.size}\0${st.mtimeMs}`;
+      } catch {
+        return `${p}\0-`;
+      }
+    })
+    .join('\n');
 }
 
 /** How long the files must stay unchanged around a reload before it is served. */
@@ -137,11 +164,17 @@ function urlHost(address: AddressInfo): string {
 function listenProblem(err: NodeJS.ErrnoException, host: string, port: number): string {
   const where = `${host}:${port}`;
   switch (err.code) {
-    case 'EADDRINUSE': return `cannot listen on ${where}: the port is already in use`;
-    case 'EACCES': return `cannot listen on ${where}: permission denied`;
-    case 'EADDRNOTAVAIL': return `cannot listen on ${where}: the address is not available on this machine`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot listen on ${where}: unknown host`;
-    default: return `cannot listen on ${where}: ${err.message}`;
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is already in use`;
+    case 'EACCES':
+      return `cannot listen on ${where}: permission denied`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: the address is not available on this machine`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${where}: unknown host`;
+    default:
+      return `cannot listen on ${where}: ${err.message}`;
   }
 }
 
@@ -158,7 +191,10 @@ export async function run(options: ServeOptions): Promise<number> {
   const port = parsePort(options.port);
   const maxConnections = parseCount(options.maxConnections, MAX_CONNECTIONS, 1, '--max-connections', 'a positive integer');
   const maxPendingBytes = parseCount(
-    options.maxPendingBytes, MAX_PENDING_BYTES, MAX_BODY_BYTES, '--max-pending-bytes',
+    options.maxPendingBytes,
+    MAX_PENDING_BYTES,
+    MAX_BODY_BYTES,
+    '--max-pending-bytes',
     `a number of bytes from ${MAX_BODY_BYTES} (the largest request body, 1 MiB) up`,
   );
   let level: string;
@@ -176,7 +212,14 @@ export async function run(options: ServeOptions): Promise<number> {
   const reloadOptions: ServeOptions = { ...options, registry: registry.manifest.path };
   const manifestShown = registry.manifest.shown;
   for (const b of snapshot.broken) say(`warning: ${b.name} is answered with error 50001: ${b.error}`);
-  const api = createServer(snapshot, { compatibility: level, policy, maxConnections, maxPendingBytes, allowKeywords: options.allowKeyword ?? [], onRequest: options.verbose ? logRequest : undefined });
+  const api = createServer(snapshot, {
+    compatibility: level,
+    policy,
+    maxConnections,
+    maxPendingBytes,
+    allowKeywords: options.allowKeyword ?? [],
+    onRequest: options.verbose ? logRequest : undefined,
+  });
   if (options.verbose) api.server.on('drop', () => say(`connection refused: ${maxConnections} connections are open (--max-connections)`));
   let address: AddressInfo;
   try {
@@ -208,9 +251,10 @@ export async function run(options: ServeOptions): Promise<number> {
         next = await settledLoad(reloadOptions);
       } catch (err) {
         // The not-found message would name --registry as the path's origin; it is the start's manifest.
-        const problem = err instanceof RegistryNotFoundError
-          ? `registry manifest not found: ${manifestShown} (serve reads the manifest it started with: put it back, or restart serve to use another)`
-          : (err as Error).message;
+        const problem =
+          err instanceof RegistryNotFoundError
+            ? `registry manifest not found: ${manifestShown} (serve reads the manifest it started with: put it back, or restart serve to use another)`
+            : (err as Error).message;
         say(`reload failed, still serving the previous registry: ${problem}`);
         return;
       }
@@ -233,14 +277,19 @@ export async function run(options: ServeOptions): Promise<number> {
       process.off('SIGHUP', reload);
       const done = api.close();
       say(`${signal}: closing`); // after close(): the port no longer accepts connections
-      done.then(() => resolve(EXIT_OK), () => resolve(EXIT_OK));
+      done.then(
+        () => resolve(EXIT_OK),
+        () => resolve(EXIT_OK),
+      );
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
     process.on('SIGHUP', reload);
   });
   // Printed once the signal handlers are in place: whoever waits for this line may signal at once.
-  const versions = options.history ? `, ${[...snapshot.bySubject.values()].reduce((n, e) => n + (e.ok ? e.versions.length : 1), 0)} versions from git history` : '';
+  const versions = options.history
+    ? `, ${[...snapshot.bySubject.values()].reduce((n, e) => n + (e.ok ? e.versions.length : 1), 0)} versions from git history`
+    : '';
   say(`listening on http://${urlHost(address)}:${address.port} (${snapshot.subjects.length} subjects${versions})`);
   return closed;
 }

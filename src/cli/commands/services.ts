@@ -72,8 +72,23 @@ function renderText(views: readonly ServiceView[]): string {
 
 function renderMarkdown(views: readonly ServiceView[]): string {
   const cell = (xs: readonly string[]): string => (xs.length === 0 ? '' : xs.map((x) => mdCode(x)).join('<br>'));
-  const rows = views.map((v) => `| ${mdCode(shownName(v.name))}${v.declared ? '' : ' (not declared)'} | ${md(visibleText(v.team ?? ''))} | ${md(visibleText(v.contact ?? ''))} | ${cell(v.produces)} | ${cell(v.consumes)} | ${piiByUrn(v).map((g) => `${mdCode(g.urn)}: ${md(g.fields)}`).join('<br>')} |`);
-  return ['### bqschema services', '', '| service | team | contact | produces | consumes | personal data |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+  const rows = views.map(
+    (v) =>
+      `| ${mdCode(shownName(v.name))}${v.declared ? '' : ' (not declared)'} | ${md(visibleText(v.team ?? ''))} | ${md(visibleText(v.contact ?? ''))} | ${cell(v.produces)} | ${cell(v.consumes)} | ${piiByUrn(
+        v,
+      )
+        .map((g) => `${mdCode(g.urn)}: ${md(g.fields)}`)
+        .join('<br>')} |`,
+  );
+  return (
+    [
+      '### bqschema services',
+      '',
+      '| service | team | contact | produces | consumes | personal data |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows,
+    ].join('\n') + '\n'
+  );
 }
 
 function renderJson(views: readonly ServiceView[]): string {
@@ -84,7 +99,11 @@ function codeowners(registry: Registry, options: ServicesOptions): string {
   const root = repositoryRoot(registry.manifest.path);
   try {
     const lines = codeownersLines(registry, (urn) => fromRoot(root, registry.file(urn).path), options.consumersReview === true);
-    return codeownersText(lines, `bqschema services --format codeowners${options.consumersReview ? ' --consumers-review' : ''}`, options.consumersReview === true);
+    return codeownersText(
+      lines,
+      `bqschema services --format codeowners${options.consumersReview ? ' --consumers-review' : ''}`,
+      options.consumersReview === true,
+    );
   } catch (err) {
     if (err instanceof CodeownersError) throw new GateError(clean(`${registry.manifest.shown}: ${err.message}`));
     throw err;
@@ -99,7 +118,14 @@ export function ownerless(registry: Registry, schemas: readonly SchemaOf[]): Own
       const index = registry.services.find((s) => s.name === v.name)!.index;
       const pointer = `/services/${index}/name`;
       const missing = [...(v.team === undefined ? ['team' as const] : []), ...(v.contact === undefined ? ['contact' as const] : [])];
-      return { service: v.name, missing, urns: [...new Set(v.pii.map((f) => f.urn))], file: registry.manifest.shown, pointer, ...registry.manifestPosition(pointer) };
+      return {
+        service: v.name,
+        missing,
+        urns: [...new Set(v.pii.map((f) => f.urn))],
+        file: registry.manifest.shown,
+        pointer,
+        ...registry.manifestPosition(pointer),
+      };
     });
 }
 
@@ -111,10 +137,24 @@ export async function byService(registry: Registry, schemas: readonly SchemaOf[]
   const all = servicesView(registry, schemas);
   const handling = all.filter((v) => v.pii.length > 0);
   let text: string;
-  if (format === 'json') text = JSON.stringify({ services: handling.map(({ name, team, contact, declared, pii }) => ({ name, team, contact, declared, pii })) }, null, 2) + '\n';
+  if (format === 'json')
+    text =
+      JSON.stringify(
+        { services: handling.map(({ name, team, contact, declared, pii }) => ({ name, team, contact, declared, pii })) },
+        null,
+        2,
+      ) + '\n';
   else if (format === 'markdown') {
-    const rows = handling.map((v) => `| ${mdCode(shownName(v.name))} | ${md(visibleText(v.team ?? ''))} | ${md(visibleText(v.contact ?? ''))} | ${piiByUrn(v).map((g) => `${mdCode(g.urn)}: ${md(g.fields)}`).join('<br>')} |`);
-    text = ['### bqschema gdpr --by-service', '', '| service | team | contact | personal data |', '| --- | --- | --- | --- |', ...rows].join('\n') + '\n';
+    const rows = handling.map(
+      (v) =>
+        `| ${mdCode(shownName(v.name))} | ${md(visibleText(v.team ?? ''))} | ${md(visibleText(v.contact ?? ''))} | ${piiByUrn(v)
+          .map((g) => `${mdCode(g.urn)}: ${md(g.fields)}`)
+          .join('<br>')} |`,
+    );
+    text =
+      ['### bqschema gdpr --by-service', '', '| service | team | contact | personal data |', '| --- | --- | --- | --- |', ...rows].join(
+        '\n',
+      ) + '\n';
   } else {
     const lines: string[] = [];
     for (const v of handling) {
@@ -137,7 +177,10 @@ export async function run(options: ServicesOptions): Promise<number> {
   if (options.format === 'codeowners') text = codeowners(registry, options);
   else {
     // A schema that cannot be read is a RegistryError: one line, exit 1, as gdpr's inventory.
-    const views = servicesView(registry, registry.entries.map((e) => ({ urn: e.urn, schema: registry.document(e.urn).value })));
+    const views = servicesView(
+      registry,
+      registry.entries.map((e) => ({ urn: e.urn, schema: registry.document(e.urn).value })),
+    );
     text = options.format === 'json' ? renderJson(views) : options.format === 'markdown' ? renderMarkdown(views) : renderText(views);
   }
   if (options.output === undefined) return printDocument(text);

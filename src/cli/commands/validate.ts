@@ -82,7 +82,6 @@ class Reporter {
   }
 }
 
-
 function byteLimit(raw: string | undefined, fallback: number, option: string): number {
   if (raw === undefined) return fallback;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
@@ -100,7 +99,8 @@ const QUEUED_ANSWERS = 32;
 function jobsFor(raw: string | undefined, plan: InputPlan): number {
   if (raw !== undefined) {
     const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new UsageError(`--jobs must be a number of threads from 1 to 256, got ${JSON.stringify(raw)}`);
+    if (!Number.isSafeInteger(n) || n < 1 || n > 256)
+      throw new UsageError(`--jobs must be a number of threads from 1 to 256, got ${JSON.stringify(raw)}`);
     return n;
   }
   // Whole files: one thread measured faster than two (bench:cli, 10k files: 294 vs 313 ms wall), since
@@ -146,7 +146,8 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   exitWhenStdoutCloses(() => (failed() ? EXIT_GATE : EXIT_OK), { finishFirst: extra.length > 0 });
   try {
     if (jobs === 1 || plan === undefined) {
-      const docs = plan === undefined ? documents(paths, { ndjson: options.ndjson, limits }) : documentsOf(plan, { ndjson: options.ndjson, limits });
+      const docs =
+        plan === undefined ? documents(paths, { ndjson: options.ndjson, limits }) : documentsOf(plan, { ndjson: options.ndjson, limits });
       for await (const batch of docs) {
         let flush = false;
         for (const doc of batch) {
@@ -172,7 +173,10 @@ export async function run(paths: string[], options: ValidateOptions): Promise<nu
   const n = reporter.counts;
   if (n.valid + n.invalid + n.skipped + n.error === 0) {
     await finishAll(false, false);
-    const what = paths.length === 1 && paths[0] === '-' ? 'no input on stdin' : `no messages found in ${paths.map((p) => clean(p)).join(', ')} (looked for *.json, *.ndjson and *.jsonl files)`;
+    const what =
+      paths.length === 1 && paths[0] === '-'
+        ? 'no input on stdin'
+        : `no messages found in ${paths.map((p) => clean(p)).join(', ')} (looked for *.json, *.ndjson and *.jsonl files)`;
     throw new UsageError(what);
   }
   await finishAll(!failed(), true);
@@ -190,12 +194,19 @@ type ReportFile = { file: AtomicFile; reporter: Reporter };
  * temporary file as it goes (a report of any size is never held whole), renamed over its target
  * when the run ends (finishReports) and removed if it does not.
  */
-async function openReports(reports: NonNullable<ValidateOptions['report']>, options: ValidateOptions, positions: typeof SourcePositions | undefined): Promise<ReportFile[]> {
+async function openReports(
+  reports: NonNullable<ValidateOptions['report']>,
+  options: ValidateOptions,
+  positions: typeof SourcePositions | undefined,
+): Promise<ReportFile[]> {
   const extra: ReportFile[] = [];
   try {
     for (const r of reports) {
       const file = openAtomic(r.file);
-      extra.push({ file, reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, coloursFor(false), positions, new Out(file)) });
+      extra.push({
+        file,
+        reporter: new Reporter({ ...options, format: r.format as ValidateOptions['format'] }, coloursFor(false), positions, new Out(file)),
+      });
     }
     for (const e of extra) await e.reporter.begin();
   } catch (err) {
@@ -246,7 +257,7 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge:
   };
   // A test hook: tiny tasks put task boundaries everywhere in small fixtures ("bytes,files").
   const [taskBytes, filesPerTask] = /^[1-9][0-9]*,[1-9][0-9]*$/.test(process.env.BQSCHEMA_TEST_TASK_SIZE ?? '')
-    ? process.env.BQSCHEMA_TEST_TASK_SIZE!.split(',').map(Number) as [number, number]
+    ? (process.env.BQSCHEMA_TEST_TASK_SIZE!.split(',').map(Number) as [number, number])
     : [TASK_BYTES, FILES_PER_TASK];
   const input = tasks(plan, { ndjson: init.options.ndjson, limits: init.limits, taskBytes, filesPerTask });
   try {
@@ -275,4 +286,3 @@ async function inWorkers(plan: InputPlan, jobs: number, init: WorkerInit, judge:
     await pool.close();
   }
 }
-

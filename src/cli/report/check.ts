@@ -7,5 +7,6 @@ import { about, reportFormats, type GateFormat, type ViewFormatter } from './emi
 /* check's formats: every one renders the Report src/check/report.ts makes of its verdict, text and JSON laid out by its views. */
 
 export const CHECK_FORMATS: Record<GateFormat, ViewFormatter<CheckVerdict>> = reportFormats((v: CheckVerdict) => checkReport(v, about()), {
-  text: checkTextView, json: checkJsonView,
+  text: checkTextView,
+  json: checkJsonView,
 });

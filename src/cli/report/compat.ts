@@ -26,12 +26,19 @@ export interface Settings {
 }
 
 export const PAIR_FORMATS: Record<CompatFormat, ViewFormatter<PairVerdict>> = reportFormats((v: PairVerdict) => pairReport(v, about()), {
-  text: pairTextView, json: pairJsonView, markdown: pairMarkdown,
+  text: pairTextView,
+  json: pairJsonView,
+  markdown: pairMarkdown,
 });
 
-export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryVerdict>> = reportFormats((v: RegistryVerdict) => registryReport(v, about()), {
-  text: registryTextView, json: registryJsonView, markdown: registryMarkdown,
-});
+export const REGISTRY_FORMATS: Record<CompatFormat, ViewFormatter<RegistryVerdict>> = reportFormats(
+  (v: RegistryVerdict) => registryReport(v, about()),
+  {
+    text: registryTextView,
+    json: registryJsonView,
+    markdown: registryMarkdown,
+  },
+);
 
 // ---- --list-rules ---------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { clean, coloursFor, type Colours, type Out } from '../output.js';
 
 const PLAIN = coloursFor(false);
 
-export { isCiFormat, isWholeDocument,  type GateFormat } from '../../report/formats.js';
+export { isCiFormat, isWholeDocument, type GateFormat } from '../../report/formats.js';
 
 let cached: string | undefined;
 
@@ -28,10 +28,14 @@ function toolVersion(): string {
   }
 }
 
-export { DOCS,  } from '../../report/docs.js';
+export { DOCS } from '../../report/docs.js';
 
 /** This tool, for a core that builds a Report (it brings its own rules). */
-export const about = (): ToolInfo => ({ name: 'bqschema', version: toolVersion(), informationUri: 'https://github.com/babelqueue/bqschema#readme' });
+export const about = (): ToolInfo => ({
+  name: 'bqschema',
+  version: toolVersion(),
+  informationUri: 'https://github.com/babelqueue/bqschema#readme',
+});
 
 export const tool = (rules: readonly ReportRule[]): ReportInput['tool'] => ({ ...about(), rules });
 
@@ -62,7 +66,9 @@ export function noteRegistry(shown: string): void {
 export function setCategory(value: string | undefined): void {
   if (value === undefined) return;
   if (value.trim() === '' || value.trim() !== value || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new UsageError(`--category must be a name without surrounding whitespace or control characters, got ${JSON.stringify(clean(value))}; e.g. --category bqschema/validate/orders`);
+    throw new UsageError(
+      `--category must be a name without surrounding whitespace or control characters, got ${JSON.stringify(clean(value))}; e.g. --category bqschema/validate/orders`,
+    );
   }
   category = value;
 }
@@ -94,7 +100,11 @@ export function ciContext(): { readonly base: string; categoryFor(command: strin
  * is used), laid out by the command's views where it has them; no final newline.
  */
 export async function renderReport<FS, US>(
-  format: GateFormat, report: Report<FS, US>, c?: Colours, options: { quiet?: boolean } = {}, views: FormatViews<FS, US> = {},
+  format: GateFormat,
+  report: Report<FS, US>,
+  c?: Colours,
+  options: { quiet?: boolean } = {},
+  views: FormatViews<FS, US> = {},
 ): Promise<string> {
   const row = outputFormat(format)!;
   const render = await row.load();
@@ -119,13 +129,18 @@ type CommandViews<V, FS, US> = { [K in keyof FormatViews<FS, US>]?: (verdict: V,
 
 /** A gate's formatters, one per format of the table: its verdict made into one Report, rendered in each. */
 export function reportFormats<V, FS, US>(
-  toReport: (verdict: V) => Report<FS, US> | Promise<Report<FS, US>>, views: CommandViews<V, FS, US> = {},
+  toReport: (verdict: V) => Report<FS, US> | Promise<Report<FS, US>>,
+  views: CommandViews<V, FS, US> = {},
 ): Record<GateFormat, ViewFormatter<V>> {
-  const as = (format: GateFormat): ViewFormatter<V> => async (verdict, out, c) => {
-    const report = await toReport(verdict);
-    const make = Object.hasOwn(views, format) ? (views as Record<string, (verdict: V, report: Report<FS, US>) => unknown>)[format] : undefined;
-    const own = (make === undefined ? {} : { [format]: make(verdict, report) }) as FormatViews<FS, US>;
-    out.line(await renderReport(format, report, c, {}, own));
-  };
+  const as =
+    (format: GateFormat): ViewFormatter<V> =>
+    async (verdict, out, c) => {
+      const report = await toReport(verdict);
+      const make = Object.hasOwn(views, format)
+        ? (views as Record<string, (verdict: V, report: Report<FS, US>) => unknown>)[format]
+        : undefined;
+      const own = (make === undefined ? {} : { [format]: make(verdict, report) }) as FormatViews<FS, US>;
+      out.line(await renderReport(format, report, c, {}, own));
+    };
   return Object.fromEntries(OUTPUT_FORMATS.map((f) => [f.name, as(f.name)])) as Record<GateFormat, ViewFormatter<V>>;
 }

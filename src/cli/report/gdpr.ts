@@ -11,15 +11,21 @@ import { about, reportFormats, type GateFormat, type ViewFormatter } from './emi
  */
 
 /** The CI results formats (SARIF, JUnit) report the --require gate; the inventory has none (refused before any work is done). */
-const gateOnly = (format: string): ViewFormatter<Inventory> => () => {
-  throw new UsageError(`--format ${format} reports the --require gate: add --require`);
-};
+const gateOnly =
+  (format: string): ViewFormatter<Inventory> =>
+  () => {
+    throw new UsageError(`--format ${format} reports the --require gate: add --require`);
+  };
 
 export const INVENTORY_FORMATS: Record<GateFormat, ViewFormatter<Inventory>> = {
   ...reportFormats((i: Inventory) => inventoryReport(i, about()), { text: () => inventoryTextView, json: () => inventoryJsonView }),
   ...Object.fromEntries(OUTPUT_FORMATS.filter((f) => f.ci).map((f) => [f.name, gateOnly(f.name)])),
 };
 
-export const REQUIRE_FORMATS: Record<GateFormat, ViewFormatter<RequireVerdict>> = reportFormats((v: RequireVerdict) => requireReport(v, about()), {
-  text: () => requireTextView, json: requireJsonView,
-});
+export const REQUIRE_FORMATS: Record<GateFormat, ViewFormatter<RequireVerdict>> = reportFormats(
+  (v: RequireVerdict) => requireReport(v, about()),
+  {
+    text: () => requireTextView,
+    json: requireJsonView,
+  },
+);

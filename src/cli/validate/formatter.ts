@@ -10,7 +10,18 @@ import type { SarifCap, SarifStream } from '../../report/sarif.js';
 import { TextStream } from '../../report/text.js';
 import { validateTextView } from '../../validate/view-text.js';
 import type { Spool } from '../spool.js';
-import { messageData, messageFindings, messageUnit, runSummary, outcomeOf, unitOf, VALIDATE_RULES, type MessageSubject, type MessageVerdict, type Place } from '../../validate/report.js';
+import {
+  messageData,
+  messageFindings,
+  messageUnit,
+  runSummary,
+  outcomeOf,
+  unitOf,
+  VALIDATE_RULES,
+  type MessageSubject,
+  type MessageVerdict,
+  type Place,
+} from '../../validate/report.js';
 import type { Result } from '../../validate/judge.js';
 import type { ValidateOptions } from './judge.js';
 
@@ -50,7 +61,13 @@ export class Formatter {
     if (partial) this.textStream.group = null;
     this.first = !partial;
     // The formats validate writes as it goes; any other (a whole document: markdown) keeps its findings for the end.
-    const streams: Partial<Record<GateFormat, (r: Result, text: string | undefined) => void>> = { json: this.json, github: this.github, sarif: this.sarifResults, junit: this.junitCase, text: this.text };
+    const streams: Partial<Record<GateFormat, (r: Result, text: string | undefined) => void>> = {
+      json: this.json,
+      github: this.github,
+      sarif: this.sarifResults,
+      junit: this.junitCase,
+      text: this.text,
+    };
     this.emit = ((Object.hasOwn(streams, options.format) ? streams[options.format] : undefined) ?? this.row).bind(this);
   }
 
@@ -77,7 +94,6 @@ export class Formatter {
     return this.out.wantsFlush();
   }
 
-
   /**
    * What comes before the first result: JSON opens its document (its summary comes last, see
    * finish), SARIF writes its head (the tool and its rules); JUnit's test cases are kept in a spool
@@ -93,7 +109,11 @@ export class Formatter {
     const ci = ciContext();
     if (format === 'sarif') {
       const [{ SarifStream, SarifCap }, { Spool }] = await Promise.all([import('../../report/sarif.js'), import('../spool.js')]);
-      this.sarif = new SarifStream(tool(VALIDATE_RULES), undefined, { command: 'validate', category: ci.categoryFor('validate'), base: ci.base });
+      this.sarif = new SarifStream(tool(VALIDATE_RULES), undefined, {
+        command: 'validate',
+        category: ci.categoryFor('validate'),
+        base: ci.base,
+      });
       this.sarifCap = new SarifCap();
       this.spool = new Spool();
       this.out.raw(this.sarif.head());
@@ -130,7 +150,18 @@ export class Formatter {
     } else if (format === 'sarif' || format === 'junit') {
       await this.endStream(ok, summary, timeMs);
     } else if (isWholeDocument(format)) {
-      const report = { tool: tool(VALIDATE_RULES), command: 'validate', ok, summary, summaryLine, findings: this.findings, artifacts: [], units: [], timeMs, omitted: this.omitted };
+      const report = {
+        tool: tool(VALIDATE_RULES),
+        command: 'validate',
+        ok,
+        summary,
+        summaryLine,
+        findings: this.findings,
+        artifacts: [],
+        units: [],
+        timeMs,
+        omitted: this.omitted,
+      };
       this.out.line(await renderReport(format, report));
     } else {
       // github: the annotations went out as the messages came (githubAnnotation); the summary line ends them.
@@ -212,7 +243,13 @@ export class Formatter {
 
   private junitCase(r: Result, text: string | undefined): void {
     const now = performance.now();
-    const unit: ReportUnit = { id: unitOf(r), file: r.file, ...(r.line === undefined ? {} : { line: r.line }), outcome: outcomeOf(r), timeMs: now - this.lastAt };
+    const unit: ReportUnit = {
+      id: unitOf(r),
+      file: r.file,
+      ...(r.line === undefined ? {} : { line: r.line }),
+      outcome: outcomeOf(r),
+      timeMs: now - this.lastAt,
+    };
     this.lastAt = now;
     const own = saysNothing(r) ? [] : this.findingsOf(r, text);
     const { suite, xml } = this.junit!.add(unit, own);

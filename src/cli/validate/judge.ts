@@ -135,7 +135,9 @@ export class Judge {
       const most = Math.floor(this.limits.maxFileBytes / YAML_SHARE);
       // UTF-8 takes at most three bytes per UTF-16 unit: only a text that may be over is measured.
       if (text.length * 3 > most && Buffer.byteLength(text) > most) {
-        throw new UsageError(`${clean(file)}: the YAML document is ${Buffer.byteLength(text)} bytes, larger than ${most} (YAML is read up to 1/${YAML_SHARE} of --max-file-bytes: it takes ${YAML_SHARE} times the memory of JSON); raise the limit with --max-file-bytes <bytes>, or give the message as JSON`);
+        throw new UsageError(
+          `${clean(file)}: the YAML document is ${Buffer.byteLength(text)} bytes, larger than ${most} (YAML is read up to 1/${YAML_SHARE} of --max-file-bytes: it takes ${YAML_SHARE} times the memory of JSON); raise the limit with --max-file-bytes <bytes>, or give the message as JSON`,
+        );
       }
       roomFor(text, YAML_SHARE, file);
       try {
@@ -177,7 +179,9 @@ function askHeap(text: string, need: number, where: string): void {
   const heap = getHeapStatistics().heap_size_limit;
   if (need + HEAP_BESIDES <= heap) return;
   const mib = (n: number): number => Math.ceil(n / (1024 * 1024));
-  throw new UsageError(`${clean(where)}: this message of ${Buffer.byteLength(text)} bytes may need ${mib(need)} MiB of heap to judge, more than node's heap of ${mib(heap)} MiB holds; run with NODE_OPTIONS=--max-old-space-size=${mib(need + HEAP_BESIDES)}`);
+  throw new UsageError(
+    `${clean(where)}: this message of ${Buffer.byteLength(text)} bytes may need ${mib(need)} MiB of heap to judge, more than node's heap of ${mib(heap)} MiB holds; run with NODE_OPTIONS=--max-old-space-size=${mib(need + HEAP_BESIDES)}`,
+  );
 }
 
 /** What a worker sends back for one task (see src/cli/workers/validate-worker.ts). */

@@ -25,7 +25,8 @@ export class TaskRunner {
 
   async answer(task: Task): Promise<TaskAnswer> {
     const init = this.init;
-    if (init.options.format !== 'text' && this.positions === undefined) this.positions = (await import('../../registry/positions.js')).SourcePositions;
+    if (init.options.format !== 'text' && this.positions === undefined)
+      this.positions = (await import('../../registry/positions.js')).SourcePositions;
     const j = this.judge;
     j.newTask();
     const f = new Formatter(init.options, this.colours, this.positions, new Out(null), true);
@@ -38,7 +39,8 @@ export class TaskRunner {
         for (const item of task.items) add(typeof item === 'string' ? wholeFile(item, init.limits) : item);
       } else {
         const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
-        for await (const batch of lines([bytes], task.file, init.limits, { line: task.line, offset: task.offset })) for (const doc of batch) add(doc);
+        for await (const batch of lines([bytes], task.file, init.limits, { line: task.line, offset: task.offset }))
+          for (const doc of batch) add(doc);
       }
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;

@@ -16,7 +16,16 @@ import { type } from './type.js';
  * checks of each instance type in its order; the catalog says the constraints in it.
  */
 export const KEYWORDS: readonly Keyword[] = [
-  type, required, properties, additionalProperties, items, enumKeyword, constKeyword, minLength, maxLength, minimum,
+  type,
+  required,
+  properties,
+  additionalProperties,
+  items,
+  enumKeyword,
+  constKeyword,
+  minLength,
+  maxLength,
+  minimum,
 ];
 
 /** The keywords by name (own names only: a schema's `__proto__` or `toString` is no keyword). */
@@ -32,4 +41,4 @@ export const CHECKS: Readonly<Record<Block, readonly Check[]>> = (() => {
   return out;
 })();
 
-export type { Check, Gen, KeySets,  Preview, Walk } from './keyword.js';
+export type { Check, Gen, KeySets, Preview, Walk } from './keyword.js';

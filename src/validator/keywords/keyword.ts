@@ -1,6 +1,6 @@
 import type { Code, KeySets, Mode, Path } from '../codegen.js';
 
-export type { KeySets,  };
+export type { KeySets };
 import type { SchemaNode } from '../schema-node.js';
 import type { Violation } from '../types.js';
 
@@ -34,7 +34,6 @@ export const NAN_MESSAGE = 'contains NaN, which is not a JSON number';
  * docs/contract.md §1), or `value` for one that applies to any value, after them (enum, const).
  */
 export type Block = 'string' | 'number' | 'object' | 'array' | 'value';
-
 
 /**
  * What a check's generated code is built with (compile.ts's Generator). The code is a `Code`

@@ -44,7 +44,7 @@ function lengthCode(g: Gen, node: SchemaNode, d: Code, path: Path): Code {
   // fast path costs ~2% on the bench's short strings; the branch does not.)
   const lo = lower(node);
   const hi = node.maxLength;
-  const both = lo !== undefined && hi !== undefined ? [Math.max(lo, hi + 1), Math.min(2 * lo, 2 * hi + 1)] as const : undefined;
+  const both = lo !== undefined && hi !== undefined ? ([Math.max(lo, hi + 1), Math.min(2 * lo, 2 * hi + 1)] as const) : undefined;
   const overlap = both && both[0] < both[1] ? both : undefined;
   let cps = code`L(${d})`;
   if (overlap && g.mode === 'all') {
@@ -54,18 +54,24 @@ function lengthCode(g: Gen, node: SchemaNode, d: Code, path: Path): Code {
   }
   if (lo !== undefined) {
     const msg = code`${minLengthMessage(lo)}+${cps}`;
-    s.push(code`if(${d}.length<${lo}||(${d}.length<${2 * lo}&&${cps}<${lo})){${g.fail(path, joinPointer(sp, 'minLength'), 'minLength', msg)}}`);
+    s.push(
+      code`if(${d}.length<${lo}||(${d}.length<${2 * lo}&&${cps}<${lo})){${g.fail(path, joinPointer(sp, 'minLength'), 'minLength', msg)}}`,
+    );
   }
   if (hi !== undefined) {
     const m = Math.max(hi, 0);
     const msg = code`${maxLengthMessage(m)}+${cps}`;
-    s.push(code`if(${d}.length>${m}&&(${d}.length>${2 * m}||${cps}>${m})){${g.fail(path, joinPointer(sp, 'maxLength'), 'maxLength', msg)}}`);
+    s.push(
+      code`if(${d}.length>${m}&&(${d}.length>${2 * m}||${cps}>${m})){${g.fail(path, joinPointer(sp, 'maxLength'), 'maxLength', msg)}}`,
+    );
   }
   if (overlap && g.mode === 'valid') {
     const l = g.id('l');
     const checks = join(s);
     s.length = 0;
-    s.push(code`if(${d}.length>=${overlap[0]}&&${d}.length<${overlap[1]}){const ${l}=L(${d});if(${l}<${lo!}||${l}>${hi!}){${g.fail(path, '', '', EMPTY)}}}else{${checks}}`);
+    s.push(
+      code`if(${d}.length>=${overlap[0]}&&${d}.length<${overlap[1]}){const ${l}=L(${d});if(${l}<${lo!}||${l}>${hi!}){${g.fail(path, '', '', EMPTY)}}}else{${checks}}`,
+    );
   }
   return join(s);
 }
@@ -78,13 +84,20 @@ export const lengthCheck: Check = {
     const s = d as string;
     const lo = lower(n);
     if (lo !== undefined) {
-      if ((s.length < lo || (s.length < 2 * lo && codePointLength(s) < lo))
-        && !w.fail(e, path, joinPointer(n.pointer, 'minLength'), 'minLength', `${minLengthMessage(lo)}${codePointLength(s)}`)) return false;
+      if (
+        (s.length < lo || (s.length < 2 * lo && codePointLength(s) < lo)) &&
+        !w.fail(e, path, joinPointer(n.pointer, 'minLength'), 'minLength', `${minLengthMessage(lo)}${codePointLength(s)}`)
+      )
+        return false;
     }
     if (n.maxLength !== undefined) {
       const m = Math.max(n.maxLength, 0);
-      if (s.length > m && (s.length > 2 * m || codePointLength(s) > m)
-        && !w.fail(e, path, joinPointer(n.pointer, 'maxLength'), 'maxLength', `${maxLengthMessage(m)}${codePointLength(s)}`)) return false;
+      if (
+        s.length > m &&
+        (s.length > 2 * m || codePointLength(s) > m) &&
+        !w.fail(e, path, joinPointer(n.pointer, 'maxLength'), 'maxLength', `${maxLengthMessage(m)}${codePointLength(s)}`)
+      )
+        return false;
     }
     return true;
   },

@@ -36,8 +36,10 @@ export const minimum: Keyword = {
     },
     run(w, n, d, path, e) {
       const x = d as number;
-      return !(x < n.minimum!)
-        || w.fail(e, path, joinPointer(n.pointer, 'minimum'), 'minimum', `${minimumMessage(n.minimum!)}${n.hideNumber ? numberKind(x) : x}`);
+      return (
+        !(x < n.minimum!) ||
+        w.fail(e, path, joinPointer(n.pointer, 'minimum'), 'minimum', `${minimumMessage(n.minimum!)}${n.hideNumber ? numberKind(x) : x}`)
+      );
     },
   },
 };

@@ -83,7 +83,10 @@ function objectCode(g: Gen, node: SchemaNode, d: Code, path: Path, depth: number
     const v = g.id('v');
     let declared = EMPTY;
     if (names.length > 0 && names.length <= NAME_INLINE_MAX) {
-      declared = join(names.map((n) => code`${key}===${n}`), code`||`);
+      declared = join(
+        names.map((n) => code`${key}===${n}`),
+        code`||`,
+      );
     } else if (names.length > 0) {
       declared = code`${g.constant(new Set(names))}.has(${key})`;
     }
@@ -97,8 +100,14 @@ function objectCode(g: Gen, node: SchemaNode, d: Code, path: Path, depth: number
 
 /** The required and properties checks of an object `d` (or a chunk of them). */
 function declaredChecks(
-  g: Gen, sp: string, required: readonly string[], properties: ReadonlyArray<[string, SchemaNode]>, present: ReadonlySet<string>,
-  d: Code, path: Path, depth: number,
+  g: Gen,
+  sp: string,
+  required: readonly string[],
+  properties: ReadonlyArray<[string, SchemaNode]>,
+  present: ReadonlySet<string>,
+  d: Code,
+  path: Path,
+  depth: number,
 ): Code {
   const out: Code[] = [];
   const plain = g.id('o');
@@ -111,15 +120,21 @@ function declaredChecks(
   for (const [name, sub] of properties) {
     const v = g.id('v');
     const check = g.node(sub, v, childPath(path, name), 'properties', depth + 1);
-    out.push(present.has(name)
-      ? code`{const ${v}=${d}[${name}];${check}}`
-      : code`{const ${v}=${d}[${name}];if(${v}!==undefined&&${own(name)}){${check}}}`);
+    out.push(
+      present.has(name)
+        ? code`{const ${v}=${d}[${name}];${check}}`
+        : code`{const ${v}=${d}[${name}];if(${v}!==undefined&&${own(name)}){${check}}}`,
+    );
   }
   return join(out, NL);
 }
 
 /** Consecutive runs of required names and properties, each weighing at most FUNCTION_BUDGET (or one property). */
-function chunks(g: Gen, required: readonly string[], properties: ReadonlyArray<[string, SchemaNode]>): Array<[string[], Array<[string, SchemaNode]>]> {
+function chunks(
+  g: Gen,
+  required: readonly string[],
+  properties: ReadonlyArray<[string, SchemaNode]>,
+): Array<[string[], Array<[string, SchemaNode]>]> {
   const out: Array<[string[], Array<[string, SchemaNode]>]> = [];
   for (let i = 0; i < required.length; i += FUNCTION_BUDGET) out.push([required.slice(i, i + FUNCTION_BUDGET), []]);
   let run: Array<[string, SchemaNode]> = [];
@@ -176,7 +191,13 @@ function scannedObjectCode(g: Gen, node: SchemaNode, extra: SchemaNode, names: s
   const scan: Code[] = [];
   for (const [name, flag] of seen) scan.push(code`if(${key}===${name}){if(h(${d},${key}))${flag}=1;continue;}`);
   const unflagged = names.filter((n) => !seen.has(n));
-  if (unflagged.length > 0) scan.push(code`if(${join(unflagged.map((n) => code`${key}===${n}`), code`||`)})continue;`);
+  if (unflagged.length > 0)
+    scan.push(
+      code`if(${join(
+        unflagged.map((n) => code`${key}===${n}`),
+        code`||`,
+      )})continue;`,
+    );
   // Undeclared properties are counted here and reported after the declared ones (the usual
   // order), the first kept: most failing messages have one.
   const count = g.id('x');
@@ -197,7 +218,9 @@ function scannedObjectCode(g: Gen, node: SchemaNode, extra: SchemaNode, names: s
   }
   for (const name of required) {
     const msg = code`${requiredMessage(name)}`;
-    out.push(code`if(${read.get(name) ?? code`${d}[${name}]`}===undefined||!${own(name)}){${g.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`);
+    out.push(
+      code`if(${read.get(name) ?? code`${d}[${name}]`}===undefined||!${own(name)}){${g.fail(path, joinPointer(sp, 'required'), 'required', msg)}}`,
+    );
   }
   for (const [name, sub] of properties) {
     const pv = read.get(name) ?? g.id('v');
@@ -205,11 +228,19 @@ function scannedObjectCode(g: Gen, node: SchemaNode, extra: SchemaNode, names: s
     const load = read.has(name) ? EMPTY : code`const ${pv}=${d}[${name}];`;
     out.push(code`{${load}if(${pv}!==undefined&&${own(name)}){${check}}}`);
   }
-  const skip = names.length > 0 ? code`if(${join(names.map((n) => code`${key}===${n}`), code`||`)})continue;` : EMPTY;
+  const skip =
+    names.length > 0
+      ? code`if(${join(
+          names.map((n) => code`${key}===${n}`),
+          code`||`,
+        )})continue;`
+      : EMPTY;
   const again = code`for(const ${key} in ${d}){${skip}${undeclared(d, key, v)}${extraBody}}`;
-  out.push(fixed
-    ? code`if(${count}===1){${notAllowed(g, sp, dynamicPath(path, keyToken(node, first)))}}else if(${count}>1){${again}}`
-    : code`if(${count}!==0){${again}}`);
+  out.push(
+    fixed
+      ? code`if(${count}===1){${notAllowed(g, sp, dynamicPath(path, keyToken(node, first)))}}else if(${count}>1){${again}}`
+      : code`if(${count}!==0){${again}}`,
+  );
   return join(out, NL);
 }
 
@@ -231,13 +262,14 @@ const objectCheck: Check<ReadonlySet<string>> = {
     const sp = n.pointer;
     const o = d as Record<string, unknown>;
     for (const name of n.required ?? []) {
-      if ((o[name] === undefined || !hasOwn(o, name))
-        && !w.fail(e, path, joinPointer(sp, 'required'), 'required', requiredMessage(name))) return false;
+      if ((o[name] === undefined || !hasOwn(o, name)) && !w.fail(e, path, joinPointer(sp, 'required'), 'required', requiredMessage(name)))
+        return false;
     }
     for (const [name, sub] of n.properties ?? []) {
       if (sub.always === true) continue;
       const v = o[name];
-      if (v !== undefined && hasOwn(o, name) && !w.node(sub, v, e === null ? '' : `${path}/${escapePointerToken(name)}`, 'properties', e)) return false;
+      if (v !== undefined && hasOwn(o, name) && !w.node(sub, v, e === null ? '' : `${path}/${escapePointerToken(name)}`, 'properties', e))
+        return false;
     }
     const extra = n.additional;
     if (extra && extra.always !== true) {
@@ -247,9 +279,10 @@ const objectCheck: Check<ReadonlySet<string>> = {
         if (v === undefined || !hasOwn(o, key)) continue;
         // Paths are built only for validate: isValid stops at the first failure and names none.
         const at = e === null ? '' : `${path}/${n.hideKeys ? HIDDEN_KEY : escapeKey(key)}`;
-        const ok = extra.always === false
-          ? w.fail(e, at, joinPointer(sp, 'additionalProperties'), 'additionalProperties', NOT_ALLOWED)
-          : w.node(extra, v, at, 'additionalProperties', e);
+        const ok =
+          extra.always === false
+            ? w.fail(e, at, joinPointer(sp, 'additionalProperties'), 'additionalProperties', NOT_ALLOWED)
+            : w.node(extra, v, at, 'additionalProperties', e);
         if (!ok) return false;
       }
     }

@@ -58,13 +58,21 @@ export function typeTestCode(name: string, d: Code): Code {
 /** The interpreted test of type `name`, as typeTestCode's. */
 export function typeTest(name: string, d: unknown): boolean {
   switch (name) {
-    case 'string': return typeof d === 'string';
-    case 'number': return Number.isFinite(d);
-    case 'integer': return Number.isInteger(d);
-    case 'boolean': return typeof d === 'boolean';
-    case 'null': return d === null;
-    case 'array': return Array.isArray(d);
-    case 'object': return isSchemaObject(d);
-    default: throw new Error(`unreachable type ${name}`);
+    case 'string':
+      return typeof d === 'string';
+    case 'number':
+      return Number.isFinite(d);
+    case 'integer':
+      return Number.isInteger(d);
+    case 'boolean':
+      return typeof d === 'boolean';
+    case 'null':
+      return d === null;
+    case 'array':
+      return Array.isArray(d);
+    case 'object':
+      return isSchemaObject(d);
+    default:
+      throw new Error(`unreachable type ${name}`);
   }
 }
