@@ -1,4 +1,4 @@
-import { dayOf, type Registry, type SchemaDocument } from '../registry/index.js';
+import { dayOf, RegistryError, type History, type Registry, type SchemaDocument } from '../registry/index.js';
 import { compile, SchemaError, type CompiledSchema } from '../validator/index.js';
 import type { Change } from './compare.js';
 import { judgeCorpus, weighExceptions, type CorpusDocument, type LoadedExceptions } from './evidence.js';
@@ -24,9 +24,10 @@ import type { CompatPolicy } from './rules.js';
 
 /*
  * compat's gate, whole: what the CLI loaded (two schema documents or two registries, the
- * exceptions file, the corpus's documents, today's date) in one options object, the verdict out;
- * rendering it is the CLI's. Nothing here reads a file: the corpus arrives as a stream of
- * documents its reader makes, consumed here.
+ * exceptions file, the corpus's documents, the git history of a --transitive window, today's date)
+ * in one options object, the verdict out; rendering it is the CLI's. Nothing here calls back into
+ * the CLI: the corpus arrives as a stream of documents its reader makes, consumed here, and the
+ * history as read.
  */
 
 /** How strict the comparison is, and with what leeway. */
@@ -112,10 +113,10 @@ export interface RegistryGate extends CompatSettings, CompatEvidence {
   working: RegistryFindings['working'];
   looked: RegistryFindings['looked'];
   /**
-   * `--transitive`: reads the window of git history the CLI chose and adds each URN's breaks
-   * against its earlier versions to its row (before exceptions and the corpus weigh them).
+   * `--transitive`: the window of git history the CLI read; each URN's breaks against its earlier
+   * versions there are added to its row (before exceptions and the corpus weigh them).
    */
-  transitive?: (rows: Row[]) => Promise<TransitiveWindow>;
+  history?: History;
   /** `--mention`: name the teams of the services the failing changes reach (the pull-request comment mentions them). */
   mention?: boolean;
 }
@@ -129,7 +130,7 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
     allowKeywords: gate.allowKeywords,
     today: dayOf(gate.now.getTime()),
   });
-  const window = gate.transitive ? await gate.transitive(rows) : undefined;
+  const window = gate.history ? await transitiveWindow(rows, gate.history, gate) : undefined;
   const v: Verdicts = {};
   if (gate.exceptions !== undefined) {
     const findings = new Map(rows.filter((r) => r.changes.length > 0).map((r) => [r.urn, r.changes] as const));
@@ -180,4 +181,37 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
     ...(window ? { window } : {}),
     ...(gate.mention ? { mention: teamsOf(reachedServices(rows, v), [...current.services, ...(gate.base?.services ?? [])]) } : {}),
   });
+}
+
+/** A URN's schema in a registry, or undefined where it has none (or it cannot be read: compared as absent). */
+function schemaValue(registry: Registry | undefined, urn: string): unknown {
+  if (registry === undefined || !registry.has(urn)) return undefined;
+  try {
+    return registry.document(urn).value;
+  } catch (err) {
+    if (err instanceof RegistryError) return undefined;
+    throw err;
+  }
+}
+
+/** Adds each URN's breaks against its earlier versions in the window to its row; the window's counts. */
+async function transitiveWindow(rows: Row[], history: History, gate: RegistryGate): Promise<TransitiveWindow> {
+  // Loaded with --transitive alone: most runs compare with one ref.
+  const { checkTransitive } = await import('./transitive.js');
+  const { base, current } = gate;
+  const counts = checkTransitive(rows, {
+    history: history.versions,
+    now: (urn) => schemaValue(current, urn),
+    base: (urn) => schemaValue(base, urn),
+    level: gate.level,
+    policy: gate.policy,
+    taken: new Set([...(base?.urns() ?? []), ...current.urns(), ...history.versions.keys()]),
+    deprecations: { entry: (urn) => base?.entry(urn), today: dayOf(gate.now.getTime()) },
+  });
+  return {
+    ...(history.since ? { since: { ref: history.since.ref, commit: history.since.commit } } : {}),
+    commits: history.commits,
+    ...counts,
+    skipped: counts.skipped + history.unreadable.length,
+  };
 }

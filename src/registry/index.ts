@@ -23,3 +23,5 @@ export { firstInvalidUtf8 } from './text.js';
 export { closest, didYouMean, editDistance } from './suggest.js';
 // git.ts and history.ts (child_process) are imported directly by the few modules that read git.
 export { dayNumber, dayOf, daysUntil, type Deprecation } from './deprecation.js';
+// Types only: the history reader loads with compat --transitive alone.
+export type { History } from './versions.js';

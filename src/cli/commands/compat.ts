@@ -1,13 +1,11 @@
 import { CompatNameError, parseCompatLevel, parseCompatPolicy, listRules, type SchemaProblem } from '../../compat/index.js';
 import { pairGate, registryGate } from '../../compat/gate.js';
-import type { Row } from '../../compat/verdict.js';
-import type { TransitiveWindow } from '../../compat/transitive.js';
 import {
-  dayOf,
   loadRegistryAtRef,
   readSchemaFile,
   RegistryError,
   RegistryNotFoundError,
+  type History,
   type Registry,
   type SchemaDocument,
 } from '../../registry/index.js';
@@ -102,6 +100,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
   const older = load(oldFile, 'old');
   const newer = load(newFile, 'new');
   const exceptions = options.exceptions !== undefined ? await loadExceptions(options.exceptions, options.exceptions) : undefined;
+  const corpus = corpusDocuments(options.corpus);
   const verdict = await pairGate({
     ...s,
     oldFile,
@@ -110,7 +109,7 @@ async function compareFiles(oldFile: string, newFile: string, options: CompatCli
     older,
     newer,
     exceptions,
-    corpus: corpusDocuments(options.corpus),
+    corpus,
     now: clock(),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
@@ -128,49 +127,16 @@ interface Transitive {
   fromBase: boolean;
 }
 
-/** Reads the history of the window and adds each URN's breaks against its earlier versions to its row. */
-async function transitiveWindow(
-  rows: Row[],
-  base: Registry | undefined,
-  current: Registry,
-  t: Transitive,
-  s: Settings,
-  allowOutsidePaths: boolean | undefined,
-  now: Date,
-): Promise<TransitiveWindow> {
+/** The git history of the window `--transitive` / `--since` names: each URN's earlier versions. */
+async function loadHistory(current: Registry, t: Transitive, allowOutsidePaths: boolean | undefined): Promise<History> {
   // Loaded with --transitive alone: most runs compare with one ref.
   const { readHistory } = await import('../../registry/versions.js');
-  const { checkTransitive } = await import('../../compat/transitive.js');
-  const history = await readHistory({
+  return readHistory({
     manifestPath: current.manifest.path,
     ...(t.since === undefined ? {} : { since: t.since, sinceBase: t.fromBase }),
     ...(allowOutsidePaths ? { allowOutsidePaths } : {}),
     parseOptions: current.parseOptions,
   });
-  const value = (registry: Registry | undefined, urn: string): unknown => {
-    if (registry === undefined || !registry.has(urn)) return undefined;
-    try {
-      return registry.document(urn).value;
-    } catch (err) {
-      if (err instanceof RegistryError) return undefined;
-      throw err;
-    }
-  };
-  const counts = checkTransitive(rows, {
-    history: history.versions,
-    now: (urn) => value(current, urn),
-    base: (urn) => value(base, urn),
-    level: s.level,
-    policy: s.policy,
-    taken: new Set([...(base?.urns() ?? []), ...current.urns(), ...history.versions.keys()]),
-    deprecations: { entry: (urn) => base?.entry(urn), today: dayOf(now.getTime()) },
-  });
-  return {
-    ...(history.since ? { since: { ref: history.since.ref, commit: history.since.commit } } : {}),
-    commits: history.commits,
-    ...counts,
-    skipped: counts.skipped + history.unreadable.length,
-  };
 }
 
 async function compareRegistry(ref: string, options: CompatCliOptions, s: Settings, transitive?: Transitive): Promise<number> {
@@ -199,14 +165,16 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
   protectInputs(options.corpus, 'a corpus file', 'a corpus directory');
   checkReportTargets(options.report);
   const exceptions = exceptionsFile !== undefined ? await loadExceptions(exceptionsFile.path, exceptionsFile.shown) : undefined;
-  const now = clock();
+  const corpus = corpusDocuments(options.corpus);
+  const history = transitive ? await loadHistory(current, transitive, options.allowOutsidePaths) : undefined;
   const verdict = await registryGate({
     ...s,
     base,
     current,
     exceptions,
-    corpus: corpusDocuments(options.corpus),
-    now,
+    corpus,
+    history,
+    now: clock(),
     against: {
       ref,
       commit: at.commit,
@@ -216,9 +184,6 @@ async function compareRegistry(ref: string, options: CompatCliOptions, s: Settin
     },
     working: at.workingPath,
     looked: at.looked,
-    ...(transitive
-      ? { transitive: (rows: Row[]) => transitiveWindow(rows, base, current, transitive, s, options.allowOutsidePaths, now) }
-      : {}),
     ...(options.mention ? { mention: true } : {}),
   });
   const code = verdict.compatible ? EXIT_OK : EXIT_GATE;
