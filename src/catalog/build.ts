@@ -39,7 +39,7 @@ export interface CatalogService {
 
 type CompatVerdict = 'added' | 'compatible' | 'breaking' | 'unchanged';
 
-/** A compat rule that fired between two consecutive versions, and the modes it breaks. */
+/** A compat rule that fired between two consecutive versions, and the directions it breaks. */
 export interface RuleChange {
   rule: string;
   /** Where in the schema (a JSON pointer). */

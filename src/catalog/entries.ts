@@ -79,7 +79,7 @@ export function catalogServices(registry: ServiceSource): CatalogService[] {
 export type JudgeChange = (
   before: unknown,
   after: unknown,
-  mode: 'backward' | 'forward',
+  direction: 'backward' | 'forward',
 ) => {
   compatible: boolean;
   problems: readonly { message: string }[];
@@ -88,7 +88,7 @@ export type JudgeChange = (
 
 /**
  * Each commit that changed a URN's schema (its changelog): who and when, the backward verdict, every
- * rule that fired from the version before with the modes it breaks, and whether the URN was
+ * rule that fired from the version before with the directions it breaks, and whether the URN was
  * deprecated by then (its `since`, given, on or before the commit's date).
  */
 export function historyEntries(changes: readonly SchemaChange[], judge: JudgeChange, since?: string): HistoryEntry[] {

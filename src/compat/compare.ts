@@ -10,15 +10,14 @@ import {
   type SchemaNode,
 } from '../validator/index.js';
 import { ARRAY, BOOLEAN, FRACTION, NULL, NUMBERS, OBJECT, STRING, typeKinds } from './kinds.js';
+import type { ComparingLevel } from './levels.js';
 import { PAIRS, ruleMessage, ruleOrder, type CompatPolicy, type RuleId, type RulePair } from './rules.js';
 import { ANY, Side } from './side.js';
 import { Budget, NONE, Prover, SPENT, type Step, type Via, type Witness, type WitnessReason } from './witness.js';
 
-export type CompatMode = 'backward' | 'forward' | 'full';
-
 export interface CompatOptions {
   /** `backward` (default): old data stays valid; `forward`: new data is valid under old; `full`: both. */
-  mode?: CompatMode;
+  level?: ComparingLevel;
   /**
    * `bqschema` (default): the registry's rules (a declared property is never removed; adding an
    * optional one is compatible). `confluent`: Confluent's JSON Schema content-model rules as far as
@@ -499,9 +498,9 @@ class Comparison {
  * SchemaError only when a schema is not an object or a boolean, or is nested too deeply.
  */
 export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: CompatOptions = {}): CompatResult {
-  const mode = options.mode ?? 'backward';
-  if (mode !== 'backward' && mode !== 'forward' && mode !== 'full') {
-    throw new TypeError(`unknown compat mode ${JSON.stringify(mode)} (expected backward, forward or full)`);
+  const level = options.level ?? 'backward';
+  if (level !== 'backward' && level !== 'forward' && level !== 'full') {
+    throw new TypeError(`unknown compatibility level ${JSON.stringify(level)} (expected backward, forward or full)`);
   }
   const policy = options.policy ?? 'bqschema';
   if (policy !== 'bqschema' && policy !== 'confluent') {
@@ -510,7 +509,7 @@ export function compareSchemas(oldSchema: unknown, newSchema: unknown, options: 
   const oldSide = new Side(oldSchema);
   const newSide = new Side(newSchema);
   const merged = new Map<string, Finding>();
-  for (const dir of mode === 'full' ? (['backward', 'forward'] as const) : [mode]) {
+  for (const dir of level === 'full' ? (['backward', 'forward'] as const) : [level]) {
     let findings: Finding[];
     try {
       findings =

@@ -100,7 +100,7 @@ export async function pairGate(gate: PairGate): Promise<PairVerdict> {
     problems: result.problems,
     rollout,
     newDoc,
-    mode: gate.level,
+    level: gate.level,
     policy: gate.policy,
   });
 }
@@ -173,7 +173,7 @@ export async function registryGate(gate: RegistryGate): Promise<RegistryVerdict>
     manifestName: current.manifest.shown,
     manifestText: current.manifestText,
     docOf,
-    mode: gate.level,
+    level: gate.level,
     policy: gate.policy,
     against: gate.against,
     working: gate.working,

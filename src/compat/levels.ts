@@ -1,8 +1,10 @@
-import type { CompatMode } from './compare.js';
 import type { CompatPolicy } from './rules.js';
 
-/** A compatibility level as `compat` and `serve` accept it: a mode, or `none` (no check). */
-export type CompatLevel = CompatMode | 'none';
+/** A compatibility level as `compat` and `serve` accept it (`--compatibility`); `none` checks nothing. */
+export type CompatLevel = 'backward' | 'forward' | 'full' | 'none';
+
+/** A level that compares two schemas: all but `none` (which is judged as `backward`, then gates nothing). */
+export type ComparingLevel = Exclude<CompatLevel, 'none'>;
 
 export const COMPAT_LEVELS: readonly CompatLevel[] = Object.freeze(['backward', 'forward', 'full', 'none']);
 const COMPAT_POLICIES: readonly CompatPolicy[] = Object.freeze(['bqschema', 'confluent']);

@@ -1,6 +1,7 @@
 import { shownName, type ServiceEntry } from '../registry/service-entries.js';
 import type { ManifestEntry } from '../registry/manifest.js';
-import type { Change, CompatMode } from './compare.js';
+import type { Change } from './compare.js';
+import type { ComparingLevel } from './levels.js';
 import type { Breaks } from './rules.js';
 import type { Rollout } from './rollout.js';
 
@@ -31,21 +32,26 @@ export function urnServices(entry: ManifestEntry | undefined): UrnServices | und
 }
 
 /**
- * In which directions a breaking change breaks under `mode`: the mode's own for `backward` and
+ * In which directions a breaking change breaks under `level`: the level's own for `backward` and
  * `forward`; for `full`, its rule's (`breaks`, under the policy in force), both when unknown.
  */
-export function directions(mode: CompatMode, breaks: Breaks | undefined): { backward: boolean; forward: boolean } {
-  if (mode === 'backward') return { backward: true, forward: false };
-  if (mode === 'forward') return { backward: false, forward: true };
+export function directions(level: ComparingLevel, breaks: Breaks | undefined): { backward: boolean; forward: boolean } {
+  if (level === 'backward') return { backward: true, forward: false };
+  if (level === 'forward') return { backward: false, forward: true };
   if (breaks === 'backward') return { backward: true, forward: false };
   if (breaks === 'forward') return { backward: false, forward: true };
   return { backward: true, forward: true };
 }
 
 /** The services a breaking change reaches, `breaks` its rule's directions (undefined for a compatible one, or when it reaches none). */
-export function changeReach(change: Change, mode: CompatMode, breaks: Breaks | undefined, services: UrnServices): ChangeReach | undefined {
+export function changeReach(
+  change: Change,
+  level: ComparingLevel,
+  breaks: Breaks | undefined,
+  services: UrnServices,
+): ChangeReach | undefined {
   if (!change.breaking) return undefined;
-  const d = directions(mode, breaks);
+  const d = directions(level, breaks);
   const reach: ChangeReach = {
     ...(d.backward && services.consumers.length > 0 ? { consumers: services.consumers } : {}),
     ...(d.forward && services.producers.length > 0 ? { producers: services.producers } : {}),

@@ -8,9 +8,9 @@ import {
   type Registry,
 } from '../registry/index.js';
 import { joinPointer, jsonEqual, lintSchema, parseSchema, SchemaError, unknownMessage, type SchemaNode } from '../validator/index.js';
-import { compareSchemas, type Change, type CompatMode, type CompatResult } from './compare.js';
+import { compareSchemas, type Change, type CompatResult } from './compare.js';
 import { schemaFingerprint } from './exceptions.js';
-import type { CompatLevel } from './levels.js';
+import type { CompatLevel, ComparingLevel } from './levels.js';
 import { retiredChanges } from './retired.js';
 import { restsOnPolicy, rolloutOrder, type Rollout } from './rollout.js';
 import { RULES, type CompatPolicy } from './rules.js';
@@ -239,11 +239,11 @@ export function comparePair(oldSchema: unknown, newSchema: unknown, level: Compa
   let result: CompatResult;
   let rollout: Rollout;
   try {
-    const mode: CompatMode = level === 'none' ? 'backward' : level;
-    result = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: level !== 'none' && options.witnesses !== false });
+    const compared: ComparingLevel = level === 'none' ? 'backward' : level;
+    result = compareSchemas(oldSchema, newSchema, { level: compared, policy, witnesses: level !== 'none' && options.witnesses !== false });
     // The rollout needs each direction's verdict on its own; no witnesses for those.
-    const verdict = (m: CompatMode): CompatResult =>
-      m === mode && level !== 'none' ? result : compareSchemas(oldSchema, newSchema, { mode: m, policy, witnesses: false });
+    const verdict = (l: ComparingLevel): CompatResult =>
+      l === compared && level !== 'none' ? result : compareSchemas(oldSchema, newSchema, { level: l, policy, witnesses: false });
     const backward = verdict('backward');
     const forward = verdict('forward');
     rollout = rolloutOrder(backward.compatible, forward.compatible, { backward: restsOnPolicy(backward), forward: restsOnPolicy(forward) });
@@ -411,9 +411,9 @@ function waitForSunset(
  * as the gate gives it, so an allowed removal does not read "mint a new URN".
  */
 function sunsetRollout(oldSchema: unknown, newSchema: unknown, old: ManifestEntry | undefined, options: RegistriesOptions): Rollout {
-  const verdict = (mode: CompatMode): CompatResult => {
-    const r = compareSchemas(oldSchema, newSchema, { mode, policy: options.policy ?? 'bqschema', witnesses: false });
-    const changes = sunsetRemovals(r.changes, old, oldSchema, newSchema, mode, options.today);
+  const verdict = (level: ComparingLevel): CompatResult => {
+    const r = compareSchemas(oldSchema, newSchema, { level, policy: options.policy ?? 'bqschema', witnesses: false });
+    const changes = sunsetRemovals(r.changes, old, oldSchema, newSchema, level, options.today);
     return { compatible: changes.every((c) => !c.breaking), changes };
   };
   const backward = verdict('backward');

@@ -58,9 +58,9 @@ export interface Assessment {
 }
 
 /** Both directions of one schema change and the rollout order they allow (the policy applies to both). */
-export function assessChange(oldSchema: unknown, newSchema: unknown, options: Omit<CompatOptions, 'mode'> = {}): Assessment {
-  const backward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'backward' });
-  const forward = compareSchemas(oldSchema, newSchema, { ...options, mode: 'forward' });
+export function assessChange(oldSchema: unknown, newSchema: unknown, options: Omit<CompatOptions, 'level'> = {}): Assessment {
+  const backward = compareSchemas(oldSchema, newSchema, { ...options, level: 'backward' });
+  const forward = compareSchemas(oldSchema, newSchema, { ...options, level: 'forward' });
   return {
     backward,
     forward,

@@ -1,6 +1,6 @@
 import { canonicalKey, hasOwn, isSchemaObject, joinPointer, parsePointer, pointerLabel, SchemaError } from '../validator/index.js';
-import { compareSchemas, type Change, type CompatMode } from './compare.js';
-import type { CompatLevel } from './levels.js';
+import { compareSchemas, type Change } from './compare.js';
+import type { CompatLevel, ComparingLevel } from './levels.js';
 import type { ManifestEntry } from '../registry/index.js';
 import { breakingFirst, malformedKeywords, nextUrn, sunsetRemovals, type UrnReport } from './registry.js';
 import { ruleMessage, type CompatPolicy } from './rules.js';
@@ -9,7 +9,7 @@ import { ruleMessage, type CompatPolicy } from './rules.js';
  * compat --transitive: a change compatible with the version compared with can still break data
  * written under an older one, still in queues, topics and archives. Each URN's new schema is
  * compared with every earlier version in the window (from the registry's git history), in the
- * mode of the run; each break it finds is a change of the URN's, carrying the version it breaks
+ * level of the run; each break it finds is a change of the URN's, carrying the version it breaks
  * (number, commit, date) and its witness, so every format says it where it says any change.
  * Pure: the history is read by the CLI (src/registry/versions.ts).
  */
@@ -111,7 +111,7 @@ export function checkTransitive(
   input: TransitiveInput,
 ): Pick<TransitiveWindow, 'urns' | 'versions' | 'breaking' | 'skipped'> {
   const counts = { urns: 0, versions: 0, breaking: 0, skipped: 0 };
-  const mode: CompatMode = input.level === 'none' ? 'backward' : input.level;
+  const level: ComparingLevel = input.level === 'none' ? 'backward' : input.level;
   for (const row of rows) {
     if (row.status === 'invalid' || row.status === 'removed') continue;
     const past = input.history.get(row.urn);
@@ -134,7 +134,7 @@ export function checkTransitive(
       if (input.level === 'none') continue;
       let changes: Change[];
       try {
-        changes = compareSchemas(v.value, now, { mode, policy: input.policy, witnesses: true }).changes;
+        changes = compareSchemas(v.value, now, { level, policy: input.policy, witnesses: true }).changes;
         const d = input.deprecations;
         if (d !== undefined) changes = sunsetRemovals(changes, d.entry(row.urn), v.value, now, input.level, d.today);
       } catch (err) {

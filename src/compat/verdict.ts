@@ -4,7 +4,7 @@ import type { CompatLevel } from './levels.js';
 import { nextUrn, type Remedy, type SchemaProblem, type UrnReport } from './registry.js';
 import type { Rollout } from './rollout.js';
 import type { CompatPolicy } from './rules.js';
-import { FOUND_BY, levelNote, modeWords, windowSentence } from './words.js';
+import { FOUND_BY, levelNote, levelWords, windowSentence } from './words.js';
 // Types only: the transitive check loads with --transitive alone.
 import type { TransitiveWindow } from './transitive.js';
 import type { FoundBy } from '../registry/manifest.js';
@@ -80,11 +80,11 @@ export interface PairVerdict {
   summaryLine: string;
   /** The new schema's source, for positions. */
   newDoc: Doc | undefined;
-  mode: CompatLevel;
+  level: CompatLevel;
   policy: CompatPolicy;
   /** --urn: the URN the two files are versions of. */
   urn: string | undefined;
-  /** What the mode leaves out (level none), or ''. */
+  /** What the level leaves out (none), or ''. */
   note: string;
 }
 
@@ -106,7 +106,7 @@ export interface RegistryVerdict {
   manifestName: string;
   manifestText: string;
   docOf: (r: UrnReport) => Doc | undefined;
-  mode: CompatLevel;
+  level: CompatLevel;
   policy: CompatPolicy;
   /** The git ref compared with, its commit, the manifest's path there, whether it was found and how. */
   against: { ref: string; commit: string; registry: string; found: boolean; foundBy?: FoundBy };
@@ -117,7 +117,7 @@ export interface RegistryVerdict {
   /** Why it fails, in words (`3 URN(s) fail`), and the URNs counted by status with the evidence's counts. */
   why: string;
   counted: string;
-  /** What the mode leaves out (level none), or ''. */
+  /** What the level leaves out (none), or ''. */
   note: string;
   /** `--transitive`: the window of earlier versions checked. */
   window?: TransitiveWindow;
@@ -145,7 +145,7 @@ export function reachedServices(rows: readonly Row[], v: Verdicts): string[] {
 /** What two files' comparison found, before it is weighed: the PairVerdict's inputs. */
 export type PairFindings = Pick<
   PairVerdict,
-  'oldFile' | 'newFile' | 'urn' | 'v' | 'changes' | 'problems' | 'rollout' | 'newDoc' | 'mode' | 'policy'
+  'oldFile' | 'newFile' | 'urn' | 'v' | 'changes' | 'problems' | 'rollout' | 'newDoc' | 'level' | 'policy'
 >;
 
 /**
@@ -153,7 +153,7 @@ export type PairFindings = Pick<
  * exception expired or the corpus fails; its counts, its summary line, and the remedy (a new URN).
  */
 export function pairVerdict(found: PairFindings): PairVerdict {
-  const { oldFile, newFile, urn, v, changes, problems, mode, policy } = found;
+  const { oldFile, newFile, urn, v, changes, problems, level, policy } = found;
   const breaking = changes.filter((ch) => fails(v, ch)).length;
   const excepted = changes.filter((ch) => ch.breaking && !fails(v, ch)).length;
   const compatible = breaking === 0 && problems.length === 0 && !v.exceptions?.outcome.expired.length && !v.corpus?.failed;
@@ -166,11 +166,11 @@ export function pairVerdict(found: PairFindings): PairVerdict {
   const exceptedNote = excepted > 0 ? `, ${excepted} excepted` : '';
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}`;
   const summary = { changes: changes.length, breaking, compatible: others, ...(v.exceptions ? { excepted } : {}), errors: problems.length };
-  const words = modeWords(mode, policy);
+  const words = levelWords(level, policy);
   const summaryLine = compatible
     ? `OK: no breaking change ${span}: ${others} compatible change(s)${exceptedNote} (${words})${tail}`
     : `FAILED: ${breaking} breaking change(s)${problemNote} ${span}, ${others} compatible${exceptedNote} (${words})${tail}`;
-  return { ...found, remedy, compatible, summary, summaryLine, note: levelNote(mode) };
+  return { ...found, remedy, compatible, summary, summaryLine, note: levelNote(level) };
 }
 
 /** A breaking URN whose every break an exception excuses passes, marked excepted (and needs no remedy). */
@@ -187,14 +187,14 @@ export function exceptRows(rows: Row[], v: Verdicts): void {
 /** What the registry's comparison found, before it is weighed: the RegistryVerdict's inputs. */
 export type RegistryFindings = Pick<
   RegistryVerdict,
-  'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'mode' | 'policy' | 'against' | 'working' | 'looked' | 'window' | 'mention'
+  'rows' | 'v' | 'manifestName' | 'manifestText' | 'docOf' | 'level' | 'policy' | 'against' | 'working' | 'looked' | 'window' | 'mention'
 >;
 /**
  * The registry's verdict against a git ref: compatible unless a URN fails, an exception expired or
  * a corpus document is unreadable; the URNs counted by status, the summary line, why it fails.
  */
 export function registryVerdict(found: RegistryFindings): RegistryVerdict {
-  const { rows, v, mode, policy, against: at } = found;
+  const { rows, v, level, policy, against: at } = found;
   const expired = v.exceptions?.outcome.expired.length ?? 0;
   const compatible = rows.every((r) => !rowFails(r)) && expired === 0 && !(v.corpus && v.corpus.unreadable > 0);
   const count = (st: UrnReport['status']): number => rows.filter((r) => r.status === st && !r.excepted).length;
@@ -216,7 +216,7 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
   const counts = `${summary.breaking} breaking, ${summary.compatible} compatible, ${summary.added} added, ${summary.removed} removed, ${summary.unchanged} unchanged${invalidNote}${exceptedNote}`;
   const tail = `${corpusSummary(v.corpus)}${exceptionsSummary(v.exceptions)}${found.window ? `; ${windowSentence(found.window, clean)}` : ''}`;
   const why = failing === 0 && expired > 0 ? `${expired} exception(s) expired` : `${failing} URN(s) fail`;
-  const words = modeWords(mode, policy);
+  const words = levelWords(level, policy);
   const summaryLine = compatible
     ? `OK: no breaking change against ${against}: ${counts} (${words})${tail}`
     : `FAILED: ${why} against ${against}: ${counts} (${words})${tail}`;
@@ -228,7 +228,7 @@ export function registryVerdict(found: RegistryFindings): RegistryVerdict {
     summaryLine,
     why,
     counted: counts + tail,
-    note: levelNote(mode),
+    note: levelNote(level),
     absent: at.found
       ? undefined
       : `no registry at ${at.ref} for ${found.working}${found.looked ? ` (${found.looked})` : ''}: a new registry, every URN is added (--allow-new-registry)`,

@@ -67,11 +67,13 @@ function jsonRow(v: Verdicts, r: Row): object {
 
 /** Two files: the verdict, the changes and problems, the rollout, the remedy, the evidence. */
 export function pairJsonView(view: PairVerdict): JsonView<CompatUnitSubject> {
-  const { v, changes, problems, rollout, remedy, compatible, mode, policy, urn } = view;
+  const { v, changes, problems, rollout, remedy, compatible, level, policy, urn } = view;
   return {
     fields: {
       compatible,
-      mode,
+      compatibility: level,
+      // Deprecated: compatibility's first name, kept for readers written against it.
+      mode: level,
       policy,
       ...(urn === undefined ? {} : { urn }),
       changes: changes.map((ch) => jsonChange(v, ch)),
@@ -86,12 +88,12 @@ export function pairJsonView(view: PairVerdict): JsonView<CompatUnitSubject> {
 
 /** The registry: the verdict and the ref compared with, an entry per URN, then the evidence. */
 export function registryJsonView(view: RegistryVerdict): JsonView<CompatUnitSubject> {
-  const { v, compatible, mode, policy, against } = view;
+  const { v, compatible, level, policy, against } = view;
   const corpus = v.corpus
     ? { corpus: { documents: v.corpus.documents, ignored: v.corpus.ignored, unreadable: v.corpus.unreadable, errors: v.corpus.errors } }
     : {};
   return {
-    fields: { compatible, mode, policy, against, ...(view.window ? { transitive: view.window } : {}) },
+    fields: { compatible, compatibility: level, mode: level, policy, against, ...(view.window ? { transitive: view.window } : {}) },
     units: 'urns',
     unit: (u) => (u.subject?.kind === 'urn' ? jsonRow(v, u.subject.row) : undefined),
     after: { ...corpus, ...jsonExceptions(v) },

@@ -3,7 +3,7 @@ import { corpusSentence, corpusWhere, exceptedText, type CorpusUrn } from './evi
 import { remedySpans, type Remedy } from './registry.js';
 import type { Rollout } from './rollout.js';
 import { changeLabel, excusedBy, rowFails, type PairVerdict, type RegistryVerdict, type Row, type Verdicts } from './verdict.js';
-import { code, FOUND_BY, modeWords, problemLine, removedReach, rowMark, rowStatus, strong, where, witnessSpans } from './words.js';
+import { code, FOUND_BY, levelWords, problemLine, removedReach, rowMark, rowStatus, strong, where, witnessSpans } from './words.js';
 import { reachWords } from './reach.js';
 import type { MarkdownBlock, MarkdownDocument } from '../report/markdown.js';
 import type { Span, TextLine } from '../report/text.js';
@@ -53,9 +53,9 @@ const mdRollout = (r: Rollout): TextLine => [strong('Rollout:'), ` ${r.sentence}
 /** The level's note as a sentence. */
 const mdNote = (note: string): MarkdownBlock[] => (note === '' ? [] : [{ lines: [[`${note[0]!.toUpperCase()}${note.slice(1)}.`]] }]);
 
-/** Two files' pull-request comment: the verdict, a row per change, the remedy, rollout, corpus and notices, the mode. */
+/** Two files' pull-request comment: the verdict, a row per change, the remedy, rollout, corpus and notices, the level. */
 export function pairMarkdown(view: PairVerdict): MarkdownDocument {
-  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, mode, policy, note } = view;
+  const { oldFile, newFile, v, changes, problems, rollout, remedy, compatible, summary, level, policy, note } = view;
   const files: TextLine = ['from ', code(oldFile), ' to ', code(newFile)];
   const problemNote = problems.length > 0 ? `, ${problems.length} schema problem(s)` : '';
   const exceptedNote = (summary.excepted ?? 0) > 0 ? `, ${summary.excepted} excepted` : '';
@@ -75,7 +75,11 @@ export function pairMarkdown(view: PairVerdict): MarkdownDocument {
   if (corpusUrn) blocks.push({ lines: mdCorpus(corpusUrn) });
   blocks.push(...mdNotices(v), ...mdNote(note));
   blocks.push({
-    lines: [[`Mode: ${modeWords(mode, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`]],
+    lines: [
+      [
+        `Compatibility: ${levelWords(level, policy)}. ${summary.breaking} breaking, ${summary.compatible} compatible change(s)${exceptedNote}.`,
+      ],
+    ],
   });
   const heading: TextLine = compatible
     ? ['no breaking change ', ...files]
@@ -105,7 +109,7 @@ function mdRow(v: Verdicts, r: Row): (readonly TextLine[])[] {
 
 /** The registry's pull-request comment: the verdict, a row per changed URN, the notices, the counts and the ref. */
 export function registryMarkdown(view: RegistryVerdict): MarkdownDocument {
-  const { listed, v, compatible, absent, moved, mode, policy, against, why, counted, note } = view;
+  const { listed, v, compatible, absent, moved, level, policy, against, why, counted, note } = view;
   const ref = code(against.ref);
   const blocks: MarkdownBlock[] = [];
   if (absent)
@@ -122,6 +126,8 @@ export function registryMarkdown(view: RegistryVerdict): MarkdownDocument {
   blocks.push(...mdNotices(v), ...mdNote(note));
   if (view.mention !== undefined && view.mention.length > 0)
     blocks.push({ lines: [['Teams of the services reached: ', view.mention.join(' ')]] });
-  blocks.push({ lines: [[`${counted}; mode ${modeWords(mode, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']] });
+  blocks.push({
+    lines: [[`${counted}; compatibility ${levelWords(level, policy)}; against `, ref, ' at ', code(against.commit.slice(0, 12)), '.']],
+  });
   return { heading: [compatible ? 'no breaking change' : why, ' against ', ref], blocks };
 }

@@ -58,7 +58,7 @@ export function witnessLine(c: Change): string | undefined {
 }
 
 /** The level and policy as every summary line says them: `backward`, `full, policy confluent`. */
-export const modeWords = (level: CompatLevel, policy: CompatPolicy): string =>
+export const levelWords = (level: CompatLevel, policy: CompatPolicy): string =>
   policy === 'bqschema' ? level : `${level}, policy ${policy}`;
 
 /** What the level leaves out: level none gates nothing on the rules. */

@@ -1,4 +1,4 @@
-import { compareSchemas, previewWitness, unknownKeywords, type CompatMode, type CompatPolicy } from '../compat/index.js';
+import { compareSchemas, previewWitness, unknownKeywords, type CompatLevel, type CompatPolicy } from '../compat/index.js';
 import { hasOwn, isSchemaObject, lintSchema, MAX_DEPTH, SchemaError } from '../validator/index.js';
 import { ApiError } from './errors.js';
 import { SCHEMA_TYPE } from './snapshot.js';
@@ -53,7 +53,7 @@ export interface CompatQuestion {
   registered: string;
   body: Uint8Array | undefined;
   /** `none` (level NONE): any schema that would be enforced as written is compatible. */
-  mode: CompatMode | 'none';
+  level: CompatLevel;
   policy: CompatPolicy;
   verbose: boolean;
   /** Unknown keywords the posted schema may introduce (serve --allow-keyword, as compat's). */
@@ -100,9 +100,9 @@ export function judgeCompatibility(q: CompatQuestion): { is_compatible: boolean;
   let result;
   try {
     refuseUnenforced(schema, registered, q.allowKeywords);
-    if (q.mode === 'none') return q.verbose ? { is_compatible: true, messages: [] } : { is_compatible: true };
+    if (q.level === 'none') return q.verbose ? { is_compatible: true, messages: [] } : { is_compatible: true };
     // Witnesses only when they are shown (verbose): the plain answer is a boolean.
-    result = compareSchemas(registered, schema, { mode: q.mode, policy: q.policy, witnesses: q.verbose });
+    result = compareSchemas(registered, schema, { level: q.level, policy: q.policy, witnesses: q.verbose });
   } catch (err) {
     // RangeError: a schema nested deeper than the stack; both are about the posted schema.
     if (err instanceof SchemaError || err instanceof RangeError) throw new ApiError('invalidSchema', `Invalid schema: ${err.message}`);

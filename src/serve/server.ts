@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatMode, type CompatPolicy } from '../compat/index.js';
+import { CompatNameError, parseCompatLevel, parseCompatPolicy, type CompatLevel, type CompatPolicy } from '../compat/index.js';
 import { jsonEqual } from '../validator/index.js';
 import {
   closeAfterResponse,
@@ -21,10 +21,6 @@ import { SCHEMA_TYPE, VERSION, type LoadedVersion, type Snapshot, type SubjectEn
 
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
-type CompatibilityLevel = 'BACKWARD' | 'FORWARD' | 'FULL' | 'NONE';
-
-const MODES: Record<CompatibilityLevel, CompatMode | 'none'> = { BACKWARD: 'backward', FORWARD: 'forward', FULL: 'full', NONE: 'none' };
-
 /** One answered (or abandoned) request, for `--verbose`. */
 export interface RequestLog {
   method: string;
@@ -37,7 +33,7 @@ export interface RequestLog {
 
 export interface ServerOptions {
   /** Reported by `/config` and applied by `/compatibility` (default BACKWARD); any case (`backward`, `Full`). */
-  compatibility?: CompatibilityLevel | string;
+  compatibility?: string;
   /** The rules `/compatibility` applies (default `bqschema`); reported by `/config` as `compatibilityPolicy`. */
   policy?: CompatPolicy | string;
   /** Largest request body read (default 1 MiB); larger ones are answered 413. */
@@ -296,22 +292,21 @@ function lookUp(call: Call): Answer {
   return ok(found.versionBody);
 }
 
-function makeCompatibility(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Handler {
-  const mode = MODES[level];
+function makeCompatibility(level: CompatLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Handler {
   return (call) => {
     const [subject, version = 'latest'] = call.params as [string, string?];
     parseVersion(version);
     const entry = loaded(versionEntry(call.snapshot, subject, version));
     const verbose = new URLSearchParams(call.query).get('verbose')?.toLowerCase() === 'true';
     // Judged in a worker thread, whatever its size: every other request keeps being answered.
-    const answer = pool.judge({ registered: entry.schema, body: call.body, mode, policy, verbose, allowKeywords });
+    const answer = pool.judge({ registered: entry.schema, body: call.body, level, policy, verbose, allowKeywords });
     return answer instanceof Promise ? answer.then((a) => ok(json(a))) : ok(json(answer));
   };
 }
 
-function routes(level: CompatibilityLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Route[] {
-  // Confluent clients read compatibilityLevel (upper case) and ignore the rest.
-  const config = json({ compatibilityLevel: level, compatibilityPolicy: policy });
+function routes(level: CompatLevel, policy: CompatPolicy, pool: JudgePool, allowKeywords: readonly string[]): Route[] {
+  // Confluent clients read compatibilityLevel, in Confluent's upper case, and ignore the rest.
+  const config = json({ compatibilityLevel: level.toUpperCase(), compatibilityPolicy: policy });
   const compatibility = makeCompatibility(level, policy, pool, allowKeywords);
   const S = '{subject}';
   const V = '{version}';
@@ -508,10 +503,10 @@ function finish(req: IncomingMessage, res: ServerResponse, method: string, answe
 
 /** The read-only, Confluent-compatible API over a registry snapshot. */
 export function createServer(initial: Snapshot, options: ServerOptions = {}): RegistryServer {
-  let level: CompatibilityLevel;
+  let level: CompatLevel;
   let policy: CompatPolicy;
   try {
-    level = parseCompatLevel(options.compatibility ?? 'BACKWARD').toUpperCase() as CompatibilityLevel;
+    level = parseCompatLevel(options.compatibility ?? 'backward');
     policy = parseCompatPolicy(options.policy ?? 'bqschema');
   } catch (err) {
     if (err instanceof CompatNameError) throw new TypeError(err.message);

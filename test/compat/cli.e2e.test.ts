@@ -17,6 +17,7 @@ const EXTENDED = `${FIX}/order-v1-extended.json`;
 
 interface Report {
   compatible: boolean;
+  compatibility: string;
   mode: string;
   changes: Change[];
   remedy?: string;
@@ -32,6 +33,7 @@ interface UrnEntry {
 }
 interface RegistryReport {
   compatible: boolean;
+  compatibility: string;
   mode: string;
   against: { ref: string; commit: string; registry: string; found: boolean; foundBy?: string };
   summary: Record<string, number>;
@@ -111,6 +113,8 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
     const r = await bq(['compat', V1, V2, '-m', 'full', '-f', 'json']);
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as Report;
+    expect(doc.compatibility).toBe('full');
+    // The deprecated first name of the field, the same value.
     expect(doc.mode).toBe('full');
     expect(doc.changes.map((c) => c.breaking)).toEqual(doc.changes.map(() => true));
     const widening = await bq(['compat', V1, EXTENDED, '-m', 'full']);
@@ -129,7 +133,7 @@ describe.concurrent('compat OLD NEW: formats', () => {
     const r = await bq(['compat', V1, V2, '--format', 'json']);
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as Report;
-    const engine = compareSchemas(json(V1), json(V2), { mode: 'backward' });
+    const engine = compareSchemas(json(V1), json(V2), { level: 'backward' });
     expect(doc.compatible).toBe(false);
     expect(doc.mode).toBe('backward');
     // JSON names the engine's `path` schemaPath, as validate names a violation's (docs/output.md).
@@ -385,6 +389,7 @@ describe('compat --against: a registry with every kind of change', () => {
   it('json: one entry per URN of either side, with its status', async () => {
     const doc = await report();
     expect(doc.compatible).toBe(false);
+    expect(doc.compatibility).toBe('backward');
     expect(doc.mode).toBe('backward');
     expect(doc.against).toEqual({
       ref: 'main',

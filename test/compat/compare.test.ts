@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RULES, compareSchemas, type Change, type CompatMode } from '../../src/compat/index.js';
+import { RULES, compareSchemas, type Change, type ComparingLevel } from '../../src/compat/index.js';
 import { SchemaError, compile } from '../../src/validator/index.js';
 
-const MODES: CompatMode[] = ['backward', 'forward', 'full'];
+const MODES: ComparingLevel[] = ['backward', 'forward', 'full'];
 
 /** The changes reduced to what a verdict is made of. */
 const shape = (changes: Change[]): Array<Pick<Change, 'rule' | 'breaking' | 'path'>> =>
@@ -232,9 +232,9 @@ const CASES: RuleCase[] = [
 const ruleById = new Map(RULES.map((r) => [r.id, r]));
 
 /** Asserts the single change `rule` at `path`, and which modes it breaks in. */
-function expectVerdicts(a: unknown, b: unknown, rule: string, path: string, breaks: Record<CompatMode, boolean>): Change[] {
+function expectVerdicts(a: unknown, b: unknown, rule: string, path: string, breaks: Record<ComparingLevel, boolean>): Change[] {
   for (const mode of MODES) {
-    const r = compareSchemas(a, b, { mode });
+    const r = compareSchemas(a, b, { level: mode });
     expect(shape(r.changes), mode).toEqual([{ rule, breaking: breaks[mode], path }]);
     expect(r.compatible, mode).toBe(!breaks[mode]);
   }
@@ -268,7 +268,7 @@ describe('a constrained property removed from an open schema', () => {
   const valid = (schema: unknown, v: unknown): boolean => compile(schema, { onWarning: () => {} }).isValid(v);
 
   it('breaks forward by data: new producers may send under "b" a value old consumers reject, shown by a witness', () => {
-    const r = compareSchemas(old, neu, { mode: 'forward' });
+    const r = compareSchemas(old, neu, { level: 'forward' });
     expect(shape(r.changes)).toEqual([{ rule: 'property-removed', breaking: true, path: '/properties/b' }]);
     const c = r.changes[0]!;
     expect(c.message).toBe(
@@ -282,14 +282,14 @@ describe('a constrained property removed from an open schema', () => {
   it('breaks backward by policy, and full shows the data witness rather than the policy', () => {
     const back = compareSchemas(old, neu).changes[0]!;
     expect(back).toMatchObject({ rule: 'property-removed', breaking: true, witness: null, witnessReason: 'policy' });
-    const full = compareSchemas(old, neu, { mode: 'full' });
+    const full = compareSchemas(old, neu, { level: 'full' });
     expect(shape(full.changes)).toEqual([{ rule: 'property-removed', breaking: true, path: '/properties/b' }]);
     expect(full.changes[0]!.witness?.validUnder).toBe('new');
   });
 
   it('any constraint counts, nested ones too; an empty schema, true, or one already covered by additionalProperties does not', () => {
     const forward = (b: unknown, extra: Record<string, unknown> = {}) =>
-      compareSchemas(obj({ b }, extra), obj({}, extra), { mode: 'forward' }).compatible;
+      compareSchemas(obj({ b }, extra), obj({}, extra), { level: 'forward' }).compatible;
     for (const b of [
       { type: 'string' },
       { enum: [1] },
@@ -347,11 +347,11 @@ describe('const changed', () => {
 describe('type as a set', () => {
   it('integer and number listed together equal number', () => {
     expect(compareSchemas({ type: ['number', 'integer'] }, { type: 'number' }).changes).toEqual([]);
-    expect(compareSchemas({ type: 'number' }, { type: ['integer', 'number'] }, { mode: 'full' }).changes).toEqual([]);
+    expect(compareSchemas({ type: 'number' }, { type: ['integer', 'number'] }, { level: 'full' }).changes).toEqual([]);
   });
 
   it('order and repetition do not matter', () => {
-    expect(compareSchemas({ type: ['string', 'null'] }, { type: ['null', 'string', 'null'] }, { mode: 'full' }).changes).toEqual([]);
+    expect(compareSchemas({ type: ['string', 'null'] }, { type: ['null', 'string', 'null'] }, { level: 'full' }).changes).toEqual([]);
   });
 
   it('one edit that removes one type and adds another is narrowed and widened', () => {
@@ -361,11 +361,11 @@ describe('type as a set', () => {
       { rule: 'type-narrowed', breaking: true, path: '/type' },
       { rule: 'type-widened', breaking: false, path: '/type' },
     ]);
-    expect(shape(compareSchemas(old, neu, { mode: 'forward' }).changes)).toEqual([
+    expect(shape(compareSchemas(old, neu, { level: 'forward' }).changes)).toEqual([
       { rule: 'type-narrowed', breaking: false, path: '/type' },
       { rule: 'type-widened', breaking: true, path: '/type' },
     ]);
-    expect(shape(compareSchemas(old, neu, { mode: 'full' }).changes)).toEqual([
+    expect(shape(compareSchemas(old, neu, { level: 'full' }).changes)).toEqual([
       { rule: 'type-narrowed', breaking: true, path: '/type' },
       { rule: 'type-widened', breaking: true, path: '/type' },
     ]);
@@ -470,8 +470,8 @@ describe('annotations never produce a change', () => {
   };
   for (const mode of MODES) {
     it(`adding and removing them (${mode})`, () => {
-      expect(compareSchemas(base, annotated, { mode })).toEqual({ compatible: true, changes: [] });
-      expect(compareSchemas(annotated, base, { mode })).toEqual({ compatible: true, changes: [] });
+      expect(compareSchemas(base, annotated, { level: mode })).toEqual({ compatible: true, changes: [] });
+      expect(compareSchemas(annotated, base, { level: mode })).toEqual({ compatible: true, changes: [] });
     });
   }
 });
@@ -481,7 +481,7 @@ describe('unsupported keywords', () => {
   const neu = obj({ a: { type: 'string', pattern: '^b', format: 'email' } });
   for (const mode of MODES) {
     it(`a change is a non-breaking notice (${mode})`, () => {
-      const r = compareSchemas(old, neu, { mode });
+      const r = compareSchemas(old, neu, { level: mode });
       expect(r.compatible).toBe(true);
       expect(shape(r.changes)).toEqual([
         { rule: 'unsupported-keyword-changed', breaking: false, path: '/properties/a/format' },
@@ -528,7 +528,7 @@ describe('bounds are normalised as the validator applies them', () => {
   ];
   for (const [name, a, b] of same) {
     it(`${name}: no change`, () => {
-      expect(compareSchemas(a, b, { mode: 'full' }).changes).toEqual([]);
+      expect(compareSchemas(a, b, { level: 'full' }).changes).toEqual([]);
     });
   }
 
@@ -543,16 +543,16 @@ describe('enum and const use numeric equality', () => {
   it('1 and 1.0 are one value', () => {
     const old = JSON.parse('{"enum":[1,2.5,[1]],"const":1}');
     const neu = JSON.parse('{"enum":[1.0,2.50,[1.0]],"const":1.0}');
-    expect(compareSchemas(old, neu, { mode: 'full' }).changes).toEqual([]);
+    expect(compareSchemas(old, neu, { level: 'full' }).changes).toEqual([]);
   });
 
   it('-0 equals 0 and object key order is irrelevant', () => {
-    const r = compareSchemas({ enum: [-0, { a: 1, b: [2] }], const: -0 }, { enum: [0, { b: [2], a: 1 }], const: 0 }, { mode: 'full' });
+    const r = compareSchemas({ enum: [-0, { a: 1, b: [2] }], const: -0 }, { enum: [0, { b: [2], a: 1 }], const: 0 }, { level: 'full' });
     expect(r.changes).toEqual([]);
   });
 
   it('a repeated enum value is one value', () => {
-    expect(compareSchemas({ enum: ['a', 'a', 'b'] }, { enum: ['b', 'a'] }, { mode: 'full' }).changes).toEqual([]);
+    expect(compareSchemas({ enum: ['a', 'a', 'b'] }, { enum: ['b', 'a'] }, { level: 'full' }).changes).toEqual([]);
   });
 
   it('but "1" is not 1 and true is not 1', () => {
@@ -658,7 +658,7 @@ describe('report order', () => {
   it('is by path, then RULES order, whatever the mode', () => {
     const old = obj({ b: { type: 'number', pattern: 'x' }, a: { enum: [1, 2] } });
     const neu = obj({ a: { enum: [2, 3] }, b: { type: 'integer', format: 'y' }, c: {} });
-    const paths = (mode: CompatMode): string[] => compareSchemas(old, neu, { mode }).changes.map((c) => `${c.path} ${c.rule}`);
+    const paths = (mode: ComparingLevel): string[] => compareSchemas(old, neu, { level: mode }).changes.map((c) => `${c.path} ${c.rule}`);
     const expected = [
       '/properties/a/enum enum-value-removed',
       '/properties/a/enum enum-value-added',
@@ -675,9 +675,9 @@ describe('full mode', () => {
   it('reports each edit once, breaking if either direction breaks', () => {
     const old = obj({ a: { type: 'string', minLength: 2 }, b: {} }, { required: ['a'] });
     const neu = obj({ a: { type: 'string', minLength: 1 }, c: {} }, { required: ['a', 'c'] });
-    const full = compareSchemas(old, neu, { mode: 'full' });
-    const backward = compareSchemas(old, neu, { mode: 'backward' });
-    const forward = compareSchemas(old, neu, { mode: 'forward' });
+    const full = compareSchemas(old, neu, { level: 'full' });
+    const backward = compareSchemas(old, neu, { level: 'backward' });
+    const forward = compareSchemas(old, neu, { level: 'forward' });
     const key = (c: Change): string => `${c.rule} ${c.path} ${c.message}`;
     expect(new Set(full.changes.map(key)).size).toBe(full.changes.length);
     expect(full.changes.map((c) => `${c.rule} ${c.path}`).sort()).toEqual(
@@ -714,7 +714,7 @@ describe('RULES', () => {
 
 describe('input errors', () => {
   it('rejects an unknown mode', () => {
-    expect(() => compareSchemas({}, {}, { mode: 'sideways' as CompatMode })).toThrow(TypeError);
+    expect(() => compareSchemas({}, {}, { level: 'sideways' as ComparingLevel })).toThrow(TypeError);
   });
 
   it('rejects a schema that is not an object or a boolean', () => {

@@ -30,7 +30,7 @@ describe('compat on large enums', () => {
   it('identical 100k-entry enums of arrays are compatible with no change', { timeout: 60_000 }, () => {
     const a = Array.from({ length: N }, (_, i) => [i, `v${i}`, [i % 2]]);
     const b = a.map((v) => JSON.parse(JSON.stringify(v)));
-    const r = compareSchemas({ enum: a }, { enum: b }, { mode: 'full' });
+    const r = compareSchemas({ enum: a }, { enum: b }, { level: 'full' });
     expect(r).toEqual({ compatible: true, changes: [] });
   });
 });

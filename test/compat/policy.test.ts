@@ -7,7 +7,7 @@ import {
   parseCompatLevel,
   parseCompatPolicy,
   type Change,
-  type CompatMode,
+  type ComparingLevel,
   type CompatPolicy,
 } from '../../src/compat/index.js';
 
@@ -17,7 +17,8 @@ const obj = (properties: Record<string, unknown>, extra: Record<string, unknown>
   ...extra,
 });
 
-const run = (a: unknown, b: unknown, policy: CompatPolicy, mode: CompatMode = 'backward') => compareSchemas(a, b, { mode, policy });
+const run = (a: unknown, b: unknown, policy: CompatPolicy, mode: ComparingLevel = 'backward') =>
+  compareSchemas(a, b, { level: mode, policy });
 const breaking = (changes: Change[]): Array<[string, string]> => changes.filter((c) => c.breaking).map((c) => [c.rule, c.path]);
 
 /** Each case pins both policies' backward verdicts and the breaking rules they cite. */

@@ -109,7 +109,7 @@ describe('the rule registry', () => {
       [{ enum: [1, 2] }, { enum: [2, 3], const: 2 }],
     ];
     for (const [a, b] of pairs) {
-      for (const c of compareSchemas(a, b, { mode: 'full' }).changes) expect(listed.has(c.rule), c.rule).toBe(true);
+      for (const c of compareSchemas(a, b, { level: 'full' }).changes) expect(listed.has(c.rule), c.rule).toBe(true);
     }
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSchemas, type Change, type CompatMode, type CompatPolicy, type UrnReport } from '../../src/compat/index.js';
+import { compareSchemas, type Change, type ComparingLevel, type CompatPolicy, type UrnReport } from '../../src/compat/index.js';
 import { sunsetRemovals } from '../../src/compat/registry.js';
 import { checkTransitive, type PastVersion } from '../../src/compat/transitive.js';
 import { dayNumber, type ManifestEntry } from '../../src/registry/index.js';
@@ -347,7 +347,7 @@ function namedChoice(
   return ok ? c : undefined;
 }
 
-function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: number, sunset = false): Tally {
+function soundness(mode: ComparingLevel, policy: CompatPolicy, seed: number, runs: number, sunset = false): Tally {
   const t: Tally = { pairs: 0, compatible: 0, payloads: 0, policyChoices: 0, excused: 0 };
   const run = fc.check(
     fc.property(rootArb, editsArb, fc.gen(), fc.boolean(), (drawn, edits, g, loosen) => {
@@ -356,7 +356,7 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
       // only removals `full` (and a forward check) can excuse.
       const oldSchema = sunset && loosen ? looseProperties(drawn) : drawn;
       const newSchema = applyEdits(oldSchema, edits);
-      const compared = compareSchemas(oldSchema, newSchema, { mode, policy, witnesses: false });
+      const compared = compareSchemas(oldSchema, newSchema, { level: mode, policy, witnesses: false });
       const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, oldSchema, newSchema, mode, SUNSET_TODAY) : compared.changes;
       const result = { compatible: changes.every((c) => !c.breaking), changes };
       const excused = changes.filter((c, i) => compared.changes[i]!.breaking && !c.breaking).length;
@@ -366,7 +366,7 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
       // full breaks whenever either direction does.
       if (mode === 'full' && !sunset) {
         for (const dir of ['backward', 'forward'] as const) {
-          if (!compareSchemas(oldSchema, newSchema, { mode: dir, policy, witnesses: false }).compatible) {
+          if (!compareSchemas(oldSchema, newSchema, { level: dir, policy, witnesses: false }).compatible) {
             throw new Error(`full is compatible but ${dir} is not: ${JSON.stringify([oldSchema, newSchema])}`);
           }
         }
@@ -389,7 +389,7 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
           const excuse = policyChoice(policy, dir, keepRoot, otherRoot, other, found.data, v);
           if (excuse === undefined) throw say('no policy choice covers it');
           // The verdict names it: the change is a policy choice, with a payload the validators confirm.
-          const named = compareSchemas(oldSchema, newSchema, { mode, policy });
+          const named = compareSchemas(oldSchema, newSchema, { level: mode, policy });
           if (namedChoice(named.changes, excuse, keep, other, dir === 'backward' ? 'old' : 'new') === undefined) {
             throw say(`the ${excuse.rule} change at ${excuse.path} is not named a policy choice with its affected payload`);
           }
@@ -410,7 +410,7 @@ function soundness(mode: CompatMode, policy: CompatPolicy, seed: number, runs: n
 }
 
 describe('compat soundness (fast-check): no payload refutes a compatible verdict', () => {
-  const cases: Array<[CompatMode, CompatPolicy, number]> = [
+  const cases: Array<[ComparingLevel, CompatPolicy, number]> = [
     ['backward', 'bqschema', SEED],
     ['forward', 'bqschema', SEED + 1],
     ['full', 'bqschema', SEED + 2],
@@ -434,7 +434,7 @@ describe('compat soundness (fast-check): no payload refutes a compatible verdict
 const SUNSET_RUNS = Number(process.env['BQ_COMPAT_SUNSET_RUNS'] ?? 600);
 
 describe('compat soundness (fast-check): a property removed past its sunset is excused only where no payload refutes it', () => {
-  const cases: Array<[CompatMode, number]> = [
+  const cases: Array<[ComparingLevel, number]> = [
     ['backward', SEED + 20],
     ['full', SEED + 21],
     ['forward', SEED + 22],
@@ -520,7 +520,7 @@ function transitiveSoundness(
             date: '2026-01-01T00:00:00Z',
           });
       }
-      const compared = compareSchemas(base, now, { mode, policy, witnesses: false });
+      const compared = compareSchemas(base, now, { level: mode, policy, witnesses: false });
       const changes = sunset ? sunsetRemovals(compared.changes, SUNSET_ENTRY, base, now, mode, SUNSET_TODAY) : compared.changes;
       const direct = { compatible: changes.every((c) => !c.breaking), changes };
       const row: UrnReport = {
@@ -553,7 +553,7 @@ function transitiveSoundness(
           continue;
         }
         // Not failed: only a policy choice named by the comparison with that version may excuse it.
-        const named = compareSchemas(v.value, now, { mode, policy });
+        const named = compareSchemas(v.value, now, { level: mode, policy });
         for (const violation of found.violations) {
           const excuse = policyChoice(policy, mode, parseSchema(keep).root, parseSchema(other).root, other, found.data, violation);
           if (excuse === undefined || namedChoice(named.changes, excuse, keep, other, mode === 'backward' ? 'old' : 'new') === undefined) {

@@ -57,7 +57,7 @@ describe('compat: a wide required list (item 4)', () => {
     const n = 20_000;
     const props = Object.fromEntries(names(n).map((name) => [name, { type: 'string' }]));
     const many = { type: 'object', properties: props };
-    const forward = compareSchemas(many, OLD, { mode: 'forward' });
+    const forward = compareSchemas(many, OLD, { level: 'forward' });
     expect(forward.changes).toHaveLength(n);
     expect(forward.changes.every((c) => c.rule === 'property-removed' && c.breaking)).toBe(true);
     const witnessed = forward.changes.filter((c) => c.witness);

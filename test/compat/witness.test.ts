@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareSchemas, previewPayload, previewWitness, type Change, type CompatMode } from '../../src/compat/index.js';
+import { compareSchemas, previewPayload, previewWitness, type Change, type ComparingLevel } from '../../src/compat/index.js';
 import { compile } from '../../src/validator/index.js';
 import { applyEdits, editsArb, rootArb } from '../helpers/compat-arbitraries.js';
 
@@ -67,13 +67,13 @@ describe('witnesses, one rule at a time', () => {
   });
 
   it('forward: valid under the new schema, rejected by the old', () => {
-    const c = only({ type: 'integer' }, { type: 'number' }, { mode: 'forward' });
+    const c = only({ type: 'integer' }, { type: 'number' }, { level: 'forward' });
     expect(c.witness).toEqual({ payload: 0.5, validUnder: 'new' });
   });
 
   it('full: the witness of whichever direction breaks', () => {
     const changes = compareSchemas(obj({ a: { type: 'string' } }, { required: ['a'] }), obj({ a: { type: 'string', maxLength: 3 } }), {
-      mode: 'full',
+      level: 'full',
     }).changes;
     const byRule = new Map(changes.map((c) => [c.rule, c]));
     expect(byRule.get('max-length-lowered')?.witness).toEqual({ payload: { a: 'aaaa' }, validUnder: 'old' });
@@ -127,7 +127,7 @@ describe('breaks by policy', () => {
   });
 
   it('forward, a property added: the policy break the other way round', () => {
-    const c = only(obj({}), obj({ b: { type: 'integer' } }), { mode: 'forward' });
+    const c = only(obj({}), obj({ b: { type: 'integer' } }), { level: 'forward' });
     expect(c.rule).toBe('property-added');
     expect(c).toMatchObject({ witness: null, witnessReason: 'policy', otherWitness: { payload: { b: null }, validUnder: 'old' } });
   });
@@ -156,7 +156,7 @@ describe('hostile property names', () => {
 
 describe('every witness verifies (fast-check)', () => {
   const RUNS = 5000;
-  const MODES: CompatMode[] = ['backward', 'forward', 'full'];
+  const MODES: ComparingLevel[] = ['backward', 'forward', 'full'];
 
   it(`over ${RUNS} generated pairs, each mode and policy`, () => {
     let breaking = 0;
@@ -173,7 +173,7 @@ describe('every witness verifies (fast-check)', () => {
         fc.constantFrom('bqschema' as const, 'confluent' as const),
         (a, edits, mode, pol) => {
           const b = applyEdits(a, edits);
-          const result = compareSchemas(a, b, { mode, policy: pol });
+          const result = compareSchemas(a, b, { level: mode, policy: pol });
           for (const c of result.changes) {
             if (!c.breaking) {
               expect(c.witness).toBeUndefined();
@@ -248,7 +248,7 @@ describe('previewPayload', () => {
 describe('every rule that can break has a witness (or is a break by policy)', () => {
   const o = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
   // [rule, old, new, mode]: the rule breaks in that mode.
-  const CASES: Array<[string, unknown, unknown, CompatMode]> = [
+  const CASES: Array<[string, unknown, unknown, ComparingLevel]> = [
     ['schema-became-false', o({ a: {} }), o({ a: false }), 'backward'],
     ['schema-no-longer-false', o({ a: false }), o({ a: {} }), 'forward'],
     ['type-narrowed', { type: ['string', 'integer'] }, { type: 'string' }, 'backward'],
@@ -276,7 +276,7 @@ describe('every rule that can break has a witness (or is a break by policy)', ()
   ];
   for (const [rule, a, b, mode] of CASES) {
     it(`${rule} (${mode})`, () => {
-      const c = only(a, b, { mode });
+      const c = only(a, b, { level: mode });
       expect(c.rule).toBe(rule);
       expect(c.witness, JSON.stringify(c)).not.toBeNull();
       expect(verifies(c.witness!, a, b)).toBe(true);
@@ -318,7 +318,7 @@ describe('previewWitness: the part that breaks is shown, the rest elided (issue 
   const now = { type: 'object', properties: props, required: names, additionalProperties: false };
 
   it("the issue's case: a removed marketing_opt_in at the end of a long witness", () => {
-    const c = compareSchemas(old, now, { mode: 'backward' }).changes.find((x) => x.rule === 'property-removed')!;
+    const c = compareSchemas(old, now, { level: 'backward' }).changes.find((x) => x.rule === 'property-removed')!;
     const w = c.witness!;
     expect(JSON.stringify(w.payload).length).toBeGreaterThan(80);
     expect(previewPayload(w.payload)).not.toContain('marketing_opt_in'); // what it used to show
@@ -344,7 +344,7 @@ describe('previewWitness: the part that breaks is shown, the rest elided (issue 
     const c = compareSchemas(
       old,
       { ...now, properties: { ...props, email: { type: 'string', minLength: 9 } }, additionalProperties: false },
-      { mode: 'backward' },
+      { level: 'backward' },
     ).changes.find((x) => x.rule === 'min-length-raised')!;
     expect(previewWitness(c.witness!.payload, c.path, c.subject)).toMatch(/"email":"/);
   });

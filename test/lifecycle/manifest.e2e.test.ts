@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRegistries, compareSchemas, remedyText, type CompatMode, type CompatPolicy } from '../../src/compat/index.js';
+import { compareRegistries, compareSchemas, remedyText, type ComparingLevel, type CompatPolicy } from '../../src/compat/index.js';
 import { dayNumber, readManifest, Registry } from '../../src/registry/index.js';
 import { compile, isSchemaObject } from '../../src/validator/index.js';
 import { removeTempTrees, tempTree } from '../helpers/cli.js';
@@ -178,8 +178,8 @@ function deprecateAll(schema: Schema): Schema {
   return out;
 }
 
-const verdict = (o: Schema, n: Schema, mode: CompatMode, policy: CompatPolicy): unknown => {
-  const r = compareSchemas(o, n, { mode, policy, witnesses: false });
+const verdict = (o: Schema, n: Schema, mode: ComparingLevel, policy: CompatPolicy): unknown => {
+  const r = compareSchemas(o, n, { level: mode, policy, witnesses: false });
   return {
     compatible: r.compatible,
     breaking: r.changes
@@ -207,7 +207,7 @@ describe('property-level deprecated: true never changes a verdict', () => {
       fc.property(
         rootArb,
         editsArb,
-        fc.constantFrom<CompatMode>('backward', 'forward', 'full'),
+        fc.constantFrom<ComparingLevel>('backward', 'forward', 'full'),
         fc.constantFrom<CompatPolicy>('bqschema', 'confluent'),
         (old, edits, mode, policy) => {
           const changed = applyEdits(old, edits);

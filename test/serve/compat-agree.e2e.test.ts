@@ -41,7 +41,7 @@ function served(registered: unknown, schema: unknown, mode: 'backward' | 'forwar
     return judgeCompatibility({
       registered: JSON.stringify(registered),
       body,
-      mode,
+      level: mode,
       policy: 'bqschema',
       verbose: true,
       allowKeywords: allow,
@@ -77,7 +77,7 @@ describe('compat and serve /compatibility agree (one core, every level)', () => 
     const now = { ...base, properties: { id: base.properties.id } };
     expect(served(base, now, 'forward')).toBe(false);
     const body = Buffer.from(JSON.stringify({ schema: JSON.stringify(now) }));
-    const answer = judgeCompatibility({ registered: JSON.stringify(base), body, mode: 'forward', policy: 'bqschema', verbose: true });
+    const answer = judgeCompatibility({ registered: JSON.stringify(base), body, level: 'forward', policy: 'bqschema', verbose: true });
     expect(answer.messages).toEqual([
       '/properties/n: property "n" removed from an open model: new producers may send any value under it, and the old schema rejects some (property-removed); witness valid under new: {"n":null}',
     ]);

@@ -54,7 +54,7 @@ describe('one answer for one question, whatever the thread (item 5)', { timeout:
       const q: CompatQuestion = {
         registered: JSON.stringify(deepItems(3)),
         body: body(deepItems(depth)),
-        mode: 'backward',
+        level: 'backward',
         policy: 'bqschema',
         verbose,
       };
@@ -66,7 +66,7 @@ describe('one answer for one question, whatever the thread (item 5)', { timeout:
   }
 
   it('the refusal names the limit', () => {
-    const q: CompatQuestion = { registered: '{}', body: body(deepItems(2_000)), mode: 'backward', policy: 'bqschema', verbose: false };
+    const q: CompatQuestion = { registered: '{}', body: body(deepItems(2_000)), level: 'backward', policy: 'bqschema', verbose: false };
     expect(() => judgeCompatibility(q)).toThrow(`Invalid schema: nested deeper than ${MAX_DEPTH} levels`);
   });
 });

@@ -66,7 +66,7 @@ export async function runCatalog(options: CatalogCommandOptions): Promise<number
           : (urn) =>
               historyEntries(
                 schemaHistory(registry, urn),
-                (before, after, mode) => comparePair(before, after, mode, { witnesses: false }),
+                (before, after, direction) => comparePair(before, after, direction, { witnesses: false }),
                 registry.entry(urn)?.deprecated?.since,
               ),
     },
