@@ -289,6 +289,17 @@ func (v *${typeName}) UnmarshalJSON(b []byte) error {
 ${reads}\t*v = ${typeName}(f)
 ${tail}}
 `;
+  // MarshalJSON writes the declared fields with encoding/json, then adds what `body` puts in b.
+  const marshal = (what: string, body: string): string => `
+// MarshalJSON writes ${what}.
+func (v ${typeName}) MarshalJSON() ([]byte, error) {
+\ttype fields ${typeName}
+\tb, err := json.Marshal(fields(v))
+\tif err != nil {
+\t\treturn nil, err
+\t}
+${body}}
+`;
   if (untagged.length > 0) {
     const writes = untagged
       .map(({ prop, field, optional }) => {
@@ -297,30 +308,12 @@ ${tail}}
       })
       .join('');
     const extra = open ? '\tfor k, x := range v.Extra {\n\t\tif _, ok := others[k]; !ok {\n\t\t\tothers[k] = x\n\t\t}\n\t}\n' : '';
-    methods += `
-// MarshalJSON writes the properties ${typeName} declares${open ? ' and those kept in Extra' : ''}.
-func (v ${typeName}) MarshalJSON() ([]byte, error) {
-\ttype fields ${typeName}
-\tb, err := json.Marshal(fields(v))
-\tif err != nil {
-\t\treturn nil, err
-\t}
-\tothers := map[string]json.RawMessage{}
-${writes}${extra}\treturn withOthers(b, others)
-}
-`;
+    methods += marshal(
+      `the properties ${typeName} declares${open ? ' and those kept in Extra' : ''}`,
+      `\tothers := map[string]json.RawMessage{}\n${writes}${extra}\treturn withOthers(b, others)\n`,
+    );
   } else if (open) {
-    methods += `
-// MarshalJSON writes the properties ${typeName} declares and those kept in Extra.
-func (v ${typeName}) MarshalJSON() ([]byte, error) {
-\ttype fields ${typeName}
-\tb, err := json.Marshal(fields(v))
-\tif err != nil {
-\t\treturn nil, err
-\t}
-\treturn withOthers(b, v.Extra)
-}
-`;
+    methods += marshal(`the properties ${typeName} declares and those kept in Extra`, '\treturn withOthers(b, v.Extra)\n');
   }
   ctx.decls.push(`${doc}type ${typeName} struct {\n${aligned(rows, '\t')}}\n${methods}`);
   return typeName;
