@@ -205,6 +205,13 @@ const rolloutFinding = (r: Rollout, file: string, prefix: string, urn?: string):
   ...(urn === undefined ? {} : { urn, unit: urn }),
 });
 
+/** An exception's finding by its state: expired ones fail the gate, stale and unused ones are said. */
+const EXCEPTION_FINDINGS = [
+  ['expired', 'exception-expired', 'error'],
+  ['stale', 'exception-stale', 'warning'],
+  ['unused', 'exception-unused', 'note'],
+] as const;
+
 /**
  * The evidence's findings, and its test cases: one for the exceptions file (failing on an expired
  * exception) and one for the corpus (an error when a file cannot be read, failing on a rejection
@@ -218,36 +225,19 @@ function evidenceFindings(v: Verdicts, results: Finding[], units: Unit[], unitOf
     const unit = `exceptions (${file})`;
     units.push({ id: unit, file, outcome: o.expired.length > 0 ? 'fail' : 'pass', subject: { kind: 'exceptions' } });
     const location = { file };
-    for (const n of o.expired)
-      results.push({
-        rule: 'exception-expired',
-        level: 'error',
-        title: 'expired compat exception',
-        message: n.message,
-        location,
-        unit,
-        subject: { kind: 'exception', state: 'expired' },
-      });
-    for (const n of o.stale)
-      results.push({
-        rule: 'exception-stale',
-        level: 'warning',
-        title: 'stale compat exception',
-        message: n.message,
-        location,
-        unit,
-        subject: { kind: 'exception', state: 'stale' },
-      });
-    for (const n of o.unused)
-      results.push({
-        rule: 'exception-unused',
-        level: 'note',
-        title: 'unused compat exception',
-        message: n.message,
-        location,
-        unit,
-        subject: { kind: 'exception', state: 'unused' },
-      });
+    for (const [state, rule, level] of EXCEPTION_FINDINGS) {
+      for (const n of o[state]) {
+        results.push({
+          rule,
+          level,
+          title: `${state} compat exception`,
+          message: n.message,
+          location,
+          unit,
+          subject: { kind: 'exception', state },
+        });
+      }
+    }
   }
   const corpus = v.corpus;
   if (corpus === undefined) return;
