@@ -2,6 +2,8 @@ import { DEFAULT_LANG, LANGUAGES, languageList } from '../types/languages.js';
 import { parseReport } from './report-option.js';
 import { FORMAT_NAMES } from '../report/formats.js';
 import { Command, Option } from 'commander';
+// The names alone (levels.ts imports nothing at run time): help and completion list them from here.
+import { COMPAT_LEVELS, COMPAT_POLICIES } from '../compat/levels.js';
 
 type SetCode = (code: number) => void;
 
@@ -32,6 +34,24 @@ const reportOption = (choices: readonly string[]): Option =>
     '--report <format=file>',
     `also write the report in another format to a file, atomically (repeatable; formats: ${choices.join(', ')})`,
   ).argParser(parseReport(choices));
+
+/** Values an option takes that its command checks itself (in any case): completion offers them. */
+const OFFERED = new WeakMap<Option, readonly string[]>();
+const offering = (option: Option, values: readonly string[]): Option => {
+  OFFERED.set(option, values);
+  return option;
+};
+/** The values completion offers for an option: its choices, or those its command checks itself. */
+const offeredValues = (option: Option): readonly string[] | undefined => option.argChoices ?? OFFERED.get(option);
+
+const or = (names: readonly string[]): string => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+/** `--compatibility`: compat's in its lower case, serve's in Confluent's upper case; any case is read. */
+const levelOption = (what: string, upper: boolean, note = ''): Option => {
+  const names = upper ? COMPAT_LEVELS.map((l) => l.toUpperCase()) : COMPAT_LEVELS;
+  return offering(new Option('--compatibility <level>', `${what}: ${or(names)}${note}, in any case`).default(names[0]), names);
+};
+const policyOption = (what: string, note = ''): Option =>
+  offering(new Option('--policy <policy>', `${what}: ${or(COMPAT_POLICIES)}${note}`).default(COMPAT_POLICIES[0]), COMPAT_POLICIES);
 
 /** `error: unknown option '--x'\n(Did you mean --y?)` as one line, without commander's `error:` prefix. */
 function oneLine(message: string): string {
@@ -146,18 +166,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       command
         .argument('[old]', 'the old schema file')
         .argument('[new]', 'the new schema file')
-        .option(
-          '--compatibility <level>',
-          'compatibility level: backward, forward, full or none (no change breaks), in any case',
-          'backward',
-        )
+        .addOption(levelOption('compatibility level', false, ' (none: no change breaks)'))
         // The first name of the level; kept working, and documented as deprecated (docs/cli/compat.md).
-        .addOption(new Option('-m, --mode <level>', 'deprecated: the same as --compatibility').conflicts('compatibility'))
-        .option(
-          '--policy <policy>',
-          "rule set: bqschema (the registry's rules) or confluent (Confluent's JSON Schema content-model rules)",
-          'bqschema',
+        .addOption(
+          offering(new Option('-m, --mode <level>', 'deprecated: the same as --compatibility').conflicts('compatibility'), COMPAT_LEVELS),
         )
+        .addOption(policyOption('rule set', " (the registry's rules, or Confluent's JSON Schema content-model rules)"))
         .addOption(registryOption())
         .option('--against <ref>', 'compare the registry with the one at this git ref')
         .option(
@@ -301,12 +315,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         .addOption(registryOption())
         .option('--host <host>', 'address to bind', '127.0.0.1')
         .option('--port <port>', 'port to listen on', '8081')
-        .option(
-          '--compatibility <level>',
-          'compatibility level reported by /config and used by /compatibility: BACKWARD, FORWARD, FULL or NONE, in any case',
-          'BACKWARD',
-        )
-        .option('--policy <policy>', 'rule set /compatibility applies: bqschema or confluent', 'bqschema')
+        .addOption(levelOption('compatibility level reported by /config and used by /compatibility', true))
+        .addOption(policyOption('rule set /compatibility applies'))
         .option('--verbose', 'log one line per request to stderr')
         .option('--catalog', 'also serve the HTML event catalog at /catalog')
         .option(
@@ -399,6 +409,25 @@ export const COMMANDS: readonly CommandSpec[] = [
     handler: async (context, dir: string) => {
       const { run } = await import('./commands/init.js');
       return run({ dir, version: context.version });
+    },
+  },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script (bash or zsh) for commands, options and their values',
+    options: (command) =>
+      command
+        .argument('[shell]', 'bash (default) or zsh')
+        .addHelpText(
+          'after',
+          examples([
+            'bqschema completion bash > ~/.local/share/bash-completion/completions/bqschema',
+            'bqschema completion zsh > "${fpath[1]}/_bqschema"',
+          ]),
+        ),
+    handler: async (context, shell: string | undefined) => {
+      const { run } = await import('./commands/completion.js');
+      // Every command, whichever this run defined: the script completes them all.
+      return run(shell, await buildProgram(context.version, () => {}), offeredValues);
     },
   },
   {

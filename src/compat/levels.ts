@@ -7,7 +7,7 @@ export type CompatLevel = 'backward' | 'forward' | 'full' | 'none';
 export type ComparingLevel = Exclude<CompatLevel, 'none'>;
 
 export const COMPAT_LEVELS: readonly CompatLevel[] = Object.freeze(['backward', 'forward', 'full', 'none']);
-const COMPAT_POLICIES: readonly CompatPolicy[] = Object.freeze(['bqschema', 'confluent']);
+export const COMPAT_POLICIES: readonly CompatPolicy[] = Object.freeze(['bqschema', 'confluent']);
 
 /** A level or policy that is not one of the names: its message is one line, naming the value and the choices. */
 export class CompatNameError extends Error {

@@ -28,7 +28,7 @@ export const LAYERS: readonly { name: string; folders: readonly string[]; job: s
   },
   {
     name: 'cores',
-    folders: ['asyncapi', 'check', 'compat', 'compile', 'gdpr', 'services', 'types', 'validate'],
+    folders: ['asyncapi', 'check', 'compat', 'compile', 'completion', 'gdpr', 'services', 'types', 'validate'],
     job: 'one pure core per command: from loaded registries and inputs to a verdict or a document',
   },
   { name: 'report', folders: ['report'], job: 'the Report and its renderers; imports nothing of ours' },
