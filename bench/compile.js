@@ -1,4 +1,4 @@
-// Compile benchmark: how compile time and memory grow with a schema's width (issue 22).
+// Compile benchmark: how compile time and memory grow with a schema's width.
 // Usage: npm run bench:compile   (node bench/compile.js [--quick])
 // Each size runs in a process of its own (memory is that process's peak RSS). Figures are CPU ms
 // (user + system) of: compile (parse + isValid's code), the first isValid call (V8 compiles the

@@ -1,4 +1,4 @@
-// Installed size and startup of the package as a user gets it (issue 24, item 5):
+// Installed size and startup of the package as a user gets it:
 //   - `npm pack` this checkout, `npm install --omit=dev` the tarball into a fresh project, `du -sb`
 //     of node_modules/bqschema (limit 2.5 MB);
 //   - startup of a few commands from that install, in alternating rounds (medians), as ratios to

@@ -1,7 +1,7 @@
 // The interpreter (compile() where code generation is refused, src/validator/interpret.ts)
 // against the generated code, on the conformance manifest's orders schema and the user fixture:
 // isValid on valid data, validate on invalid data. Alternating rounds in one process, medians;
-// the figure is interpreter time / generated time (issue 24 item 3: what the fallback costs).
+// the figure is interpreter time / generated time (what the fallback costs).
 //
 //   npm run bench:interpret [-- --rounds N --n N]
 

@@ -8,7 +8,7 @@
 //   options: --lines N[,N...] --rounds N --keep
 //            --baseline <bin/bqschema.js of another build>: its --jobs 2 and default as well (before/after)
 //
-// Targets (issue 37): the default --jobs never slower than --jobs 1; --jobs 2 at least 1.6x --jobs 1
+// Targets: the default --jobs never slower than --jobs 1; --jobs 2 at least 1.6x --jobs 1
 // on 1M lines when two cores are free (on a busy machine wall ratios say little: read the CPU).
 
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // The standalone validators `bqschema compile` writes (src/compile/module.ts) against
 // compile()'s generated code, on the conformance manifest's orders schema and the user fixture:
 // isValid on valid data, validate on invalid data. Alternating rounds in one process, medians;
-// the figure is standalone time / generated time (issue 24 item 3: the same code, written ahead
+// the figure is standalone time / generated time (the same code, written ahead
 // of time, should cost the same). Under `node --disallow-code-generation-from-strings`
 // compile() walks the schema instead (the fallback): then the figure is what the module saves.
 //

@@ -22,7 +22,7 @@ import { minifySync } from 'rolldown/experimental';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // CommonJS, so the library (ESM, through import()) and the CLI bundle (CommonJS chunks, through
-// require) load the one file: the package ships the validator once (issue 24, item 5). tsc does not
+// require) load the one file: the package ships the validator once. tsc does not
 // emit .cjs files; `--dist` (run after tsc) copies it into dist/.
 const OUT = path.join(repoRoot, 'src', 'asyncapi', 'generated', 'spec-validator.cjs');
 const DIST = path.join(repoRoot, 'dist', 'asyncapi', 'generated');

@@ -83,7 +83,7 @@ async function bundle() {
     external,
     plugins: [lazyChildProcess, lazyCrypto, sharedSpecValidator],
     // strict: the modules were ES modules, which are strict; CommonJS output is not unless told.
-    // Comments: only legal ones are kept (JSDoc was ~120 KB of the package, issue 24 item 5); whitespace goes
+    // Comments: only legal ones are kept (JSDoc was ~120 KB of the package); whitespace goes
     // too (~100 KB), names and code are kept as written (no compress, no mangle: what runs is what was tested).
     output: {
       dir: out,

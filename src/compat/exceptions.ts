@@ -133,7 +133,7 @@ function readsAsJson(s: string): boolean {
 
 /**
  * The path an exception names a finding by: its `path`, plus its subject where the path does not
- * name it. The subject keeps its JSON type (issue 22): a non-string is written as JSON (`1`, `true`,
+ * name it. The subject keeps its JSON type: a non-string is written as JSON (`1`, `true`,
  * `null`), a string as itself unless it reads as JSON, then quoted (`"1"`, `"true"`). So `1` and
  * `"1"` have different paths, and a string such as `TRY` keeps the path it always had. A property
  * name (`required-*`) is always a string, written as itself.

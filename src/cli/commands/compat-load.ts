@@ -33,7 +33,7 @@ export function corpusDocuments(paths: readonly string[] | undefined): AsyncIter
  */
 export async function loadExceptions(path: string, shown: string): Promise<LoadedExceptions> {
   const text = readRegularFile(path, shown, 'exceptions file');
-  // A repeated key is an error: last-wins would put an entry in force that nobody sees (issue 22).
+  // A repeated key is an error: last-wins would put an entry in force that nobody sees.
   const value = parseTextUniqueKeys(text, shown, undefined, registryLimits());
   try {
     return readExceptions(value, shown, undefined);
