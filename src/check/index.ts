@@ -273,10 +273,10 @@ function deprecatedNames(registry: Registry, urn: string, schema: unknown, repor
   }
 }
 
-/** The manifest's issues and every entry's, for a registry opened leniently (its problems kept, not thrown). */
+/** The manifest's issues and every entry's, for a registry opened leniently (its issues kept, not thrown). */
 export function checkRegistry(registry: Registry, options: CheckOptions = {}): RegistryCheck {
   const file = registry.manifest.shown;
-  const manifestErrors: CheckIssue[] = registry.problems.map((p) => ({
+  const manifestErrors: CheckIssue[] = registry.issues.map((p) => ({
     rule: 'manifest',
     urn: p.urn,
     file,
@@ -286,7 +286,7 @@ export function checkRegistry(registry: Registry, options: CheckOptions = {}): R
     col: p.col,
   }));
   // Schema ids as serve gives them: an explicit id, else one derived from the URN; two URNs must never share one.
-  for (const p of assignIds(registry.entries.map((e) => ({ urn: e.urn, id: e.id }))).problems) {
+  for (const p of assignIds(registry.entries.map((e) => ({ urn: e.urn, id: e.id }))).issues) {
     const entry = registry.entry(p.urn)!;
     const pointer = `/schemas/${entry.index}/${entry.id === undefined ? 'urn' : 'id'}`;
     manifestErrors.push({ rule: 'manifest', urn: p.urn, file, pointer, message: p.message, ...registry.manifestPosition(pointer) });

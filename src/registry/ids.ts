@@ -23,7 +23,7 @@ export function schemaId(urn: string): number {
 }
 
 /** One subject's id problem: an explicit id out of range, or an id another subject has too. */
-export interface IdProblem {
+export interface IdIssue {
   urn: string;
   id: number;
   message: string;
@@ -34,16 +34,16 @@ export interface IdProblem {
  * integer from 1 to 2^31-1, and each subject of an id that two or more subjects share (explicit
  * duplicates and derived collisions alike). What `bqschema check` reports and `serve` refuses to answer.
  */
-export function assignIds(subjects: readonly IdInput[]): { ids: Map<string, number>; problems: IdProblem[] } {
+export function assignIds(subjects: readonly IdInput[]): { ids: Map<string, number>; issues: IdIssue[] } {
   const ids = new Map<string, number>();
-  const problems: IdProblem[] = [];
+  const issues: IdIssue[] = [];
   const holders = new Map<number, string[]>();
   for (const { urn, id } of subjects) {
     if (ids.has(urn)) continue;
     let value = schemaId(urn);
     if (id !== undefined) {
       if (!Number.isInteger(id) || id < 1 || id > MAX_SCHEMA_ID) {
-        problems.push({ urn, id, message: `schema id ${String(id)} of ${urn} is not an integer from 1 to ${MAX_SCHEMA_ID}` });
+        issues.push({ urn, id, message: `schema id ${String(id)} of ${urn} is not an integer from 1 to ${MAX_SCHEMA_ID}` });
         continue;
       }
       value = id;
@@ -57,12 +57,12 @@ export function assignIds(subjects: readonly IdInput[]): { ids: Map<string, numb
     if (urns.length < 2) continue;
     for (const urn of urns) {
       const others = urns.filter((u) => u !== urn).join(', ');
-      problems.push({
+      issues.push({
         urn,
         id,
         message: `schema id ${id} of ${urn} is also the id of ${others}: give one of them an explicit "id" in the manifest`,
       });
     }
   }
-  return { ids, problems };
+  return { ids, issues };
 }

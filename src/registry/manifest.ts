@@ -47,7 +47,7 @@ export interface ManifestEntry {
   index: number;
 }
 
-export interface ManifestProblem {
+export interface ManifestIssue {
   /** JSON Pointer into the manifest (`/schemas/2/urn`). */
   pointer: string;
   urn?: string;
@@ -93,18 +93,18 @@ const OPTIONAL_STRINGS = ['owner', 'status', 'description'] as const;
  */
 export function readManifest(value: unknown): {
   entries: ManifestEntry[];
-  problems: ManifestProblem[];
+  issues: ManifestIssue[];
   unenforced: string[];
   services: ServiceEntry[];
 } {
-  const problems: ManifestProblem[] = [];
+  const issues: ManifestIssue[] = [];
   const entries: ManifestEntry[] = [];
   const problem = (pointer: string, message: string, fatal: boolean, urn?: string): void => {
-    problems.push({ pointer, message, fatal, ...(urn === undefined ? {} : { urn }) });
+    issues.push({ pointer, message, fatal, ...(urn === undefined ? {} : { urn }) });
   };
   if (!isSchemaObject(value)) {
     problem('', 'the manifest must be a JSON object with a "schemas" array', true);
-    return { entries, problems, unenforced: [], services: [] };
+    return { entries, issues, unenforced: [], services: [] };
   }
   const unenforced = hasOwn(value, 'unenforced') ? unenforcedList(value.unenforced, '/unenforced', 'the manifest', problem) : [];
   const services = hasOwn(value, 'services') ? readServices(value.services, problem) : [];
@@ -122,7 +122,7 @@ export function readManifest(value: unknown): {
   const list = hasOwn(value, 'schemas') ? value.schemas : undefined;
   if (!Array.isArray(list)) {
     problem('/schemas', 'the manifest has no "schemas" array', true);
-    return { entries, problems, unenforced, services };
+    return { entries, issues, unenforced, services };
   }
   const seen = new Map<string, number>();
   const ids = new Map<number, number>();
@@ -230,7 +230,7 @@ export function readManifest(value: unknown): {
     entries.push(entry);
   });
   replacements(entries, problem);
-  return { entries, problems, unenforced, services };
+  return { entries, issues, unenforced, services };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type SchemaWarning,
 } from '../validator/index.js';
 import { RegistryError } from './errors.js';
-import { readManifest, type FoundBy, type ManifestEntry, type ManifestProblem } from './manifest.js';
+import { readManifest, type FoundBy, type ManifestEntry, type ManifestIssue } from './manifest.js';
 import type { ServiceEntry } from './service-entries.js';
 import { ParseFailure, parseText, type ParseOptions } from './parse.js';
 import { SourcePositions, type Position, type Span } from './positions.js';
@@ -58,7 +58,7 @@ export interface SchemaDocument {
 }
 
 /** A manifest problem with its place in the manifest. */
-export interface LocatedProblem extends ManifestProblem {
+export interface LocatedIssue extends ManifestIssue {
   line: number;
   col: number;
 }
@@ -73,7 +73,7 @@ export class Registry {
   /** The manifest's `services`, in its order (src/registry/service-entries.ts). */
   readonly services: readonly ServiceEntry[];
   /** Every manifest problem (`check` reports them all; other commands refuse a fatal one). */
-  readonly problems: readonly LocatedProblem[];
+  readonly issues: readonly LocatedIssue[];
   readonly manifestText: string;
   private readonly byUrn = new Map<string, ManifestEntry>();
   private readonly docs = new Map<string, SchemaDocument>();
@@ -101,11 +101,11 @@ export class Registry {
         throw new RegistryError('manifest', file.path, err.message, undefined, { line: err.line, col: err.col });
       throw err;
     }
-    const { entries, problems, unenforced, services } = readManifest(value);
+    const { entries, issues, unenforced, services } = readManifest(value);
     this.unenforced = new Set(unenforced);
     this.entries = entries;
     this.services = services;
-    this.problems = problems.map((p) => ({ ...p, ...this.manifestPosition(p.pointer) }));
+    this.issues = issues.map((p) => ({ ...p, ...this.manifestPosition(p.pointer) }));
     for (const entry of entries) this.byUrn.set(entry.urn, entry);
   }
 
@@ -126,7 +126,7 @@ export class Registry {
 
   /** Throws the first fatal manifest problem, as `file:line:col: problem`: the commands other than `check` refuse such a manifest. */
   requireUsable(): this {
-    const fatal = this.problems.find((p) => p.fatal);
+    const fatal = this.issues.find((p) => p.fatal);
     if (fatal !== undefined) {
       const file = this.source.manifest;
       throw new RegistryError('manifest', file.path, `${file.shown}:${fatal.line}:${fatal.col}: ${fatal.message}`, fatal.urn, fatal);

@@ -168,15 +168,15 @@ function loadedVersion(name: string, version: number, id: number, schema: string
  */
 export function buildSnapshot(source: SchemaSource): Snapshot {
   const inputs = subjectInputs(source);
-  const { ids, problems } = assignIds(inputs);
-  const idProblem = new Map(problems.map((p) => [p.urn, p]));
+  const { ids, issues } = assignIds(inputs);
+  const idIssue = new Map(issues.map((p) => [p.urn, p]));
   const subjects = [...new Set(inputs.map((i) => i.urn))].sort();
   const bySubject = new Map<string, SubjectEntry>();
   const byId = new Map<number, SubjectEntry | LoadedVersion>();
   const broken: BrokenSubject[] = [];
-  const taken = new Set<number>([...ids.values(), ...problems.map((p) => p.id)]);
+  const taken = new Set<number>([...ids.values(), ...issues.map((p) => p.id)]);
   subjects.forEach((name) => {
-    const problem = idProblem.get(name);
+    const problem = idIssue.get(name);
     const id = problem?.id ?? ids.get(name)!;
     let entry: SubjectEntry;
     try {

@@ -5,7 +5,7 @@ import {
   deprecationText,
   MAX_VIOLATIONS,
   noSchemaMessage,
-  type MessageProblem,
+  type MessageViolation,
   type MessageStatus,
   type MessageVerdict,
 } from './report.js';
@@ -30,7 +30,7 @@ export interface JudgeOptions {
 /** A message's status, and its verdict below: the shapes src/validate/report.ts builds findings from. */
 export type Status = MessageStatus;
 
-interface Problem extends MessageProblem {
+interface Problem extends MessageViolation {
   schemaPath?: string;
   keyword: string;
 }

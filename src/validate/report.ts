@@ -13,7 +13,7 @@ import { pointerLabel } from '../validator/index.js';
 export type MessageStatus = 'valid' | 'invalid' | 'skipped' | 'error';
 
 /** A violation of a message's data, as validate reports it. */
-export interface MessageProblem {
+export interface MessageViolation {
   instancePath: string;
   schemaPath?: string;
   keyword: string;
@@ -29,7 +29,7 @@ export interface MessageVerdict {
   line: number | undefined;
   urn: string | undefined;
   status: MessageStatus;
-  violations: readonly MessageProblem[] | undefined;
+  violations: readonly MessageViolation[] | undefined;
   /** Identity warnings of the envelope. */
   warnings: readonly string[] | undefined;
   /** Why the message could not be judged (status `error`). */
@@ -124,7 +124,7 @@ export const VALIDATE_RULES: readonly ReportRule[] = [
 ];
 
 /** Where in the data a violation is, as every format shows it (`(root)` for the data itself). */
-export const problemLabel = (p: MessageProblem): string => pointerLabel(p.instancePath);
+export const problemLabel = (p: MessageViolation): string => pointerLabel(p.instancePath);
 
 /** `; did you mean "urn:a:b"?`, saying what differs when it would not show (whitespace, case). */
 export function hint(r: MessageVerdict): string {
@@ -162,7 +162,7 @@ export const noSchemaMessage = (r: MessageVerdict): string =>
   `${noSchema(r)}; --strict makes a URN with no schema an error: register one, or correct the URN`;
 
 /** Where a violation is in its file, when the caller can tell (it reads the file's positions). */
-export type Place = (p: MessageProblem) => { line?: number; col?: number; endLine?: number; endCol?: number } | undefined;
+export type Place = (p: MessageViolation) => { line?: number; col?: number; endLine?: number; endCol?: number } | undefined;
 
 /**
  * A message's findings: what its annotations, SARIF results and JUnit test case say, each placed at
@@ -171,7 +171,7 @@ export type Place = (p: MessageProblem) => { line?: number; col?: number; endLin
 /** What a finding of validate is about: its message, and the violation where it is one. */
 export interface MessageSubject {
   verdict: MessageVerdict;
-  problem?: MessageProblem;
+  problem?: MessageViolation;
 }
 
 export function messageFindings(r: MessageVerdict, strict: boolean, place: Place | undefined): ReportFinding<MessageSubject>[] {

@@ -99,7 +99,7 @@ describe("the manifest's retired names", () => {
   });
 
   it('retired must be an array of names: anything else makes the manifest unusable, in one line', async () => {
-    expect(readManifest({ schemas: [{ urn: URN, schema: 'o.json', retired: 'a' }] }).problems).toEqual([
+    expect(readManifest({ schemas: [{ urn: URN, schema: 'o.json', retired: 'a' }] }).issues).toEqual([
       {
         pointer: '/schemas/0/retired',
         message: 'entry 0: "retired" must be an array of property names, e.g. ["coupon"]',

@@ -17,7 +17,7 @@ const A = 'urn:t:orders:placed';
 const B = 'urn:t:orders:placed.v2';
 
 const problemsOf = (entries: object[]): Array<{ pointer: string; message: string; fatal: boolean }> =>
-  readManifest({ schemas: entries }).problems.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
+  readManifest({ schemas: entries }).issues.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
 
 describe('manifest: deprecated', () => {
   it('a valid deprecation is kept, and makes the entry deprecated when it gives no status', () => {
@@ -28,12 +28,12 @@ describe('manifest: deprecated', () => {
         { urn: B, schema: 'b.json' },
       ],
     });
-    expect(read.problems).toEqual([]);
+    expect(read.issues).toEqual([]);
     expect(read.entries[0]).toMatchObject({ urn: A, status: 'deprecated', deprecated: dep });
     expect(read.entries[1]!.status).toBeUndefined();
     // Today's `status: deprecated` alone still means deprecated, with no dates.
     const old = readManifest({ schemas: [{ urn: A, schema: 'a.json', status: 'deprecated' }] });
-    expect(old.problems).toEqual([]);
+    expect(old.issues).toEqual([]);
     expect(old.entries[0]).toMatchObject({ status: 'deprecated' });
     expect(old.entries[0]!.deprecated).toBeUndefined();
   });

@@ -33,7 +33,7 @@ const removal = (r: ReturnType<typeof row>) => r.changes.find((c) => c.rule === 
 describe('manifest: deprecatedProperties', () => {
   it('is read as a map from property name to its deprecation, and leaves the URN active', () => {
     const read = readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: { coupon: COUPON, 'a/b': {} } }] });
-    expect(read.problems).toEqual([]);
+    expect(read.issues).toEqual([]);
     expect(read.entries[0]!.status).toBeUndefined();
     expect(read.entries[0]!.deprecated).toBeUndefined();
     expect([...read.entries[0]!.deprecatedProperties!]).toEqual([
@@ -55,7 +55,7 @@ describe('manifest: deprecatedProperties', () => {
           },
         },
       ],
-    }).problems.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
+    }).issues.map(({ pointer, message, fatal }) => ({ pointer, message, fatal }));
     expect(problems).toEqual([
       {
         pointer: '/schemas/0/deprecatedProperties/coupon/sunset',
@@ -82,7 +82,7 @@ describe('manifest: deprecatedProperties', () => {
           'entry 0: "deprecatedProperties.note.sunset" 2026-06-30 is before "deprecatedProperties.note.since" 2026-07-01; a property\'s sunset comes on or after the day it was deprecated',
       },
     ]);
-    expect(readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: ['coupon'] }] }).problems).toEqual([
+    expect(readManifest({ schemas: [{ urn: URN, schema: 'u.json', deprecatedProperties: ['coupon'] }] }).issues).toEqual([
       {
         pointer: '/schemas/0/deprecatedProperties',
         fatal: true,

@@ -67,7 +67,7 @@ describe('MapProvider', () => {
 
 describe('readManifest', () => {
   it('reports every problem without throwing', () => {
-    const { entries, problems } = readManifest({
+    const { entries, issues: problems } = readManifest({
       schemas: [
         { urn: 'urn:a', schema: 'a.json' },
         { urn: '', schema: 'b.json' },
@@ -91,8 +91,8 @@ describe('readManifest', () => {
     expect(problems.filter((p) => !p.fatal).map((p) => p.message)).toContainEqual(expect.stringMatching(/"urn:a" is not in URN syntax/));
   });
   it('needs an object with a schemas array', () => {
-    expect(readManifest([]).problems[0]!.message).toMatch(/object/);
-    expect(readManifest({}).problems[0]!.message).toMatch(/schemas/);
+    expect(readManifest([]).issues[0]!.message).toMatch(/object/);
+    expect(readManifest({}).issues[0]!.message).toMatch(/schemas/);
   });
 });
 

@@ -46,7 +46,7 @@ describe('registry.schema.json', () => {
   for (const [name, manifest] of Object.entries(good)) {
     it(`accepts ${name}`, () => {
       expect(isValid(manifest), JSON.stringify(isValid.errors)).toBe(true);
-      expect(readManifest(manifest).problems).toEqual([]);
+      expect(readManifest(manifest).issues).toEqual([]);
     });
   }
 
@@ -78,7 +78,7 @@ describe('registry.schema.json', () => {
   };
   for (const [name, manifest] of Object.entries(refusedByBoth)) {
     it(`refuses ${name}`, () => {
-      expect(readManifest(manifest).problems.length).toBeGreaterThan(0);
+      expect(readManifest(manifest).issues.length).toBeGreaterThan(0);
       expect(isValid(manifest)).toBe(false);
     });
   }
@@ -97,7 +97,7 @@ describe('registry.schema.json', () => {
   };
   for (const [name, manifest] of Object.entries(flaggedByBoth)) {
     it(`flags ${name}`, () => {
-      const { problems } = readManifest(manifest);
+      const { issues: problems } = readManifest(manifest);
       expect(problems.length).toBeGreaterThan(0);
       expect(problems.every((p) => !p.fatal)).toBe(true);
       expect(isValid(manifest)).toBe(false);
@@ -107,7 +107,7 @@ describe('registry.schema.json', () => {
   // An unknown status: bqschema reads the manifest, `check` reports it, the editor flags it.
   it('flags a status outside active, deprecated, experimental, as check does', () => {
     const manifest = { schemas: [{ ...entry, status: 'retired' }] };
-    const problems = readManifest(manifest).problems;
+    const problems = readManifest(manifest).issues;
     expect(problems.map((p) => [p.pointer, p.fatal])).toEqual([['/schemas/0/status', false]]);
     expect(isValid(manifest)).toBe(false);
     const defs = schema.definitions as { entry: { properties: { status: { enum: string[] } } } };

@@ -10,7 +10,7 @@ afterAll(removeTempTrees);
 
 describe('readManifest: the manifest is held to the same rule as schemas', () => {
   it('an unknown entry key is reported with a did-you-mean; x- keys are allowed', () => {
-    const { entries, problems } = readManifest({ schemas: [{ urn: 'urn:t:a', schema: 'a.json', onwer: 'team', 'x-team': 1 }] });
+    const { entries, issues: problems } = readManifest({ schemas: [{ urn: 'urn:t:a', schema: 'a.json', onwer: 'team', 'x-team': 1 }] });
     expect(entries).toHaveLength(1);
     expect(problems).toEqual([
       { pointer: '/schemas/0/onwer', urn: 'urn:t:a', fatal: false, message: 'entry 0: unknown key "onwer" (did you mean "owner"?)' },
@@ -18,7 +18,7 @@ describe('readManifest: the manifest is held to the same rule as schemas', () =>
   });
 
   it('an unknown top-level key, a URN with surrounding whitespace or not in URN syntax, an unknown status', () => {
-    const { problems } = readManifest({
+    const { issues: problems } = readManifest({
       schema: [],
       schemas: [
         { urn: ' urn:t:a', schema: 'a.json' },
@@ -35,7 +35,7 @@ describe('readManifest: the manifest is held to the same rule as schemas', () =>
   });
 
   it('duplicate URNs and explicit ids are fatal; an id must be an integer from 1 to 2^31-1', () => {
-    const { entries, problems } = readManifest({
+    const { entries, issues: problems } = readManifest({
       schemas: [
         { urn: 'urn:t:a', schema: 'a.json', id: 7 },
         { urn: 'urn:t:b', schema: 'b.json', id: 7 },
@@ -62,7 +62,7 @@ describe('readManifest: the manifest is held to the same rule as schemas', () =>
       expect(Object.keys(entry), file).toEqual(['urn', 'schema', '__proto__', 'constructor']);
       expect(Object.getPrototypeOf(entry), file).toBe(Object.prototype);
       expect(
-        readManifest(value).problems.map((p) => p.pointer),
+        readManifest(value).issues.map((p) => p.pointer),
         file,
       ).toEqual(['/schemas/0/__proto__', '/schemas/0/constructor']);
     }

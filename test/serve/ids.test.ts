@@ -63,7 +63,7 @@ describe('id collisions are detected and reported, never served', () => {
   });
 
   it("an explicit id equal to another URN's derived id", () => {
-    const { problems } = assignIds([{ urn: 'urn:x', id: schemaId('urn:y') }, { urn: 'urn:y' }]);
+    const { issues: problems } = assignIds([{ urn: 'urn:x', id: schemaId('urn:y') }, { urn: 'urn:y' }]);
     expect(problems.map((p) => p.urn)).toEqual(['urn:x', 'urn:y']);
   });
 
@@ -85,7 +85,7 @@ describe('id collisions are detected and reported, never served', () => {
 
   it('an explicit id out of range is a problem too', () => {
     for (const id of [0, -1, 1.5, MAX_SCHEMA_ID + 1, Number.NaN]) {
-      const { problems, ids } = assignIds([{ urn: 'urn:a', id }]);
+      const { issues: problems, ids } = assignIds([{ urn: 'urn:a', id }]);
       expect(problems, String(id)).toHaveLength(1);
       expect(problems[0]!.message).toMatch(/is not an integer from 1 to 2147483647/);
       expect(ids.has('urn:a')).toBe(false);

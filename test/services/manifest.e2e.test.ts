@@ -18,11 +18,11 @@ afterAll(removeTempTrees);
 const entry = { urn: 'urn:a:one', schema: 'a.json' };
 const fatal = (m: unknown): string[] =>
   readManifest(m)
-    .problems.filter((p) => p.fatal)
+    .issues.filter((p) => p.fatal)
     .map((p) => p.pointer);
 const reported = (m: unknown): string[] =>
   readManifest(m)
-    .problems.filter((p) => !p.fatal)
+    .issues.filter((p) => !p.fatal)
     .map((p) => p.pointer);
 
 describe('reading services, producers and consumers', () => {
@@ -34,7 +34,7 @@ describe('reading services, producers and consumers', () => {
       ],
       schemas: [{ ...entry, producers: ['orders'], consumers: ['billing'] }],
     });
-    expect(m.problems).toEqual([]);
+    expect(m.issues).toEqual([]);
     expect(m.services).toEqual([
       { name: 'orders', team: '@acme/orders', contact: 'o@acme.example', repository: 'https://x.example/o', index: 0 },
       { name: 'billing', index: 1 },
@@ -53,7 +53,7 @@ describe('reading services, producers and consumers', () => {
 
   it('refuses two services whose names differ only in case (or are the same)', () => {
     const m = readManifest({ services: [{ name: 'Billing' }, { name: 'billing' }, { name: 'Billing' }], schemas: [] });
-    expect(m.problems.filter((p) => p.fatal).map((p) => [p.pointer, p.message])).toEqual([
+    expect(m.issues.filter((p) => p.fatal).map((p) => [p.pointer, p.message])).toEqual([
       ['/services/1/name', expect.stringContaining('"billing" and "Billing" differ only in case')],
       ['/services/2/name', expect.stringContaining('is declared twice')],
     ]);
@@ -67,7 +67,7 @@ describe('reading services, producers and consumers', () => {
         schemas: [{ ...entry, consumers: ['ok', 'ok'] }],
       }),
     ).toEqual(['/services/0/name', '/services/1/name', '/services/2/tema', '/schemas/0/consumers/1']);
-    const long = readManifest({ services: [{ name: 'a'.repeat(5000) }], schemas: [] }).problems[0]!.message;
+    const long = readManifest({ services: [{ name: 'a'.repeat(5000) }], schemas: [] }).issues[0]!.message;
     expect(long.length).toBeLessThan(200); // the name is cut short in the message
   });
 });
