@@ -21,8 +21,11 @@ function size(v: unknown): number {
   return 1 + (Array.isArray(v) ? v : Object.values(v)).reduce<number>((n, x) => n + size(x), 0);
 }
 
+// The sizes are past the budget many times over: n witnesses of n - 1 properties would build n²
+// values, 16 and 64 times WITNESS_BUDGET (250,000) at 2,000 and 4,000 names, so a search not bounded
+// by it fails the assertions on what was built and how many got a witness.
 describe('compat: a wide required list (item 4)', () => {
-  for (const n of [10_000, 20_000]) {
+  for (const n of [2_000, 4_000]) {
     it(`${n} newly required names: every change reported, witnesses within the budget, each one checked`, () => {
       const r = compareSchemas(OLD, wide(n));
       expect(r.compatible).toBe(false);
@@ -53,8 +56,9 @@ describe('compat: a wide required list (item 4)', () => {
   // Each witness of a removed (or added) property is one small value, but checking it validates a
   // whole document against a schema of n properties: n witnesses cost n² reads (86 s for 20,000 in
   // forward) unless a check is paid for by the schemas' size.
-  it("20,000 properties of an open model: each whole-payload check is paid for by the schema's size", () => {
-    const n = 20_000;
+  // At 4,000 properties a check costs 501 units, so at most 500 of the 4,000 witnesses fit the budget.
+  it("4,000 properties of an open model: each whole-payload check is paid for by the schema's size", () => {
+    const n = 4_000;
     const props = Object.fromEntries(names(n).map((name) => [name, { type: 'string' }]));
     const many = { type: 'object', properties: props };
     const forward = compareSchemas(many, OLD, { level: 'forward' });
@@ -81,7 +85,9 @@ describe('compat: a wide required list (item 4)', () => {
 
 describe('compat CLI: a wide required list (item 4)', { timeout: 240_000 }, () => {
   const dir = tree({ 'old.json': JSON.stringify(OLD) });
-  for (const n of [5_000, 10_000]) {
+  // Unbounded, 2,000 names would write 2,000 witnesses of 1,999 properties (about 60 MB of JSON),
+  // far past the linear bound asserted below.
+  for (const n of [2_000, 4_000]) {
     it(`${n} names: text and --format json complete, exit 1, JSON output parses`, async () => {
       writeFileSync(join(dir, `new${n}.json`), JSON.stringify(wide(n)));
       // Hang guards only: 10,000 names ran past 120 s before.

@@ -423,10 +423,13 @@ describe(
       expect(answers.some((a) => 'valid' in a && !a.valid)).toBe(true);
     });
 
-    it("validate --jobs 1, 2, 3 and the default: the library's verdicts, byte for byte the same output", async () => {
+    it("validate --jobs 1, 3 and the default: the library's verdicts, byte for byte the same output", async () => {
       const answers = library();
       let one: string | undefined;
-      for (const jobs of [['--jobs', '1'], ['--jobs', '2'], ['--jobs', '3'], []]) {
+      // With tiny tasks, --jobs 3's two workers judge most files, this thread the rest: what --jobs 2
+      // would show (a worker's stack beside the main thread's), with one more worker. The default is
+      // one thread for whole files, read through the plan the threads use.
+      for (const jobs of [['--jobs', '1'], ['--jobs', '3'], []]) {
         const r = await bq(['validate', '-f', 'json', '-r', 'registry.json', ...jobs, 'm'], {
           cwd: work,
           env: { BQSCHEMA_TEST_TASK_SIZE: '1,1' },
