@@ -36,11 +36,14 @@ function forms(schema: unknown): { generated: ReturnType<typeof compile>; walked
   return { generated, walked: interpret(parseSchema(schema).root, preview, new Map()) };
 }
 
-function same(p: Pair): void {
+/** Both forms agree on `p`; the generated code's violations, or undefined when the schema does not compile. */
+function same(p: Pair): ReturnType<ReturnType<typeof compile>['validate']> | undefined {
   const f = forms(p.schema);
-  if (f === undefined) return;
+  if (f === undefined) return undefined;
   expect(f.walked.isValid(p.data), p.what).toBe(f.generated.isValid(p.data));
-  expect(f.walked.validate(p.data), p.what).toEqual(f.generated.validate(p.data));
+  const violations = f.generated.validate(p.data);
+  expect(f.walked.validate(p.data), p.what).toEqual(violations);
+  return violations;
 }
 
 describe('the interpreter equals the generated code', () => {
@@ -74,14 +77,8 @@ describe('the interpreter equals the generated code', () => {
 describe('the interpreter words personal data as the generated code does', () => {
   it('on 400 schemas that mark it (every marker shape, under every keyword)', () => {
     const pairs = markedPairs(400, 3505);
-    for (const p of pairs) same(p);
-    expect(
-      pairs.filter((p) =>
-        compile(p.schema, { onWarning: () => {} })
-          .validate(p.data)
-          .some((v) => / got an? (negative )?(integer|number)$/.test(v.message)),
-      ).length,
-    ).toBeGreaterThan(20);
+    const worded = pairs.filter((p) => same(p)?.some((v) => / got an? (negative )?(integer|number)$/.test(v.message)));
+    expect(worded.length).toBeGreaterThan(20);
   });
 });
 
