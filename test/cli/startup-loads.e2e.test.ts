@@ -62,8 +62,20 @@ interface Loaded {
   stdout: string;
 }
 
-/** The packages (and our own top-level modules) a run loads. */
-async function loaded(args: string[], nodeOptions = ''): Promise<Loaded> {
+const runs = new Map<string, Promise<Loaded>>();
+/**
+ * The packages (and our own top-level modules) a run loads. A run is the same whichever test asks
+ * (one registry, the same arguments and environment), so the tests that ask about the same run
+ * share it: 18 runs instead of 36.
+ */
+function loaded(args: string[], nodeOptions = ''): Promise<Loaded> {
+  const key = JSON.stringify([args, nodeOptions]);
+  let run = runs.get(key);
+  if (run === undefined) runs.set(key, (run = loadedBy(args, nodeOptions)));
+  return run;
+}
+
+async function loadedBy(args: string[], nodeOptions: string): Promise<Loaded> {
   const r = await bq(args, { cwd: registry, env: { NODE_OPTIONS: `--import ${join(hooks, 'register.mjs')} ${nodeOptions}` } });
   const packages = new Set<string>();
   const builtins = new Set<string>();

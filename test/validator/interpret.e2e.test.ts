@@ -18,6 +18,13 @@ import { markedPairs } from '../helpers/pii.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+// The generated corpus: BQ_INTERPRET_RUNS=<n> runs more schemas, BQ_INTERPRET_SEED=<n> another seed.
+// 1,000 schemas, each with up to 6 values, write each of rootArb's keywords (the rarest one node in
+// 13) many times over, alone and together: a keyword applied past a failed `type` the walk skipped
+// is found here and by no contract or JSON-Schema-Test-Suite case.
+const RUNS = Number(process.env['BQ_INTERPRET_RUNS'] ?? 1000);
+const SEED = Number(process.env['BQ_INTERPRET_SEED'] ?? 20260524);
+
 /** Both forms of one schema, or undefined when it does not compile (then neither form exists). */
 function forms(schema: unknown): { generated: ReturnType<typeof compile>; walked: ReturnType<typeof interpret> } | undefined {
   let generated;
@@ -29,11 +36,14 @@ function forms(schema: unknown): { generated: ReturnType<typeof compile>; walked
   return { generated, walked: interpret(parseSchema(schema).root, preview, new Map()) };
 }
 
-function same(p: Pair): void {
+/** Both forms agree on `p`; the generated code's violations, or undefined when the schema does not compile. */
+function same(p: Pair): ReturnType<ReturnType<typeof compile>['validate']> | undefined {
   const f = forms(p.schema);
-  if (f === undefined) return;
+  if (f === undefined) return undefined;
   expect(f.walked.isValid(p.data), p.what).toBe(f.generated.isValid(p.data));
-  expect(f.walked.validate(p.data), p.what).toEqual(f.generated.validate(p.data));
+  const violations = f.generated.validate(p.data);
+  expect(f.walked.validate(p.data), p.what).toEqual(violations);
+  return violations;
 }
 
 describe('the interpreter equals the generated code', () => {
@@ -49,7 +59,7 @@ describe('the interpreter equals the generated code', () => {
     for (const p of pairs) same(p);
   });
 
-  it('on a generated corpus (3,000 schemas × values)', () => {
+  it(`on a generated corpus (${RUNS} schemas × values)`, () => {
     const data = fc.oneof(
       fc.constantFrom(...VALUES),
       fc.jsonValue({ maxDepth: 3 }),
@@ -59,7 +69,7 @@ describe('the interpreter equals the generated code', () => {
       fc.property(rootArb, fc.array(data, { minLength: 1, maxLength: 6 }), (schema, values) => {
         for (const d of values) same({ what: JSON.stringify({ schema, d }), schema, data: d });
       }),
-      { numRuns: 3000 },
+      { numRuns: RUNS, seed: SEED },
     );
   });
 });
@@ -67,14 +77,8 @@ describe('the interpreter equals the generated code', () => {
 describe('the interpreter words personal data as the generated code does', () => {
   it('on 400 schemas that mark it (every marker shape, under every keyword)', () => {
     const pairs = markedPairs(400, 3505);
-    for (const p of pairs) same(p);
-    expect(
-      pairs.filter((p) =>
-        compile(p.schema, { onWarning: () => {} })
-          .validate(p.data)
-          .some((v) => / got an? (negative )?(integer|number)$/.test(v.message)),
-      ).length,
-    ).toBeGreaterThan(20);
+    const worded = pairs.filter((p) => same(p)?.some((v) => / got an? (negative )?(integer|number)$/.test(v.message)));
+    expect(worded.length).toBeGreaterThan(20);
   });
 });
 
