@@ -1,5 +1,5 @@
 // Validator benchmark: our isValid/validate against ajv's compiled validators, same data.
-// Usage: npm run bench   (node bench/validator.js [--quick] [--against DIR])
+// Usage: npm run bench   (node bench/validator.js [--quick] [--against DIR] [--processes N])
 // --against DIR: also times the build in DIR (another checkout of bqschema, built: its dist/) in
 // the same rounds, on these cases and bench/paired.js's, and prints after/before: this build is
 // "after", DIR's "before" (docs/CONTRIBUTING.md#benchmarks).
@@ -125,10 +125,12 @@ const ajvAll = new Ajv({ strict: false, allErrors: true });
 // Each runner is its own function with its own source (V8 shares compiled code, and with it call-site
 // state, between functions of identical source), so one side's call sites never see the other's
 // validators. It cycles through parsed copies of the datum (or of its variants), as a consumer sees
-// fresh messages: one constant object would let the optimiser hoist reads out of the loop.
+// fresh messages: one constant object would let the optimiser hoist reads out of the loop. Every
+// side of a case reads the same copies: apart, where each side's copies lie in memory moved the
+// 1,000-item case by ±10% between two builds of identical code.
 const COPIES = 16;
-function runner(side, fn, c, body) {
-  const pool = Array.from({ length: COPIES }, (_, i) => JSON.parse(JSON.stringify(c.variant ? c.variant(i) : c.data)));
+const copies = (c) => Array.from({ length: COPIES }, (_, i) => JSON.parse(JSON.stringify(c.variant ? c.variant(i) : c.data)));
+function runner(side, fn, pool, body) {
   const make = new Function(
     'fn',
     'pool',
@@ -210,9 +212,10 @@ async function measureCase(c) {
       process.exit(1);
     }
   }
-  const sides = (fn, api) => mine.map((m, i) => runner(builds[i][0], fn(m), c, api));
-  const v = compare([...sides((m) => m.isValid, boolBody), runner('ajv', fast, c, boolBody)]);
-  const e = compare([...sides((m) => m.validate, 'c+=fn(data).length;'), runner('ajv', all, c, 'if(!fn(data))c+=fn.errors.length;')]);
+  const pool = copies(c);
+  const sides = (fn, api) => mine.map((m, i) => runner(builds[i][0], fn(m), pool, api));
+  const v = compare([...sides((m) => m.isValid, boolBody), runner('ajv', fast, pool, boolBody)]);
+  const e = compare([...sides((m) => m.validate, 'c+=fn(data).length;'), runner('ajv', all, pool, 'if(!fn(data))c+=fn.errors.length;')]);
   const row = (api, target, [ours, ...rest]) => ({
     name: c.name,
     api,
@@ -235,22 +238,34 @@ if (only !== -1) {
   process.stdout.write(JSON.stringify({ rows, checksum }));
   process.exit(0);
 }
+// --processes N: each case in N processes one after another, each figure the median of theirs (how
+// V8 happens to compile a case moves a figure by more than the rounds' spread within one process).
+const processesAt = process.argv.indexOf('--processes');
+const PROCESSES = processesAt === -1 ? 1 : Number(process.argv[processesAt + 1]);
+if (!Number.isInteger(PROCESSES) || PROCESSES < 1) {
+  console.error('bench: --processes needs a positive integer');
+  process.exit(2);
+}
 const rows = [];
 for (let i = 0; i < cases.length; i++) {
-  const child = spawnSync(
-    process.execPath,
-    [fileURLToPath(import.meta.url), '--case', String(i), ...(quick ? ['--quick'] : []), ...(against ? ['--against', against] : [])],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (child.status !== 0) {
-    process.stderr.write(child.stderr);
-    process.exit(child.status ?? 1);
+  const runs = [];
+  for (let p = 0; p < PROCESSES; p++) {
+    const args = ['--case', String(i), ...(quick ? ['--quick'] : []), ...(against ? ['--against', against] : [])];
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { encoding: 'utf8' });
+    if (child.status !== 0) {
+      process.stderr.write(child.stderr);
+      process.exit(child.status ?? 1);
+    }
+    const out = JSON.parse(child.stdout);
+    runs.push(out.rows);
+    checksum += out.checksum;
   }
-  const out = JSON.parse(child.stdout);
-  rows.push(...out.rows);
-  checksum += out.checksum;
+  rows.push(
+    ...runs[0].map((row, k) => {
+      const of = (field) => (row[field] === undefined ? undefined : median(runs.map((r) => r[k][field])));
+      return { ...row, ours: of('ours'), theirs: of('theirs'), before: of('before'), load: Math.max(...runs.map((r) => r[k].load)) };
+    }),
+  );
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
@@ -290,6 +305,7 @@ for (const row of table) {
   );
 }
 const sides = against ? `3 sides (this build, ${against}, ajv)` : '2 sides';
+const each = PROCESSES === 1 ? 'each case in a process of its own' : `each case in ${PROCESSES} processes of its own (medians)`;
 console.log(
-  `\n${quick ? 'quick run, ' : ''}each case in a process of its own; ${ROUNDS} rounds × ${ROUND_MS} ms CPU per side, ${sides} alternating; load = 1-minute load average as the case ended; checksum ${checksum}`,
+  `\n${quick ? 'quick run, ' : ''}${each}; ${ROUNDS} rounds × ${ROUND_MS} ms CPU per side, ${sides} alternating; load = highest 1-minute load average as the case ended; checksum ${checksum}`,
 );
