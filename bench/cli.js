@@ -9,6 +9,9 @@
 //
 //   npm run bench:cli
 //   options: --files N --lines N --big-lines N --rounds N --big-rounds N --startup-rounds N --keep
+//            --against DIR: instead, this build ("after") against the one in DIR ("before": another
+//            checkout of bqschema, built) on the same data: the files, both NDJSON streams and one
+//            file's run, each after/before (no figure worse by more than 5%: docs/CONTRIBUTING.md)
 //
 // Every measured run is a fresh process; the sides of a comparison alternate within each round
 // (rotating which goes first) so background load hits them alike. The load average is printed.
@@ -16,8 +19,8 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
-import { ROOT, setupRegistry, writeFiles, writeNdjson } from './data.js';
+import { join, resolve } from 'node:path';
+import { envelopes, ROOT, setupRegistry, writeFiles, writeNdjson } from './data.js';
 import { COMMANDS } from '../dist/cli/program.js';
 
 const BQ = join(ROOT, 'bin', 'bqschema.js');
@@ -33,7 +36,16 @@ const TARGET_STARTUP = 1.4;
 const TARGET_JOBS2 = 1.6;
 
 function parseArgs(argv) {
-  const o = { files: 10_000, lines: 100_000, bigLines: 1_000_000, rounds: 5, bigRounds: 3, startupRounds: 10, keep: false };
+  const o = {
+    files: 10_000,
+    lines: 100_000,
+    bigLines: 1_000_000,
+    rounds: 5,
+    bigRounds: 3,
+    startupRounds: 10,
+    keep: false,
+    against: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -42,7 +54,11 @@ function parseArgs(argv) {
       return n;
     };
     if (a === '--keep') o.keep = true;
-    else if (a === '--files') o.files = num();
+    else if (a === '--against') {
+      o.against = resolve(argv[++i] ?? '');
+      if (!existsSync(join(o.against, 'dist', 'cli', 'main.js')))
+        throw new Error(`--against ${o.against}: no built bqschema there (npm ci && npm run build)`);
+    } else if (a === '--files') o.files = num();
     else if (a === '--lines') o.lines = num();
     else if (a === '--big-lines') o.bigLines = num();
     else if (a === '--rounds') o.rounds = num();
@@ -198,6 +214,10 @@ async function main() {
       `data: ${o.files} files (${filesInvalid} invalid), ${o.lines} NDJSON lines (${ndjsonInvalid} invalid, ${(statSync(ndjson).size / 1e6).toFixed(1)} MB), ${o.bigLines} NDJSON lines (${(statSync(big).size / 1e6).toFixed(0)} MB)`,
     );
 
+    if (o.against !== undefined) {
+      againstBuild(o, { registry, dir, filesInvalid, ndjson, ndjsonInvalid, big, bigInvalid, load });
+      return;
+    }
     const bq = (args, rss = false) => run(process.execPath, [BQ, ...args], {}, rss);
     const bqDir = () => bq(['validate', '--registry', registry, '--quiet', dir]);
     const bqDir1 = () => bq(['validate', '--registry', registry, '--quiet', '--jobs', '1', dir]);
@@ -324,6 +344,57 @@ async function main() {
     if (o.keep) console.log(`kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** Limit of after/before (CPU median) per figure of `--against`. */
+const MAX_SLOWDOWN = 1.05;
+
+/**
+ * `--against`: validate of this build ("after") and of the one in `o.against` ("before") on the
+ * same registry and data, alternating builds within each round. The gate is the CPU-time ratio
+ * (other processes on the machine move wall time more); wall is printed beside it.
+ */
+function againstBuild(o, { registry, dir, filesInvalid, ndjson, ndjsonInvalid, big, bigInvalid, load }) {
+  const builds = [
+    ['after', BQ],
+    ['before', join(o.against, 'bin', 'bqschema.js')],
+  ];
+  const results = [];
+  // A short run is timed `batch` times in a row per round, summed: CPU time comes in clock ticks.
+  const section = (title, rounds, args, messages, invalid, { rss = false, batch = 1 } = {}) => {
+    const once = (bin) => {
+      const r = run(process.execPath, [bin, 'validate', '--registry', registry, '--quiet', ...args], {}, rss);
+      checkBq(title, r, messages, invalid);
+      return r;
+    };
+    const sides = builds.map(([, bin]) => () => {
+      const runs = Array.from({ length: batch }, () => once(bin));
+      return { ms: runs.reduce((t, r) => t + r.ms, 0), cpu: runs.reduce((t, r) => t + r.cpu, 0), mb: rssOf(runs) };
+    });
+    for (const side of sides) side();
+    const [after, before] = alternate(rounds, sides);
+    const r = ratio(after, before);
+    console.log(`\n${title}, ${rounds} alternating rounds${batch > 1 ? ` of ${batch} runs per build` : ''} (load average ${load()}):`);
+    console.log(fmt(`after  (${ROOT})`, after));
+    console.log(fmt(`before (${o.against})`, before));
+    const peak = rss ? `; peak RSS after ${f1(rssOf(after))} MB, before ${f1(rssOf(before))} MB` : '';
+    console.log(`  after / before: cpu ${r.cpu.toFixed(3)}, wall ${r.wall.toFixed(3)} (per round ${r.rounds})${peak}`);
+    results.push({ name: title, value: r.cpu, ok: r.cpu <= MAX_SLOWDOWN });
+  };
+  console.log(`after: ${ROOT}\nbefore: ${o.against}`);
+  section(`${o.files} files, default --jobs`, o.rounds, [dir], o.files, filesInvalid);
+  section(`${o.files} files, --jobs 1`, o.rounds, ['--jobs', '1', dir], o.files, filesInvalid);
+  section(`${o.lines} NDJSON lines, --jobs 1`, o.rounds, ['--jobs', '1', ndjson], o.lines, ndjsonInvalid, { rss: true });
+  section(`${o.bigLines} NDJSON lines, --jobs 1`, o.bigRounds, ['--jobs', '1', big], o.bigLines, bigInvalid);
+  section(`${o.bigLines} NDJSON lines, default --jobs`, o.bigRounds, [big], o.bigLines, bigInvalid);
+  const one = join(dir, '..', 'one.json');
+  const next = envelopes(4);
+  let [text, bad] = next();
+  while (bad) [text, bad] = next();
+  writeFileSync(one, text);
+  section('one valid file (startup)', o.startupRounds, [one], 1, 0, { batch: 5 });
+  console.log(`\nload average at end ${load()}\n\nafter / before, CPU medians (limit ${MAX_SLOWDOWN}):`);
+  for (const t of results) console.log(`  ${t.name.padEnd(44)} ${t.value.toFixed(3).padStart(6)}  ${verdict(t.ok)}`);
 }
 
 await main();
