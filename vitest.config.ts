@@ -16,7 +16,21 @@ export default defineConfig({
     // though most e2e files spend their time waiting for the CLI processes they start.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [E2E], env: { BQ_TEST_PROJECT: 'unit' } } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [E2E],
+          env: { BQ_TEST_PROJECT: 'unit' },
+          // Unit files share their worker processes: most of them run in well under a second, and a
+          // process of their own each (its start, then vitest, fast-check, typescript… imported
+          // again) cost more than their tests. test/helpers/unit-setup.ts gives each file fresh
+          // modules of src/ and test/ all the same.
+          isolate: false,
+          setupFiles: ['test/helpers/unit-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'e2e', include: [E2E] } },
     ],
   },

@@ -14,7 +14,8 @@
  * `error <base64 message>`. Base64 keeps any URN or text (tabs, line breaks) whole, and JSON
  * escapes keep a lone surrogate.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypesEntry } from '../../src/types/index.js';
@@ -156,4 +157,23 @@ export function compileLeavingOut(
 export function batchDir(prefix: string): { dir: string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temporary directory for one batch whose path depends only on `content` (and on a slot, while
+ * another run holds the first), removed by `done`: for a toolchain whose cache keys its results on
+ * the source directory too (go vet, go build), a batch it has seen is not done again.
+ */
+export function stableBatchDir(prefix: string, content: string): { dir: string; done: () => void } {
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 16);
+  for (let slot = 0; ; slot++) {
+    const dir = join(tmpdir(), `${prefix}${hash}-${slot}`);
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+    return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  }
 }

@@ -11,7 +11,8 @@
  *
  * A batch costs one gofmt, one go vet and one go build (more only when a module fails: it is left
  * out and the rest built again) and one run of the driver. `go` must be on PATH (golang-go).
- * Go's build cache is kept in the system's temporary directory across batches.
+ * Go's build cache is kept in the system's temporary directory across batches and runs, and a
+ * batch's directory is named for its modules, so a batch seen before is vetted and built from it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,11 +20,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateGo } from '../../src/types/index.js';
 import {
-  batchDir,
   compileLeavingOut,
   driverInput,
   groupModules,
   readAnswers,
+  stableBatchDir,
   type RoundTripCase,
   type RoundTripResult,
 } from './roundtrip-common.js';
@@ -121,7 +122,8 @@ function blame(out: string): Map<number, string> {
 
 export async function roundTripGo(cases: readonly RoundTripCase[]): Promise<RoundTripResult[]> {
   const { modules, moduleOf } = groupModules(cases, generateGo);
-  const { dir, done } = batchDir('bq-rt-go-');
+  // The same path for the same modules: Go's build cache keys on the package directory too.
+  const { dir, done } = stableBatchDir('bq-rt-go-', modules.join('\0'));
   try {
     writeFileSync(join(dir, 'go.mod'), 'module example.com/rt\n\ngo 1.19\n');
     modules.forEach((code, i) => {
