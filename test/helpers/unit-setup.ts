@@ -6,9 +6,11 @@
 //   neither seen through a module an earlier file evaluated nor kept by the next file;
 // - packages from node_modules are loaded once per process and shared; fast-check's global
 //   configuration (fc.configureGlobal, e.g. a seed) is the one such state a test file sets, and is
-//   reset here.
+//   reset here, to a fixed seed: a property that names none still runs the same cases in every
+//   `npm test` (BQ_FC_SEED=<seed> draws others, or replays a reported one).
 import fc from 'fast-check';
 import { vi } from 'vitest';
 
 vi.resetModules();
 fc.resetConfigureGlobal();
+fc.configureGlobal({ seed: Number(process.env.BQ_FC_SEED ?? 38_038) });
