@@ -5,7 +5,7 @@ import { ROOT } from '../helpers/tsc.js';
 
 /*
  * No module of src imports itself back, through static imports or dynamic import() alike: a cycle
- * is a layering mistake (issue 23 found validate.ts and its workers importing each other), and a
+ * is a layering mistake (validate.ts and its workers once imported each other), and a
  * cycle through a dynamic import hides it from most tools.
  */
 

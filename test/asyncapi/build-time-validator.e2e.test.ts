@@ -9,7 +9,7 @@ import { codePointLength, jsonEqual } from '../../src/validator/index.js';
 import { ROOT } from '../helpers/cli.js';
 
 // export-asyncapi checks its document with ajv standalone code generated at build time
-// (scripts/build-asyncapi-validator.js), not with ajv at run time (issue 12 bullet 3).
+// (scripts/build-asyncapi-validator.js), not with ajv at run time.
 
 const GENERATED = join(ROOT, 'src', 'asyncapi', 'generated', 'spec-validator.cjs');
 const specValidator = specValidatorFactory({ jsonEqual, codePointLength });
@@ -144,7 +144,7 @@ describe('the generated AsyncAPI 3.0.0 validator', () => {
     );
   });
 
-  test('ships once: the library and the CLI bundle load the same file (issue 24, item 5)', () => {
+  test('ships once: the library and the CLI bundle load the same file', () => {
     const dist = join(ROOT, 'dist');
     expect(readFileSync(join(dist, 'asyncapi', 'generated', 'spec-validator.cjs'), 'utf8')).toBe(readFileSync(GENERATED, 'utf8'));
     expect(existsSync(join(dist, 'asyncapi', 'generated', 'spec-validator.js'))).toBe(false);

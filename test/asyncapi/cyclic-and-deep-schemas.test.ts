@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { assembleAsyncApi, buildAsyncApi, validateAsyncApi } from '../../src/asyncapi/index.js';
 
-// Registry schemas a YAML alias made self-referencing, or nested beyond any stack (issue 10 items
-// 5 and 10): export-asyncapi reports them as issues, it does not hang or crash.
+// Registry schemas a YAML alias made self-referencing, or nested beyond any stack:
+// export-asyncapi reports them as issues, it does not hang or crash.
 
 describe('documents that cannot be written out', () => {
   test('a payload schema that refers to itself is one issue naming the URN, not a crash', async () => {

@@ -1,4 +1,4 @@
-// Issue 10 for `export-asyncapi`: -o targets, temp files on signals, reads before refusing,
+// Hostile inputs for `export-asyncapi`: -o targets, temp files on signals, reads before refusing,
 // self-referencing YAML, a schema too deep to check. See test/helpers/hostile.ts.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 10 for `catalog`: -o targets, reads before refusing, self-referencing YAML, hostile messages.
+// Hostile inputs for `catalog`: -o targets, reads before refusing, self-referencing YAML, hostile messages.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CYCLIC_SCHEMA_YAML,

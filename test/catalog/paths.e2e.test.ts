@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bq, expectExit, removeTempTrees, tempTree } from '../helpers/cli.js';
 
 /*
- * Issue 23, item 7: every path the catalog shows is relative to the registry's directory, whatever
+ * Every path the catalog shows is relative to the registry's directory, whatever
  * path was passed: an absolute --registry put the build machine's paths (/home/…) into the page.
  */
 

@@ -120,7 +120,7 @@ describe.concurrent('check: a broken registry', () => {
 
   it('reports a missing schema file', async () => {
     expect(await errorsOf('urn:t:missing')).toEqual([
-      // Located at the manifest entry's "schema" path, the place to fix (issue 23 item 4), not in a file that does not exist.
+      // Located at the manifest entry's "schema" path, the place to fix, not in a file that does not exist.
       expect.objectContaining({
         file: 'registry.json',
         pointer: '/schemas/4/schema',

@@ -1,4 +1,4 @@
-// Issue 10 for `check` (and DirProvider, the library's registry reader): reads before refusing,
+// Hostile inputs for `check` (and DirProvider, the library's registry reader): reads before refusing,
 // self-referencing YAML, deep schemas, invalid UTF-8, terminal spoofing, resolution errors.
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';

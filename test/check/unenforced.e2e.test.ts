@@ -1,4 +1,4 @@
-// Reviewed noise (issue 37, item 7): the manifest's `unenforced` acknowledges unsupported keywords,
+// Reviewed noise: the manifest's `unenforced` acknowledges unsupported keywords,
 // registry-wide or per URN. An acknowledged keyword warns no more in text, annotations, CI reports
 // or on stderr, but stays in `check --format json` (and is counted); the others are grouped, one
 // finding per URN and keyword; check ends with one line counting what is not enforced and naming
@@ -63,7 +63,7 @@ interface CheckJson {
   acknowledged: Issue[];
 }
 
-describe('the manifest acknowledges unsupported keywords (issue 37, item 7)', () => {
+describe('the manifest acknowledges unsupported keywords', () => {
   it('an acknowledged keyword is not warned about in text, annotations, SARIF, JUnit or markdown; JSON keeps it, acknowledged', async () => {
     const dir = tree(true);
     const [text, gh, json, sarif, junit, md] = await Promise.all(
@@ -176,7 +176,7 @@ describe('the manifest acknowledges unsupported keywords (issue 37, item 7)', ()
   });
 });
 
-describe('one annotation per URN and keyword (issue 37, item 7)', () => {
+describe('one annotation per URN and keyword', () => {
   it('a keyword at several places of one schema is one annotation (and one SARIF result, one JUnit line) naming every place', async () => {
     const dir = tree(false);
     const [gh, sarif, junit] = await Promise.all(['github', 'sarif', 'junit'].map((f) => bq(['check', '--format', f], { cwd: dir })));
@@ -212,7 +212,7 @@ describe('one annotation per URN and keyword (issue 37, item 7)', () => {
   });
 });
 
-describe("check's last line: what is not enforced, and what is not checked at all (issue 37, item 7)", () => {
+describe("check's last line: what is not enforced, and what is not checked at all", () => {
   it('counts every unsupported keyword, acknowledged or not, and names the $ref and allOf subtrees', async () => {
     const r = await bq(['check'], { cwd: tree(true) });
     expectExit(r, 0);

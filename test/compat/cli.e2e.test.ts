@@ -56,7 +56,7 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
       `            no payload shows it: policy (a break by the registry's rules, not by data); the other way (valid under new, rejected by old): {"order_id":1,"amount":0,"coupon":null}`,
       'breaking    /properties/note/maxLength  maxLength lowered from 200 to 100  [max-length-lowered]',
       // A long payload is cut to 80 characters with an ellipsis (JSON output has it whole).
-      // Shown around the place that breaks (issue 23 item 6): the note, its siblings elided.
+      // Shown around the place that breaks: the note, its siblings elided.
       `            witness (valid under old, rejected by new): {…,"note":"${'a'.repeat(78)}…}`,
       'breaking    /properties/status/enum  enum value "shipped" removed  [enum-value-removed]',
       '            witness (valid under old, rejected by new): {"order_id":1,"amount":0,"status":"shipped"}',

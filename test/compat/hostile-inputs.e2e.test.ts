@@ -1,4 +1,4 @@
-// Issue 10 for `compat`: reads before refusing (working tree and git ref), self-referencing YAML,
+// Hostile inputs for `compat`: reads before refusing (working tree and git ref), self-referencing YAML,
 // a multi-megabyte blob at a ref, terminal spoofing in every format, hostile git refs.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

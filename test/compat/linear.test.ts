@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareSchemas } from '../../src/compat/index.js';
 
 /*
- * Issue 10, item 3: compat compares enum values by canonical key, so two 100k-entry enums of
+ * Compat compares enum values by canonical key, so two 100k-entry enums of
  * objects are compared in linear time (pairwise, 10k entries took 6.5 s). These tests prove the
  * answers; the speed is measured by `npm run bench:enum` (a timed assertion here failed CI on a
  * loaded machine). A pairwise regression (10^10 comparisons) would still end at the timeout.

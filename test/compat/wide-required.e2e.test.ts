@@ -1,4 +1,4 @@
-// Issue 22, item 4: compat's witnesses for a wide `required`. Each witness fills every other
+// Compat's witnesses for a wide `required`. Each witness fills every other
 // required name, so 10,000 names built 10,000 witnesses of 10,000 properties (>120 s, 3.2 GB; JSON
 // output past the longest string V8 makes). The search now shares one budget per comparison.
 import { writeFileSync } from 'node:fs';

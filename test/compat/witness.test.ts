@@ -306,7 +306,7 @@ describe('liveness: a change below a node that accepts nothing breaks nothing', 
   });
 });
 
-describe('previewWitness: the part that breaks is shown, the rest elided (issue 23 item 6)', () => {
+describe('previewWitness: the part that breaks is shown, the rest elided', () => {
   const names = ['rider_id', 'email', 'phone', 'name', 'city', 'country', 'signup_ip', 'device', 'locale', 'referrer'];
   const props = Object.fromEntries(names.map((k) => [k, { type: 'string', minLength: 4 }]));
   const old = {

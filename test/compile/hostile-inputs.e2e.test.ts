@@ -1,4 +1,4 @@
-// Issue 24 item 3 for `compile`: hostile registries and -o targets. Every failure is one line on
+// Hostile inputs for `compile`: hostile registries and -o targets. Every failure is one line on
 // stderr with its exit code, and nothing is written: not the target, not a temporary file, nothing
 // in the repository.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 24, item 3: precompiled validators. `bqschema compile` writes one ES module of every URN's
+// Precompiled validators. `bqschema compile` writes one ES module of every URN's
 // validator (src/compile/module.ts), which imports only `bqschema/standalone`. Here the
 // module is imported under `node --disallow-code-generation-from-strings` (a child node, through a
 // node_modules/bqschema link to this checkout, so the package's own exports resolve it) and must

@@ -1,6 +1,6 @@
-// Issue 10 for `conformance --out`: it refuses every target that is not a regular file or a new
+// Hostile inputs for `conformance --out`: it refuses every target that is not a regular file or a new
 // path (a symlink included: documented in docs/conformance-protocol.md), and leaves it as it was.
-// Issue 22: an adapter that hangs with a child of its own, floods a line, or outlives a signal to
+// An adapter that hangs with a child of its own, floods a line, or outlives a signal to
 // the runner is killed with everything it started, and the run ends with its summary and results.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -271,137 +271,133 @@ const GRANDCHILD = (dir: string): string =>
 // Bytes without a newline, for ever, as fast as the pipe takes them.
 const FLOOD = `const chunk = Buffer.alloc(1 << 20, 0x61); const pump = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', pump); }; pump(); await new Promise(() => {});`;
 
-describe(
-  'conformance: an adapter that hangs, floods or is interrupted is killed with all it started (issue 22)',
-  { timeout: 120_000 },
-  () => {
-    guardRepo();
-    // Whatever a failing run (the code before the fix) leaves running is not left for the next test.
-    const pids: string[] = [];
-    afterEach(() => {
-      for (const file of pids.splice(0)) {
-        if (!existsSync(file)) continue;
-        try {
-          process.kill(Number(readFileSync(file, 'utf8')), 'SIGKILL');
-        } catch {
-          // already gone
-        }
+describe('conformance: an adapter that hangs, floods or is interrupted is killed with all it started', { timeout: 120_000 }, () => {
+  guardRepo();
+  // Whatever a failing run (the code before the fix) leaves running is not left for the next test.
+  const pids: string[] = [];
+  afterEach(() => {
+    for (const file of pids.splice(0)) {
+      if (!existsSync(file)) continue;
+      try {
+        process.kill(Number(readFileSync(file, 'utf8')), 'SIGKILL');
+      } catch {
+        // already gone
       }
-    });
-    const pidsOf = (dir: string): { adapter: string; sleep: string } => {
-      const files = { adapter: join(dir, 'adapter.pid'), sleep: join(dir, 'sleep.pid') };
-      pids.push(files.adapter, files.sleep);
-      return files;
-    };
-    const pidIn = (file: string): number => Number(readFileSync(file, 'utf8'));
+    }
+  });
+  const pidsOf = (dir: string): { adapter: string; sleep: string } => {
+    const files = { adapter: join(dir, 'adapter.pid'), sleep: join(dir, 'sleep.pid') };
+    pids.push(files.adapter, files.sleep);
+    return files;
+  };
+  const pidIn = (file: string): number => Number(readFileSync(file, 'utf8'));
 
-    it('a hung adapter whose child (sleep 60) holds its stdout: the run ends after --timeout, both are gone, summary and results file are there', async () => {
+  it('a hung adapter whose child (sleep 60) holds its stdout: the run ends after --timeout, both are gone, summary and results file are there', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    // Hang guard 30 s: before the fix the run waited for sleep 60.
+    const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '1000', '--out', 'results.json'], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
+    expectRun(r, 1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(
+      /^FAIL payload_schema valid-minimal: no answer to request 2 \(validate\) within 1000 ms: the implementation was stopped$/m,
+    );
+    expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
+    const results = validResults(join(dir, 'results.json'));
+    expect(results.sections.contract_envelopes!['urn alias only']!.reason).toMatch(/^not answered: no answer to request 2/);
+    expect(await endsSoon(pidIn(files.sleep)), 'the grandchild sleep 60 was killed').toBe(true);
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+  });
+
+  it('a line longer than --max-line-bytes, without a newline and without end: bounded memory, one-line reason, summary and results file', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-v', '-o', join(dir, 'time.txt')] : undefined;
+    const r = await run(['conformance', '--impl', adapter(dir, FLOOD), '--max-line-bytes', '1048576', '--out', 'results.json'], {
+      cwd: dir,
+      timeoutMs: 60_000,
+      prefix: time,
+    });
+    expectRun(r, 1);
+    expect(r.stderr).toBe('');
+    const reason =
+      'the implementation wrote a line longer than 1048576 bytes in answer to request 2 (the limit is --max-line-bytes): it was stopped';
+    expect(r.stdout.split('\n')).toContain(`FAIL payload_schema valid-minimal: ${reason}`);
+    expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
+    const results = validResults(join(dir, 'results.json'));
+    expect(results.sections.payload_schema!['valid-minimal']).toEqual({ status: 'fail', reason });
+    expect(results.sections.contract_warnings!['pattern at the root']).toEqual({ status: 'fail', reason: `not answered: ${reason}` });
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+    if (time !== undefined) {
+      // The runner holds at most the cap of a line: far below the hundreds of MB it grew to before.
+      const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(join(dir, 'time.txt'), 'utf8'))?.[1]);
+      console.log(`conformance --max-line-bytes 1048576, an endless line: max RSS ${Math.round(kb / 1024)} MB`);
+      expect(kb).toBeLessThan(200 * 1024);
+      rmSync(join(dir, 'time.txt'));
+    }
+  });
+
+  it('a flood before hello is one usage line (exit 2), and the adapter is killed', async () => {
+    const dir = tree();
+    const files = pidsOf(dir);
+    const r = await run(
+      [
+        'conformance',
+        '--impl',
+        adapter(dir, '', FLOOD.replace(' await new Promise(() => {});', '')),
+        '--max-line-bytes',
+        '65536',
+        '--out',
+        'results.json',
+      ],
+      { cwd: dir, timeoutMs: 60_000 },
+    );
+    expectRun(
+      r,
+      2,
+      /^bqschema: the implementation wrote a line longer than 65536 bytes in answer to request 1 \(the limit is --max-line-bytes\): it was stopped \(before answering hello\)$/,
+    );
+    expect(existsSync(join(dir, 'results.json'))).toBe(false);
+    expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} to the runner kills the adapter and its child; the run still ends with its summary and results (exit ${signal === 'SIGINT' ? 130 : 143})`, async () => {
       const dir = tree();
       const files = pidsOf(dir);
-      // Hang guard 30 s: before the fix the run waited for sleep 60.
-      const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '1000', '--out', 'results.json'], {
+      const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '600000', '--out', 'results.json'], {
         cwd: dir,
         timeoutMs: 30_000,
+        // Signalled once the grandchild is running, i.e. while the runner waits for an answer.
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (!existsSync(files.sleep)) return;
+            clearInterval(poll);
+            child.kill(signal);
+          }, 50);
+          child.once('exit', () => clearInterval(poll));
+        },
       });
-      expectRun(r, 1);
+      expectRun(r, signal === 'SIGINT' ? 130 : 143);
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(
-        /^FAIL payload_schema valid-minimal: no answer to request 2 \(validate\) within 1000 ms: the implementation was stopped$/m,
+        new RegExp(`^FAIL payload_schema valid-minimal: the run was interrupted \\(${signal}\\): the implementation was stopped$`, 'm'),
       );
       expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
-      const results = validResults(join(dir, 'results.json'));
-      expect(results.sections.contract_envelopes!['urn alias only']!.reason).toMatch(/^not answered: no answer to request 2/);
+      validResults(join(dir, 'results.json'));
       expect(await endsSoon(pidIn(files.sleep)), 'the grandchild sleep 60 was killed').toBe(true);
       expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
     });
+  }
 
-    it('a line longer than --max-line-bytes, without a newline and without end: bounded memory, one-line reason, summary and results file', async () => {
-      const dir = tree();
-      const files = pidsOf(dir);
-      const time = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-v', '-o', join(dir, 'time.txt')] : undefined;
-      const r = await run(['conformance', '--impl', adapter(dir, FLOOD), '--max-line-bytes', '1048576', '--out', 'results.json'], {
-        cwd: dir,
-        timeoutMs: 60_000,
-        prefix: time,
-      });
-      expectRun(r, 1);
-      expect(r.stderr).toBe('');
-      const reason =
-        'the implementation wrote a line longer than 1048576 bytes in answer to request 2 (the limit is --max-line-bytes): it was stopped';
-      expect(r.stdout.split('\n')).toContain(`FAIL payload_schema valid-minimal: ${reason}`);
-      expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
-      const results = validResults(join(dir, 'results.json'));
-      expect(results.sections.payload_schema!['valid-minimal']).toEqual({ status: 'fail', reason });
-      expect(results.sections.contract_warnings!['pattern at the root']).toEqual({ status: 'fail', reason: `not answered: ${reason}` });
-      expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
-      if (time !== undefined) {
-        // The runner holds at most the cap of a line: far below the hundreds of MB it grew to before.
-        const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(join(dir, 'time.txt'), 'utf8'))?.[1]);
-        console.log(`conformance --max-line-bytes 1048576, an endless line: max RSS ${Math.round(kb / 1024)} MB`);
-        expect(kb).toBeLessThan(200 * 1024);
-        rmSync(join(dir, 'time.txt'));
-      }
-    });
-
-    it('a flood before hello is one usage line (exit 2), and the adapter is killed', async () => {
-      const dir = tree();
-      const files = pidsOf(dir);
-      const r = await run(
-        [
-          'conformance',
-          '--impl',
-          adapter(dir, '', FLOOD.replace(' await new Promise(() => {});', '')),
-          '--max-line-bytes',
-          '65536',
-          '--out',
-          'results.json',
-        ],
-        { cwd: dir, timeoutMs: 60_000 },
-      );
-      expectRun(
-        r,
-        2,
-        /^bqschema: the implementation wrote a line longer than 65536 bytes in answer to request 1 \(the limit is --max-line-bytes\): it was stopped \(before answering hello\)$/,
-      );
-      expect(existsSync(join(dir, 'results.json'))).toBe(false);
-      expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
-    });
-
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      it(`${signal} to the runner kills the adapter and its child; the run still ends with its summary and results (exit ${signal === 'SIGINT' ? 130 : 143})`, async () => {
-        const dir = tree();
-        const files = pidsOf(dir);
-        const r = await run(['conformance', '--impl', adapter(dir, GRANDCHILD(dir)), '--timeout', '600000', '--out', 'results.json'], {
-          cwd: dir,
-          timeoutMs: 30_000,
-          // Signalled once the grandchild is running, i.e. while the runner waits for an answer.
-          onSpawn: (child) => {
-            const poll = setInterval(() => {
-              if (!existsSync(files.sleep)) return;
-              clearInterval(poll);
-              child.kill(signal);
-            }, 50);
-            child.once('exit', () => clearInterval(poll));
-          },
-        });
-        expectRun(r, signal === 'SIGINT' ? 130 : 143);
-        expect(r.stderr).toBe('');
-        expect(r.stdout).toMatch(
-          new RegExp(`^FAIL payload_schema valid-minimal: the run was interrupted \\(${signal}\\): the implementation was stopped$`, 'm'),
-        );
-        expect(r.stdout).toMatch(/^conformance [\d.]+: hostile 0\.0\.1: 0\/\d+ cases pass$/m);
-        validResults(join(dir, 'results.json'));
-        expect(await endsSoon(pidIn(files.sleep)), 'the grandchild sleep 60 was killed').toBe(true);
-        expect(await endsSoon(pidIn(files.adapter)), 'the adapter was killed').toBe(true);
-      });
+  it('--max-line-bytes that is not a positive number of bytes is one usage line', async () => {
+    const dir = tree();
+    for (const bad of ['0', '-1', '1k', '']) {
+      const r = await run(['conformance', '--impl', 'true', '--max-line-bytes', bad], { cwd: dir });
+      expectRun(r, 2, new RegExp(`^bqschema: --max-line-bytes must be a positive number of bytes, got ${JSON.stringify(bad)}$`));
     }
-
-    it('--max-line-bytes that is not a positive number of bytes is one usage line', async () => {
-      const dir = tree();
-      for (const bad of ['0', '-1', '1k', '']) {
-        const r = await run(['conformance', '--impl', 'true', '--max-line-bytes', bad], { cwd: dir });
-        expectRun(r, 2, new RegExp(`^bqschema: --max-line-bytes must be a positive number of bytes, got ${JSON.stringify(bad)}$`));
-      }
-    });
-  },
-);
+  });
+});

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { audit, mask, sensitivePaths } from '../../src/gdpr/index.js';
 
-// A YAML alias can make a schema object its own descendant (issue 10 item 5:
-// `properties: &p {child: {type: object, properties: *p}}`). The gdpr walks must end on it.
+// A YAML alias can make a schema object its own descendant
+// (`properties: &p {child: {type: object, properties: *p}}`). The gdpr walks must end on it.
 
 const M = { 'x-gdpr-sensitive': 'email' };
 

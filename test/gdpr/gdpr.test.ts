@@ -150,7 +150,7 @@ describe('audit', () => {
     ]);
   });
 
-  test('false is a reviewed opt-out (issue 11); a "" marker is malformed and marks the field (masking fails closed)', () => {
+  test('false is a reviewed opt-out; a "" marker is malformed and marks the field (masking fails closed)', () => {
     const schema = { properties: { email: { 'x-gdpr-sensitive': false }, phone: { 'x-gdpr-sensitive': '' }, contact_email: {} } };
     expect(audit([{ urn: 'u', schema }])).toEqual([{ urn: 'u', path: 'contact_email' }]);
   });

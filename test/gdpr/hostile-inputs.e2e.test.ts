@@ -1,4 +1,4 @@
-// Issue 10 for `gdpr`: masking fails closed end to end (the property tests of the masker itself are
+// Hostile inputs for `gdpr`: masking fails closed end to end (the property tests of the masker itself are
 // in test/gdpr/mask-closed.test.ts), no error quotes a value, reads before refusing,
 // self-referencing YAML, terminal spoofing.
 import { writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bq, expectExit, removeTempTrees, tempTree } from '../helpers/cli.js';
 import { build, markedPaths, schemaArb, toJsonSchema } from '../helpers/gdpr-shapes.js';
 
-// Issue 10 item 2, end to end: `gdpr --mask` prints no marked string on stdout or stderr, whatever
+// End to end: `gdpr --mask` prints no marked string on stdout or stderr, whatever
 // the shape of the data. One CLI run masks an NDJSON stream of messages built like the property
 // test in test/gdpr/mask-closed.test.ts (random schemas, secrets at marked paths under shape changes),
 // so the CLI's source-preserving splice of the masked values is covered too.

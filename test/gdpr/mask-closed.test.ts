@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { mask } from '../../src/gdpr/index.js';
 import { build, markedPaths, schemaArb, toJsonSchema, type Schema } from '../helpers/gdpr-shapes.js';
 
-// Masking fails closed (issue 10 item 2): data whose shape the schema cannot follow, at a node
+// Masking fails closed: data whose shape the schema cannot follow, at a node
 // below which something is marked, is redacted whole instead of passed through.
 
 const M = { 'x-gdpr-sensitive': true };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { audit, isPiiName, nameTokens, piiMatcher, sensitivePaths, summaryNotice } from '../../src/gdpr/index.js';
 
-// `gdpr --require`'s default PII name matcher (issue 11 bullet 9): name tokens, not substrings.
+// `gdpr --require`'s default PII name matcher: name tokens, not substrings.
 
 /** [field name, looks personal]. The first block are the issue's own examples. */
 const NAMES: ReadonlyArray<[string, boolean]> = [

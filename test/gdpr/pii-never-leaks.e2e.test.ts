@@ -1,4 +1,4 @@
-// Property (issue 35, item 5): random schemas that mark personal data in every way a schema can
+// Property: random schemas that mark personal data in every way a schema can
 // (every marker shape, under the ten keywords and anyOf/oneOf/allOf/not/if/then/else, $ref,
 // patternProperties, tuple items, prefixItems, additionalItems; YAML keys written plain) and
 // random data carrying a sentinel wherever a schema marks it (test/helpers/pii.ts). No output

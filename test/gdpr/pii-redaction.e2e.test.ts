@@ -1,4 +1,4 @@
-// Personal data stays masked everywhere it is shown (issue 35, item 5): the validator's messages
+// Personal data stays masked everywhere it is shown: the validator's messages
 // say what kind of value a marked field held instead of quoting it (compiled, interpreted and
 // standalone alike, the unmarked wording unchanged), masking reaches every keyword a marker can
 // sit under and fails closed on malformed markers, check fails on markers it cannot reach, YAML

@@ -1,4 +1,4 @@
-// Issue 24, item 2: `bqschema/babelqueue-node`, a drop-in for the Node SDK's schema module. The
+// `bqschema/babelqueue-node`, a drop-in for the Node SDK's schema module. The
 // Node SDK's own test expectations (../shared/peers/cases/node.json, vendored as
 // test/vendor/peers/node.json; no SDK code copied) run against it: every case in scope passes.
 // The cases where the contract makes our verdict differ from the SDK's are in DIFFERENCES below

@@ -1,4 +1,4 @@
-// Issue 24 item 3: the library where eval is forbidden, in a real browser. Debian's headless
+// The library where eval is forbidden, in a real browser. Debian's headless
 // Chromium (driven by playwright-core) loads a page served with `Content-Security-Policy:
 // script-src 'self'` (no 'unsafe-eval'); the page imports the browser build (dist/browser.js, as
 // ES modules straight from dist/: its graph has only relative imports) and a standalone module

@@ -1,4 +1,4 @@
-// Issue 24, item 1: sensitive paths and masking in the library, with the SDKs' shape and the CLI's
+// Sensitive paths and masking in the library, with the SDKs' shape and the CLI's
 // fail-closed rules. The Node SDK's sensitivePaths cases (BabelQueue/babelqueue-node
 // test/gdpr/gdpr.test.ts) are ported as data below; the library's mask gives what `bqschema gdpr --mask`
 // prints for every example message; a property test shows no marked value survives any shape.

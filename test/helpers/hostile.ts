@@ -1,4 +1,4 @@
-// Shared by the hostile-input tests (issue 10): run the built CLI under a watch, and prove that it
+// Shared by the hostile-input tests: run the built CLI under a watch, and prove that it
 // ended promptly, said one line, and changed nothing outside the test's temp directory.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -351,7 +351,7 @@ export function refusedOpens(r: Run, outsideFifo: string): string[] {
 }
 
 /**
- * Issue 10 item 1 for a command with `-o`: a device, FIFO, socket or directory target is one usage
+ * For a command with `-o`: a device, FIFO, socket or directory target is one usage
  * line (exit 2) and stays what it was; a symlink to a file is written through and stays a link; a
  * symlink to /dev/stdout is refused, on a pipe and on a file the shell opened for appending.
  * `args(manifest)` gives the command and its options before `-o`.

@@ -189,7 +189,7 @@ describe('the run step, from this repository (dist/ built)', () => {
   });
 });
 
-describe('reports, job summary and outputs (issue 23 item 5)', () => {
+describe('reports, job summary and outputs', () => {
   /** A fake runner's files: GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP, fresh per run. */
   function runner(): { env: Record<string, string>; outputs(): Record<string, string>; summary(): string; dir: string } {
     const dir = mkdtempSync(join(work, 'runner-'));

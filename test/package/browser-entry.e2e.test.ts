@@ -1,4 +1,4 @@
-// Issue 24 item 3: the library entry for browsers (src/browser.ts, the "browser" condition of the
+// The library entry for browsers (src/browser.ts, the "browser" condition of the
 // package's exports for `.`) and the standalone modules' runtime (`bqschema/standalone`) reach no
 // `node:` module: a static scan of every built file they import. The browser entry exports all of
 // the main entry's names but the two providers that need Node.

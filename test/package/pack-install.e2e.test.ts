@@ -134,7 +134,7 @@ describe('the npm tarball', () => {
       .filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.cjs') || (f.endsWith('.cts') && !f.endsWith('.d.cts')))
       .map((f) => f.slice('src/'.length).replace(/\.(ts|cjs|cts)$/, ''))
       // Modules only the CLI uses ship inside its bundle alone (docs/ARCHITECTURE.md): the unbundled
-      // copies would be dead weight (issue 24 item 5). What the library entries and serve's worker
+      // copies would be dead weight. What the library entries and serve's worker
       // load from dist/ ships.
       .filter((f) => !/^(cli|catalog|compile|types|report|validate)\//.test(f) || f === 'cli/main')
       // Each gate's Report builder and views (check/compat/gdpr report.ts, view-*.ts, compat's
@@ -265,7 +265,7 @@ console.log(JSON.stringify({ bad: bad.map((v) => [v.instancePath, v.keyword]), g
     expect(JSON.parse(out)).toEqual({ bad: [['/id', 'minimum']], good: [], handled: 'handled 7', rejected: 'BQ_INVALID_PAYLOAD' });
   });
 
-  it('is requirable from CommonJS (issue 24 item 4): the same verdicts, no warning; an older Node is told to use import()', () => {
+  it('is requirable from CommonJS: the same verdicts, no warning; an older Node is told to use import()', () => {
     writeFileSync(
       join(project, 'consumer.cjs'),
       `const { check, MapProvider } = require('bqschema');
@@ -290,7 +290,7 @@ esm.then((m) => console.log(JSON.stringify({
     );
   });
 
-  it('bqschema compile writes a module that imports bqschema/standalone from the install and runs without code generation; the browser condition gets dist/browser.js (issue 24 item 3)', () => {
+  it('bqschema compile writes a module that imports bqschema/standalone from the install and runs without code generation; the browser condition gets dist/browser.js', () => {
     mkdirSync(join(project, 'sreg'));
     writeFileSync(join(project, 'sreg', 'registry.json'), JSON.stringify({ schemas: [{ urn: 'urn:t:order', schema: 'order.json' }] }));
     writeFileSync(

@@ -1,4 +1,4 @@
-// Issue 23 ("done when"): one Report rendered in every format, and the formats agree. Random
+// One Report rendered in every format, and the formats agree. Random
 // Reports (fast-check) go through the text, JSON, github, markdown, SARIF and JUnit renderers of
 // src/report; each output is read by its consumer (JSON.parse, the SARIF 2.1.0 schema, an XML
 // parser and the JUnit XSD, the runner's workflow-command syntax, a GFM parser) and compared
@@ -226,7 +226,7 @@ function inOrder(got: readonly string[], want: readonly string[]): string | unde
   return undefined;
 }
 
-describe('one Report, every format (issue 23)', () => {
+describe('one Report, every format', () => {
   it('text: the run’s lead lines, each unit under its heading with its findings, their details and its notes, then the run’s findings and notes, then the summary line', () => {
     fc.assert(
       fc.property(report, (r) => {

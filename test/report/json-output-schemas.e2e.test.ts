@@ -1,4 +1,4 @@
-// Issue 23, items 2 and 3: each command's `--format json` output has a JSON Schema, shipped in the
+// Each command's `--format json` output has a JSON Schema, shipped in the
 // package as schemas/output/<command>.json; every JSON document below (the bundled registries, the
 // test fixtures, a git registry with corpus and exceptions) is valid against it, checked by ajv.
 import { spawnSync } from 'node:child_process';
@@ -190,7 +190,7 @@ function junitFromJson(command: string, doc: Json): { tests: number; failures: n
   return { tests: s.urns + corpus + exceptions, failures: failing + expired, errors: s.errors + unreadable, skipped: 0 };
 }
 
-describe('one run, every format: the reports agree with the JSON and with each other (issue 23)', () => {
+describe('one run, every format: the reports agree with the JSON and with each other', () => {
   for (const [command, what, args, options] of RUNS) {
     if (args.includes('--list-rules') || (command === 'gdpr' && !args.includes('--require'))) continue;
     it(`${command}: ${what}`, async () => {

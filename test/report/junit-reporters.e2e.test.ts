@@ -1,4 +1,4 @@
-// JUnit as the reporters CI runs read it (issue 37, item 2): each command's document is parsed by
+// JUnit as the reporters CI runs read it: each command's document is parsed by
 // two reporters' own parsers, `test-results-parser` (behind testbeats) and `junit-to-ctrf` (behind
 // ctrf-io's GitHub Test Reporter), and their counts are the JSON summary's under every flag
 // (`validate --strict` included); each test case carries `file` and `line`, where annotating
@@ -105,7 +105,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-describe("JUnit read by two reporters' parsers (issue 37, item 2)", () => {
+describe("JUnit read by two reporters' parsers", () => {
   it('test-results-parser (testbeats) counts what the JSON summary counts, for every command and flag', () => {
     for (const run of RUNS) {
       const { file, json } = docs.get(run.name)!;
@@ -192,7 +192,7 @@ describe("JUnit read by two reporters' parsers (issue 37, item 2)", () => {
   });
 });
 
-describe('JUnit against its schema (issue 37, item 2)', () => {
+describe('JUnit against its schema', () => {
   it('every document is valid against junit-10.xsd with the three attributes reporters read added', () => {
     for (const run of RUNS) expect(junitSchemaErrors(docs.get(run.name)!.xml), run.name).toBe('');
   });
@@ -211,7 +211,7 @@ describe('JUnit against its schema (issue 37, item 2)', () => {
   });
 });
 
-describe('JUnit names files from the repository root (issue 37, item 2)', () => {
+describe('JUnit names files from the repository root', () => {
   it('run in a subdirectory of a repository, the file attributes name files from its root', async () => {
     const repo = tempTree({
       'sub/registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:a', schema: 'a.json', owner: 'o' }] }),

@@ -1,4 +1,4 @@
-// Issue 23, item 5: `--report <format>=<file>` (repeatable) on validate, check, compat and gdpr.
+// `--report <format>=<file>` (repeatable) on validate, check, compat and gdpr.
 // Each file holds exactly what `--format <format>` prints for the same run (JUnit's run-dependent
 // times aside), while --format keeps driving stdout; the exit code is the same. Bad values are one
 // line, exit 2, and nothing is written.

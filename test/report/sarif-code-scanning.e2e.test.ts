@@ -86,7 +86,7 @@ function multitool(dir: string, file: string): string[] {
 const REGISTRY = JSON.stringify({ schemas: [{ urn: 'urn:t:order', schema: 'order.json', owner: 'o' }] });
 const SCHEMA = JSON.stringify({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } });
 
-describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () => {
+describe('30,000 findings: a log code scanning accepts', () => {
   let dir = '';
   let sarif = '';
   let json = { summary: {} as Record<string, number> };
@@ -167,7 +167,7 @@ describe('30,000 findings: a log code scanning accepts (issue 37, item 1)', () =
   });
 });
 
-describe('regions end where the value ends (issue 37, item 1)', () => {
+describe('regions end where the value ends', () => {
   it('a violation spans its value: a number, a string, an object, in JSON and YAML', async () => {
     const dir = tempTree({
       'registry.json': JSON.stringify({ schemas: [{ urn: 'urn:t:o', schema: 'o.json', owner: 'x' }] }),
@@ -215,7 +215,7 @@ describe('regions end where the value ends (issue 37, item 1)', () => {
   });
 });
 
-describe('an analysis category per command (issue 37, item 1)', () => {
+describe('an analysis category per command', () => {
   it('each command names its own run, so validate and compat uploads do not replace each other; --category sets it', async () => {
     const [validate, check, compat, named, gdpr] = await Promise.all([
       bq(['validate', '-r', 'registry.example.json', '--format', 'sarif', 'examples/messages/valid']),
@@ -262,7 +262,7 @@ describe('an analysis category per command (issue 37, item 1)', () => {
   });
 });
 
-describe('paths from the repository root, whatever the working directory; stdin named as such (issue 37, item 1)', () => {
+describe('paths from the repository root, whatever the working directory; stdin named as such', () => {
   it("run in a subdirectory of a git repository (the Action's dir), SARIF, annotations and JUnit name files from the root", async () => {
     const repo = tempTree({
       'svc/orders/registry.json': REGISTRY,

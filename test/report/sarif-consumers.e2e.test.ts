@@ -1,4 +1,4 @@
-// Issue 23, item 4: every SARIF document bqschema writes is one GitHub code scanning accepts. Each
+// Every SARIF document bqschema writes is one GitHub code scanning accepts. Each
 // command's SARIF on the bundled registries and fixtures is checked against the SARIF 2.1.0 schema
 // (readSarif) and by Microsoft's SARIF Multitool (`@microsoft/sarif-multitool`, dev-only, a native
 // binary that runs wherever Node 20 does here) with its Sarif and Ghas rule sets: no error, no
@@ -148,7 +148,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-describe('SARIF that code scanning accepts (issue 23, item 4)', () => {
+describe('SARIF that code scanning accepts', () => {
   it("every command's SARIF is valid SARIF 2.1.0 and has findings to judge", () => {
     let results = 0;
     for (const [name, text] of sarif) {

@@ -1,4 +1,4 @@
-// Issue 22, item 5: serve's /compatibility is judged off the main thread whatever the body's size,
+// Serve's /compatibility is judged off the main thread whatever the body's size,
 // under limits that are the same in every thread.
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 10 for `serve`: a maximal /compatibility request, reads before refusing, self-referencing
+// Hostile inputs for `serve`: a maximal /compatibility request, reads before refusing, self-referencing
 // YAML, and SIGHUP reloads while a file is being written.
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 22 for `serve`: a reload reads the manifest found at start (item 1), and the connections and
+// Hostile inputs for `serve`: a reload reads the manifest found at start, and the connections and
 // the bytes of request bodies still arriving are capped (item 13).
 import { mkdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';

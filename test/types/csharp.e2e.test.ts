@@ -1,4 +1,4 @@
-// Issue 25 (C#): `bqschema types --lang csharp`, proven by Debian's mcs (Mono 6.8, C# 7) with
+// C#: `bqschema types --lang csharp`, proven by Debian's mcs (Mono 6.8, C# 7) with
 // System.Runtime.Serialization (both installed by .ci/run): the file compiles for the example
 // registry and a registry of hostile names; every valid example message's data reads into its
 // URN's class with DataContractJsonSerializer, and a missing required member or a wrong type is an

@@ -1,4 +1,4 @@
-// Issue 25 (Go): `bqschema types --lang go`, proven by Go's own toolchain (golang-go, installed by
+// Go: `bqschema types --lang go`, proven by Go's own toolchain (golang-go, installed by
 // .ci/run): the file passes `go vet` for the example registry and a registry of hostile names;
 // every valid example message decodes into the generated types with encoding/json (closed objects
 // with DisallowUnknownFields), and a wrong type, an unknown field of a closed object and a value

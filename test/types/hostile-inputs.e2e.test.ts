@@ -1,4 +1,4 @@
-// Issue 10 for `types`: -o targets, reads before refusing, self-referencing YAML, deep schemas.
+// Hostile inputs for `types`: -o targets, reads before refusing, self-referencing YAML, deep schemas.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CYCLIC_SCHEMA_YAML,

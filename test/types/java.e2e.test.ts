@@ -1,4 +1,4 @@
-// Issue 25 (Java): `bqschema types --lang java`, proven by javac 17 (openjdk-17-jdk-headless) and
+// Java: `bqschema types --lang java`, proven by javac 17 (openjdk-17-jdk-headless) and
 // Jackson 2 (libjackson2-databind-java), both installed by .ci/run: the file compiles for the
 // example registry and a registry of hostile names; a program builds records of the example types,
 // reads typeOf by URN and switches over the sealed interface; an enum reads its JSON values back

@@ -1,4 +1,4 @@
-// Issue 25 (PHP): `bqschema types --lang php`, proven by PHP 8.2 (php-cli, installed by .ci/run):
+// PHP: `bqschema types --lang php`, proven by PHP 8.2 (php-cli, installed by .ci/run):
 // `php -l` on the example registry and a registry of hostile names; every valid example message
 // decodes through Urns::decode into the generated readonly classes (strict_types), and a wrong type
 // or a missing required key is a TypeError, a value outside a string enum (a backed enum read with

@@ -1,4 +1,4 @@
-// Issue 25 (Python): `bqschema types --lang python`, proven by mypy --strict (Debian's python3-mypy,
+// Python: `bqschema types --lang python`, proven by mypy --strict (Debian's python3-mypy,
 // installed by .ci/run; run as /usr/bin/python3 -m mypy): the module passes for the example
 // registry and a registry of hostile names; every valid example message's data, written as a
 // Python literal, type-checks as its URN's TypedDict, and one missing a required key or carrying a

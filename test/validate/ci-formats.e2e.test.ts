@@ -111,7 +111,7 @@ describe.concurrent('validate --format junit', () => {
   });
 });
 
-describe.concurrent("validate: a URN's schema problem is located where it is fixed, in every format (issue 23, item 4)", () => {
+describe.concurrent("validate: a URN's schema problem is located where it is fixed, in every format", () => {
   // The manifest: entry 1's "schema" value is on line 4, from column 38 (hand-counted); b.json's
   // malformed "type" value on line 3, column 32.
   const manifest =

@@ -1,4 +1,4 @@
-// Issue 10 for `validate`: leaks, reads before refusing, self-referencing YAML, size limits and
+// Hostile inputs for `validate`: leaks, reads before refusing, self-referencing YAML, size limits and
 // memory, terminal spoofing, unreadable directories, invalid UTF-8, and the cases that already hold.
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

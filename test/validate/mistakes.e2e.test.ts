@@ -3,7 +3,7 @@ import { readEnvelope } from '../../src/guard/index.js';
 import { junitCases, readJunit, readSarif } from '../helpers/ci-formats.js';
 import { bq, expectExit, removeTempTrees, tempTree, type CliResult, type RunOptions } from '../helpers/cli.js';
 
-// validate and the mistakes a newcomer makes (issue 21): a misspelled URN is seen without --strict,
+// validate and the mistakes a newcomer makes: a misspelled URN is seen without --strict,
 // and each wrong input says what it looks like and what to do instead.
 
 afterAll(removeTempTrees);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, jsonEqual } from '../../src/validator/index.js';
 
 /*
- * enum membership for objects and arrays is a canonical-key lookup (issue 10, item 3): linear in
+ * enum membership for objects and arrays is a canonical-key lookup: linear in
  * the enum's size, and with exactly jsonEqual's answers.
  */
 

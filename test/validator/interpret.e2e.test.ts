@@ -1,4 +1,4 @@
-// Issue 24, item 3 (part): where code generation from strings is refused, compile() walks the
+// Where code generation from strings is refused, compile() walks the
 // schema tree instead (src/validator/interpret.ts). A differential test: the interpreter and the
 // generated code give the same isValid and the same violations (order, paths, messages) on every
 // contract case, every JSON-Schema-Test-Suite draft-07 case (out-of-scope groups too: both must

@@ -110,7 +110,7 @@ describe('malformed keywords', () => {
     expect(warningMessage(b!)).toBe('schema for urn:t:m:1: unsupported keyword "pattern" at /properties/x is not enforced');
   });
 
-  it('the typo schema of issue 9 is no longer silent', () => {
+  it('a schema with a misspelt keyword is no longer silent', () => {
     const s = compile({ type: 'object', properties: { amount: { type: 'integr' } }, required: 'order_id' }, quiet);
     expect(s.warnings.map((w) => `${w.kind} ${w.pointer} ${w.keyword}`)).toEqual([
       'malformed /properties/amount type',

@@ -1,4 +1,4 @@
-// Issue 22 ("Hostile inputs, round three"), items 6, 7, 8 and 12: a schema too wide for one
+// A schema too wide for one
 // function, cyclic data against enum/const, exception paths that keep an enum value's JSON type,
 // repeated keys in an exceptions file.
 import { join } from 'node:path';
