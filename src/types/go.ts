@@ -1,5 +1,6 @@
 import type { SchemaNode } from '../validator/index.js';
 import { urnDeprecation } from './deprecation.js';
+import { goDocComment, goTrimSpace } from './go-doc.js';
 import { constraintNotes, ownValue, rootOf, stringEnum, uniqueName } from './notes.js';
 import { GO_INITIALISMS, identifier, pascalName, urnTypeNames } from './words.js';
 import type { TypesEntry } from './generate.js';
@@ -9,8 +10,9 @@ import type { TypesEntry } from './generate.js';
  * for the registry. A struct per URN's `data` (data is always an object: a schema without a root
  * `type` is a struct too), nested objects as named structs, the URN as a constant beside each
  * type, and DecodeData switching on the URN. Every value from a schema enters the source through
- * goString (a Go string literal) or goComment (a // line); identifiers are built by words.ts
- * (ASCII, Go's initialisms: `order_id` → OrderID).
+ * goString (a Go string literal), goComment (a // line inside a declaration) or goDoc (a doc
+ * comment, laid out as gofmt lays it out: go-doc.ts); identifiers are built by words.ts (ASCII,
+ * Go's initialisms: `order_id` → OrderID).
  *
  * Mapping: string → string, integer → int64, number → float64, boolean → bool, an array → []T, an
  * object with properties → a struct, an object without → map[string]T. `[T, "null"]` → *T (a
@@ -50,17 +52,29 @@ export function goString(s: string): string {
 /** The Go string a JS string is once in Go (a lone surrogate is U+FFFD): two values equal here are one constant. */
 const goValue = (s: string): string => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
-/** `// ` lines for text from a schema: line breaks split it, control characters and a BOM are shown escaped. */
-function goComment(text: string, indent: string): string {
-  return (
-    text
-      .split(/\r\n|[\n\r\u2028\u2029]/)
-      .map((l) =>
-        `${indent}// ${goValue(l).replace(/[\u0000-\u001f\u007f-\u009f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`.trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+/**
+ * The lines of comment text for text from a schema: line breaks split it, control characters (a
+ * tab too) and a BOM are shown escaped, and so is the `+` of a line that would read as a `// +build`
+ * constraint (gofmt moves every such line to the top of the file).
+ */
+function goCommentLines(text: string): string[] {
+  return text.split(/\r\n|[\n\r\u2028\u2029]/).map((l) => {
+    const line = goValue(l)
+      .replace(/[\u0000-\u001f\u007f-\u009f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .trimEnd();
+    return /^\+build(?:\s|$)/.test(goTrimSpace(line)) ? line.replace('+', '\\u002b') : line;
+  });
 }
+
+/** `// ` lines (not a doc comment: inside a declaration) for text from a schema. */
+function goComment(text: string, indent: string): string {
+  return goCommentLines(text)
+    .map((l) => `${indent}//${l === '' ? '' : ` ${l}`}\n`)
+    .join('');
+}
+
+/** The doc comment of a top-level declaration, for texts (each may hold line breaks; '' is a blank line), as gofmt lays it out. */
+const goDoc = (texts: readonly string[]): string => goDocComment(texts.flatMap(goCommentLines));
 
 /** An exported Go identifier from any name: its words in PascalCase with Go's initialisms (`order_id` → `OrderID`), `X` first when it starts with a digit. */
 const goIdent = (name: string): string => identifier(pascalName(name, GO_INITIALISMS), 'X');
@@ -109,8 +123,14 @@ function aligned(rows: ReadonlyArray<string | string[]>, indent: string): string
   return out;
 }
 
+/** A top-level declaration: its doc comment's texts (for goDoc) and its code. */
+interface Decl {
+  doc: string[];
+  code: string;
+}
+
 interface Ctx {
-  decls: string[];
+  decls: Decl[];
   taken: Set<string>;
   /** The URN whose data is being declared (for the doc comments). */
   urn: string;
@@ -137,9 +157,12 @@ function enumType(values: readonly string[], name: string, ctx: Ctx, root: boole
     seen.add(go);
     members.push([v, uniqueName(ctx.taken, identifier(`${typeName}${pascalName(v, GO_INITIALISMS) || 'Empty'}`, 'X'))]);
   }
-  ctx.decls.push(`// ${typeName} is a string of a fixed set. encoding/json alone would not check membership:
-// Valid does, and so does UnmarshalJSON, which refuses any other value.
-type ${typeName} string
+  ctx.decls.push({
+    doc: [
+      `${typeName} is a string of a fixed set. encoding/json alone would not check membership:`,
+      'Valid does, and so does UnmarshalJSON, which refuses any other value.',
+    ],
+    code: `type ${typeName} string
 
 // The values of ${typeName}.
 const (
@@ -169,7 +192,8 @@ func (v *${typeName}) UnmarshalJSON(b []byte) error {
 \t*v = ${typeName}(s)
 \treturn nil
 }
-`);
+`,
+  });
   return typeName;
 }
 
@@ -258,14 +282,14 @@ function objectType(n: SchemaNode, raw: unknown, name: string, ctx: Ctx, root: b
     }
   }
   // Go doc: a nested struct says where it is (a URN's own struct gets its doc from generateGo).
-  let doc = '';
+  const doc: string[] = [];
   if (!root) {
-    doc = goComment(`${typeName} is an object inside the data of ${ctx.urn}.`, '');
+    doc.push(`${typeName} is an object inside the data of ${ctx.urn}.`);
     const description = ownValue(raw, 'description');
-    if (typeof description === 'string' && description !== '') doc += goComment(description, '');
+    if (typeof description === 'string' && description !== '') doc.push(description);
   }
   if (open) {
-    doc += '// Open: properties it does not declare are allowed, and kept in Extra.\n';
+    doc.push('Open: properties it does not declare are allowed, and kept in Extra.');
     rows.push(goComment('Extra holds the properties the schema does not declare, as they were in the message.', '\t'));
     rows.push(['Extra', 'map[string]json.RawMessage', '`json:"-"`']);
   }
@@ -315,7 +339,7 @@ ${body}}
   } else if (open) {
     methods += marshal(`the properties ${typeName} declares and those kept in Extra`, '\treturn withOthers(b, v.Extra)\n');
   }
-  ctx.decls.push(`${doc}type ${typeName} struct {\n${aligned(rows, '\t')}}\n${methods}`);
+  ctx.decls.push({ doc, code: `type ${typeName} struct {\n${aligned(rows, '\t')}}\n${methods}` });
   return typeName;
 }
 
@@ -331,7 +355,8 @@ export function generateGo(entries: readonly TypesEntry[]): string {
   );
   // Every URN's type name is reserved first: a nested struct never takes one.
   const taken = new Set<string>([...GO_RESERVED, ...names.values()]);
-  const blocks: string[] = [];
+  /** Every declaration of the URNs, in order: each ends its last line, and one blank line comes after each. */
+  const decls: string[] = [];
   const cases: string[] = [];
   const urnConsts: string[] = [];
   // URNs equal once in Go (they differ only in lone surrogates, which Go reads as U+FFFD) share one
@@ -348,16 +373,17 @@ export function generateGo(entries: readonly TypesEntry[]): string {
     const t = goType(root, entry.schema, base, ctx, true);
     const constName = uniqueName(ctx.taken, identifier(`URN${base}`, 'X'));
     urnConsts.push(constName);
-    let text = `// ${constName} is the URN of ${base}.\nconst ${constName} = ${goString(entry.urn)}\n\n`;
+    decls.push(`// ${constName} is the URN of ${base}.\nconst ${constName} = ${goString(entry.urn)}\n`);
     const about = [`${base} is the data of ${entry.urn}${entry.owner ? ` (owner: ${entry.owner})` : ''}.`];
     if (entry.description !== undefined && entry.description !== '') about.push(entry.description);
+    // The deprecation is the doc's last paragraph: godoc reads a paragraph that starts "Deprecated: " as the notice.
     const deprecation = urnDeprecation(entry);
-    if (deprecation !== undefined) about.push('', `Deprecated: ${deprecation}`);
-    const aboutDoc = about.map((l) => goComment(l, '')).join('');
-    if (t.type !== base) text += `${aboutDoc}type ${base} = ${t.type}\n\n`;
-    const decls = ctx.decls.map((d, i) => (i === ctx.decls.length - 1 && t.type === base ? aboutDoc + d : d));
-    text += decls.join('\n');
-    blocks.push(text);
+    const deprecated = deprecation === undefined ? [] : ['', `Deprecated: ${deprecation}`];
+    if (t.type !== base) decls.push(`${goDoc([...about, ...deprecated])}type ${base} = ${t.type}\n`);
+    // The URN's own type (declared last) gets the URN's doc before its own.
+    ctx.decls.forEach((d, i) =>
+      decls.push(goDoc(i === ctx.decls.length - 1 && t.type === base ? [...about, ...d.doc, ...deprecated] : d.doc) + d.code),
+    );
     if (owner.get(goValue(entry.urn)) !== entry.urn) continue;
     cases.push(`\tcase ${constName}:\n\t\tvar v ${base}\n\t\terr := decode(data, &v)\n\t\treturn v, err\n`);
   }
@@ -386,8 +412,7 @@ type Envelope struct {
 // URNs lists every registered URN.
 var URNs = []string{${urnConsts.join(', ')}}
 
-${blocks.join('\n')}
-// DecodeData decodes a message's data into the type of its URN. A closed object
+${decls.map((d) => `${d}\n`).join('')}// DecodeData decodes a message's data into the type of its URN. A closed object
 // (additionalProperties: false) refuses keys it does not declare (matched by exact name), an
 // open one keeps them in Extra, a string enum refuses other values, and an integer may be
 // written 1.0 or 1e2 (the contract calls those integers). A required field that is missing is

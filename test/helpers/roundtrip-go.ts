@@ -120,6 +120,27 @@ function blame(out: string): Map<number, string> {
   return found;
 }
 
+/**
+ * The modules of `dir` (m0/bqtypes.go …) that gofmt would rewrite, each with the start of what
+ * `gofmt -d` would change; a file gofmt cannot parse is blamed with gofmt's message.
+ */
+function notGofmtClean(dir: string, count: number): Map<number, string> {
+  const files = [...Array(count).keys()].map((i) => `m${i}/bqtypes.go`);
+  const fmt = run('gofmt', ['-l', ...files], dir);
+  // A file it cannot parse: `m3/bqtypes.go:12:3: expected …`.
+  const found = new Map<number, string>();
+  for (const [i, e] of blame(fmt.out)) found.set(i, `gofmt -l: ${e.trim()}`);
+  // A file it would rewrite: its name alone, one a line.
+  for (const line of fmt.stdout.split('\n')) {
+    const m = /^m(\d+)\/bqtypes\.go$/.exec(line.trim());
+    if (m === null || found.has(Number(m[1]))) continue;
+    const diff = run('gofmt', ['-d', line.trim()], dir).stdout.split('\n').slice(0, 40).join('\n');
+    found.set(Number(m[1]), `not gofmt-clean (gofmt -l names it); gofmt -d:\n${diff}`);
+  }
+  if (fmt.code !== 0 && found.size === 0) throw new Error(`gofmt failed: ${fmt.out.slice(0, 4000)}`);
+  return found;
+}
+
 export async function roundTripGo(cases: readonly RoundTripCase[]): Promise<RoundTripResult[]> {
   const { modules, moduleOf } = groupModules(cases, generateGo);
   // The same path for the same modules: Go's build cache keys on the package directory too.
@@ -131,12 +152,7 @@ export async function roundTripGo(cases: readonly RoundTripCase[]): Promise<Roun
       writeFileSync(join(dir, `m${i}`, 'bqtypes.go'), code);
     });
     mkdirSync(join(dir, 'driver'));
-    // gofmt -l names every file that is not gofmt-clean (the generated file must be as gofmt writes it).
-    const unformatted = new Map<number, string>();
-    if (modules.length > 0) {
-      const fmt = run('gofmt', ['-l', ...modules.map((_, i) => `m${i}/bqtypes.go`)], dir);
-      for (const [i, e] of blame(fmt.out)) unformatted.set(i, `gofmt -l: not gofmt-clean: ${e.trim()}`);
-    }
+    const unformatted = modules.length === 0 ? new Map<number, string>() : notGofmtClean(dir, modules.length);
     const { compiled, failed } = compileLeavingOut(modules.length, (left) => {
       const ok = left.filter((m) => !unformatted.has(m));
       const blamed = new Map<number, string>();

@@ -1,7 +1,9 @@
 // Go: `bqschema types --lang go`, proven by Go's own toolchain (golang-go, installed by
-// .ci/run): the file passes `go vet` for the example registry and a registry of hostile names;
-// every valid example message decodes into the generated types with encoding/json (closed objects
-// with DisallowUnknownFields), and a wrong type, an unknown field of a closed object and a value
+// .ci/run): the file is as gofmt writes it (gofmt -l is silent) and passes `go vet` for the example
+// registry and a registry of hostile names (a description with lines gofmt reads as code, a list, a
+// heading and a build constraint among them); every valid example message decodes into the
+// generated types with encoding/json (closed objects with DisallowUnknownFields), and a wrong type,
+// an unknown field of a closed object and a value
 // outside a string enum are caught; an open object keeps its undeclared keys through a round trip.
 // A missing go fails the test naming the package to install.
 import { spawnSync } from 'node:child_process';
@@ -33,6 +35,17 @@ function go(args: string[], cwd: string): { code: number | null; out: string } {
   const r = spawnSync('go', args, { cwd, env: goEnv(), encoding: 'utf8' });
   if (r.error) throw new Error(`go is needed for the Go types tests: apt-get install golang-go (${r.error.message})`);
   return { code: r.status, out: r.stdout + r.stderr };
+}
+
+/**
+ * gofmt -l on the module's generated file: empty when it is as gofmt writes it (else the file and
+ * what gofmt -d would change).
+ */
+function gofmt(dir: string): string {
+  const r = spawnSync('gofmt', ['-l', 'bqtypes'], { cwd: dir, encoding: 'utf8' });
+  if (r.error) throw new Error(`gofmt is needed for the Go types tests: apt-get install golang-go (${r.error.message})`);
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout === '' ? '' : `${r.stdout}${spawnSync('gofmt', ['-d', 'bqtypes'], { cwd: dir, encoding: 'utf8' }).stdout.slice(0, 3000)}`;
 }
 
 /** A Go module holding the generated file as package bqtypes, and a checker command. */
@@ -108,8 +121,9 @@ afterAll(() => {
 });
 
 describe('types --lang go', { timeout: 180_000 }, () => {
-  it('the example registry: go vet passes; every valid example message decodes; a wrong type, an unknown field of a closed object and a value outside an enum do not', () => {
+  it('the example registry: gofmt -l is silent and go vet passes; every valid example message decodes; a wrong type, an unknown field of a closed object and a value outside an enum do not', () => {
     const dir = goModule('examples', types(['-r', 'registry.example.json']));
+    expect(gofmt(dir)).toBe('');
     const vet = go(['vet', './...'], dir);
     expect(vet.code, vet.out).toBe(0);
     const lines = validExampleLines();
@@ -175,10 +189,10 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     });
   });
 
-  it('hostile names: go vet passes, json names are kept, and no schema value escapes its literal', () => {
+  it('hostile names: gofmt -l is silent, go vet passes, json names are kept, and no schema value escapes its literal', () => {
     const schema = {
       type: 'object',
-      description: 'line one\n*/ package evil\n\u0000',
+      description: "line one\n*/ package evil\n\u0000\n  indented\n\n  - item\n+build ignore\n\nA Heading\n\n``quoted''",
       required: ['type'],
       properties: {
         type: { type: 'string' },
@@ -228,6 +242,7 @@ describe('types --lang go', { timeout: 180_000 }, () => {
     expect(r.status, r.stderr).toBe(0);
     const src = r.stdout;
     const mod = goModule('hostile', src);
+    expect(gofmt(mod)).toBe('');
     const vet = go(['vet', './...'], mod);
     expect(vet.code, vet.out).toBe(0);
     expect(src).toContain(`= ${goString('urn:x:"; panic("no") //')}`);
