@@ -23,15 +23,17 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [E2E],
           env: { BQ_TEST_PROJECT: 'unit' },
-          // Unit files share their worker processes: most of them run in well under a second, and a
+          // Files share their worker processes: most of them run in well under a second, and a
           // process of their own each (its start, then vitest, fast-check, typescript… imported
-          // again) cost more than their tests. test/helpers/unit-setup.ts gives each file fresh
+          // again) cost more than their tests. test/helpers/file-setup.ts gives each file fresh
           // modules of src/ and test/ all the same.
           isolate: false,
-          setupFiles: ['test/helpers/unit-setup.ts'],
+          setupFiles: ['test/helpers/file-setup.ts'],
         },
       },
-      { extends: true, test: { name: 'e2e', include: [E2E] } },
+      // The same for end-to-end files: they spawn the CLI, and their own imports (helpers, parsers of
+      // our outputs) are loaded once per worker instead of once per file.
+      { extends: true, test: { name: 'e2e', include: [E2E], isolate: false, setupFiles: ['test/helpers/file-setup.ts'] } },
     ],
   },
 });

@@ -1,4 +1,4 @@
-// Runs before each file of the unit project (vitest.config.ts, setupFiles). The project's files share
+// Runs before each test file of both projects (vitest.config.ts, setupFiles). A project's files share
 // their worker processes (isolate: false: a process start and a fresh import of everything per file
 // was a fifth of the project's CPU), so what one file leaves behind in a process must not reach the next:
 // - src/ and test/ modules are evaluated anew for each file, as in a process of its own: module state
