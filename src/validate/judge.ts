@@ -70,13 +70,17 @@ export class MessageJudge {
   private folded: Map<string, string> | undefined;
   /** Each deprecated URN's warning, worked out once (URNs are registered ones: bounded by the manifest). */
   private readonly deprecations = new Map<string, string>();
+  /** Whether any message can carry a deprecation warning: most registries deprecate nothing, and this runs per message. */
+  private readonly warnsDeprecation: boolean;
 
   constructor(
     readonly registry: Registry,
     private readonly options: JudgeOptions,
     /** Called after each look-up of a URN's schema, whether it loaded or not (the CLI prints the warnings loading it gave). */
     private readonly afterLookup: (urn: string) => void = () => {},
-  ) {}
+  ) {
+    this.warnsDeprecation = options.deprecationWarnings !== false && registry.entries.some((e) => e.status === 'deprecated');
+  }
 
   /** One parsed document: an envelope, or bare data when `urn` is given. */
   judge(value: unknown, file: string, line: number | undefined): Result {
@@ -145,12 +149,12 @@ export class MessageJudge {
     if (schema.isValid(data) && !namesUrn) {
       const r = result(file, line, urn, 'valid');
       r.warnings = warnings;
-      this.deprecated(r, urn);
+      if (this.warnsDeprecation) this.deprecated(r, urn);
       return r;
     }
     const r = result(file, line, urn, 'invalid');
     r.warnings = warnings;
-    this.deprecated(r, urn);
+    if (this.warnsDeprecation) this.deprecated(r, urn);
     // One more than is listed tells whether there are more; the walk stops there.
     const found = schema.validate(data, MAX_VIOLATIONS + 1);
     if (found.length > MAX_VIOLATIONS) {
@@ -170,7 +174,6 @@ export class MessageJudge {
 
   /** Marks a judged message of a deprecated URN (unless deprecation warnings are off). */
   private deprecated(r: Result, urn: string): void {
-    if (this.options.deprecationWarnings === false) return;
     let said = this.deprecations.get(urn);
     if (said === undefined) {
       const entry = this.registry.entry(urn);
