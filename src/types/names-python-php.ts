@@ -1,3 +1,5 @@
+import { SPELLED } from './words.js';
+
 /*
  * Readable identifiers from JSON names and URNs, for the Python and PHP outputs (both read Unicode
  * identifiers: Python's XID classes, PHP any byte from 0x80). Latin letters lose their accents
@@ -7,25 +9,9 @@
  * identifiers, so two names that differ only there are one identifier and get told apart.
  */
 
-const SPECIAL: Record<string, string> = {
-  ß: 'ss',
-  ẞ: 'SS',
-  æ: 'ae',
-  Æ: 'AE',
-  œ: 'oe',
-  Œ: 'OE',
-  ø: 'o',
-  Ø: 'O',
-  ł: 'l',
-  Ł: 'L',
-  đ: 'd',
-  Đ: 'D',
-  ð: 'd',
-  Ð: 'D',
-  þ: 'th',
-  Þ: 'Th',
-  ı: 'i',
-};
+// The Latin letters with no decomposition that these outputs spell in ASCII (words.ts's spellings);
+// the rest of that table (ħ, ŋ, ĸ, ſ) are letters Python and PHP identifiers keep as they are.
+const SPELLED_HERE = /[ßẞæÆœŒøØłŁđĐðÐþÞı]/g;
 
 /** A JSON name's words: letters and digits that may continue an identifier, Latin letters without their accents. */
 function identWords(name: string): string[] {
@@ -33,7 +19,7 @@ function identWords(name: string): string[] {
     .normalize('NFKD')
     // An accent on an ASCII letter goes (é → e); marks on other letters stay (they may be a script's vowels).
     .replace(/([A-Za-z])\p{M}+/gu, '$1')
-    .replace(/[ßẞæÆœŒøØłŁđĐðÐþÞı]/g, (c) => SPECIAL[c]!)
+    .replace(SPELLED_HERE, (c) => SPELLED[c]!)
     .normalize('NFKC');
   const words = latin.match(/[\p{XID_Continue}]+/gu) ?? [];
   // `_` continues an identifier but separates words here; a word cannot start with a mark.

@@ -10,7 +10,8 @@ import { uniqueName } from './names.js';
  * (`orderId`, `HTTPServer`, `order_id` are two words each).
  */
 
-const SPELLED: Readonly<Record<string, string>> = {
+/** Latin letters with no decomposition, spelled in ASCII (`ß` → `ss`). */
+export const SPELLED: Readonly<Record<string, string>> = {
   ß: 'ss',
   ẞ: 'SS',
   æ: 'ae',
