@@ -54,6 +54,10 @@ export function result(file: string, line: number | undefined, urn: string | und
     col: undefined,
     suggestion: undefined,
     moreViolations: undefined,
+    // Every field a verdict can get, from the start: the objects of a run keep one shape.
+    errorLocation: undefined,
+    unregistered: undefined,
+    deprecation: undefined,
   };
 }
 

@@ -112,7 +112,7 @@ export class Judge {
       r.col = doc.col;
       return r;
     }
-    roomFor(doc.text, 1, doc.line === undefined ? doc.file : `${doc.file}:${doc.line}`);
+    roomFor(doc.text, 1, doc.file, doc.line);
     let value: unknown;
     try {
       value = doc.line === undefined ? parseText(doc.text, doc.file, 'json') : parseJsonLine(doc.text, doc.file, doc.line);
@@ -120,7 +120,7 @@ export class Judge {
       if (!(err instanceof ParseFailure)) throw err;
       return this.unparsed(doc.text, doc.file, doc.line, err);
     }
-    return this.judge(value, doc.file, doc.line);
+    return this.core.judge(value, doc.file, doc.line);
   }
 
   /**
@@ -139,7 +139,7 @@ export class Judge {
           `${clean(file)}: the YAML document is ${Buffer.byteLength(text)} bytes, larger than ${most} (YAML is read up to 1/${YAML_SHARE} of --max-file-bytes: it takes ${YAML_SHARE} times the memory of JSON); raise the limit with --max-file-bytes <bytes>, or give the message as JSON`,
         );
       }
-      roomFor(text, YAML_SHARE, file);
+      roomFor(text, YAML_SHARE, file, undefined);
       try {
         return this.judge(parseText(text, file, 'yaml', { maxYamlExpansion: this.registry.parseOptions.maxYamlExpansion }), file, line);
       } catch (e) {
@@ -170,9 +170,10 @@ const HEAP_SURELY_THERE = 256 * 1024 * 1024;
  * raised limit or a small heap (a container). It depends on the heap's limit only, not on how
  * full the heap happens to be, so a run refuses the same messages every time.
  */
-function roomFor(text: string, share: number, where: string): void {
+function roomFor(text: string, share: number, file: string, line: number | undefined): void {
   const need = text.length * HEAP_PER_BYTE * share;
-  if (need >= HEAP_SURELY_THERE) askHeap(text, need, where);
+  // The place is named only when it is refused: this runs once per message.
+  if (need >= HEAP_SURELY_THERE) askHeap(text, need, line === undefined ? file : `${file}:${line}`);
 }
 
 function askHeap(text: string, need: number, where: string): void {
