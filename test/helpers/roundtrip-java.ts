@@ -9,8 +9,9 @@
  * item: the data read by Jackson into `BqTypes.typeOf(urn)` and written back
  * (`{ ok: true, text, value }`), or the exception reading refused it with (`{ ok: false, error }`).
  * The mapper is the module's own `BqTypes.mapper()` when it has one, else `new ObjectMapper()`;
- * `plainMapper: true` uses `new ObjectMapper()` instead, to show the records' annotations
- * alone are enough for valid data.
+ * A case marked `plainMapper` is read with `new ObjectMapper()` instead (its module is compiled
+ * again under a package of its own), to show the records' annotations alone are enough for valid
+ * data; such cases share the batch's javac and JVM with the others.
  *
  * A batch costs one javac (more only when a module fails: it is left out and the rest compiled
  * again) and one JVM. Needs javac/java 17 (openjdk-17-jdk-headless) and Jackson 2 in
@@ -31,6 +32,11 @@ import {
 } from './roundtrip-common.js';
 
 export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
+
+/** A case, read with `new ObjectMapper()` instead of the module's own mapper when `plainMapper` is set. */
+export interface JavaRoundTripCase extends RoundTripCase {
+  plainMapper?: boolean;
+}
 
 /** The Jackson jars javac and java need (core, databind, annotations). */
 export function jacksonClasspath(): string {
@@ -64,7 +70,7 @@ function run(cmd: string, args: string[], cwd: string, input?: string): { code: 
   return { code: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
 }
 
-function driver(modules: readonly number[], plainMapper: boolean): string {
+function driver(modules: readonly number[], plain: ReadonlySet<number>): string {
   return `import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -82,14 +88,15 @@ ${modules.map((m) => `            case ${m}: return m${m}.BqTypes.typeOf(urn);\n
     }
 
     static ObjectMapper mapper(int m) throws Exception {
-        ${
-          plainMapper
-            ? 'return new ObjectMapper();'
-            : `try {
+        switch (m) {
+${[...plain].map((p) => `            case ${p}:\n`).join('')}                return new ObjectMapper();
+            default:
+                break;
+        }
+        try {
             return (ObjectMapper) Class.forName("m" + m + ".BqTypes").getMethod("mapper").invoke(null);
         } catch (NoSuchMethodException e) {
             return new ObjectMapper();
-        }`
         }
     }
 
@@ -143,8 +150,23 @@ function blame(out: string): Map<number, string> {
   return found;
 }
 
-export async function roundTripJava(cases: readonly RoundTripCase[], options: { plainMapper?: boolean } = {}): Promise<RoundTripResult[]> {
+export async function roundTripJava(cases: readonly JavaRoundTripCase[]): Promise<RoundTripResult[]> {
   const { modules, moduleOf } = groupModules(cases, generateJava);
+  // A plainMapper case's module, again under another package: the driver reads it with new ObjectMapper().
+  const plain = new Set<number>();
+  const plainOf = new Map<number, number>();
+  cases.forEach((c, i) => {
+    if (c.plainMapper !== true) return;
+    const m = moduleOf[i]!;
+    let p = plainOf.get(m);
+    if (p === undefined) {
+      p = modules.length;
+      modules.push(modules[m]!);
+      plainOf.set(m, p);
+      plain.add(p);
+    }
+    moduleOf[i] = p;
+  });
   const cp = jacksonClasspath();
   const { dir, done } = batchDir('bq-rt-java-');
   try {
@@ -154,7 +176,7 @@ export async function roundTripJava(cases: readonly RoundTripCase[], options: { 
       writeFileSync(join(dir, `m${i}`, 'BqTypes.java'), `package m${i};\n${code}`);
     });
     const { compiled, failed } = compileLeavingOut(modules.length, (left) => {
-      writeFileSync(join(dir, 'Driver.java'), driver(left, options.plainMapper === true));
+      writeFileSync(join(dir, 'Driver.java'), driver(left, plain));
       const javac = run(
         'javac',
         [
