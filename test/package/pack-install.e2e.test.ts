@@ -427,7 +427,7 @@ console.log(JSON.stringify({ refused, bad: check(provider, 'urn:t:order', { id: 
 
   describe('types: every moduleResolution a TypeScript project may use, from ES modules and CommonJS, skipLibCheck off', () => {
     // No @types/node: the library's declarations must stand on their own; skipLibCheck is off so the
-    // shipped .d.ts and .d.cts files are checked too (TS1542 in node16 and node18 was found so).
+    // shipped .d.ts and .d.cts files are checked too (TS1542 in node16 was found so).
     // Each consumer uses every entry, a class as a type, an interface and a generic type, and ends
     // with one deliberate type error: that exactly it is reported proves the types were read (an
     // unresolved module would be `any`, and pass).
@@ -460,9 +460,10 @@ const runtime: number = standalone.STANDALONE_RUNTIME;
 export { v, w, e, f, n, runtime };
 export const bad: number = bq.check(map, 'urn:t:order', {});
 `;
+    // module node18 is node16's resolution with import attributes allowed, which neither the consumers
+    // nor the declarations use: what node18 would report, node16 reports, so node16 stands for both.
     const modes: Array<[string, Record<string, string>, string[]]> = [
       ['node16', { module: 'node16' }, ['esm.mts', 'cjs.cts']],
-      ['node18', { module: 'node18' }, ['esm.mts', 'cjs.cts']],
       ['nodenext', { module: 'nodenext' }, ['esm.mts', 'cjs.cts']],
       ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm.mts']],
       ['bundler (module preserve)', { module: 'preserve', moduleResolution: 'bundler' }, ['esm.mts', 'cjs.cts']],
