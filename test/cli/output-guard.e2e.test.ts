@@ -113,25 +113,31 @@ async function refused(args: string[], target: string, why: RegExp, cwd = fixtur
 const MANIFEST = /it is the registry manifest \(registry\.json\)/;
 
 describe.concurrent('no output replaces a file the run reads', () => {
-  // Every command against the registry's files: the manifest, a schema file (YAML), a hard link to
-  // one. compat's two files and conformance read no registry, and still never replace the one here.
+  // Every command against the registry's files: the manifest and a schema file (YAML). compat's two
+  // files and conformance read no registry, and still never replace the one here. A hard link to a
+  // schema file is refused by the identity every command's guard compares (src/cli/protect.ts), so
+  // one command shows it; the spellings of the manifest below show it for two more.
   for (const [name, args] of Object.entries(COMMANDS)) {
-    it(`${name}: the registry manifest, a schema file and a hard link to a schema file are refused`, async () => {
+    it(`${name}: the registry manifest and a schema file are refused${name === 'validate' ? ', and a hard link to a schema file' : ''}`, async () => {
       await refused(args('registry.json'), 'registry.json', MANIFEST);
       await refused(args('schemas/b.yaml'), 'schemas/b.yaml', /it is the schema file of urn:t:b \(schemas\/b\.yaml\)/);
-      await refused(args('hard-schema.json'), 'hard-schema.json', /it is the schema file of urn:t:a \(schemas\/a\.json\)/);
+      if (name === 'validate')
+        await refused(args('hard-schema.json'), 'hard-schema.json', /it is the schema file of urn:t:a \(schemas\/a\.json\)/);
     });
   }
 
-  // The manifest however it is spelt, through one gate's --report and one command's -o.
-  for (const name of ['check', 'types'] as const) {
-    it(`${name}: ./registry.json, sub/../registry.json, its absolute path, a symlink and a hard link to it are the manifest`, async () => {
-      const dir = fixture();
-      for (const t of ['./registry.json', 'sub/../registry.json', join(dir, 'registry.json'), 'link-manifest.json', 'hard-manifest.json']) {
-        await refused(COMMANDS[name]!(t), t, MANIFEST, dir);
-      }
-    });
-  }
+  // The manifest however it is spelt, through one gate's --report; one command's -o compares the same
+  // identity, shown by the two links (a symlink resolves by real path, a hard link by inode).
+  it('check: ./registry.json, sub/../registry.json, its absolute path, a symlink and a hard link to it are the manifest', async () => {
+    const dir = fixture();
+    for (const t of ['./registry.json', 'sub/../registry.json', join(dir, 'registry.json'), 'link-manifest.json', 'hard-manifest.json']) {
+      await refused(COMMANDS.check!(t), t, MANIFEST, dir);
+    }
+  });
+  it('types: a symlink and a hard link to the manifest are the manifest', async () => {
+    const dir = fixture();
+    for (const t of ['link-manifest.json', 'hard-manifest.json']) await refused(COMMANDS.types!(t), t, MANIFEST, dir);
+  });
 
   it('validate: a message file named on the command line, and any file its directory walk reads, existing or new', async () => {
     const inDir = /it is in messages, an input directory whose \*\.json, \*\.ndjson and \*\.jsonl files this run reads/;
@@ -200,19 +206,22 @@ describe.concurrent('no output replaces a file the run reads', () => {
     await refused(COMMANDS.check!('registry.json'), 'registry.json', MANIFEST, dir);
   });
 
-  // Two outputs of one run that name one file: whichever way it is spelt, the second is refused.
-  for (const [name, args] of [
-    ['validate', ['validate', 'one.json']],
-    ['check', ['check']],
-    ['compat', ['compat', 'old.json', 'new.json']],
-    ['gdpr --require', ['gdpr', '--require']],
+  // Two outputs of one run that name one file: whichever way it is spelt, the second is refused. The
+  // spellings resolve through one identity (src/cli/protect.ts) whatever the command: validate tries
+  // every one, the other gates the hardest (a hard link) to show their --report files are claimed.
+  for (const [name, args, spellings] of [
+    ['validate', ['validate', 'one.json'], 'all'],
+    ['check', ['check'], 'hard link'],
+    ['compat', ['compat', 'old.json', 'new.json'], 'hard link'],
+    ['gdpr --require', ['gdpr', '--require'], 'hard link'],
   ] as const) {
     it(`${name}: two --report files that resolve to one file are refused, nothing written`, async () => {
       const dir = fixture();
       writeFileSync(join(dir, 'r.json'), 'previous');
       symlinkSync('r.json', join(dir, 'r-link.json'));
       linkSync(join(dir, 'r.json'), join(dir, 'r-hard.json'));
-      for (const second of ['r.json', './r.json', 'sub/../r.json', join(dir, 'r.json'), 'r-link.json', 'r-hard.json', 'fresh.json']) {
+      const all = ['r.json', './r.json', 'sub/../r.json', join(dir, 'r.json'), 'r-link.json', 'r-hard.json', 'fresh.json'];
+      for (const second of spellings === 'all' ? all : ['r-hard.json']) {
         const first = second === 'fresh.json' ? 'sub/../fresh.json' : 'r.json';
         const before = snapshot(dir);
         const r = await bq([...args, '--report', `json=${first}`, '--report', `sarif=${second}`], { cwd: dir });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bq, expectExit, expectOneLineError, removeTempTrees, tempTree, type CliResult } from '../helpers/cli.js';
@@ -96,21 +96,40 @@ function expectCaught(r: CliResult): void {
   expect(doc.summary).toMatchObject({ urns: 2, breaking: 1, added: 0, removed: 0, unchanged: 1 });
 }
 
+/**
+ * `compat --against main` run once in `cwd` and read in several formats: JSON on stdout, the others
+ * written by --report to a temporary directory, each file what `--format <format>` prints for the
+ * same run, with the same exit code (test/report/report-files.e2e.test.ts).
+ */
+async function inFormats(cwd: string, args: string[], reports: string[]): Promise<Record<string, CliResult>> {
+  const out = tempTree({});
+  const r = await bq(
+    ['compat', '--against', 'main', ...args, '-f', 'json', ...reports.flatMap((f) => ['--report', `${f}=${join(out, f)}`])],
+    {
+      cwd,
+    },
+  );
+  const all: Record<string, CliResult> = { json: r };
+  for (const f of reports) all[f] = { ...r, stdout: readFileSync(join(out, f), 'utf8') };
+  return all;
+}
+
 const against = (r: CliResult): { registry: string; found: boolean; foundBy?: string } =>
   (JSON.parse(r.stdout) as { against: { registry: string; found: boolean; foundBy?: string } }).against;
 
 describe.concurrent('compat --against finds the registry where it was at the ref', () => {
   it('renamed registry.json → registry.yaml (a new format) with a retyped field: breaking, exit 1, never "every URN is added"', async () => {
     const dir = repo(BASE, { 'registry.json': null, 'registry.yaml': yaml(), 'schemas/a.json': NEW_A });
-    const r = await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir });
-    expectCaught(r);
+    const { json: r, text } = await inFormats(dir, [], ['text']);
+    expectCaught(r!);
     // Same directory, another manifest name: discovery at the ref (git sees no rename across formats).
-    expect(against(r)).toMatchObject({ registry: 'registry.json', found: true, foundBy: 'discovery' });
-    const text = await bq(['compat', '--against', 'main'], { cwd: dir });
-    expectExit(text, 1);
-    expect(text.stdout.split('\n')[0]).toBe('compared with registry.json at main (found as the working tree finds a manifest), URN by URN');
-    expect(text.stdout).not.toMatch(/every URN is added/);
-    expect(text.stdout).toMatch(new RegExp(`^✗ ${A} {2}breaking`, 'm'));
+    expect(against(r!)).toMatchObject({ registry: 'registry.json', found: true, foundBy: 'discovery' });
+    expectExit(text!, 1);
+    expect(text!.stdout.split('\n')[0]).toBe(
+      'compared with registry.json at main (found as the working tree finds a manifest), URN by URN',
+    );
+    expect(text!.stdout).not.toMatch(/every URN is added/);
+    expect(text!.stdout).toMatch(new RegExp(`^✗ ${A} {2}breaking`, 'm'));
   });
 
   it('JSON → JSONC and YAML → JSON: the format of either side does not matter', async () => {
@@ -180,10 +199,10 @@ describe.concurrent('compat --against finds the registry where it was at the ref
 
   it('the same path at the ref is found as before, with no note', async () => {
     const dir = repo(BASE, { 'schemas/a.json': NEW_A });
-    const r = await bq(['compat', '--against', 'main'], { cwd: dir });
-    expectExit(r, 1);
-    expect(r.stdout).not.toMatch(/compared with|every URN/);
-    expect(against(await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir }))).toEqual({
+    const { json: r, text } = await inFormats(dir, [], ['text']);
+    expectExit(text!, 1);
+    expect(text!.stdout).not.toMatch(/compared with|every URN/);
+    expect(against(r!)).toEqual({
       ref: 'main',
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
       registry: 'registry.json',
@@ -211,13 +230,23 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
       /^bqschema: no registry found at main \([0-9a-f]{12}\) for b\/registry\.yaml: not at b\/registry\.yaml, not renamed, no registry\.json \/ registry\.jsonc \/ registry\.yaml \/ registry\.yml in b or its parents, and no manifest there registers its URNs; name the manifest it had there with --against-registry <path>, or pass --allow-new-registry if this change creates the registry$/,
     );
     expect(r.stdout).toBe('');
-    // Every format: the error comes before any report is written.
-    for (const f of ['json', 'github', 'markdown', 'sarif', 'junit']) {
-      expectOneLineError(
-        await bq(['compat', '-r', 'b/registry.yaml', '--against', 'main', '-f', f], { cwd: dir }),
-        /^bqschema: no registry found at main/,
-      );
-    }
+    // Every format: the error comes before any report is written (these would be in the snapshot).
+    expectOneLineError(
+      await bq(
+        [
+          'compat',
+          '-r',
+          'b/registry.yaml',
+          '--against',
+          'main',
+          '-f',
+          'json',
+          ...['github', 'markdown', 'sarif', 'junit', 'text'].flatMap((f) => ['--report', `${f}=report.${f}`]),
+        ],
+        { cwd: dir },
+      ),
+      /^bqschema: no registry found at main/,
+    );
     expect(snapshot(dir)).toEqual(before);
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(dir, 'status', '--porcelain')).toBe('');
@@ -287,20 +316,21 @@ describe.concurrent('no registry at the ref: an error unless named or allowed', 
       await bq(['compat', '--against', 'main'], { cwd: dir }),
       /^bqschema: no registry found at main .* at the top level, .*--allow-new-registry if this change creates the registry$/,
     );
-    const r = await bq(['compat', '--against', 'main', '--allow-new-registry'], { cwd: dir });
+    const formats = await inFormats(dir, ['--allow-new-registry'], ['text', 'markdown', 'github']);
+    const r = formats.text!;
     expectExit(r, 0);
     expect(r.stdout.split('\n')[0]).toBe(
       'no registry at main for registry.json (not at registry.json, not renamed, no registry.json / registry.jsonc / registry.yaml / registry.yml at the top level, and no manifest there registers its URNs): a new registry, every URN is added (--allow-new-registry)',
     );
     expect(r.stdout.match(/^\+ urn:\S+ {2}added/gm)).toHaveLength(2);
-    const doc = JSON.parse((await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'json'], { cwd: dir })).stdout) as {
+    const doc = JSON.parse(formats.json!.stdout) as {
       against: { found: boolean; foundBy?: string };
     };
     expect(doc.against.found).toBe(false);
     expect(doc.against).not.toHaveProperty('foundBy');
-    const md = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'markdown'], { cwd: dir });
+    const md = formats.markdown!;
     expect(md.stdout).toContain('No registry at `main` for `registry.json`: a new registry, every URN is added (`--allow-new-registry`).');
-    const gh = await bq(['compat', '--against', 'main', '--allow-new-registry', '-f', 'github'], { cwd: dir });
+    const gh = formats.github!;
     expect(gh.stdout).toMatch(/^::notice file=registry\.json,title=registry absent::no registry at main for registry\.json/m);
   });
 

@@ -45,9 +45,29 @@ const lines = (r: CliResult): string[] => r.stdout.trimEnd().split('\n');
 
 afterAll(removeTempTrees);
 
+/**
+ * One compat run read in several formats: text on stdout, the others written by --report to a
+ * temporary directory, each file what `--format <format>` prints for the same run, with the same exit
+ * code (test/report/report-files.e2e.test.ts). Tests reading different formats of one run share it.
+ */
+function inFormats(args: string[], reports: string[]): (format: string) => Promise<CliResult> {
+  let done: Promise<{ r: CliResult; out: string }> | undefined;
+  return async (format) => {
+    done ??= (async () => {
+      const out = tempTree({});
+      const r = await bq([...args, ...reports.flatMap((f) => ['--report', `${f}=${join(out, f)}`])]);
+      return { r, out };
+    })();
+    const { r, out } = await done;
+    return format === 'text' ? r : { ...r, stdout: readFileSync(join(out, format), 'utf8') };
+  };
+}
+const v1ToV2 = inFormats(['compat', V1, V2], ['json', 'github', 'markdown']);
+const v1ToExtended = inFormats(['compat', V1, EXTENDED], ['json']);
+
 describe.concurrent('compat OLD NEW: verdicts and modes', () => {
   it('backward: removing a property, lowering maxLength, dropping an enum value and requiring a field break (exit 1)', async () => {
-    const r = await bq(['compat', V1, V2]);
+    const r = await v1ToV2('text');
     expectExit(r, 1);
     expect(lines(r)).toEqual([
       'breaking    /properties/coupon  property "coupon" removed  [property-removed]',
@@ -74,7 +94,7 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
   });
 
   it('backward: widening only is compatible (exit 0), with the changes listed and no remedy', async () => {
-    const r = await bq(['compat', V1, EXTENDED]);
+    const r = await v1ToExtended('text');
     expectExit(r, 0);
     expect(r.stdout).toMatch(
       /^compatible {2}\/properties\/gift {2}property "gift" added \(a policy choice: data may already carry "gift" with a value the new schema rejects\) {2}\[property-added\]$/m,
@@ -130,7 +150,7 @@ describe.concurrent('compat OLD NEW: verdicts and modes', () => {
 
 describe.concurrent('compat OLD NEW: formats', () => {
   it("json: { compatible, mode, changes, remedy } with the engine's changes, breaking ones first", async () => {
-    const r = await bq(['compat', V1, V2, '--format', 'json']);
+    const r = await v1ToV2('json');
     expectExit(r, 1);
     const doc = JSON.parse(r.stdout) as Report;
     const engine = compareSchemas(json(V1), json(V2), { level: 'backward' });
@@ -140,13 +160,13 @@ describe.concurrent('compat OLD NEW: formats', () => {
     const asJson = ({ path, ...rest }: Change): object => ({ schemaPath: path, ...rest });
     expect(doc.changes).toEqual([...engine.changes.filter((c) => c.breaking), ...engine.changes.filter((c) => !c.breaking)].map(asJson));
     expect(doc.remedy).toMatch(/^mint a new URN for the new schema/);
-    const ok = JSON.parse((await bq(['compat', V1, EXTENDED, '-f', 'json'])).stdout) as Report;
+    const ok = JSON.parse((await v1ToExtended('json')).stdout) as Report;
     expect(ok.compatible).toBe(true);
     expect(ok).not.toHaveProperty('remedy');
   });
 
   it('github: ::error per breaking change at the keyword in the NEW file, ::notice for the rest (JSON)', async () => {
-    const r = await bq(['compat', V1, V2, '--format', 'github']);
+    const r = await v1ToV2('github');
     expectExit(r, 1);
     // Positions counted by hand in order-v2.json: the removed "coupon" points at the "properties" object.
     const at = (rule: string): string | undefined => lines(r).find((l) => l.includes(`(${rule})::`));
@@ -184,7 +204,7 @@ describe.concurrent('compat OLD NEW: formats', () => {
   });
 
   it('markdown: a table, breaking rows first, then the remedy', async () => {
-    const r = await bq(['compat', V1, V2, '-f', 'markdown']);
+    const r = await v1ToV2('markdown');
     expectExit(r, 1);
     const out = lines(r);
     expect(out[0]).toBe(`### bqschema compat: 4 breaking change(s) from \`${V1}\` to \`${V2}\``);

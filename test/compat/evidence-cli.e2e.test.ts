@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRules, rulesMarkdown, schemaFingerprint, type Change } from '../../src/compat/index.js';
@@ -11,6 +11,28 @@ import { junitCases, junitCounts, readJunit, readSarif, sarifAt } from '../helpe
 // levels in any case, --list-rules, and the SARIF and JUnit formats.
 
 const lines = (r: CliResult): string[] => r.stdout.replace(/\n$/, '').split('\n');
+
+const REPORTS = ['text', 'markdown', 'github', 'sarif', 'junit'] as const;
+type Format = 'json' | (typeof REPORTS)[number];
+
+/**
+ * One compat run in every format: JSON on stdout, the others written by --report, each file what
+ * `--format <format>` prints for the same run with the same exit code (test/report/report-files.e2e.test.ts).
+ * Tests that read different formats of one comparison share the run instead of starting one each.
+ */
+function everyFormat(
+  run: (...args: string[]) => Promise<CliResult>,
+  dir: string,
+  name: string,
+  args: string[],
+): (f: Format) => Promise<CliResult> {
+  let done: Promise<CliResult> | undefined;
+  return async (f) => {
+    done ??= run(...args, '-f', 'json', ...REPORTS.flatMap((r) => ['--report', `${r}=${name}.${r}`]));
+    const r = await done;
+    return f === 'json' ? r : { ...r, stdout: readFileSync(join(dir, `${name}.${f}`), 'utf8') };
+  };
+}
 
 const OLD = {
   type: 'object',
@@ -105,6 +127,13 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     });
   });
   const run = (...args: string[]): Promise<CliResult> => bq(['compat', ...args], { cwd: dir });
+  // old → new of the orders URN with the corpus, and the widening without one, each run once.
+  let orders: (f: Format) => Promise<CliResult>;
+  let wide: (f: Format) => Promise<CliResult>;
+  beforeAll(() => {
+    orders = everyFormat(run, dir, 'orders', ['old.json', 'new.json', '--urn', ORDERS, '--corpus', 'corpus']);
+    wide = everyFormat(run, dir, 'wide', ['wide-old.json', 'wide-new.json']);
+  });
 
   it('json: every breaking change carries a witness that verifies with the validator (full payload)', async () => {
     const r = await run('old.json', 'new.json', '-f', 'json');
@@ -137,7 +166,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   });
 
   it("--corpus with --urn: the new schema's rejections of that URN's messages, first 3 with file:line (text)", async () => {
-    const r = await run('old.json', 'new.json', '--urn', ORDERS, '--corpus', 'corpus');
+    const r = await orders('text');
     expectExit(r, 1);
     expect(r.stdout).toContain(
       [
@@ -170,9 +199,9 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
         urns: Array<{ urn: string; checked: number; rejected: number; examples: Array<{ file: string; line?: number; at: string }> }>;
       };
     };
-    const orders = await run('old.json', 'new.json', '-f', 'json', '--urn', ORDERS, '--corpus', 'corpus');
-    expectExit(orders, 1);
-    const doc = JSON.parse(orders.stdout) as Doc;
+    const ordersJson = await orders('json');
+    expectExit(ordersJson, 1);
+    const doc = JSON.parse(ordersJson.stdout) as Doc;
     expect(doc.corpus.documents).toBe(7);
     expect(doc.corpus.ignored).toBe(1); // the payments message
     expect(doc.corpus.urns).toHaveLength(1);
@@ -190,7 +219,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   });
 
   it('corpus rejections fail the gate even when the rules say compatible', async () => {
-    const plain = await run('wide-old.json', 'wide-new.json');
+    const plain = await wide('text');
     expectExit(plain, 0);
     expect(plain.stdout).toContain('rollout: Deploy consumers first');
     const r = await run('wide-old.json', 'wide-new.json', '--urn', 'urn:x', '--corpus', 'wide-corpus.ndjson');
@@ -200,7 +229,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   });
 
   it('markdown and github show witness, rollout and corpus', async () => {
-    const md = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'markdown', '--corpus', 'corpus');
+    const md = await orders('markdown');
     expectExit(md, 1);
     expect(md.stdout).toMatch(
       /^\| \*\*breaking\*\* \| `\/required` \| property "amount" is now required \(`required-added`\)<br>witness \(valid under old, rejected by new\): `\{.*\}` \|$/m,
@@ -209,7 +238,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     expect(md.stdout).toMatch(
       /^\*\*Corpus:\*\* 4 of 6 corpus message\(s\) rejected by the new schema<br>`corpus\/a\.ndjson:2` \(root\) must have required property "amount"<br>/m,
     );
-    const gh = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'github', '--corpus', 'corpus');
+    const gh = await orders('github');
     expectExit(gh, 1);
     expect(lines(gh)).toContain(
       '::notice file=new.json,title=rollout order::Deploy producers first: consumers on the old schema accept what new producers send, while the new schema may reject data already in flight.',
@@ -220,7 +249,7 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   });
 
   it('sarif: valid SARIF 2.1.0; changes at their keyword in the new file, corpus rejections at file:line', async () => {
-    const r = await run('old.json', 'new.json', '--urn', ORDERS, '-f', 'sarif', '--corpus', 'corpus');
+    const r = await orders('sarif');
     expectExit(r, 1);
     const log = readSarif(r.stdout);
     const results = log.runs[0]!.results;
@@ -248,12 +277,11 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
   });
 
   it('junit: a test case per change (what the summary counts), failing when it breaks, and one for the corpus', async () => {
-    const args = ['old.json', 'new.json', '--urn', ORDERS, '--corpus', 'corpus'];
-    const r = await run(...args, '-f', 'junit');
+    const r = await orders('junit');
     expectExit(r, 1);
     const doc = readJunit(r.stdout);
     const cases = junitCases(doc);
-    const json = JSON.parse((await run(...args, '-f', 'json')).stdout) as {
+    const json = JSON.parse((await orders('json')).stdout) as {
       summary: { changes: number; breaking: number; errors: number };
     };
     // The summary's units, plus the corpus's own test case (failing: it rejected messages).
@@ -279,10 +307,10 @@ describe.concurrent('two schema files: witnesses, rollout, corpus', () => {
     const required = cases.find((c) => c.failure?.type === 'required-added')!;
     expect(required).toMatchObject({ name: 'required-added at /required ("amount")', classname: 'bqschema.compat' });
     expect(required.failure!['#text']).toMatch(/^new\.json:3:15: \/required: property "amount" is now required\. witness /);
-    const ok = await run('wide-old.json', 'wide-new.json', '-f', 'junit');
+    const ok = await wide('junit');
     expectExit(ok, 0);
     const okDoc = readJunit(ok.stdout);
-    const okJson = JSON.parse((await run('wide-old.json', 'wide-new.json', '-f', 'json')).stdout) as { summary: { changes: number } };
+    const okJson = JSON.parse((await wide('json')).stdout) as { summary: { changes: number } };
     expect(junitCounts(okDoc)).toEqual({ tests: okJson.summary.changes, failures: 0, errors: 0, skipped: 0 });
   });
 
@@ -421,21 +449,25 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
 
   it('text, markdown, sarif, junit: rollout and corpus for each changed URN', async () => {
     const dir = registryRepo({ 'c.ndjson': envelope(ORDERS, { order_id: 2, currency: 'USD' }, 'b') + '\n' });
-    const t = await bq(['compat', '--against', 'main', '--corpus', 'c.ndjson'], { cwd: dir });
+    const run = (...args: string[]): Promise<CliResult> => bq(['compat', ...args], { cwd: dir });
+    // One run with the corpus and one without, each in every format.
+    const withCorpus = everyFormat(run, dir, 'corpus', ['--against', 'main', '--corpus', 'c.ndjson']);
+    const without = everyFormat(run, dir, 'plain', ['--against', 'main']);
+    const t = await withCorpus('text');
     expectExit(t, 1);
     expect(t.stdout).toContain('    rollout: Deploy consumers first: the new schema accepts what producers send today');
     expect(t.stdout).toContain(
       '    corpus: 1 of 1 corpus message(s) rejected by the new schema\n        c.ndjson:1  (root) must have required property "amount"',
     );
     expect(t.stdout).toContain('    corpus: no corpus message of this URN');
-    const m = await bq(['compat', '--against', 'main', '-f', 'markdown', '--corpus', 'c.ndjson'], { cwd: dir });
+    const m = await withCorpus('markdown');
     expect(m.stdout).toMatch(
       new RegExp(
         `^\\| \`${ORDERS}\` \\| \\*\\*✗ breaking\\*\\* \\| .*<br>\\*\\*Rollout:\\*\\* Deploy producers first: .*<br>\\*\\*Corpus:\\*\\* 1 of 1 `,
         'm',
       ),
     );
-    const s = await bq(['compat', '--against', 'main', '-f', 'sarif', '--corpus', 'c.ndjson'], { cwd: dir });
+    const s = await withCorpus('sarif');
     expectExit(s, 1);
     const results = readSarif(s.stdout).runs[0]!.results;
     const required = results.find((x) => x.ruleId === 'required-added')!;
@@ -447,13 +479,13 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
     ]);
     expect(results.find((x) => x.ruleId === 'property-added')).toMatchObject({ level: 'note' });
     expect(results.filter((x) => x.ruleId === 'corpus-rejected').map(sarifAt)).toEqual(['c.ndjson:1']);
-    const j = await bq(['compat', '--against', 'main', '-f', 'junit'], { cwd: dir });
+    const j = await without('junit');
     expectExit(j, 1);
     const jdoc = readJunit(j.stdout);
     const cases = junitCases(jdoc);
     // A test case per URN, what the summary counts; the failing one holds each of its findings, located.
     const summary = (
-      JSON.parse((await bq(['compat', '--against', 'main', '-f', 'json'], { cwd: dir })).stdout) as {
+      JSON.parse((await without('json')).stdout) as {
         summary: { urns: number; breaking: number; errors: number };
       }
     ).summary;
@@ -467,7 +499,7 @@ describe.concurrent('the registry against a git ref: corpus, rollout, exceptions
         .map((l) => l.split(':').slice(0, 2).join(':')),
     ).toEqual(['schemas/orders.json:15', 'schemas/orders.json:3', 'schemas/orders.json: urn']);
     // With --corpus the corpus has its own test case (passing here: nothing is unreadable, and the rejection is the orders URN's).
-    const jc = readJunit((await bq(['compat', '--against', 'main', '-f', 'junit', '--corpus', 'c.ndjson'], { cwd: dir })).stdout);
+    const jc = readJunit((await withCorpus('junit')).stdout);
     expect(junitCounts(jc)).toEqual({ tests: summary.urns + 1, failures: summary.breaking, errors: summary.errors, skipped: 0 });
     expect(junitCases(jc).find((c) => c.name === ORDERS)!.failure!['#text']).toContain('c.ndjson:1: ');
   });

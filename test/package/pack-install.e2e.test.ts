@@ -5,11 +5,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The published package as a user gets it: `npm pack` the repository, install the tarball into a
-// fresh project, then run the CLI, import the library and compile against its types.
+// The published package as a user gets it: `npm pack` the repository, install the tarball the way
+// the README says, in a project a team shares through git, then run the CLI, import the library and
+// compile against its types in that project. One pack and one install serve every test: each costs
+// more CPU than all the tests that read their result.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const block = /## Install\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+const lines = block.trimEnd().split('\n');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 interface Run {
@@ -41,6 +46,35 @@ function must(r: Run, what: string): string {
   return r.stdout;
 }
 
+// npm under `npm test` describes this repository (npm_config_local_prefix, npm_package_*): the
+// projects must see only themselves. Each machine gets an npm cache of its own, empty at first.
+function machineEnv(cache: string): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^INIT_CWD$/i.test(k)) e[k] = v;
+  return {
+    ...e,
+    npm_config_cache: cache,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    NO_COLOR: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
+}
+
+function sh(script: string, cwd: string, cache: string): { code: number | null; out: string } {
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: machineEnv(cache),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
     d.isDirectory() ? walk(join(dir, d.name)) : [relative(root, join(dir, d.name)).split('\\').join('/')],
@@ -55,32 +89,76 @@ let work = '';
 let project = '';
 let entries: string[] = [];
 let tarball = '';
+let first: { code: number | null; out: string } | undefined;
 
 beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'cli', 'main.js'))) {
     throw new Error('dist/ is not built: run `npm run build` first (`npm test` does)');
   }
   work = mkdtempSync(join(tmpdir(), 'bq-pack-'));
+  // The README's first line (clone bqschema from GitHub, npm ci, npm pack) needs the network, so
+  // this checkout's build is packed in its place, to the same file; every other line runs verbatim
+  // in bash. The first line's result: a clone named bqschema holding the packed tarball.
+  expect(lines[0]).toBe('git clone https://github.com/babelqueue/bqschema && (cd bqschema && npm ci && npm pack)');
+  mkdirSync(join(work, 'bqschema'));
   // --ignore-scripts: pack what is built, do not rebuild under the other test files' feet.
-  const packed = JSON.parse(must(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root), 'npm pack')) as [
-    { filename: string },
-  ];
-  tarball = join(work, packed[0].filename);
+  const packed = JSON.parse(
+    must(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(work, 'bqschema')], root), 'npm pack'),
+  ) as [{ filename: string }];
+  tarball = join(work, 'bqschema', packed[0].filename);
+  expect(tarball).toBe(join(work, 'bqschema', `bqschema-${pkg.version}.tgz`));
   entries = must(run('tar', ['-tzf', tarball], work), 'tar -tzf')
     .split('\n')
     .filter((l) => l !== '');
-
-  project = join(work, 'project');
+  // The team's project: a git repository with a package.json, next to the clone.
+  project = join(work, 'your-project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  must(
-    run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project),
-    'npm install of the tarball',
-  );
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'your-project', version: '1.0.0', private: true }, null, 2)}\n`);
+  writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+  expect(sh('git init -q && git add -A && git commit -qm project', project, join(work, 'cache-a')).code).toBe(0);
+  // Every other line of the README, verbatim, from the directory holding both.
+  first = sh(lines.slice(1).join('\n'), work, join(work, 'cache-a'));
 }, 240_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the README's install, shared through git", () => {
+  it('runs as written: bqschema installed, init scaffolds, check passes', () => {
+    expect(first!.code, first!.out).toBe(0);
+    expect(first!.out).toMatch(/created registry\.json/);
+    expect(first!.out).toMatch(/^OK: 1 URN\(s\), 0 error\(s\), 0 warning\(s\)/m);
+    const manifest = JSON.parse(readFileSync(join(work, 'your-project', 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.devDependencies.bqschema).toBe(`file:vendor/bqschema-${pkg.version}.tgz`);
+  });
+
+  it("survives a teammate's (or CI's) npm ci: a fresh clone on another machine, with an empty npm cache and no clone of bqschema", () => {
+    // What the README had git add, committed; the rest of the work tree stays on the first machine.
+    expect(sh('git commit -qm "add bqschema"', project, join(work, 'cache-a')).code).toBe(0);
+    const other = join(work, 'other-machine');
+    mkdirSync(other);
+    expect(sh(`git clone -q ${JSON.stringify(project)} project`, other, join(work, 'cache-b')).code).toBe(0);
+    const clone = join(other, 'project');
+    expect(existsSync(join(clone, 'node_modules'))).toBe(false);
+    const cache = join(work, 'cache-b');
+    expect(existsSync(cache)).toBe(false); // nothing cached on this machine yet
+    const ci = sh('npm ci --loglevel=error', clone, cache);
+    expect(ci.code, ci.out).toBe(0);
+    const version = sh('npx --no-install bqschema --version', clone, cache);
+    expect(version.out.trim()).toBe(pkg.version);
+    // The same package the first machine installed: the lockfile's checksum held.
+    const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string; integrity?: string }>;
+    };
+    expect(lock.packages['node_modules/bqschema']!.resolved).toBe(`file:vendor/bqschema-${pkg.version}.tgz`);
+    expect(lock.packages['node_modules/bqschema']!.integrity).toMatch(/^sha512-/);
+    expect(readFileSync(join(clone, 'node_modules', 'bqschema', 'package.json'), 'utf8')).toBe(
+      readFileSync(join(project, 'node_modules', 'bqschema', 'package.json'), 'utf8'),
+    );
+  });
 });
 
 describe('the npm tarball', () => {
@@ -209,7 +287,8 @@ describe('the npm tarball', () => {
 
 describe('the installed package', () => {
   it('runs `bqschema --version` through its bin', () => {
-    const out = must(run('npx', ['--no-install', 'bqschema', '--version'], project), 'npx bqschema --version');
+    // The bin link npm made (the README's lines and the teammate's clone above go through npx).
+    const out = must(run(join(project, 'node_modules', '.bin', 'bqschema'), ['--version'], project), 'bqschema --version');
     expect(out.trim()).toBe(pkg.version);
   });
 
@@ -234,8 +313,7 @@ describe('the installed package', () => {
     writeFileSync(join(project, 'bad.json'), JSON.stringify({ job: 'urn:t:order', data: { id: 0 } }));
     writeFileSync(join(project, 'good.json'), JSON.stringify({ job: 'urn:t:order', data: { id: 3 } }));
 
-    // The bin link npm made, as npx runs it (the --version test above goes through npx itself,
-    // whose own start costs more than the CLI's).
+    // The bin link npm made, as npx runs it.
     const bin = join(project, 'node_modules', '.bin', 'bqschema');
     const bad = run(bin, ['validate', '--registry', 'reg/registry.json', 'bad.json'], project);
     expect(bad.code, bad.stderr).toBe(1);
@@ -349,7 +427,7 @@ console.log(JSON.stringify({ refused, bad: check(provider, 'urn:t:order', { id: 
 
   describe('types: every moduleResolution a TypeScript project may use, from ES modules and CommonJS, skipLibCheck off', () => {
     // No @types/node: the library's declarations must stand on their own; skipLibCheck is off so the
-    // shipped .d.ts and .d.cts files are checked too (TS1542 in node16 and node18 was found so).
+    // shipped .d.ts and .d.cts files are checked too (TS1542 in node16 was found so).
     // Each consumer uses every entry, a class as a type, an interface and a generic type, and ends
     // with one deliberate type error: that exactly it is reported proves the types were read (an
     // unresolved module would be `any`, and pass).
@@ -382,9 +460,10 @@ const runtime: number = standalone.STANDALONE_RUNTIME;
 export { v, w, e, f, n, runtime };
 export const bad: number = bq.check(map, 'urn:t:order', {});
 `;
+    // module node18 is node16's resolution with import attributes allowed, which neither the consumers
+    // nor the declarations use: what node18 would report, node16 reports, so node16 stands for both.
     const modes: Array<[string, Record<string, string>, string[]]> = [
       ['node16', { module: 'node16' }, ['esm.mts', 'cjs.cts']],
-      ['node18', { module: 'node18' }, ['esm.mts', 'cjs.cts']],
       ['nodenext', { module: 'nodenext' }, ['esm.mts', 'cjs.cts']],
       ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['esm.mts']],
       ['bundler (module preserve)', { module: 'preserve', moduleResolution: 'bundler' }, ['esm.mts', 'cjs.cts']],
