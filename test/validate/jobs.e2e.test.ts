@@ -48,17 +48,20 @@ describe('validate --jobs: the same output as one thread on every fixture', () =
   const reg = join(FIXTURES, 'reg', 'registry.json');
   const examples = filesUnder(join(ROOT, 'examples', 'messages')).map((f) => relative(ROOT, f));
   // Each fixture file named on the command line (whole files and streams, a task boundary between
-  // every two, inside every stream), the directories walked, and every other registry under the
-  // fixtures over the same messages (most are refused: exit 2).
+  // every two, inside every stream) and the directories walked, in every format.
   const targets: Array<[registry: string, paths: string[]]> = [
     [reg, [messages]],
     [reg, filesUnder(messages)],
     ['registry.example.json', ['examples/messages']],
     ['registry.example.json', examples],
-    ...filesUnder(FIXTURES)
-      .filter((f) => /registry\.(json|jsonc|ya?ml)$/.test(f) && f !== reg)
-      .map((f): [string, string[]] => [f, [messages]]),
   ];
+  // And every other registry under the fixtures over the same messages, in text: each worker opens
+  // its registry as this thread does, whatever the format (two are refused before any thread
+  // starts; the others judge these messages invalid, error and skipped, the verdicts the targets
+  // above render in every format).
+  const registries: Array<[registry: string, paths: string[]]> = filesUnder(FIXTURES)
+    .filter((f) => /registry\.(json|jsonc|ya?ml)$/.test(f) && f !== reg)
+    .map((f): [string, string[]] => [f, [messages]]);
   // And inputs alone, once (in text): what a run of one input does at its start and end. Every
   // stream (a task per line); of the whole files, one of each verdict and a file of several
   // messages: a whole file alone is one task whatever it holds, and each file's results through a
@@ -84,7 +87,10 @@ describe('validate --jobs: the same output as one thread on every fixture', () =
       const runs: Array<[registry: string, paths: string[], jobs: string[]]> = [
         ...targets.map(([registry, paths]): [string, string[], string[]] => [registry, paths, format === 'text' ? ['2', '3'] : ['3']]),
         ...(format === 'text'
-          ? alone.map(([registry, paths]): [string, string[], string[]] => [registry, paths, threadsAlone(paths)])
+          ? [
+              ...registries.map(([registry, paths]): [string, string[], string[]] => [registry, paths, ['2', '3']]),
+              ...alone.map(([registry, paths]): [string, string[], string[]] => [registry, paths, threadsAlone(paths)]),
+            ]
           : []),
       ];
       for (const [registry, paths, jobs] of runs) {
