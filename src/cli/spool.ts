@@ -7,6 +7,16 @@ import { UsageError } from './errors.js';
 
 /** Text held in memory before a spool moves to a temporary file. */
 export const SPOOL_MEMORY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What a spool holds in memory: SPOOL_MEMORY_BYTES, or less for a test (BQSCHEMA_TEST_SPOOL_BYTES, a
+ * whole number of bytes from 1 to SPOOL_MEMORY_BYTES; anything else is ignored), so the end-to-end
+ * tests cross the bound with small inputs.
+ */
+export function spoolMemoryBytes(): number {
+  const raw = process.env.BQSCHEMA_TEST_SPOOL_BYTES ?? '';
+  return /^[1-9][0-9]{0,7}$/.test(raw) && Number(raw) <= SPOOL_MEMORY_BYTES ? Number(raw) : SPOOL_MEMORY_BYTES;
+}
 /** The most read back (or written) at once. */
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -28,7 +38,7 @@ export class Spool {
   private size = 0;
   private pending = '';
 
-  constructor(private readonly memoryBytes = SPOOL_MEMORY_BYTES) {}
+  constructor(private readonly memoryBytes = spoolMemoryBytes()) {}
 
   /** Whether the pieces went to a temporary file. */
   get onDisk(): boolean {

@@ -123,9 +123,10 @@ export const OUTPUT_FORMATS = [
       const sarif = await import('./sarif.js');
       return (r, _v, ctx) => {
         const results = r.findings.filter(sarif.isSarifResult).length;
-        if (results > sarif.MAX_RESULTS)
+        const cap = sarif.resultsCap();
+        if (results > cap)
           ctx.warn(
-            `SARIF: ${results - sarif.MAX_RESULTS} of ${results} results left out: GitHub code scanning accepts at most ${sarif.MAX_RESULTS} per run (the run's notifications say which)`,
+            `SARIF: ${results - cap} of ${results} results left out: GitHub code scanning accepts at most ${cap} per run (the run's notifications say which)`,
           );
         return sarif.renderSarif(r);
       };

@@ -27,6 +27,15 @@ const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os
  */
 export const MAX_RESULTS = 25_000;
 
+/**
+ * The cap a run applies: MAX_RESULTS, or less for a test (BQSCHEMA_TEST_SARIF_CAP, a whole number
+ * from 1 to MAX_RESULTS; anything else is ignored), so the end-to-end tests cross it with small inputs.
+ */
+export function resultsCap(): number {
+  const raw = process.env.BQSCHEMA_TEST_SARIF_CAP ?? '';
+  return /^[1-9][0-9]{0,4}$/.test(raw) && Number(raw) <= MAX_RESULTS ? Number(raw) : MAX_RESULTS;
+}
+
 /** A file path as a URI reference: `/`-separated, each segment percent-encoded; absolute paths as file URIs. */
 export function fileUri(file: string): string {
   const path = file.replace(/\\/g, '/');
@@ -142,7 +151,7 @@ const LEVELS: readonly FindingLevel[] = ['error', 'warning', 'note'];
 export class SarifCap {
   private readonly seen: Record<FindingLevel, number> = { error: 0, warning: 0, note: 0 };
 
-  constructor(private readonly max = MAX_RESULTS) {}
+  constructor(private readonly max = resultsCap()) {}
 
   /** Counts a result; whether it may be kept. */
   offer(level: FindingLevel): boolean {
@@ -176,7 +185,7 @@ export class SarifCap {
 const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** What the run says when results were left out, in words. */
-export function omittedText(omitted: Omitted, total: number, max = MAX_RESULTS): string {
+export function omittedText(omitted: Omitted, total: number, max = resultsCap()): string {
   const left = omitted.error + omitted.warning + omitted.note;
   const which = LEVELS.filter((l) => omitted[l] > 0)
     .map((l) => plural(omitted[l], l))
@@ -341,7 +350,7 @@ export class SarifStream {
 /** Whether SARIF makes a finding a result (it is about a file) rather than a notification of the run. */
 export const isSarifResult = (f: ReportFinding): boolean => placeOf(f) !== undefined;
 
-export function renderSarif(input: ReportInput, max = MAX_RESULTS): string {
+export function renderSarif(input: ReportInput, max = resultsCap()): string {
   // Every rule cited is in the head: those declared, then those a finding cites first.
   const rules: ReportRule[] = [...(input.tool.rules ?? [])];
   const ids = new Set(rules.map((r) => r.id));

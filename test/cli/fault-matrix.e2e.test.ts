@@ -48,6 +48,12 @@ const COMMANDS: Command[] = [
   { name: 'catalog', args: ['catalog', '--no-history'] },
 ];
 
+/**
+ * The faults of the manifest itself (not found, not parsed) are met where gdpr opens its registry,
+ * before it branches on --mask (src/cli/commands/gdpr.ts run): `gdpr` meets them for `gdpr --mask`.
+ */
+const MANIFEST_COMMANDS = COMMANDS.filter((c) => c.name !== 'gdpr --mask');
+
 function expectOneLineAtMost(r: CliResult): void {
   expect(r.stderr).not.toMatch(/^ {4}at /m);
   expect(r.stderr).not.toMatch(/internal error/);
@@ -56,21 +62,21 @@ function expectOneLineAtMost(r: CliResult): void {
 }
 
 describe.concurrent('fault matrix: every command, the same faults, one policy', () => {
-  it.each(COMMANDS)('$name: no manifest where --registry points: exit 2, one line naming where it came from', async ({ args }) => {
+  it.each(MANIFEST_COMMANDS)('$name: no manifest where --registry points: exit 2, one line naming where it came from', async ({ args }) => {
     const dir = registry(GOOD_SCHEMA);
     const r = await bq([...args, '--registry', 'nope.json'], { cwd: dir });
     expect(r.code).toBe(EXIT_USAGE);
     expect(r.stderr).toBe('bqschema: registry manifest not found: nope.json (from --registry)\n');
   });
 
-  it.each(COMMANDS)('$name: no manifest in $BQSCHEMA_REGISTRY: exit 2, the error says so', async ({ args }) => {
+  it.each(MANIFEST_COMMANDS)('$name: no manifest in $BQSCHEMA_REGISTRY: exit 2, the error says so', async ({ args }) => {
     const dir = registry(GOOD_SCHEMA);
     const r = await bq(args, { cwd: dir, env: { BQSCHEMA_REGISTRY: 'gone.yaml' } });
     expect(r.code).toBe(EXIT_USAGE);
     expect(r.stderr).toBe('bqschema: registry manifest not found: gone.yaml (from BQSCHEMA_REGISTRY)\n');
   });
 
-  it.each(COMMANDS)('$name: a manifest that does not parse: exit 1 at file:line:col', async ({ name, args }) => {
+  it.each(MANIFEST_COMMANDS)('$name: a manifest that does not parse: exit 1 at file:line:col', async ({ name, args }) => {
     const dir = tempTree({ 'registry.json': '{ "schemas": [\n  { "urn": "urn:t:a", }\n] }', 'm.json': MESSAGE });
     const r = await bq(args, { cwd: dir });
     expect(r.code).toBe(EXIT_GATE);

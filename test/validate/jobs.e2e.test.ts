@@ -48,21 +48,30 @@ describe('validate --jobs: the same output as one thread on every fixture', () =
   const reg = join(FIXTURES, 'reg', 'registry.json');
   const examples = filesUnder(join(ROOT, 'examples', 'messages')).map((f) => relative(ROOT, f));
   // Each fixture file named on the command line (whole files and streams, a task boundary between
-  // every two, inside every stream), the directories walked, and every other registry under the
-  // fixtures over the same messages (most are refused: exit 2).
+  // every two, inside every stream) and the directories walked, in every format.
   const targets: Array<[registry: string, paths: string[]]> = [
     [reg, [messages]],
     [reg, filesUnder(messages)],
     ['registry.example.json', ['examples/messages']],
     ['registry.example.json', examples],
-    ...filesUnder(FIXTURES)
-      .filter((f) => /registry\.(json|jsonc|ya?ml)$/.test(f) && f !== reg)
-      .map((f): [string, string[]] => [f, [messages]]),
   ];
-  // And each file alone, once (in text): what a run of one input does at its start and end.
+  // And every other registry under the fixtures over the same messages, in text: each worker opens
+  // its registry as this thread does, whatever the format (two are refused before any thread
+  // starts; the others judge these messages invalid, error and skipped, the verdicts the targets
+  // above render in every format).
+  const registries: Array<[registry: string, paths: string[]]> = filesUnder(FIXTURES)
+    .filter((f) => /registry\.(json|jsonc|ya?ml)$/.test(f) && f !== reg)
+    .map((f): [string, string[]] => [f, [messages]]);
+  // And inputs alone, once (in text): what a run of one input does at its start and end. Every
+  // stream (a task per line); of the whole files, one of each verdict and a file of several
+  // messages: a whole file alone is one task whatever it holds, and each file's results through a
+  // worker are checked above, every file named on the command line being a task of its own.
+  const ALONE_WHOLE = ['order-valid.json', 'order-invalid.json', 'unregistered.json', 'malformed.json', 'data-array.json'];
   const alone: Array<[registry: string, paths: string[]]> = [
-    ...filesUnder(messages).map((f): [string, string[]] => [reg, [f]]),
-    ...examples.map((f): [string, string[]] => ['registry.example.json', [f]]),
+    ...filesUnder(messages)
+      .filter((f) => f.endsWith('.ndjson') || ALONE_WHOLE.some((name) => f.endsWith(`/${name}`)))
+      .map((f): [string, string[]] => [reg, [f]]),
+    ...examples.filter((f) => f.endsWith('.ndjson')).map((f): [string, string[]] => ['registry.example.json', [f]]),
   ];
 
   // A whole file alone is one task: a third thread would have nothing to judge, so it runs with two.
@@ -72,10 +81,16 @@ describe('validate --jobs: the same output as one thread on every fixture', () =
   for (const format of FORMATS) {
     it(`--format ${format}`, async () => {
       let workersRan = 0;
+      // Two threads and three in text; three in the others: the order answers are reported in is
+      // the same whatever the format (three threads have two workers racing, and this thread judging
+      // what they have not begun), and each format's rendering of a worker's answer is what differs.
       const runs: Array<[registry: string, paths: string[], jobs: string[]]> = [
-        ...targets.map(([registry, paths]): [string, string[], string[]] => [registry, paths, ['2', '3']]),
+        ...targets.map(([registry, paths]): [string, string[], string[]] => [registry, paths, format === 'text' ? ['2', '3'] : ['3']]),
         ...(format === 'text'
-          ? alone.map(([registry, paths]): [string, string[], string[]] => [registry, paths, threadsAlone(paths)])
+          ? [
+              ...registries.map(([registry, paths]): [string, string[], string[]] => [registry, paths, ['2', '3']]),
+              ...alone.map(([registry, paths]): [string, string[], string[]] => [registry, paths, threadsAlone(paths)]),
+            ]
           : []),
       ];
       for (const [registry, paths, jobs] of runs) {
@@ -151,7 +166,7 @@ function generatedStream(lines: number): Buffer {
   return Buffer.concat(parts);
 }
 
-describe('validate --jobs on a generated 30,000-line stream', () => {
+describe('validate --jobs on generated streams of 30,000 lines and 3,000', () => {
   const dir = tempTree({
     'registry.json': JSON.stringify({
       schemas: [
@@ -168,15 +183,18 @@ describe('validate --jobs on a generated 30,000-line stream', () => {
     }),
     'bad.json': JSON.stringify({ type: 'object', required: 'id' }),
     'note.json': JSON.stringify({ type: 'object', properties: { text: { type: 'string', format: 'email' } } }),
+    // 2.2 MB: two tasks of the real size (1 MiB of reads, cut at a line's end; 15,000 lines would be one).
     'traffic.ndjson': generatedStream(30_000),
+    // Its first 3,000 lines (220 KB), for the runs with smaller tasks: 14 tasks of 16 KB.
+    'short.ndjson': generatedStream(3_000),
   });
 
   for (const format of FORMATS) {
     it(`--format ${format}`, async () => {
-      // Tasks of the real size in text (the stream is a few of them), of 64 KB in the others.
-      const r = await expectSame(['-f', format, 'traffic.ndjson'], {
+      // Tasks of the real size in text (on the long stream), of 16 KB in the others (on the short one).
+      const r = await expectSame(['-f', format, format === 'text' ? 'traffic.ndjson' : 'short.ndjson'], {
         cwd: dir,
-        env: format === 'text' ? {} : { BQSCHEMA_TEST_TASK_SIZE: '65536,1' },
+        env: format === 'text' ? {} : { BQSCHEMA_TEST_TASK_SIZE: '16384,1' },
       });
       expectExit(r, 1);
       if (format === 'text') {
@@ -196,9 +214,10 @@ describe('validate --jobs on a generated 30,000-line stream', () => {
   }
 
   it('--quiet with small tasks and three threads, and the stream on stdin', async () => {
-    await expectSame(['--quiet', 'traffic.ndjson'], { cwd: dir, env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' }, jobs: ['3'] });
-    const input = readFileSync(join(dir, 'traffic.ndjson'));
-    await expectSame(['--quiet', '--ndjson', '-'], { cwd: dir, input });
+    await expectSame(['--quiet', 'short.ndjson'], { cwd: dir, env: { BQSCHEMA_TEST_TASK_SIZE: '4096,1' }, jobs: ['3'] });
+    // Standard input is cut into tasks as a file is: the short stream in 16 KB tasks.
+    const input = readFileSync(join(dir, 'short.ndjson'));
+    await expectSame(['--quiet', '--ndjson', '-'], { cwd: dir, input, env: { BQSCHEMA_TEST_TASK_SIZE: '16384,1' } });
   });
 });
 
@@ -207,7 +226,8 @@ describe('a FIFO named as an NDJSON file', () => {
   it('is read to its end, with one thread and with two, as the same bytes in a regular file', async () => {
     const ok = JSON.stringify({ job: 'urn:test:order', data: { order_id: 1, sku: 'ABC', lines: [] } });
     const bad = JSON.stringify({ job: 'urn:test:order', data: { order_id: 0, sku: 'ABC', lines: [] } });
-    const body = Array.from({ length: 3000 }, (_, i) => (i % 97 === 5 ? bad : i % 89 === 7 ? '{broken' : ok)).join('\n') + '\n';
+    // 105 KB: more than a pipe holds (64 KB), and 26 tasks of 4 KB.
+    const body = Array.from({ length: 1500 }, (_, i) => (i % 97 === 5 ? bad : i % 89 === 7 ? '{broken' : ok)).join('\n') + '\n';
     const dir = tempTree({ 'file/in.ndjson': body });
     const fifo = join(dir, 'in.ndjson');
     for (const jobs of ['1', '2']) {
@@ -224,7 +244,7 @@ describe('a FIFO named as an NDJSON file', () => {
       ]);
       expectExit(r, 1);
       expect(r.stdout.split(fifo).join('X'), `--jobs ${jobs}`).toBe(plain.stdout.split(join(dir, 'file', 'in.ndjson')).join('X'));
-      expect(r.stdout).toMatch(/3000 messages: 2935 valid, 31 invalid, 0 skipped, 34 errors/);
+      expect(r.stdout).toMatch(/1500 messages: 1467 valid, 16 invalid, 0 skipped, 17 errors/);
     }
   });
 });
@@ -238,8 +258,15 @@ describe('validate --jobs: stops and failures', () => {
     // Longer than a whole read: the reader for tasks stops on it before its end is read.
     const huge = JSON.stringify({ job: 'urn:test:order', data: { order_id: 1, sku: 'A'.repeat(5000), lines: [] } });
     const unread = tempTree({ 'a.ndjson': [...Array(300).fill(ok), huge, ...Array(300).fill(ok)].join('\n') + '\n' });
-    for (const dir of [inner, tail, unread]) {
-      for (const format of FORMATS) {
+    // Every format ends its output as one thread does when the stop comes (inner); where the reader
+    // stops (a line with more after it, the last line, a line longer than a read) is the same in each.
+    const cases: Array<[dir: string, formats: readonly string[]]> = [
+      [inner, FORMATS],
+      [tail, ['text']],
+      [unread, ['text']],
+    ];
+    for (const [dir, formats] of cases) {
+      for (const format of formats) {
         const r = await expectSame(
           ['-r', join(FIXTURES, 'reg', 'registry.json'), '-f', format, '--max-line-bytes', '200', join(dir, 'a.ndjson')],
           {

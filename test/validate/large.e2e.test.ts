@@ -2,12 +2,12 @@
 // comes out whole in every format (SARIF and JUnit read back by their readers, with the exact
 // counts; report files equal to stdout; nothing left in the temporary directories); a message
 // over a limit, or too large for the heap, or too large as YAML, is one line naming it, its size
-// and the limit; a message with 10,000 violations lists 1,000 and says so in every format. The
-// sizes are small enough to run in seconds; docs/cli/validate.md has the figures at scale.
+// and the limit; a message with 1,200 violations lists 1,000 and says so in every format. The
+// sizes are small enough to run in seconds (the SARIF cap and the spool's memory are lowered by their
+// test knobs, test/report/bounds.test.ts holds the real ones); docs/cli/validate.md has the figures at scale.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SPOOL_MEMORY_BYTES } from '../../src/cli/spool.js';
 import { MAX_VIOLATIONS } from '../../src/validate/report.js';
 import { readGithub, readJunit, readMarkdown, readSarif, withoutTimes } from '../helpers/ci-formats.js';
 import { ROOT } from '../helpers/cli.js';
@@ -34,42 +34,52 @@ function stream(n: number): { dir: string; tmp: string } {
 }
 
 describe('validate: a long stream in every format', () => {
-  // Enough lines for both bounds the test crosses: N results (two per invalid line, every other line)
-  // past SARIF's 25,000, and a JUnit document past what the spool holds in memory (8 MiB: about
-  // 30,100 of these lines; 36,000 make 10 MB, asserted below).
-  const N = 36_000;
+  // Enough lines for every bound the test crosses, each lowered by its test knob: N results (two per
+  // invalid line, every other line) past a SARIF cap of CAP (GitHub's 25,000 in a real run), a JUnit
+  // document past what the spool holds in memory (SPOOL: 64 KiB here, 8 MiB in a real run; 1,200
+  // lines make about 330 KB, asserted below), and N findings past markdown's 1,000 rows.
+  const N = 1_200;
+  const CAP = 1_000;
+  const SPOOL = 64 * 1024;
+  const knobs = { BQSCHEMA_TEST_SARIF_CAP: String(CAP), BQSCHEMA_TEST_SPOOL_BYTES: String(SPOOL) };
 
   it(`${N} lines: SARIF on stdout and SARIF, JUnit and JSON reports, each whole, with the exact counts; nothing left behind`, async () => {
     const { dir, tmp } = stream(N);
     const reports = ['--report', 'sarif=r.sarif', '--report', 'junit=r.xml', '--report', 'json=r.json', '--report', 'markdown=r.md'];
     const [sarif, junit] = await Promise.all([
-      run(['validate', ...REG, '--format', 'sarif', ...reports, 'big.ndjson'], { cwd: dir, env: { TMPDIR: tmp }, timeoutMs: 120_000 }),
-      run(['validate', ...REG, '--format', 'junit', 'big.ndjson'], { cwd: dir, env: { TMPDIR: tmp }, timeoutMs: 120_000 }),
+      run(['validate', ...REG, '--format', 'sarif', ...reports, 'big.ndjson'], {
+        cwd: dir,
+        env: { ...knobs, TMPDIR: tmp },
+        timeoutMs: 120_000,
+      }),
+      run(['validate', ...REG, '--format', 'junit', 'big.ndjson'], { cwd: dir, env: { ...knobs, TMPDIR: tmp }, timeoutMs: 120_000 }),
     ]);
-    // N / 2 invalid messages, two violations each: N results, of which SARIF keeps code scanning's
-    // 25,000 (the first ones: all errors), counted once on stderr for both SARIF outputs.
+    // N / 2 invalid messages, two violations each: N results, of which SARIF keeps the first CAP
+    // (all errors), the rest counted once on stderr for both SARIF outputs.
     expectRun(
       sarif,
       1,
-      /^bqschema: warning: SARIF: 11000 of 36000 results left out \(11000 errors\): GitHub code scanning accepts at most 25000 per run/,
+      new RegExp(
+        `^bqschema: warning: SARIF: ${N - CAP} of ${N} results left out \\(${N - CAP} errors\\): GitHub code scanning accepts at most ${CAP} per run`,
+      ),
     );
     expectRun(junit, 1);
     const log = readSarif(sarif.stdout);
     const results = log.runs[0]!.results;
-    expect(results).toHaveLength(25_000);
+    expect(results).toHaveLength(CAP);
     expect(results.at(-1)!.message.text).toBe(`${URN}: /currency must be one of "USD", "EUR", "TRY"`);
-    expect(results.at(-1)!.locations![0]!.physicalLocation.region!.startLine).toBe(25_000);
+    expect(results.at(-1)!.locations![0]!.physicalLocation.region!.startLine).toBe(CAP);
     expect((log.runs[0] as unknown as { properties: unknown }).properties).toEqual({
       command: 'validate',
       ok: false,
       summary: { messages: N, valid: N / 2, invalid: N / 2, skipped: 0, errors: 0 },
-      omittedResults: { total: N - 25_000, error: N - 25_000, warning: 0, note: 0 },
+      omittedResults: { total: N - CAP, error: N - CAP, warning: 0, note: 0 },
     });
     expect(readFileSync(join(dir, 'r.sarif'), 'utf8')).toBe(sarif.stdout);
 
     // JUnit: its test cases went through the spool's temporary file (more than it holds in memory).
     const xml = readFileSync(join(dir, 'r.xml'), 'utf8');
-    expect(xml.length).toBeGreaterThan(SPOOL_MEMORY_BYTES);
+    expect(xml.length).toBeGreaterThan(4 * SPOOL);
     expect(withoutTimes(xml)).toBe(withoutTimes(junit.stdout));
     const doc = readJunit(xml).testsuites;
     expect([doc.tests, doc.failures, doc.errors]).toEqual([`${N}`, `${N / 2}`, '0']);
@@ -97,9 +107,9 @@ describe('validate: a long stream in every format', () => {
   });
 
   it('a run stopped part-way (a line over --max-line-bytes) writes no report and leaves an existing one as it was', async () => {
-    // 5,000 lines (0.5 MB, two MB of SARIF) fill the reports' 64 KB buffers many times over: their
+    // 1,500 lines (150 KB, 600 KB of SARIF) fill the reports' 64 KB buffers many times over: their
     // temporary files have grown when the stop comes.
-    const { dir, tmp } = stream(5_000);
+    const { dir, tmp } = stream(1_500);
     writeFileSync(join(dir, 'big.ndjson'), `${JSON.stringify({ job: URN, data: { x: 'y'.repeat(5000) } })}\n`, { flag: 'a' });
     writeFileSync(join(dir, 'r.sarif'), 'the previous report\n');
     const r = await run(
@@ -121,10 +131,10 @@ describe('validate: a long stream in every format', () => {
     expectRun(
       r,
       2,
-      /^bqschema: big\.ndjson:5001: the line is larger than 4096 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>/,
+      /^bqschema: big\.ndjson:1501: the line is larger than 4096 bytes \(the limit of --max-line-bytes\); raise the limit with --max-line-bytes <bytes>/,
     );
     // stdout still ends its document (the run's verdict is failed); the files are not written.
-    expect(readJunit(r.stdout).testsuites.tests).toBe('5000');
+    expect(readJunit(r.stdout).testsuites.tests).toBe('1500');
     expect(readFileSync(join(dir, 'r.sarif'), 'utf8')).toBe('the previous report\n');
     expect(existsSync(join(dir, 'r.xml'))).toBe(false);
     expect(readdirSync(dir).sort()).toEqual(['big.ndjson', 'r.sarif', 'tmp']);
@@ -134,7 +144,8 @@ describe('validate: a long stream in every format', () => {
 
 describe('validate: a signal during a run with report files', () => {
   it('SIGINT or SIGTERM while the reports grow: exit 130 / 143, no temporary file left, an existing report as it was', async () => {
-    const { dir, tmp } = stream(150_000);
+    // 60,000 lines (7 MB): the run judges them for more than a second, the signal comes in milliseconds.
+    const { dir, tmp } = stream(60_000);
     let caught = 0;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       writeFileSync(join(dir, 'r.sarif'), 'the previous report\n');
@@ -250,9 +261,9 @@ describe('validate: size limits (docs/cli/validate.md#size-limits)', () => {
   });
 });
 
-describe('validate: a message with 10,000 violations', () => {
-  // 5,000 items, each missing both required keys: ten times the violations listed.
-  const msg = `{"job":"${URN}","data":{"order_id":1,"customer_id":"c","currency":"EUR","lines":[${Array.from({ length: 5_000 }, () => '{}').join(',')}]}}`;
+describe('validate: a message with 1,200 violations', () => {
+  // 600 items, each missing both required keys: 200 violations more than are listed.
+  const msg = `{"job":"${URN}","data":{"order_id":1,"customer_id":"c","currency":"EUR","lines":[${Array.from({ length: 600 }, () => '{}').join(',')}]}}`;
   const more = `more violations not listed: validate lists the first ${MAX_VIOLATIONS} of a message`;
 
   it(`lists the first ${MAX_VIOLATIONS} and says there are more, in every format`, async () => {
