@@ -6,7 +6,7 @@
 // warnings on every contract case, every JSON-Schema-Test-Suite draft-07 case and a generated
 // corpus; then the command on the example registry, its --check, and its output as a Provider.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -119,8 +119,11 @@ function differential(name: string, pairs: Pair[]): void {
   const got = runStandalone(file, cases);
   expect(got.evalRefused).toBe(true); // the flag really refused code generation
   expect(got.out).toHaveLength(cases.length);
+  // One compile() a URN (its cases share it), as the module holds one validator a URN.
+  const compiled = new Map<string, ReturnType<typeof compile>>();
   cases.forEach(({ urn, text, pair }, i) => {
-    const c = compile(pair.schema, { urn, onWarning: () => {} });
+    let c = compiled.get(urn);
+    if (c === undefined) compiled.set(urn, (c = compile(pair.schema, { urn, onWarning: () => {} })));
     const data = JSON.parse(text) as unknown;
     const o = got.out[i]!;
     expect(o.valid, pair.what).toBe(c.isValid(data));
@@ -277,8 +280,9 @@ describe('bqschema compile on the example registry', { timeout: 60_000 }, () => 
   });
 
   it('--check: 0 when current, 1 with one line when out of date or missing, and it writes nothing', async () => {
+    // The module the first test wrote with this registry, copied: compile -o is proven there.
     const out = join(work, 'checked.js');
-    expect((await bq(['compile', '--registry', registry, '-o', out])).code).toBe(0);
+    copyFileSync(join(work, 'example-validators.js'), out);
     const current = await bq(['compile', '--registry', registry, '-o', out, '--check']);
     expect([current.code, current.stdout, current.stderr]).toEqual([0, `${out} is up to date (4 validators)\n`, '']);
     writeFileSync(out, readFileSync(out, 'utf8').replace('maxLength', 'maxLengtH'));
