@@ -129,9 +129,10 @@ function exceptionsYaml(path: string, old: unknown): string {
 }
 
 describe("exception paths keep an enum value's JSON type (item 8)", { timeout: 60_000 }, () => {
+  // A number and null (typeof 'object', the odd one in JavaScript): a boolean takes the number's
+  // way through compat's exception paths (JSON.stringify of the value, JSON.parse of the string).
   it.each([
     [1, '1', 'a'],
-    [true, 'true', 'a'],
     [null, 'null', 'a'],
   ])('an exception for removing %j does not excuse removing %j', async (value, lookalike, other) => {
     const old = schemaWith([value, lookalike, other]);
