@@ -361,7 +361,9 @@ describe(
           const text = JSON.stringify(schema);
           add(urn, text, true);
           for (const d of [depth - 1, depth, depth + 1, 2_000, 100_000]) {
-            for (const leaf of ['"ab"', '"a"']) message(urn, text, schema, dataText(shape, d, leaf));
+            // Past the chain's depth the leaf sits below where the schema stops (a container where
+            // it wants a string), so both leaves get one verdict: the deepest take one leaf.
+            for (const leaf of d > depth + 1 ? ['"ab"'] : ['"ab"', '"a"']) message(urn, text, schema, dataText(shape, d, leaf));
           }
         }
         if (shape === 'const') continue;

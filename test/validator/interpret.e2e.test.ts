@@ -25,15 +25,27 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const RUNS = Number(process.env['BQ_INTERPRET_RUNS'] ?? 1000);
 const SEED = Number(process.env['BQ_INTERPRET_SEED'] ?? 20260524);
 
+type Forms = { generated: ReturnType<typeof compile>; walked: ReturnType<typeof interpret> } | undefined;
+/**
+ * Made once per schema object: the cases of one schema (a suite group's tests, a generated schema's
+ * values) are judged by the same two validators, as an application reuses one (so a validator that
+ * kept state between calls would show here too).
+ */
+const made = new WeakMap<object, Forms>();
+
 /** Both forms of one schema, or undefined when it does not compile (then neither form exists). */
-function forms(schema: unknown): { generated: ReturnType<typeof compile>; walked: ReturnType<typeof interpret> } | undefined {
+function forms(schema: unknown): Forms {
+  const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+  if (key !== undefined && made.has(key)) return made.get(key);
   let generated;
   try {
     generated = compile(schema, { onWarning: () => {} });
   } catch {
-    return undefined;
+    generated = undefined;
   }
-  return { generated, walked: interpret(parseSchema(schema).root, preview, new Map()) };
+  const f = generated === undefined ? undefined : { generated, walked: interpret(parseSchema(schema).root, preview, new Map()) };
+  if (key !== undefined) made.set(key, f);
+  return f;
 }
 
 /** Both forms agree on `p`; the generated code's violations, or undefined when the schema does not compile. */

@@ -40,11 +40,12 @@ describe('a schema wider than one function can hold (item 6)', { timeout: 120_00
     const small = { cwd: dir, timeoutMs: 100_000, nodeFlags: ['--stack-size=100'] };
     const check = await run(['check'], small);
     expectRun(check, 0);
-    const ok = await run(['validate', 'ok.json'], small);
-    expectRun(ok, 0);
-    const bad = await run(['validate', 'bad.json'], small);
-    expectRun(bad, 1);
-    expect(bad.stdout).toMatch(/\/p39999 +must be null, got integer/);
+    // One run judges both (each line names its file): the schema is compiled once, not twice.
+    const both = await run(['validate', 'ok.json', 'bad.json'], small);
+    expectRun(both, 1);
+    expect(both.stdout).toMatch(/^✓ valid +ok\.json +urn:test:wide$/m);
+    expect(both.stdout).toMatch(/^✗ invalid +bad\.json +urn:test:wide\n +\/p39999 +must be null, got integer$/m);
+    expect(both.stdout).toMatch(/^FAILED: 2 messages: 1 valid, 1 invalid, 0 skipped, 0 errors$/m);
   });
 
   it('compile splits the checks: isValid and validate agree on either end of 60,000 properties, in a thread with a 0.4 MB stack', async () => {
@@ -128,9 +129,10 @@ function exceptionsYaml(path: string, old: unknown): string {
 }
 
 describe("exception paths keep an enum value's JSON type (item 8)", { timeout: 60_000 }, () => {
+  // A number and null (typeof 'object', the odd one in JavaScript): a boolean takes the number's
+  // way through compat's exception paths (JSON.stringify of the value, JSON.parse of the string).
   it.each([
     [1, '1', 'a'],
-    [true, 'true', 'a'],
     [null, 'null', 'a'],
   ])('an exception for removing %j does not excuse removing %j', async (value, lookalike, other) => {
     const old = schemaWith([value, lookalike, other]);
