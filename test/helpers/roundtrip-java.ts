@@ -31,7 +31,7 @@ import {
   type RoundTripResult,
 } from './roundtrip-common.js';
 
-export { type RoundTripCase, type RoundTripResult } from './roundtrip-common.js';
+export { type RoundTripResult } from './roundtrip-common.js';
 
 /** A case, read with `new ObjectMapper()` instead of the module's own mapper when `plainMapper` is set. */
 export interface JavaRoundTripCase extends RoundTripCase {
