@@ -88,12 +88,16 @@ ${modules.map((m) => `            case ${m}: return m${m}.BqTypes.typeOf(urn);\n
     }
 
     static ObjectMapper mapper(int m) throws Exception {
-        switch (m) {
+${
+  plain.size === 0
+    ? ''
+    : `        switch (m) {
 ${[...plain].map((p) => `            case ${p}:\n`).join('')}                return new ObjectMapper();
             default:
                 break;
         }
-        try {
+`
+}        try {
             return (ObjectMapper) Class.forName("m" + m + ".BqTypes").getMethod("mapper").invoke(null);
         } catch (NoSuchMethodException e) {
             return new ObjectMapper();
