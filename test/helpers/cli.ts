@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -69,23 +69,85 @@ export function bq(args: string[], options: RunOptions = {}): Promise<CliResult>
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  return new Promise((resolve, reject) => {
-    const argv = [process.execPath, BIN, ...args];
-    const [file, rest] = options.tty
-      ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']]
-      : [argv[0]!, argv.slice(1)];
-    const child = spawn(file, rest, { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-    child.stdin.on('error', () => {}); // the command may exit before reading stdin
-    child.stdin.end(options.input ?? '');
-  });
+  const argv = [process.execPath, BIN, ...args];
+  const [file, rest] = options.tty ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']] : [argv[0]!, argv.slice(1)];
+  return spawner().run({ file, args: rest, cwd: options.cwd ?? ROOT, env, input: options.input ?? '' });
+}
+
+interface SpawnRequest {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  input: string | Buffer;
+}
+type SpawnAnswer = { id: number; error: string } | { id: number; code: number; stdout: Uint8Array; stderr: Uint8Array };
+
+/**
+ * The worker's process starter (test/helpers/spawner.cjs, why: there): one per worker process,
+ * shared by the test files it runs (they each evaluate this module anew), and not keeping the
+ * worker alive while nothing waits on it.
+ */
+class Spawner {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<number, { resolve: (r: CliResult) => void; reject: (e: Error) => void }>();
+  private next = 0;
+  private gone = false;
+
+  constructor() {
+    this.child = fork(join(ROOT, 'test', 'helpers', 'spawner.cjs'), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      execArgv: [],
+    });
+    this.child.on('message', (m: SpawnAnswer) => {
+      const w = this.waiting.get(m.id);
+      if (w === undefined) return;
+      this.waiting.delete(m.id);
+      this.hold();
+      if ('error' in m) w.reject(new Error(m.error));
+      else w.resolve({ code: m.code, stdout: Buffer.from(m.stdout).toString('utf8'), stderr: Buffer.from(m.stderr).toString('utf8') });
+    });
+    this.child.on('exit', (code, signal) => {
+      this.gone = true;
+      for (const w of this.waiting.values()) w.reject(new Error(`the test process starter ended (${code ?? signal})`));
+      this.waiting.clear();
+    });
+    this.hold();
+  }
+
+  get usable(): boolean {
+    return !this.gone;
+  }
+
+  run(request: SpawnRequest): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.waiting.set(id, { resolve, reject });
+      this.hold();
+      this.child.send({ id, ...request });
+    });
+  }
+
+  /** Keeps the worker's event loop alive only while a run is waited on. */
+  private hold(): void {
+    const channel = this.child.channel as { ref(): void; unref(): void } | null | undefined;
+    if (this.waiting.size > 0) {
+      this.child.ref();
+      channel?.ref();
+    } else {
+      this.child.unref();
+      channel?.unref();
+    }
+  }
+}
+
+const SPAWNER = Symbol.for('bqschema.test.spawner');
+function spawner(): Spawner {
+  const held = globalThis as { [SPAWNER]?: Spawner };
+  const s = held[SPAWNER];
+  if (s !== undefined && s.usable) return s;
+  return (held[SPAWNER] = new Spawner());
 }
 
 /** Asserts the exit code (showing stderr when it differs) and that stderr carries no stack trace. */
