@@ -71,17 +71,40 @@ export function bq(args: string[], options: RunOptions = {}): Promise<CliResult>
   }
   const argv = [process.execPath, BIN, ...args];
   const [file, rest] = options.tty ? ['/usr/bin/script', ['-qec', argv.map(shellQuote).join(' '), '/dev/null']] : [argv[0]!, argv.slice(1)];
-  return spawner().run({ file, args: rest, cwd: options.cwd ?? ROOT, env, input: options.input ?? '' });
+  return startProcess({ file, args: rest, cwd: options.cwd ?? ROOT, env, input: options.input ?? '' }).then((r) => ({
+    code: r.code ?? -1,
+    stdout: r.stdout,
+    stderr: r.stderr,
+  }));
 }
 
-interface SpawnRequest {
+/** A process to start (test/helpers/spawner.cjs): stdin is `input`, or the file `stdinFile` names. */
+export interface SpawnRequest {
   file: string;
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  input: string | Buffer;
+  input?: string | Buffer;
+  stdinFile?: string;
+  /** Killed (SIGKILL) after this long; the answer says timedOut. */
+  timeoutMs?: number;
 }
-type SpawnAnswer = { id: number; error: string } | { id: number; code: number; stdout: Uint8Array; stderr: Uint8Array };
+/** How it ended, and what it wrote. */
+export interface SpawnResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
+type SpawnAnswer =
+  | { id: number; error: string }
+  | { id: number; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; stdout: Uint8Array; stderr: Uint8Array };
+
+/** Starts a process through the worker's small process starter (why: test/helpers/spawner.cjs). */
+export function startProcess(request: SpawnRequest): Promise<SpawnResult> {
+  return spawner().run(request);
+}
 
 /**
  * The worker's process starter (test/helpers/spawner.cjs, why: there): one per worker process,
@@ -90,7 +113,7 @@ type SpawnAnswer = { id: number; error: string } | { id: number; code: number; s
  */
 class Spawner {
   private readonly child: ChildProcess;
-  private readonly waiting = new Map<number, { resolve: (r: CliResult) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (r: SpawnResult) => void; reject: (e: Error) => void }>();
   private next = 0;
   private gone = false;
 
@@ -106,7 +129,14 @@ class Spawner {
       this.waiting.delete(m.id);
       this.hold();
       if ('error' in m) w.reject(new Error(m.error));
-      else w.resolve({ code: m.code, stdout: Buffer.from(m.stdout).toString('utf8'), stderr: Buffer.from(m.stderr).toString('utf8') });
+      else
+        w.resolve({
+          code: m.code,
+          signal: m.signal,
+          timedOut: m.timedOut,
+          stdout: Buffer.from(m.stdout).toString('utf8'),
+          stderr: Buffer.from(m.stderr).toString('utf8'),
+        });
     });
     this.child.on('exit', (code, signal) => {
       this.gone = true;
@@ -120,7 +150,7 @@ class Spawner {
     return !this.gone;
   }
 
-  run(request: SpawnRequest): Promise<CliResult> {
+  run(request: SpawnRequest): Promise<SpawnResult> {
     return new Promise((resolve, reject) => {
       const id = this.next++;
       this.waiting.set(id, { resolve, reject });

@@ -22,7 +22,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN, ROOT } from './cli.js';
+import { assertBuilt, BIN, ROOT, startProcess } from './cli.js';
 
 export { ROOT };
 
@@ -108,6 +108,21 @@ export function run(args: string[], options: RunOptions): Promise<Run> {
   }
   const argv = [...(options.prefix ?? []), process.execPath, ...flags, options.bin ?? BIN, ...args];
   const started = performance.now();
+  const opened = (): string[] => {
+    if (log === undefined) return [];
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    rmSync(dirname(log), { recursive: true, force: true });
+    return lines;
+  };
+  if (options.onSpawn === undefined) {
+    // Nothing needs the child itself: the worker's small process starter runs it (test/helpers/spawner.cjs).
+    const request = { file: argv[0]!, args: argv.slice(1), cwd: options.cwd, env, timeoutMs: options.timeoutMs ?? 20_000 };
+    return startProcess(
+      options.stdinFile !== undefined ? { ...request, stdinFile: options.stdinFile } : { ...request, input: options.input ?? '' },
+    ).then((r) => ({ ...r, opened: opened(), ms: performance.now() - started }));
+  }
   return new Promise((resolve, reject) => {
     let stdin: 'pipe' | number = 'pipe';
     let fd: number | undefined;
@@ -129,18 +144,11 @@ export function run(args: string[], options: RunOptions): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const opened =
-        log === undefined
-          ? []
-          : readFileSync(log, 'utf8')
-              .split('\n')
-              .filter((l) => l !== '');
-      if (log !== undefined) rmSync(dirname(log), { recursive: true, force: true });
       resolve({
         code,
         signal,
         timedOut,
-        opened,
+        opened: opened(),
         ms: performance.now() - started,
         stdout: Buffer.concat(out).toString('utf8'),
         stderr: Buffer.concat(err).toString('utf8'),
