@@ -10,8 +10,8 @@ import { anchorId, buildCatalog, type CatalogService } from '../../src/catalog/i
 import { exampleEntries, exampleServices, HOSTILE, hostileEntries, ROOT } from '../helpers/catalog-example.js';
 import { bq, removeTempTrees, tempTree } from '../helpers/cli.js';
 import { serve, stop } from '../helpers/serve.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test/artifacts');
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`catalog browser test skipped: ${CHROMIUM} is not installed (.ci/run installs Debian's chromium package)`);
@@ -30,16 +30,7 @@ beforeAll(async () => {
   if (!hasChromium) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 });
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextUrn } from '../../src/compat/index.js';
 import { compareSchemas, type Change } from '../../src/compat/index.js';
-import { bq, expectExit, expectOneLineError, removeTempTrees, ROOT, tempTree, type CliResult } from '../helpers/cli.js';
+import { bq, expectExit, expectOneLineError, inFormats, removeTempTrees, ROOT, tempTree, type CliResult } from '../helpers/cli.js';
 
 // `bqschema compat` end to end: two schema files (test/fixtures/compat), and the registry against a
 // git ref in temporary repositories.
@@ -45,25 +45,8 @@ const lines = (r: CliResult): string[] => r.stdout.trimEnd().split('\n');
 
 afterAll(removeTempTrees);
 
-/**
- * One compat run read in several formats: text on stdout, the others written by --report to a
- * temporary directory, each file what `--format <format>` prints for the same run, with the same exit
- * code (test/report/report-files.e2e.test.ts). Tests reading different formats of one run share it.
- */
-function inFormats(args: string[], reports: string[]): (format: string) => Promise<CliResult> {
-  let done: Promise<{ r: CliResult; out: string }> | undefined;
-  return async (format) => {
-    done ??= (async () => {
-      const out = tempTree({});
-      const r = await bq([...args, ...reports.flatMap((f) => ['--report', `${f}=${join(out, f)}`])]);
-      return { r, out };
-    })();
-    const { r, out } = await done;
-    return format === 'text' ? r : { ...r, stdout: readFileSync(join(out, format), 'utf8') };
-  };
-}
-const v1ToV2 = inFormats(['compat', V1, V2], ['json', 'github', 'markdown']);
-const v1ToExtended = inFormats(['compat', V1, EXTENDED], ['json']);
+const v1ToV2 = inFormats(bq, ['compat', V1, V2], ['json', 'github', 'markdown']);
+const v1ToExtended = inFormats(bq, ['compat', V1, EXTENDED], ['json']);
 
 describe.concurrent('compat OLD NEW: verdicts and modes', () => {
   it('backward: removing a property, lowering maxLength, dropping an enum value and requiring a field break (exit 1)', async () => {

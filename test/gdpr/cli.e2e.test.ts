@@ -10,6 +10,7 @@ import {
   bq,
   expectExit,
   expectOneLineError,
+  inFormats,
   inRepository,
   removeTempTrees,
   ROOT,
@@ -33,25 +34,8 @@ const gdpr = (args: string[], options: RunOptions = {}): Promise<CliResult> =>
   bq(['gdpr', '--registry', 'registry.json', ...args], { cwd: DIR, ...options });
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
 
-/**
- * One gdpr run read in several formats: text on stdout, the others written by --report to a temporary
- * directory, each file what `--format <format>` prints for the same run, with the same exit code
- * (test/report/report-files.e2e.test.ts). Tests reading different formats of one run share it.
- */
-function inFormats(args: string[], reports: string[]): (format: string) => Promise<CliResult> {
-  let done: Promise<{ r: CliResult; out: string }> | undefined;
-  return async (format) => {
-    done ??= (async () => {
-      const out = tempTree({});
-      const r = await gdpr([...args, ...reports.flatMap((f) => ['--report', `${f}=${join(out, f)}`])]);
-      return { r, out };
-    })();
-    const { r, out } = await done;
-    return format === 'text' ? r : { ...r, stdout: readFileSync(join(out, format), 'utf8') };
-  };
-}
-const inventory = inFormats([], ['json', 'github']);
-const required = inFormats(['--require'], ['json', 'github', 'sarif', 'junit']);
+const inventory = inFormats(gdpr, [], ['json', 'github']);
+const required = inFormats(gdpr, ['--require'], ['json', 'github', 'sarif', 'junit']);
 
 afterAll(removeTempTrees);
 

@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/validator/index.js';
 import { standaloneModule } from '../../src/compile/module.js';
 import { ROOT } from '../helpers/cli.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { contractPairs } from '../helpers/validator-cases.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'";
 const DIST = join(ROOT, 'dist');
 const HTTP_SCHEMA = { type: 'object', required: ['order_id'], properties: { order_id: { type: 'integer' } } };
@@ -183,16 +183,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }, 60_000);
 

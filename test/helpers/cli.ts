@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,6 +178,28 @@ function spawner(): Spawner {
   const s = held[SPAWNER];
   if (s !== undefined && s.usable) return s;
   return (held[SPAWNER] = new Spawner());
+}
+
+/**
+ * One run read in several formats: text on stdout, the others written by --report to a temporary
+ * directory, each file what `--format <format>` prints for the same run, with the same exit code
+ * (test/report/report-files.e2e.test.ts). Tests reading different formats of one run share it.
+ */
+export function inFormats(
+  run: (args: string[]) => Promise<CliResult>,
+  args: string[],
+  reports: string[],
+): (format: string) => Promise<CliResult> {
+  let done: Promise<{ r: CliResult; out: string }> | undefined;
+  return async (format) => {
+    done ??= (async () => {
+      const out = tempTree({});
+      const r = await run([...args, ...reports.flatMap((f) => ['--report', `${f}=${join(out, f)}`])]);
+      return { r, out };
+    })();
+    const { r, out } = await done;
+    return format === 'text' ? r : { ...r, stdout: readFileSync(join(out, format), 'utf8') };
+  };
 }
 
 /** Asserts the exit code (showing stderr when it differs) and that stderr carries no stack trace. */
