@@ -101,6 +101,9 @@ type SpawnAnswer =
   | { id: number; error: string }
   | { id: number; code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; stdout: Uint8Array; stderr: Uint8Array };
 
+/** UTF-8 text of bytes the starter sent (a view of them, not a copy: an output can be megabytes). */
+const text = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+
 /** Starts a process through the worker's small process starter (why: test/helpers/spawner.cjs). */
 export function startProcess(request: SpawnRequest): Promise<SpawnResult> {
   return spawner().run(request);
@@ -134,8 +137,8 @@ class Spawner {
           code: m.code,
           signal: m.signal,
           timedOut: m.timedOut,
-          stdout: Buffer.from(m.stdout).toString('utf8'),
-          stderr: Buffer.from(m.stderr).toString('utf8'),
+          stdout: text(m.stdout),
+          stderr: text(m.stderr),
         });
     });
     this.child.on('exit', (code, signal) => {

@@ -39,7 +39,10 @@ process.on('message', (m) => {
         }, m.timeoutMs);
   child.stdout.on('data', (c) => out.push(c));
   child.stderr.on('data', (c) => err.push(c));
-  child.on('error', (e) => reply({ error: e.message }));
+  child.on('error', (e) => {
+    clearTimeout(timer);
+    reply({ error: e.message });
+  });
   child.on('close', (code, signal) => {
     clearTimeout(timer);
     reply({ code, signal, timedOut, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
